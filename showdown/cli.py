@@ -1,0 +1,136 @@
+"""The ``showdown`` command: one subcommand per job, user errors as one line and exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from showdown.errors import ShowdownError
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _games(args: argparse.Namespace) -> int:
+    from showdown.games.catalog import CATALOG, KUHN_N_DESCRIPTION, get_game
+
+    width = max(len(e.name) for e in CATALOG) + 2
+    for e in CATALOG:
+        g = get_game(e.name)
+        print(f"{e.name:<{width}}{e.description}  [{g.num_players}p, {g.num_rounds} round{'s' * (g.num_rounds > 1)}]")
+    print(f"{'kuhn-N':<{width}}{KUHN_N_DESCRIPTION}")
+    if args.show:
+        from showdown.games.gamedef import format_gamedef
+
+        print()
+        print(format_gamedef(get_game(args.show)), end="")
+    return 0
+
+
+def _hand(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from showdown.games.catalog import get_game
+    from showdown.protocol.logfile import LoggedHand, format_state_line
+    from showdown.protocol.matchstate import format_matchstate, view_of
+    from showdown.games.state import State
+    from showdown.server.dealing import CardDealer
+
+    game = get_game(args.game)
+    game.require_servable()
+    dealer = CardDealer(game, args.seed)
+    dealer.skip(args.number)
+    hole, board = dealer.deal()
+    rng = np.random.default_rng(args.seed)
+    state = State.initial(game, hole, board)
+    names = [f"P{p + 1}" for p in range(game.num_players)]
+    print(f"# {game.name}, seed {args.seed}, hand {args.number}; random legal play; what each position is sent:")
+    while True:
+        for p in range(game.num_players):
+            print(f"  to {names[p]}: {format_matchstate(view_of(state, p, args.number))}")
+        if state.finished:
+            break
+        legal = state.legal_actions()
+        action = legal[int(rng.integers(len(legal)))]
+        print(f"{names[state.current_player]} (position {state.current_player}) plays {action}")
+        state = state.apply(action)
+    print("log: " + format_state_line(LoggedHand.from_state(args.number, state, names)))
+    return 0
+
+
+def _verify_log(args: argparse.Namespace) -> int:
+    from showdown.games.catalog import get_game
+    from showdown.matches.verify import verify_log
+
+    game = get_game(args.game) if args.game else None
+    status = 0
+    for path in args.logs:
+        report = verify_log(path, game=game, seed=args.seed)
+        if report.ok:
+            print(f"OK {report.hands} hands" + (f" ({path})" if len(args.logs) > 1 else ""))
+        else:
+            status = 1
+            for problem in report.problems:
+                print(f"{path}: {problem}")
+            print(f"FAILED {len(report.problems)} of {report.hands} hands ({path})")
+    return status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="showdown",
+        description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("games", help="list the built-in games", description="List the built-in game catalog.")
+    p.add_argument("--show", metavar="GAME", help="also print the .game definition of GAME")
+    p.set_defaults(handler=_games)
+
+    p = sub.add_parser(
+        "hand",
+        help="deal one hand and play it with random legal actions",
+        description="Deal hand NUMBER of a match with the reference dealing for SEED, play random legal "
+        "actions, and show every MATCHSTATE line each position is sent and the log line.",
+    )
+    p.add_argument("game", help="catalog name or .game file")
+    p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
+    p.add_argument("--number", type=int, default=0, help="hand number (default 0)")
+    p.set_defaults(handler=_hand)
+
+    p = sub.add_parser(
+        "verify-log",
+        help="replay an ACPC log: cards from the seed, legal betting, exact values",
+        description="Check every hand of ACPC match logs: the cards are what the seed deals, the betting "
+        "is legal, the values are the rules' payoffs, and the SCORE line adds up. Prints "
+        "'OK <hands> hands' or each mismatching hand; exit status 0 only when all match.",
+    )
+    p.add_argument("logs", nargs="+", metavar="LOGFILE")
+    p.add_argument("--game", help="game file or catalog name (default: from the log header)")
+    p.add_argument("--seed", type=int, help="dealing seed (default: from the log header)")
+    p.set_defaults(handler=_verify_log)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except ShowdownError as exc:
+        print(f"showdown {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"showdown {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,35 @@
+"""One exception hierarchy for every user-facing error.
+
+The CLI turns a ``ShowdownError`` into one line on stderr and a non-zero exit; anything else is a bug
+and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+
+class ShowdownError(Exception):
+    """Base class: something the user gave us (a file, a line, an option) is wrong."""
+
+
+class GameDefError(ShowdownError):
+    """A game definition is malformed or violates a limit."""
+
+
+class CardError(ShowdownError):
+    """A card string or card index is not valid for the game."""
+
+
+class IllegalActionError(ShowdownError):
+    """An action that the rules do not allow in the current state."""
+
+
+class ProtocolError(ShowdownError):
+    """A protocol or log line does not have the expected form."""
+
+
+class ConfigError(ShowdownError):
+    """A match or tournament configuration is invalid."""
+
+
+class SolverError(ShowdownError):
+    """A solver cannot handle the game or its input."""

@@ -1,0 +1,88 @@
+"""Built-in games by short name, shipped as package data, plus ``kuhn-N`` for any N >= 3."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from showdown.errors import GameDefError
+from showdown.games.gamedef import GameDef, load_gamedef, parse_gamedef
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogEntry:
+    name: str
+    file: str
+    description: str
+
+
+CATALOG: tuple[CatalogEntry, ...] = (
+    CatalogEntry("kuhn", "kuhn.limit.2p.game", "Kuhn poker, 2 players: Q K A, ante 1, one bet of 1"),
+    CatalogEntry("kuhn3p", "kuhn.limit.3p.game", "Kuhn poker, 3 players: J Q K A, ante 1, one bet of 1"),
+    CatalogEntry("leduc", "leduc.limit.2p.game", "Leduc hold'em: 6 cards, 1 hole + 1 board card, bets 2 then 4"),
+    CatalogEntry(
+        "holdem-limit", "holdem.limit.2p.reverse_blinds.game", "Heads-up limit hold'em, blinds 10/5, reverse blinds"
+    ),
+    CatalogEntry(
+        "holdem-nolimit",
+        "holdem.nolimit.2p.reverse_blinds.game",
+        "Heads-up no-limit hold'em, blinds 100/50, stacks 20000, reverse blinds",
+    ),
+    CatalogEntry("holdem-limit-3p", "holdem.limit.3p.game", "3-player limit hold'em, blinds 5/10"),
+    CatalogEntry("holdem-nolimit-3p", "holdem.nolimit.3p.game", "3-player no-limit hold'em, blinds 50/100, stacks 20000"),
+)
+KUHN_N_DESCRIPTION = "N-card Kuhn poker (N >= 3): one suit, N ranks, ante 1, one bet of 1; N <= 13 can be served"
+_KUHN_N = re.compile(r"kuhn-(\d+)")
+
+
+@cache
+def _builtin(name: str) -> GameDef:
+    entry = next(e for e in CATALOG if e.name == name)
+    text = resources.files("showdown.games").joinpath("data", entry.file).read_text(encoding="utf-8")
+    return parse_gamedef(text, source=entry.file, name=name)
+
+
+def builtin_game_text(name: str) -> str:
+    """The shipped ``.game`` text of a catalog game (for writing next to logs)."""
+    entry = next(e for e in CATALOG if e.name == name)
+    return resources.files("showdown.games").joinpath("data", entry.file).read_text(encoding="utf-8")
+
+
+@cache
+def kuhn_n(n: int) -> GameDef:
+    """The seeds' N-card Kuhn: one suit, ranks 0..N-1 in the solver's sense; highest card wins."""
+    if n < 3:
+        raise GameDefError(f"kuhn-{n}: N-card Kuhn needs N >= 3")
+    return replace(_builtin("kuhn"), num_ranks=n, name=f"kuhn-{n}")
+
+
+def game_names() -> list[str]:
+    return [e.name for e in CATALOG] + ["kuhn-N"]
+
+
+def get_game(spec: str) -> GameDef:
+    """A game by catalog name (``kuhn``, ``kuhn-10``), reference file name, or path to a ``.game`` file."""
+    if any(e.name == spec for e in CATALOG):
+        return _builtin(spec)
+    m = _KUHN_N.fullmatch(spec)
+    if m:
+        return kuhn_n(int(m.group(1)))
+    path = Path(spec)
+    if path.is_file():
+        return load_gamedef(path)
+    by_file = next((e for e in CATALOG if e.file == path.name), None)
+    if by_file is not None:
+        return _builtin(by_file.name)
+    names = ", ".join(game_names())
+    raise GameDefError(f"unknown game {spec!r}: give a catalog name ({names}) or a path to a .game file")
+
+
+def catalog_name(game: GameDef) -> str | None:
+    """The catalog name whose definition equals ``game``, if any."""
+    for e in CATALOG:
+        if _builtin(e.name) == game:
+            return e.name
+    return None

@@ -1,0 +1,247 @@
+"""ACPC ``.log`` lines (header, ``STATE:``, ``SCORE:``) and our JSON Lines hand records.
+
+``STATE:<hand>:<betting>:<all hole cards by position><board groups>:<values>:<names>``, values and
+names in position order; ``SCORE:<totals by seat>:<names by seat>`` (PROTOCOL.md section 5). Pure:
+these functions turn values into lines and back; files are opened elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from showdown.errors import CardError, ProtocolError
+from showdown.games.cards import Card, format_cards, parse_cards
+from showdown.games.state import Action, State, format_betting, parse_betting
+from showdown.protocol.matchstate import format_cards_field, parse_cards_field
+
+_NAME = re.compile(r"[^:|\s]+")
+
+
+def format_value(value: float) -> str:
+    """A chip value as the reference prints it: ``%.6f`` without trailing zeros or dot."""
+    text = f"{value:.6f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def parse_value(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise ProtocolError(f"bad value {text!r}: expected a number like -100 or 2.5") from None
+
+
+def check_name(name: str) -> str:
+    """Player names go into ``:``/``|``-separated lines: refuse those characters and spaces."""
+    if not _NAME.fullmatch(name):
+        raise ProtocolError(f"bad player name {name!r}: use letters, digits, '-', '_' or '.' (no ':', '|' or spaces)")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedHand:
+    """One ``STATE:`` line: a finished hand seen omnisciently."""
+
+    hand: int
+    betting: tuple[tuple[Action, ...], ...]
+    hole: tuple[tuple[Card, ...], ...]
+    board: tuple[tuple[Card, ...], ...]
+    values: tuple[float, ...]
+    names: tuple[str, ...]
+
+    @property
+    def betting_text(self) -> str:
+        return format_betting(self.betting)
+
+    @property
+    def board_cards(self) -> tuple[Card, ...]:
+        return tuple(c for g in self.board for c in g)
+
+    @classmethod
+    def from_state(cls, hand: int, state: State, names_by_position: Sequence[str]) -> LoggedHand:
+        return cls(
+            hand,
+            state.actions,
+            state.hole,
+            state.board_by_round(),
+            state.payoffs(),
+            tuple(names_by_position),
+        )
+
+
+def format_state_line(h: LoggedHand) -> str:
+    values = "|".join(format_value(v) for v in h.values)
+    return f"STATE:{h.hand}:{h.betting_text}:{format_cards_field(h.hole, h.board)}:{values}:{'|'.join(h.names)}"
+
+
+def parse_state_line(line: str) -> LoggedHand:
+    line = line.rstrip("\r\n")
+    parts = line.split(":")
+    if len(parts) != 6 or parts[0] != "STATE" or not parts[1].isdigit():
+        raise ProtocolError(
+            f"bad log line {line[:80]!r}: expected STATE:<hand>:<betting>:<cards>:<values>:<names>"
+        )
+    try:
+        betting = parse_betting(parts[2])
+        hole, board = parse_cards_field(parts[3], len(betting))
+    except (ProtocolError, CardError) as exc:
+        raise ProtocolError(f"bad log line {line[:80]!r}: {exc}") from None
+    values = tuple(parse_value(v) for v in parts[4].split("|"))
+    names = tuple(parts[5].split("|"))
+    if not (len(hole) == len(values) == len(names)):
+        raise ProtocolError(f"bad log line {line[:80]!r}: cards, values and names disagree on the number of players")
+    return LoggedHand(int(parts[1]), betting, hole, board, values, names)
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """The ``SCORE:`` line: totals and names in seat order."""
+
+    totals: tuple[float, ...]
+    names: tuple[str, ...]
+
+
+def format_score_line(score: Score) -> str:
+    return f"SCORE:{'|'.join(format_value(v) for v in score.totals)}:{'|'.join(score.names)}"
+
+
+def parse_score_line(line: str) -> Score:
+    parts = line.rstrip("\r\n").split(":")
+    if len(parts) != 3 or parts[0] != "SCORE":
+        raise ProtocolError(f"bad log line {line[:80]!r}: expected SCORE:<totals>:<names>")
+    totals = tuple(parse_value(v) for v in parts[1].split("|"))
+    names = tuple(parts[2].split("|"))
+    if len(totals) != len(names):
+        raise ProtocolError(f"bad log line {line[:80]!r}: {len(totals)} totals for {len(names)} names")
+    return Score(totals, names)
+
+
+@dataclass(frozen=True, slots=True)
+class LogHeader:
+    """``# name/game/hands/seed <match> <game file> <hands> <seed>`` and the timeout lines."""
+
+    match: str
+    game: str
+    hands: int
+    seed: int
+    t_response: int = 600000
+    t_hand: int = 600000
+    t_per_hand: int = 7000
+
+    def lines(self) -> list[str]:
+        return [
+            f"# name/game/hands/seed {self.match} {self.game} {self.hands} {self.seed}",
+            f"#--t_response {self.t_response}",
+            f"#--t_hand {self.t_hand}",
+            f"#--t_per_hand {self.t_per_hand}",
+        ]
+
+
+_HEADER = re.compile(r"# name/game/hands/seed (\S+) (\S+) (\d+) (\d+)\s*")
+
+
+def parse_header_line(line: str) -> LogHeader | None:
+    """The header's first line, or None if ``line`` is not one."""
+    m = _HEADER.fullmatch(line.rstrip("\r\n"))
+    if not m:
+        return None
+    return LogHeader(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+
+
+@dataclass(frozen=True, slots=True)
+class LogFile:
+    """A whole ``.log`` file: headers (a resumed match has several), hands, and the score if any."""
+
+    headers: tuple[LogHeader, ...]
+    hands: tuple[LoggedHand, ...]
+    score: Score | None
+
+
+def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
+    """Read a reference-format log; errors name ``source`` and the line number."""
+    headers: list[LogHeader] = []
+    hands: list[LoggedHand] = []
+    score: Score | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        try:
+            if line.startswith("#"):
+                header = parse_header_line(line)
+                if header is not None:
+                    headers.append(header)
+                elif line.startswith("#--t_") and headers:
+                    key, _, value = line[3:].partition(" ")
+                    if value.strip().isdigit():
+                        headers[-1] = replace(headers[-1], **{key: int(value)})
+            elif line.startswith("STATE:"):
+                hands.append(parse_state_line(line))
+            elif line.startswith("SCORE:"):
+                score = parse_score_line(line)
+            elif line.strip():
+                raise ProtocolError(f"unexpected line {line[:80]!r}")
+        except ProtocolError as exc:
+            raise ProtocolError(f"{source}:{number}: {exc}") from None
+    return LogFile(tuple(headers), tuple(hands), score)
+
+
+# ---------------------------------------------------------------------------------- JSON Lines
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One finished hand for the JSON Lines log: richer than the STATE line.
+
+    ``players`` and ``seats`` are by position (the name and seat index of whoever sat there);
+    ``board`` has one group per round reached; ``events`` lists what the dealer replaced or
+    repaired in this hand (timeouts, disconnects, illegal actions), empty when nothing happened.
+    """
+
+    hand: int
+    game: str
+    players: tuple[str, ...]
+    seats: tuple[int, ...]
+    hole: tuple[tuple[Card, ...], ...]
+    board: tuple[tuple[Card, ...], ...]
+    betting: str
+    values: tuple[float, ...]
+    events: tuple[dict[str, Any], ...] = field(default=())
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "hand": self.hand,
+                "game": self.game,
+                "players": list(self.players),
+                "seats": list(self.seats),
+                "hole": [format_cards(h) for h in self.hole],
+                "board": [format_cards(g) for g in self.board],
+                "betting": self.betting,
+                "values": list(self.values),
+                "events": list(self.events),
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> HandRecord:
+        try:
+            d = json.loads(text)
+            return cls(
+                hand=int(d["hand"]),
+                game=str(d["game"]),
+                players=tuple(str(n) for n in d["players"]),
+                seats=tuple(int(s) for s in d["seats"]),
+                hole=tuple(parse_cards(h) for h in d["hole"]),
+                board=tuple(parse_cards(g) for g in d["board"]),
+                betting=str(d["betting"]),
+                values=tuple(float(v) for v in d["values"]),
+                events=tuple(dict(e) for e in d.get("events", ())),
+            )
+        except (ValueError, KeyError, TypeError, CardError) as exc:
+            raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
+
+    def to_logged_hand(self) -> LoggedHand:
+        return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)

@@ -1,0 +1,112 @@
+"""The reference dealer's card dealing: one MT19937 stream per match, the same draws every hand.
+
+The reference seeds Mersenne Twister with ``init_genrand(seed)`` (not Python's ``random.seed``,
+which uses ``init_by_array``), builds a fresh deck each hand suit by suit with ranks low to high,
+and draws each card as ``genrand_int32() % remaining``, moving the deck's last card into the hole.
+All hole cards of position 0 come first, then position 1, ..., then every board card of every
+round, whatever the betting (PROTOCOL.md section 4). So hand h's cards depend only on the seed,
+h and the game's shape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from showdown.games.cards import Card, make_deck
+from showdown.games.gamedef import GameDef
+
+_N = 624
+_M = 397
+_MATRIX_A = 0x9908B0DF
+_UPPER = 0x80000000
+_LOWER = 0x7FFFFFFF
+_MASK = 0xFFFFFFFF
+
+
+class MT19937:
+    """Mersenne Twister MT19937 with the reference's ``init_genrand`` seeding (Matsumoto and
+    Nishimura, 1998)."""
+
+    __slots__ = ("_mt", "_index")
+
+    def __init__(self, seed: int) -> None:
+        mt = [0] * _N
+        mt[0] = seed & _MASK
+        for i in range(1, _N):
+            mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & _MASK
+        self._mt = mt
+        self._index = _N
+
+    def _twist(self) -> None:
+        mt = self._mt
+        for i in range(_N):
+            y = (mt[i] & _UPPER) | (mt[(i + 1) % _N] & _LOWER)
+            v = mt[(i + _M) % _N] ^ (y >> 1)
+            if y & 1:
+                v ^= _MATRIX_A
+            mt[i] = v
+        self._index = 0
+
+    def next_u32(self) -> int:
+        """``genrand_int32()``: the next tempered 32-bit output."""
+        if self._index >= _N:
+            self._twist()
+        y = self._mt[self._index]
+        self._index += 1
+        y ^= y >> 11
+        y ^= (y << 7) & 0x9D2C5680
+        y ^= (y << 15) & 0xEFC60000
+        y ^= y >> 18
+        return y
+
+
+class CardDealer:
+    """Deals hands for one match exactly as the reference dealer does."""
+
+    def __init__(self, game: GameDef, seed: int) -> None:
+        self.game = game
+        self.seed = seed
+        self._rng = MT19937(seed)
+        self._deck = make_deck(game.num_ranks, game.num_suits)
+        self.hands_dealt = 0
+
+    @property
+    def cards_per_hand(self) -> int:
+        g = self.game
+        return g.num_players * g.num_hole_cards + g.total_board_cards
+
+    def deal(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+        """The next hand's (hole cards by position, all board cards)."""
+        deck = list(self._deck)
+        remaining = len(deck)
+        nxt = self._rng.next_u32
+        drawn: list[Card] = []
+        for _ in range(self.cards_per_hand):
+            i = nxt() % remaining
+            drawn.append(deck[i])
+            remaining -= 1
+            deck[i] = deck[remaining]
+        self.hands_dealt += 1
+        k = self.game.num_hole_cards
+        n = self.game.num_players
+        hole = tuple(tuple(drawn[p * k : (p + 1) * k]) for p in range(n))
+        return hole, tuple(drawn[n * k :])
+
+    def skip(self, hands: int) -> None:
+        """Advance past ``hands`` hands without building them."""
+        nxt = self._rng.next_u32
+        for _ in range(hands * self.cards_per_hand):
+            nxt()
+        self.hands_dealt += hands
+
+
+def deal_hands(game: GameDef, seed: int, count: int | None = None, start: int = 0) -> Iterator[
+    tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]
+]:
+    """Hands ``start``, ``start + 1``, ... (``count`` of them, or forever) for ``seed``."""
+    dealer = CardDealer(game, seed)
+    dealer.skip(start)
+    produced = 0
+    while count is None or produced < count:
+        yield dealer.deal()
+        produced += 1
