@@ -78,6 +78,7 @@ _POKER_RANKS = 13
 _DECK_SIZE = 52
 _FULL_MIN_CARDS = 5  # from here on straights and flushes exist and ranks must be 0..12
 _CHUNK_ROWS = 1 << 16  # rows per internal numpy batch: bounds temporary memory
+_HAS_BITWISE_COUNT = hasattr(np, "bitwise_count")  # numpy >= 2.0
 
 # Per-rank keys whose sums identify a multiset of exactly k ranks (k <= 7, at most 4 of a rank)
 # uniquely, so the sum is a perfect hash into a dense table (largest 7-card sum: 7,825,759).
@@ -317,9 +318,12 @@ def hand_values(cards: np.ndarray) -> np.ndarray:
     if low < 0 or high >= limit:
         bad = low if low < 0 else high
         raise CardError(f"card {bad} is out of range for {num_cards}-card hands (0..{limit - 1})")
-    batch = _full_values if num_cards >= _FULL_MIN_CARDS else _small_values
+    if num_cards >= _FULL_MIN_CARDS:
+        batch, dtype = _full_values, np.int8  # small indices make the per-batch transpose cheap
+    else:
+        batch, dtype = _small_values, np.intp
     for start in range(0, num_rows, _CHUNK_ROWS):
-        chunk = array[start : start + _CHUNK_ROWS].astype(np.intp, copy=False)
+        chunk = array[start : start + _CHUNK_ROWS].astype(dtype, copy=False)
         out[start : start + len(chunk)] = batch(chunk)
     return out
 
@@ -333,14 +337,22 @@ def _check_distinct(rows: np.ndarray) -> None:
         raise CardError(f"hand {rows[row].tolist()} repeats a card")
 
 
+def _all_distinct(columns: np.ndarray) -> bool:
+    """True if no hand (column of a (k, n) array of cards 0..51) holds a card twice."""
+    seen = np.bitwise_or.reduce(np.int64(1) << columns, axis=0)
+    if _HAS_BITWISE_COUNT:
+        return bool((np.bitwise_count(seen) == len(columns)).all())
+    return bool(np.array_equal(seen, np.add.reduce(np.int64(1) << columns, axis=0)))
+
+
 def _full_values(chunk: np.ndarray) -> np.ndarray:
     """5-7 cards, ranks 0..12: rank-multiset table, then flushes for the few rows that have one."""
     num_cards = chunk.shape[1]
     index, nonflush, _ = _rank_table(num_cards)
-    columns = chunk.T  # (k, n): per-card arrays, so the reduction runs over contiguous rows
-    packed = np.add.reduce(_CARD_KEYS[columns], axis=0)
-    bits = np.int64(1) << columns  # distinct cards iff OR-ing their bits equals adding them
-    if not np.array_equal(np.bitwise_or.reduce(bits, axis=0), np.add.reduce(bits, axis=0)):
+    # (k, n) layout: one contiguous array per card position, so reductions run along rows
+    columns = np.ascontiguousarray(chunk.T).astype(np.intp)
+    packed = np.add.reduce(_CARD_KEYS.take(columns), axis=0)
+    if not _all_distinct(columns):
         _check_distinct(chunk)
     values = nonflush[index[packed & _RANK_SUM_MASK]]
     suits = packed >> _SUIT_SHIFT

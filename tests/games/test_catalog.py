@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+import pytest
+
+from showdown.errors import GameDefError
+from showdown.games.catalog import CATALOG, catalog_name, game_names, get_game, kuhn_n
+from showdown.games.cards import format_cards, make_deck
+
+
+def test_catalog_has_the_promised_games() -> None:
+    assert [e.name for e in CATALOG] == [
+        "kuhn", "kuhn3p", "leduc", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p",
+    ]
+    assert "kuhn-N" in game_names()
+
+
+def test_kuhn_decks() -> None:
+    k = get_game("kuhn")
+    assert format_cards(make_deck(k.num_ranks, k.num_suits)) == "QsKsAs"
+    k3 = get_game("kuhn3p")
+    assert k3.num_players == 3 and format_cards(make_deck(k3.num_ranks, k3.num_suits)) == "JsQsKsAs"
+
+
+def test_kuhn_n_is_kuhn_with_n_ranks() -> None:
+    assert get_game("kuhn-3") == get_game("kuhn")
+    assert get_game("kuhn-10").num_ranks == 10
+    assert get_game("kuhn-13").servable
+
+
+def test_large_kuhn_exists_for_solvers_but_cannot_be_served() -> None:
+    g = kuhn_n(100)
+    assert g.num_ranks == 100 and not g.servable
+    with pytest.raises(GameDefError, match="cannot be served over the protocol"):
+        g.require_servable()
+
+
+def test_kuhn_n_needs_three_cards() -> None:
+    with pytest.raises(GameDefError, match="N >= 3"):
+        get_game("kuhn-2")
+
+
+def test_reference_file_names_resolve_to_catalog_games() -> None:
+    assert get_game("holdem.nolimit.2p.reverse_blinds.game") == get_game("holdem-nolimit")
+    assert catalog_name(get_game("leduc.limit.2p.game")) == "leduc"
+
+
+def test_unknown_game_lists_the_catalog() -> None:
+    with pytest.raises(GameDefError, match="unknown game 'chess'.*kuhn, kuhn3p, leduc"):
+        get_game("chess")

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+from hypothesis import given, strategies as st
+
+from showdown.errors import GameDefError
+from showdown.games.catalog import CATALOG, get_game
+from showdown.games.gamedef import Betting, GameDef, format_gamedef, load_gamedef, parse_gamedef
+
+from tests.conftest import SHARED_GAMES
+
+KUHN = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 1
+blind = 1 1
+raiseSize = 1
+firstPlayer = 1
+maxRaises = 1
+numSuits = 1
+numRanks = 3
+numHoleCards = 1
+numBoardCards = 0
+END GAMEDEF
+"""
+
+
+@pytest.mark.skipif(not SHARED_GAMES.is_dir(), reason="shared/acpc/games is not beside the checkout")
+@pytest.mark.parametrize("path", sorted(SHARED_GAMES.glob("*.game")) if SHARED_GAMES.is_dir() else [])
+def test_every_reference_game_file_parses_and_round_trips(path) -> None:
+    game = load_gamedef(path)
+    assert parse_gamedef(format_gamedef(game)) == game
+
+
+@pytest.mark.parametrize("entry", CATALOG, ids=lambda e: e.name)
+def test_catalog_games_round_trip(entry) -> None:
+    game = get_game(entry.name)
+    assert parse_gamedef(format_gamedef(game)) == game
+
+
+def test_reverse_blinds_holdem_is_parsed_with_zero_based_first_player() -> None:
+    g = get_game("holdem-limit")
+    assert g.betting is Betting.LIMIT
+    assert g.blind == (10, 5)
+    assert g.first_player == (1, 0, 0, 0)
+    assert g.raise_size == (10, 10, 20, 20)
+    assert g.max_raises == (3, 4, 4, 4)
+    assert g.num_board_cards == (0, 3, 1, 1)
+    assert g.big_blind == 10
+
+
+def test_nolimit_stacks_and_unlimited_defaults() -> None:
+    g = get_game("holdem-nolimit")
+    assert g.is_nolimit and g.stack == (20000, 20000) and g.raise_size == ()
+    k = get_game("kuhn")
+    assert k.stack == (2**31 - 1,) * 2
+
+
+def test_keywords_are_case_insensitive_prefixes_with_optional_equals() -> None:
+    text = KUHN.replace("blind = 1 1", "BLIND 1 1").replace("numRanks = 3", "NUMRANKS=3")
+    text = "# a comment\n  indented line is ignored\nunknown line\n" + text
+    assert parse_gamedef(text) == parse_gamedef(KUHN)
+
+
+def test_parsing_stops_at_end_gamedef() -> None:
+    assert parse_gamedef(KUHN + "numPlayers = 5\n") == parse_gamedef(KUHN)
+
+
+def test_first_player_defaults_to_one() -> None:
+    text = KUHN.replace("firstPlayer = 1\n", "")
+    assert parse_gamedef(text).first_player == (0,)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("numRounds = 1\n", ""), "missing required numRounds"),
+        (lambda t: t.replace("numPlayers = 2\n", ""), "missing required numPlayers"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1 1"), r"file.game:5: blind has 3 values but the game has 2 positions"),
+        (lambda t: t.replace("numRanks = 3", "numRanks = 14"), r"file.game:10: numRanks = 14: must be 1 to 13"),
+        (lambda t: t.replace("numPlayers = 2", "numPlayers = 11"), "numPlayers = 11"),
+        (lambda t: t.replace("numRounds = 1", "numRounds = 5"), "numRounds = 5"),
+        (lambda t: t.replace("raiseSize = 1\n", ""), "missing required raiseSize"),
+        (lambda t: t.replace("firstPlayer = 1", "firstPlayer = 3"), "1-based"),
+        (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "deck has 3 cards but a hand deals 4"),
+        (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs a number"),
+    ],
+)
+def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
+    with pytest.raises(GameDefError, match=message):
+        parse_gamedef(edit(KUHN), source="file.game")
+
+
+def test_unreadable_file_is_a_gamedef_error(tmp_path) -> None:
+    with pytest.raises(GameDefError, match="cannot read game file"):
+        load_gamedef(tmp_path / "missing.game")
+
+
+@st.composite
+def gamedefs(draw) -> GameDef:
+    players = draw(st.integers(2, 10))
+    rounds = draw(st.integers(1, 4))
+    nolimit = draw(st.booleans())
+    suits = draw(st.integers(1, 4))
+    ranks = draw(st.integers(1, 13))
+    hole = draw(st.integers(1, 3))
+    board = tuple(draw(st.integers(0, 3)) for _ in range(rounds))
+    if players * hole + sum(board) > suits * ranks or sum(board) > 7:
+        suits, ranks, hole, board = 4, 13, 1, (0,) * rounds
+    blind = tuple(draw(st.integers(0, 50)) for _ in range(players))
+    stack = tuple(draw(st.integers(100, 10**6)) for _ in range(players)) if nolimit or draw(st.booleans()) else (2**31 - 1,) * players
+    return GameDef(
+        betting=Betting.NOLIMIT if nolimit else Betting.LIMIT,
+        num_players=players,
+        num_rounds=rounds,
+        stack=stack,
+        blind=blind,
+        raise_size=() if nolimit else tuple(draw(st.integers(1, 100)) for _ in range(rounds)),
+        first_player=tuple(draw(st.integers(0, players - 1)) for _ in range(rounds)),
+        max_raises=tuple(draw(st.integers(0, 255)) for _ in range(rounds)),
+        num_suits=suits,
+        num_ranks=ranks,
+        num_hole_cards=hole,
+        num_board_cards=board,
+    )
+
+
+@given(gamedefs())
+def test_format_then_parse_is_identity(game: GameDef) -> None:
+    assert parse_gamedef(format_gamedef(game)) == game
+
+
+def test_name_is_not_part_of_equality() -> None:
+    g = get_game("kuhn")
+    assert dataclasses.replace(g, name="other") == g

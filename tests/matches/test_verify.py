@@ -1,0 +1,82 @@
+"""verify-log: the single strongest check of dealing, rules, side pots and formats together."""
+
+from __future__ import annotations
+
+import re
+import shutil
+
+import pytest
+
+from showdown.cli import main
+from showdown.matches.verify import verify_log
+
+from tests.conftest import DATA, REFERENCE_LOGS
+
+
+@pytest.mark.parametrize("path", REFERENCE_LOGS, ids=lambda p: p.name)
+def test_every_reference_log_replays_exactly(path) -> None:
+    report = verify_log(path)
+    assert report.ok, report.problems[:5]
+    assert report.hands == sum(1 for line in path.read_text().splitlines() if line.startswith("STATE:"))
+
+
+@pytest.mark.parametrize("name", ["kuhn.limit.2p", "leduc.limit.2p", "holdem.limit.2p", "holdem.nolimit.2p"])
+def test_transcript_part_c_logs_replay_exactly(name: str, tmp_path) -> None:
+    text = (DATA / f"{name}.txt").read_text()
+    part_c = text.split("## Part C: log file", 1)[1].strip().splitlines()
+    path = tmp_path / f"{name}.log"
+    path.write_text("\n".join(part_c) + "\n")
+    report = verify_log(path)
+    header_hands = int(part_c[0].split()[-2])
+    assert report.ok and report.hands == header_hands, report.problems
+
+
+def tamper(tmp_path, pattern: str, replacement: str):
+    src = DATA / "kuhn.limit.2p.1000h.seed0.log"
+    text = src.read_text()
+    new = re.sub(pattern, replacement, text, count=1, flags=re.M)
+    assert new != text
+    path = tmp_path / "tampered.log"
+    path.write_text(new)
+    return path
+
+
+def test_wrong_cards_are_reported(tmp_path) -> None:
+    path = tamper(tmp_path, r"^STATE:0:cc:As\|Ks", "STATE:0:cc:Ks|As")
+    report = verify_log(path)
+    assert report.problems[0].startswith("hand 0: hole cards Ks | As are not what the seed deals (As | Ks)")
+
+
+def test_wrong_values_are_reported(tmp_path) -> None:
+    path = tamper(tmp_path, r"^STATE:1:rc:As\|Qs:2\|-2", "STATE:1:rc:As|Qs:1|-1")
+    report = verify_log(path)
+    assert any(p.startswith("hand 1: values 1|-1 should be 2|-2") for p in report.problems)
+
+
+def test_illegal_betting_is_reported(tmp_path) -> None:
+    path = tamper(tmp_path, r"^STATE:2:crf:", "STATE:2:rrf:")
+    assert "illegal action r" in verify_log(path).problems[0]
+
+
+def test_cli_prints_ok_and_exit_status(tmp_path, capsys) -> None:
+    assert main(["verify-log", str(REFERENCE_LOGS[0])]) == 0
+    assert capsys.readouterr().out.strip() == "OK 1000 hands"
+    bad = tamper(tmp_path, r"^STATE:0:cc:As\|Ks", "STATE:0:cc:Ks|As")
+    assert main(["verify-log", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "hand 0: hole cards" in out and "FAILED" in out
+
+
+def test_cli_options_override_the_header(tmp_path, capsys) -> None:
+    path = tmp_path / "x.log"
+    shutil.copy(DATA / "kuhn.limit.2p.1000h.seed0.log", path)
+    assert main(["verify-log", str(path), "--seed", "1"]) == 1
+    capsys.readouterr()
+    assert main(["verify-log", str(path), "--game", "kuhn", "--seed", "0"]) == 0
+
+
+def test_cli_user_errors_are_one_line_exit_2(tmp_path, capsys) -> None:
+    assert main(["verify-log", str(tmp_path / "missing.log")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot read log" in err
+    assert main(["verify-log", str(REFERENCE_LOGS[0]), "--game", "nope"]) == 2

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from showdown.errors import ProtocolError
+from showdown.games.catalog import get_game
+from showdown.games.state import State
+from showdown.protocol.logfile import (
+    HandRecord,
+    LoggedHand,
+    LogHeader,
+    Score,
+    format_score_line,
+    format_state_line,
+    format_value,
+    parse_header_line,
+    parse_log,
+    parse_score_line,
+    parse_state_line,
+)
+from showdown.server.dealing import CardDealer
+
+from tests.conftest import REFERENCE_LOGS
+
+
+@pytest.mark.parametrize(("value", "text"), [(-100, "-100"), (0, "0"), (-0.0, "0"), (2.5, "2.5"), (542.5, "542.5"), (1 / 3, "0.333333")])
+def test_values_are_formatted_like_the_reference(value: float, text: str) -> None:
+    assert format_value(value) == text
+
+
+@pytest.mark.parametrize("path", REFERENCE_LOGS, ids=lambda p: p.name)
+def test_reference_log_lines_round_trip_byte_for_byte(path) -> None:
+    for line in path.read_text().splitlines():
+        if line.startswith("STATE:"):
+            assert format_state_line(parse_state_line(line)) == line
+        elif line.startswith("SCORE:"):
+            assert format_score_line(parse_score_line(line)) == line
+        elif line.startswith("# name/game"):
+            header = parse_header_line(line)
+            assert header is not None and header.lines()[0] == line
+
+
+def test_header_and_timeouts_are_read() -> None:
+    log = parse_log(REFERENCE_LOGS[0].read_text().splitlines())
+    assert log.headers[0].t_per_hand == 7000 and log.headers[0].hands == 1000
+    assert LogHeader("m", "kuhn.limit.2p.game", 8, 7).lines() == [
+        "# name/game/hands/seed m kuhn.limit.2p.game 8 7",
+        "#--t_response 600000",
+        "#--t_hand 600000",
+        "#--t_per_hand 7000",
+    ]
+
+
+def test_resumed_log_has_two_headers_and_a_score(data_dir) -> None:
+    log = parse_log((data_dir / "kuhn.limit.2p.resumed_with_tlog.log").read_text().splitlines())
+    assert len(log.headers) == 2 and len(log.hands) == 8
+    assert log.score == Score((6.0, -6.0), ("P1", "P2"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["STATE:x:cc:Ks|Qs:1|-1:A|B", "STATE:0:cc:Ks|Qs:1|-1", "STATE:0:cq:Ks|Qs:1|-1:A|B", "STATE:0:cc:Ks|Qs:1|x:A|B", "STATE:0:cc:Ks:1|-1:A|B"],
+)
+def test_malformed_state_lines_raise(line: str) -> None:
+    with pytest.raises(ProtocolError, match="bad"):
+        parse_state_line(line)
+
+
+def test_parse_log_names_the_line_of_an_error() -> None:
+    with pytest.raises(ProtocolError, match=r"x.log:2: "):
+        parse_log(["# comment", "garbage"], source="x.log")
+
+
+@given(st.integers(0, 2**32 - 1), st.integers(0, 10**6), st.sampled_from(["kuhn", "leduc", "holdem-limit", "holdem-nolimit-3p"]), st.randoms(use_true_random=False))
+def test_state_lines_and_records_round_trip(seed: int, hand: int, name: str, rnd) -> None:
+    game = get_game(name)
+    hole, board = CardDealer(game, seed).deal()
+    s = State.initial(game, hole, board)
+    while not s.finished:
+        s = s.apply(rnd.choice(s.legal_actions()))
+    names = tuple(f"p{i}" for i in range(game.num_players))
+    logged = LoggedHand.from_state(hand, s, names)
+    assert parse_state_line(format_state_line(logged)) == logged
+    record = HandRecord(hand, name, names, tuple(range(game.num_players)), s.hole, s.board_by_round(), s.betting, s.payoffs(), ({"seat": 0, "kind": "timeout"},))
+    assert HandRecord.from_json(record.to_json()) == record
+    assert record.to_logged_hand() == logged
+
+
+def test_bad_hand_record_is_a_protocol_error() -> None:
+    with pytest.raises(ProtocolError, match="bad hand record"):
+        HandRecord.from_json('{"hand": 1}')
