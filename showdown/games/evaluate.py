@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
 
+from typing import Any
+
 import numpy as np
 
 from showdown.errors import CardError
@@ -319,9 +321,10 @@ def hand_values(cards: np.ndarray) -> np.ndarray:
         bad = low if low < 0 else high
         raise CardError(f"card {bad} is out of range for {num_cards}-card hands (0..{limit - 1})")
     if num_cards >= _FULL_MIN_CARDS:
-        batch, dtype = _full_values, np.int8  # small indices make the per-batch transpose cheap
+        dtype: np.dtype[Any]
+        batch, dtype = _full_values, np.dtype(np.int8)  # small indices make the per-batch transpose cheap
     else:
-        batch, dtype = _small_values, np.intp
+        batch, dtype = _small_values, np.dtype(np.intp)
     for start in range(0, num_rows, _CHUNK_ROWS):
         chunk = array[start : start + _CHUNK_ROWS].astype(dtype, copy=False)
         out[start : start + len(chunk)] = batch(chunk)
@@ -354,7 +357,7 @@ def _full_values(chunk: np.ndarray) -> np.ndarray:
     packed = np.add.reduce(_CARD_KEYS.take(columns), axis=0)
     if not _all_distinct(columns):
         _check_distinct(chunk)
-    values = nonflush[index[packed & _RANK_SUM_MASK]]
+    values: np.ndarray = nonflush[index[packed & _RANK_SUM_MASK]]
     suits = packed >> _SUIT_SHIFT
     flush_rows = np.flatnonzero((suits + _FLUSH_BIAS) & _FLUSH_TEST)
     if len(flush_rows):
@@ -393,7 +396,8 @@ def _small_values(chunk: np.ndarray) -> np.ndarray:
     ).astype(np.int64)
     shifts = RANK_BITS * (_SLOTS - 1 - slot)
     tiebreak = np.where(leader, group_rank.astype(np.int64) << shifts, 0).sum(axis=1)
-    return (cat << CATEGORY_SHIFT) | tiebreak
+    result: np.ndarray = (cat << CATEGORY_SHIFT) | tiebreak
+    return result
 
 
 # --------------------------------------------------------------------------------------------

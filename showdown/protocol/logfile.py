@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from showdown.errors import CardError, ProtocolError
@@ -140,6 +140,7 @@ class LogHeader:
         ]
 
 
+_TIMEOUT_KEYS = ("t_response", "t_hand", "t_per_hand")
 _HEADER = re.compile(r"# name/game/hands/seed (\S+) (\S+) (\d+) (\d+)\s*")
 
 
@@ -174,8 +175,11 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
                     headers.append(header)
                 elif line.startswith("#--t_") and headers:
                     key, _, value = line[3:].partition(" ")
-                    if value.strip().isdigit():
-                        headers[-1] = replace(headers[-1], **{key: int(value)})
+                    if key in _TIMEOUT_KEYS and value.strip().isdigit():
+                        h = headers[-1]
+                        limits = {"t_response": h.t_response, "t_hand": h.t_hand, "t_per_hand": h.t_per_hand}
+                        limits[key] = int(value)
+                        headers[-1] = LogHeader(h.match, h.game, h.hands, h.seed, **limits)
             elif line.startswith("STATE:"):
                 hands.append(parse_state_line(line))
             elif line.startswith("SCORE:"):
