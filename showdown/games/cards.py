@@ -60,9 +60,14 @@ def format_cards(cards: Iterable[Card]) -> str:
 
 
 def deck_ranks(num_ranks: int) -> range:
-    """The ranks a game keeps: the highest ``num_ranks`` of the 13 (or 0..N-1 when N > 13)."""
-    top = max(MAX_TEXT_RANKS, num_ranks)
-    return range(top - num_ranks, top)
+    """The ranks a game keeps: the highest ``num_ranks`` of the 13.
+
+    A deck of more than 13 ranks (the solvers' N-card Kuhn) uses ranks 13 .. 13 + N - 1, none of
+    which has ACPC text, so no card of it can be mistaken for a real one.
+    """
+    if num_ranks > MAX_TEXT_RANKS:
+        return range(MAX_TEXT_RANKS, MAX_TEXT_RANKS + num_ranks)
+    return range(MAX_TEXT_RANKS - num_ranks, MAX_TEXT_RANKS)
 
 
 def deck_suits(num_suits: int) -> range:

@@ -33,10 +33,10 @@ from showdown.errors import SolverError
 from showdown.games.cards import make_deck
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
-from showdown.solvers.strategy import cards_key_text, infoset_key
+from showdown.solvers.strategy import cards_key_text
 
-MAX_MATRIX_ENTRIES = 20_000_000
-"""Largest (boards x hands x hands) terminal matrix accepted for one round (160 MB of float64)."""
+MAX_MATRIX_ENTRIES = 5_000_000
+"""Largest (boards x hands x hands) terminal matrix accepted for one round (40 MB of float64)."""
 
 MAX_PUBLIC_NODES = 200_000
 """Largest betting tree walked; the walk stops as soon as it passes this many nodes."""
@@ -108,9 +108,25 @@ class GameTree:
     """The public tree, chance enumeration, terminal matrices and sequences of one game.
 
     Build it with ``build_tree(game)`` (cached per game). Everything is read-only after building.
+
+    * ``nodes``: public nodes in pre-order (parents before children); ``decision_nodes[d]`` is the
+      node index of decision ``d``; ``expand[n]`` is how many boards each board of the parent's round
+      becomes on the edge into node ``n`` (1 within a round; children of a board are contiguous).
+    * ``hands`` ``(H, num_hole_cards)``: every private hand; ``boards[r]`` ``(B_r, cards)``: every board
+      visible in round ``r``; ``compat[r]`` ``(B_r, H)``: hand and board share no card;
+      ``valid[r]`` ``(B_r, H, H)``: the deal (board, hand 0, hand 1) is possible.
+    * ``chance_weight[r]``: the probability of each possible deal seen through round ``r`` (all equal);
+      ``fold_matrix[r] = valid * weight``; ``showdown_matrix[r] = sign(strength 0 - strength 1) * valid
+      * weight``; a terminal's payoff for position 0 is ``node.coef`` times one of them.
+    * ``cells[d]``: the (board, hand) cells of decision ``d`` that are information sets, in the
+      order of ``keys_by_node[d]``; ``node_infosets[d]`` maps cells to the player's infoset index.
+    * ``sequences[p]``: position ``p``'s information sets and sequences; ``terminal_last_seq[n]``: per
+      terminal, each position's last sequence for every (board, hand) cell (-1 where impossible).
     """
 
     game: GameDef
+    size: TreeSize
+    deck: tuple[int, ...]
     nodes: tuple[PublicNode, ...]
     decision_nodes: tuple[int, ...]
     hands: np.ndarray
@@ -125,6 +141,7 @@ class GameTree:
     showdown_matrix: tuple[np.ndarray | None, ...]
     expand: tuple[int, ...]
     cells: tuple[tuple[np.ndarray, np.ndarray], ...]
+    keys_by_node: tuple[tuple[str, ...], ...]
     node_infosets: tuple[np.ndarray, ...]
     sequences: tuple[PlayerSequences, PlayerSequences]
     terminal_last_seq: dict[int, tuple[np.ndarray, np.ndarray]]
@@ -138,9 +155,8 @@ class GameTree:
         self._build_matrices()
         self._build_sequences()
         self.key_index: dict[str, tuple[int, int, int]] = {}
-        for d, n in enumerate(self.decision_nodes):
+        for d, keys in enumerate(self.keys_by_node):
             bs, hs = self.cells[d]
-            keys = self.node_keys(d)
             for k, b, h in zip(keys, bs.tolist(), hs.tolist()):
                 self.key_index[k] = (d, b, h)
 
@@ -209,10 +225,17 @@ class GameTree:
         nodes: list[PublicNode] = []
         decision: list[int] = []
 
+        # Every node holds at least one (board, hand) cell per hand: stop the walk as soon as the
+        # tree is certain to be too large, long before memory fills up.
+        cap = min(MAX_PUBLIC_NODES, MAX_INFOSET_CELLS // len(self.hands))
+
         def visit(state: State, parent: int) -> int:
             index = len(nodes)
-            if index >= MAX_PUBLIC_NODES:
-                raise SolverError(f"game {g.name or '?'}: betting tree exceeds {MAX_PUBLIC_NODES} nodes")
+            if index >= cap:
+                raise SolverError(
+                    f"game {g.name or '?'} is too large for the exact solvers: the betting tree has more than "
+                    f"{cap} nodes"
+                )
             nodes.append(None)  # type: ignore[arg-type]  # placeholder keeps pre-order indices
             spent = tuple(state.spent)
             if state.is_terminal:
@@ -334,6 +357,7 @@ class GameTree:
                 last[child] = child_seqs
         self.cells = tuple(cells)
         self.node_infosets = tuple(node_infosets)
+        self.keys_by_node = tuple(tuple(self.node_keys(d)) for d in range(len(cells)))
         self.terminal_last_seq = terminal_last
         built = []
         for p in range(2):
@@ -344,7 +368,7 @@ class GameTree:
 
             node, board, hand = cat("node"), cat("board"), cat("hand")
             keys = tuple(
-                infoset_key_for(self, nd, b, h) for nd, b, h in zip(node.tolist(), board.tolist(), hand.tolist())
+                k for d, nd in enumerate(self.decision_nodes) if nodes[nd].player == p for k in self.keys_by_node[d]
             )
             built.append(
                 PlayerSequences(
@@ -396,11 +420,6 @@ class GameTree:
     def player_of(self, key: str) -> int:
         d, _, _ = self.key_index[key]
         return self.decision(d).player
-
-
-def infoset_key_for(tree: GameTree, node: int, board: int, hand: int) -> str:
-    n = tree.nodes[node]
-    return f"{tree.hand_text[hand]}:{tree.board_text[n.round][board]}/{n.betting}"
 
 
 # ---------------------------------------------------------------------- size checks
@@ -455,5 +474,4 @@ __all__ = [
     "build_tree",
     "check_solvable",
     "estimate_size",
-    "infoset_key",
 ]

@@ -1,0 +1,422 @@
+"""Strategies: information-set key -> probabilities of the legal actions; the strategy file format.
+
+The information-set key is what solvers, strategy files and agents agree on (DESIGN.md): the acting
+player's hole cards, ``:``, the visible board cards, ``/``, the ACPC betting string, e.g. ``"Ks:/cr"``
+(Kuhn) or ``"Qh:Kh/rrc/r"`` (Leduc). Hole cards are written highest card index first, so any deal
+order gives the same key; board cards round by round, highest first within a round. Cards use ACPC
+text (``"Qh"``); ranks past the ace (N-card Kuhn with N > 13) have no ACPC text and are written
+``r<rank><suit>``, e.g. ``"r57s"`` (rank 57 of spades; ranks are 0-based, rank 12 is the ace).
+
+A ``Strategy`` maps keys to ``{action: probability}`` over the legal actions there (``"f"``, ``"c"``,
+``"r"``; no-limit raises as ``"r<total>"``); a profile is one ``Strategy`` holding both players'
+information sets. Files, version 1:
+
+* JSON (``.json``, small games)::
+
+      {"format": "showdown-strategy", "version": 1, "game": "kuhn", "gamedef": "<.game text>",
+       "infosets": {"Ks:/": {"c": 1.0, "r": 0.0}, ...}}
+
+* compressed numpy (``.npz``, large games): ``meta`` (the JSON above without ``infosets``, as a
+  string), ``keys`` (str, one per information set), ``offsets`` (int64, keys + 1; the actions of key i
+  are entries ``offsets[i]:offsets[i+1]``), ``actions`` (str) and ``probs`` (float64).
+
+Both round-trip exactly (floats are written with full precision). Loading validates: the format
+and version, every key against the game's tree (unknown keys and illegal actions are errors),
+probabilities finite, non-negative and summing to 1 within ``PROB_TOLERANCE``; a ``StrategyError``
+names the offending key.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+
+from showdown.errors import GameDefError, SolverError
+from showdown.games.cards import MAX_TEXT_RANKS, SUITS, Card, format_card, rank_of, suit_of
+from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
+from showdown.games.state import Action, State, parse_action
+
+if TYPE_CHECKING:
+    from showdown.solvers.tree import GameTree
+
+FORMAT_NAME = "showdown-strategy"
+FORMAT_VERSION = 1
+PROB_TOLERANCE = 1e-9
+
+Profile = list[np.ndarray]
+"""Behavioural strategies as arrays: one ``(boards, hands, actions)`` array per decision node of the tree."""
+
+
+class StrategyError(SolverError):
+    """A strategy or strategy file is malformed; the message names the information set."""
+
+
+# ---------------------------------------------------------------------- keys
+
+
+def card_key_text(card: Card) -> str:
+    """ACPC text of a card (``"Ks"``), or ``r<rank><suit>`` for ranks past the ace (``"r57s"``)."""
+    if 0 <= rank_of(card) < MAX_TEXT_RANKS:
+        return format_card(card)
+    return f"r{rank_of(card)}{SUITS[suit_of(card)]}"
+
+
+def cards_key_text(cards: Iterable[Card]) -> str:
+    """Cards as they appear in a key: highest index first, concatenated."""
+    return "".join(card_key_text(c) for c in sorted(cards, reverse=True))
+
+
+def infoset_key(
+    hole_cards: Iterable[Card],
+    board_cards: Sequence[Card],
+    betting: str,
+    num_board_cards: Sequence[int] | None = None,
+) -> str:
+    """The information-set key ``hole:board/betting``.
+
+    Hole cards are sorted (highest first). ``board_cards`` are the visible board cards in dealing
+    order; give the game's ``num_board_cards`` to sort them within each round as the solvers do (this
+    only matters for games that deal several board cards in one round).
+    """
+    if num_board_cards is None:
+        board = "".join(card_key_text(c) for c in board_cards)
+    else:
+        parts = []
+        start = 0
+        for n in num_board_cards:
+            if start >= len(board_cards):
+                break
+            parts.append(cards_key_text(board_cards[start : start + n]))
+            start += n
+        board = "".join(parts)
+    return f"{cards_key_text(hole_cards)}:{board}/{betting}"
+
+
+def state_infoset_key(state: State, player: int | None = None) -> str:
+    """The key of ``player``'s information set in ``state`` (default: the player to act)."""
+    p = state.current_player if player is None else player
+    return infoset_key(state.hole[p], state.visible_board(), state.betting, state.game.num_board_cards)
+
+
+# ---------------------------------------------------------------------- the strategy
+
+
+class Strategy:
+    """Action probabilities per information set of one game (one player's, or a whole profile).
+
+    ``table[key]`` is a dict action-string -> probability in the node's legal-action order. The
+    tables are owned by the strategy: treat them as read-only.
+    """
+
+    __slots__ = ("game", "table")
+
+    def __init__(self, game: GameDef, table: Mapping[str, Mapping[str, float]], *, validate: bool = True) -> None:
+        self.game = game
+        self.table: dict[str, dict[str, float]] = {k: {a: float(p) for a, p in v.items()} for k, v in table.items()}
+        if validate:
+            validate_strategy(self)
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.table
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.table)
+
+    def __getitem__(self, key: str) -> dict[str, float]:
+        return self.probabilities(key)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Strategy):
+            return NotImplemented
+        return self.game == other.game and self.table == other.table
+
+    def __repr__(self) -> str:
+        return f"Strategy({self.game.name or '?'}, {len(self.table)} information sets)"
+
+    def keys(self) -> list[str]:
+        return list(self.table)
+
+    def probabilities(self, key: str) -> dict[str, float]:
+        """``{action: probability}`` at ``key``; ``StrategyError`` when the key is missing."""
+        try:
+            return self.table[key]
+        except KeyError:
+            raise StrategyError(f"the strategy has no information set {key!r}") from None
+
+    def sample(self, key: str, rng: np.random.Generator) -> str:
+        """Draw an action string at ``key`` with the given generator (one uniform draw)."""
+        probs = self.probabilities(key)
+        u = rng.random()
+        total = 0.0
+        chosen = ""
+        for action, p in probs.items():
+            if p > 0.0:
+                chosen = action
+                total += p
+                if u < total:
+                    return action
+        return chosen  # rounding left u just above the total: the last action with mass
+
+    def sample_action(self, key: str, rng: np.random.Generator) -> Action:
+        """``sample`` as an ``Action`` for ``State.apply``."""
+        return parse_action(self.sample(key, rng))
+
+    def merged(self, other: Strategy) -> Strategy:
+        """This strategy with ``other``'s information sets added (e.g. two players into a profile)."""
+        if other.game != self.game:
+            raise StrategyError("cannot merge strategies of different games")
+        table = dict(self.table)
+        table.update(other.table)
+        return Strategy(self.game, table, validate=False)
+
+    def for_player(self, player: int) -> Strategy:
+        """Only ``player``'s information sets (needs the game's tree)."""
+        from showdown.solvers.tree import build_tree
+
+        tree = build_tree(self.game)
+        return Strategy(
+            self.game, {k: v for k, v in self.table.items() if tree.player_of(k) == player}, validate=False
+        )
+
+
+def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
+    """Raise ``StrategyError`` naming the key for bad probabilities, unknown keys or illegal actions.
+
+    Keys and actions are checked against the game's tree when the tree can be built (games too large
+    for the exact solvers get the probability checks only).
+    """
+    if tree is None:
+        from showdown.solvers.tree import build_tree
+
+        try:
+            tree = build_tree(strategy.game)
+        except SolverError:
+            tree = None
+    for key, probs in strategy.table.items():
+        if tree is not None:
+            if key not in tree.key_index:
+                raise StrategyError(f"unknown information set {key!r} for game {strategy.game.name or '?'}")
+            legal = tree.legal_actions(key)
+            for a in probs:
+                if a not in legal:
+                    raise StrategyError(f"information set {key!r}: action {a!r} is not legal (legal: {', '.join(legal)})")
+        if not probs:
+            raise StrategyError(f"information set {key!r} has no actions")
+        total = 0.0
+        for a, p in probs.items():
+            if not math.isfinite(p):
+                raise StrategyError(f"information set {key!r}: probability of {a!r} is {p}")
+            if p < 0.0:
+                raise StrategyError(f"information set {key!r}: negative probability {p!r} for {a!r}")
+            total += p
+        if abs(total - 1.0) > PROB_TOLERANCE:
+            raise StrategyError(f"information set {key!r}: probabilities sum to {total!r}, not 1")
+
+
+def uniform_strategy(game: GameDef) -> Strategy:
+    """Every legal action equally likely at every information set of both players."""
+    from showdown.solvers.tree import build_tree
+
+    tree = build_tree(game)
+    table = {}
+    for d in range(tree.num_decision_nodes):
+        actions = tree.decision(d).actions
+        p = 1.0 / len(actions)
+        row = {a: p for a in actions}
+        for key in tree.keys_by_node[d]:
+            table[key] = dict(row)
+    return Strategy(game, table, validate=False)
+
+
+# ---------------------------------------------------------------------- arrays
+
+
+def strategy_to_arrays(
+    tree: GameTree, strategy: Strategy, *, players: Sequence[int] = (0, 1), missing: Literal["error", "uniform"] = "error"
+) -> Profile:
+    """Behavioural arrays ``(boards, hands, actions)`` per decision node, from a strategy.
+
+    Nodes of players not in ``players``, and cells no deal can reach (a hand sharing a card with the
+    board), are uniform. A missing information set is an error unless ``missing="uniform"``.
+    """
+    table = strategy.table
+    out: Profile = []
+    for d in range(tree.num_decision_nodes):
+        node = tree.decision(d)
+        k = len(node.actions)
+        arr = np.full((tree.num_boards[node.round], len(tree.hands), k), 1.0 / k)
+        if node.player in players:
+            keys = tree.keys_by_node[d]
+            uniform = {a: 1.0 / k for a in node.actions}
+            rows = []
+            for key in keys:
+                probs = table.get(key)
+                if probs is None:
+                    if missing == "error":
+                        raise StrategyError(f"the strategy has no information set {key!r}")
+                    probs = uniform
+                rows.append([probs.get(a, 0.0) for a in node.actions])
+            bs, hs = tree.cells[d]
+            if rows:
+                arr[bs, hs] = rows
+        out.append(arr)
+    return out
+
+
+def arrays_to_strategy(tree: GameTree, arrays: Profile, players: Sequence[int] = (0, 1)) -> Strategy:
+    """The ``Strategy`` of the given players' decision nodes in ``arrays`` (inverse of ``strategy_to_arrays``)."""
+    table: dict[str, dict[str, float]] = {}
+    for d in range(tree.num_decision_nodes):
+        node = tree.decision(d)
+        if node.player not in players:
+            continue
+        bs, hs = tree.cells[d]
+        values = np.asarray(arrays[d])[bs, hs].tolist()
+        for key, row in zip(tree.keys_by_node[d], values):
+            table[key] = dict(zip(node.actions, row))
+    return Strategy(tree.game, table, validate=False)
+
+
+# ---------------------------------------------------------------------- files
+
+
+def _meta(strategy: Strategy) -> dict[str, object]:
+    from showdown.games.catalog import catalog_name
+
+    name = strategy.game.name or catalog_name(strategy.game) or "custom"
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "game": name, "gamedef": format_gamedef(strategy.game)}
+
+
+def save_strategy(strategy: Strategy, path: str | Path, fmt: Literal["json", "npz"] | None = None) -> Path:
+    """Write a strategy file: JSON, or compressed numpy when ``fmt="npz"`` or the name ends in ``.npz``."""
+    p = Path(path)
+    fmt = fmt or ("npz" if p.suffix == ".npz" else "json")
+    meta = _meta(strategy)
+    if fmt == "json":
+        doc = dict(meta)
+        doc["infosets"] = strategy.table
+        p.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        return p
+    keys = list(strategy.table)
+    counts = [len(strategy.table[k]) for k in keys]
+    offsets = np.zeros(len(keys) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    actions = [a for k in keys for a in strategy.table[k]]
+    probs = np.array([v for k in keys for v in strategy.table[k].values()], dtype=np.float64)
+    with p.open("wb") as fh:
+        np.savez_compressed(
+            fh,
+            meta=np.array(json.dumps(meta)),
+            keys=np.array(keys, dtype=str),
+            offsets=offsets,
+            actions=np.array(actions, dtype=str),
+            probs=probs,
+        )
+    return p
+
+
+def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
+    """Read and validate a strategy file (JSON or ``.npz``).
+
+    The game is the one recorded in the file unless ``game`` is given, which must then match it.
+    """
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise StrategyError(f"cannot read strategy file {p}: {exc.strerror or exc}") from None
+    meta: dict[str, object]
+    table: dict[str, dict[str, float]]
+    if raw[:2] == b"PK":
+        meta, table = _read_npz(p)
+    else:
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
+        if not isinstance(doc, dict):
+            raise StrategyError(f"{p}: a strategy file is a JSON object")
+        meta = doc
+        infosets = doc.get("infosets")
+        if not isinstance(infosets, dict) or not all(isinstance(v, dict) for v in infosets.values()):
+            raise StrategyError(f"{p}: 'infosets' must map keys to {{action: probability}} objects")
+        table = infosets
+        for key, probs in table.items():
+            for a, v in probs.items():
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    raise StrategyError(f"{p}: information set {key!r}: probability of {a!r} is not a number")
+    if meta.get("format") != FORMAT_NAME:
+        raise StrategyError(f"{p}: format is {meta.get('format')!r}, expected {FORMAT_NAME!r}")
+    if meta.get("version") != FORMAT_VERSION:
+        raise StrategyError(f"{p}: version {meta.get('version')!r} is not supported (this reader knows {FORMAT_VERSION})")
+    file_game = _game_of(meta, p)
+    if game is None:
+        game = file_game
+    elif file_game is not None and file_game != game:
+        raise StrategyError(f"{p}: the strategy is for game {meta.get('game')!r}, not {game.name or 'the given game'}")
+    if game is None:
+        raise StrategyError(f"{p}: unknown game {meta.get('game')!r}; pass the game definition")
+    try:
+        return Strategy(game, table)
+    except StrategyError as exc:
+        raise StrategyError(f"{p}: {exc}") from None
+
+
+def _game_of(meta: Mapping[str, object], p: Path) -> GameDef | None:
+    name = str(meta.get("game") or "")
+    text = meta.get("gamedef")
+    if isinstance(text, str):
+        try:
+            return parse_gamedef(text, source=str(p), name=name)
+        except GameDefError as exc:
+            raise StrategyError(f"{p}: bad game definition in the file: {exc}") from None
+    from showdown.games.catalog import get_game
+
+    try:
+        return get_game(name)
+    except GameDefError:
+        return None
+
+
+def _read_npz(p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            keys = data["keys"].tolist()
+            offsets = data["offsets"].tolist()
+            actions = data["actions"].tolist()
+            probs = data["probs"].astype(np.float64).tolist()
+    except (OSError, KeyError, ValueError) as exc:
+        raise StrategyError(f"{p}: not a strategy .npz file ({exc})") from None
+    if not isinstance(meta, dict) or len(offsets) != len(keys) + 1 or offsets[-1] != len(actions) or len(probs) != len(actions):
+        raise StrategyError(f"{p}: inconsistent array lengths in the strategy .npz file")
+    table = {k: dict(zip(actions[offsets[i] : offsets[i + 1]], probs[offsets[i] : offsets[i + 1]])) for i, k in enumerate(keys)}
+    return meta, table
+
+
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "PROB_TOLERANCE",
+    "Profile",
+    "Strategy",
+    "StrategyError",
+    "arrays_to_strategy",
+    "card_key_text",
+    "cards_key_text",
+    "infoset_key",
+    "load_strategy",
+    "save_strategy",
+    "state_infoset_key",
+    "strategy_to_arrays",
+    "uniform_strategy",
+    "validate_strategy",
+]

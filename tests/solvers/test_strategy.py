@@ -1,0 +1,139 @@
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from showdown.games.cards import make_card, parse_card, parse_cards
+from showdown.games.catalog import get_game
+from showdown.games.state import RAISE
+from showdown.solvers.sequence_lp import solve_sequence_lp
+from showdown.solvers.strategy import (
+    Strategy,
+    StrategyError,
+    arrays_to_strategy,
+    infoset_key,
+    load_strategy,
+    save_strategy,
+    strategy_to_arrays,
+    uniform_strategy,
+)
+from showdown.solvers.tree import build_tree
+
+
+def test_infoset_key_examples_from_the_design() -> None:
+    assert infoset_key([parse_card("Ks")], [], "cr") == "Ks:/cr"
+    assert infoset_key([parse_card("Qh")], [parse_card("Kh")], "rrc/r") == "Qh:Kh/rrc/r"
+
+
+def test_infoset_key_sorts_hole_cards_and_board_within_rounds() -> None:
+    hole = parse_cards("2cAs")
+    assert infoset_key(hole, [], "") == infoset_key(hole[::-1], [], "") == "As2c:/"
+    board = parse_cards("2dKhTs7c")
+    assert infoset_key(hole, board, "cc/cc/c", num_board_cards=(0, 3, 1)) == "As2c:KhTs2d7c/cc/cc/c"
+
+
+def test_cards_past_the_ace_are_written_with_their_rank() -> None:
+    assert infoset_key([make_card(57, 3)], [], "cr") == "r57s:/cr"
+    assert infoset_key([make_card(12, 3)], [], "") == "As:/"
+
+
+@pytest.fixture(scope="module")
+def leduc_solution() -> Strategy:
+    return solve_sequence_lp("leduc").strategy
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_strategy_files_round_trip_exactly(tmp_path: Path, leduc_solution: Strategy, suffix: str) -> None:
+    path = save_strategy(leduc_solution, tmp_path / f"leduc{suffix}")
+    again = load_strategy(path)
+    assert again == leduc_solution
+    assert list(again.table) == list(leduc_solution.table)
+    assert again.game == get_game("leduc")
+
+
+def test_json_file_is_documented_format(tmp_path: Path) -> None:
+    path = save_strategy(uniform_strategy(get_game("kuhn")), tmp_path / "kuhn.json")
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "showdown-strategy" and doc["version"] == 1 and doc["game"] == "kuhn"
+    assert doc["infosets"]["Ks:/cr"] == {"f": 0.5, "c": 0.5}
+
+
+def _write(tmp_path: Path, infosets: dict[str, dict[str, object]], **meta: object) -> Path:
+    doc = {"format": "showdown-strategy", "version": 1, "game": "kuhn", "infosets": infosets}
+    doc.update(meta)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("infosets", "message"),
+    [
+        ({"Js:/": {"c": 1.0}}, "unknown information set 'Js:/'"),
+        ({"Ks:/cr": {"f": 0.5, "c": 0.4}}, "'Ks:/cr': probabilities sum to"),
+        ({"Ks:/cr": {"f": 1.5, "c": -0.5}}, "'Ks:/cr': negative probability"),
+        ({"Ks:/": {"f": 1.0}}, "'Ks:/': action 'f' is not legal"),
+        ({"Ks:/": {"c": "x"}}, "'Ks:/': probability of 'c' is not a number"),
+    ],
+)
+def test_loading_rejects_bad_strategies_naming_the_key(
+    tmp_path: Path, infosets: dict[str, dict[str, object]], message: str
+) -> None:
+    with pytest.raises(StrategyError, match=message.replace("(", r"\(")):
+        load_strategy(_write(tmp_path, infosets))
+
+
+def test_loading_rejects_other_formats_and_versions(tmp_path: Path) -> None:
+    with pytest.raises(StrategyError, match="version 2"):
+        load_strategy(_write(tmp_path, {}, version=2))
+    with pytest.raises(StrategyError, match="format"):
+        load_strategy(_write(tmp_path, {}, format="other"))
+    with pytest.raises(StrategyError, match="not leduc"):
+        load_strategy(_write(tmp_path, {}), game=get_game("leduc"))
+
+
+def test_probabilities_within_tolerance_are_accepted() -> None:
+    s = Strategy(get_game("kuhn"), {"Ks:/cr": {"f": 0.5, "c": 0.5 + 5e-10}})
+    assert s["Ks:/cr"]["c"] == 0.5 + 5e-10
+
+
+def test_sampling_follows_the_probabilities_and_the_generator() -> None:
+    s = Strategy(get_game("kuhn"), {"Ks:/cr": {"f": 0.25, "c": 0.75}, "As:/": {"c": 0.0, "r": 1.0}})
+    rng = np.random.default_rng(3)
+    counts = Counter(s.sample("Ks:/cr", rng) for _ in range(20000))
+    assert abs(counts["c"] / 20000 - 0.75) < 0.015
+    first = [s.sample("Ks:/cr", np.random.default_rng(9)) for _ in range(5)]
+    assert len(set(first)) == 1
+    assert {s.sample("As:/", rng) for _ in range(200)} == {"r"}
+    assert s.sample_action("As:/", rng) == RAISE
+
+
+def test_missing_key_is_an_error_naming_it() -> None:
+    s = Strategy(get_game("kuhn"), {})
+    with pytest.raises(StrategyError, match="'Qs:/'"):
+        s.probabilities("Qs:/")
+    with pytest.raises(StrategyError, match="no information set"):
+        strategy_to_arrays(build_tree(get_game("kuhn")), s)
+
+
+def test_arrays_round_trip(leduc_solution: Strategy) -> None:
+    tree = build_tree(get_game("leduc"))
+    arrays = strategy_to_arrays(tree, leduc_solution)
+    assert arrays_to_strategy(tree, arrays) == leduc_solution
+    assert [a.shape for a in arrays][:2] == [(1, 6, 2), (1, 6, 2)]
+
+
+def test_uniform_strategy_covers_every_information_set() -> None:
+    s = uniform_strategy(get_game("leduc"))
+    assert len(s) == 936
+    assert s["Qh:Kh/rrc/r"] == {"f": 1 / 3, "c": 1 / 3, "r": 1 / 3}
+
+
+def test_profile_splits_into_players_and_merges_back(leduc_solution: Strategy) -> None:
+    p0, p1 = leduc_solution.for_player(0), leduc_solution.for_player(1)
+    assert len(p0) == len(p1) == 468
+    assert p0.merged(p1) == leduc_solution
