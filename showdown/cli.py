@@ -110,7 +110,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="dealing seed (default: from the log header)")
     p.set_defaults(handler=_verify_log)
 
+    _add_plugin_commands(sub)
     return parser
+
+
+def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Commands whose parsers live next to their code (each module keeps its own options)."""
+    from showdown.agents.cli_agent import add_agent_parser
+    from showdown.matches.cli_match import add_match_parser
+    from showdown.server.cli_dealer import add_dealer_parser
+
+    add_match_parser(sub)
+    add_dealer_parser(sub)
+    add_agent_parser(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

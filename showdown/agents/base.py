@@ -14,11 +14,11 @@ exact solvers.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from showdown.errors import SolverError
-from showdown.games.cards import Card, format_cards, make_deck
+from showdown.errors import ShowdownError, SolverError
+from showdown.games.cards import Card, make_deck
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 
@@ -32,25 +32,35 @@ StrategyTable = dict[str, Policy]
 LETTER_ACTIONS: Mapping[str, Action] = {"f": FOLD, "c": CALL, "r": RAISE}
 
 
-def infoset_key(hole: tuple[Card, ...], board: tuple[Card, ...], betting: str) -> str:
-    """The shared information set key: own cards ``:`` visible board ``/`` ACPC betting."""
-    return f"{format_cards(hole)}:{format_cards(board)}/{betting}"
+def infoset_key(
+    hole: tuple[Card, ...], board: tuple[Card, ...], betting: str, num_board_cards: Sequence[int] | None = None
+) -> str:
+    """The shared information set key: own cards ``:`` visible board ``/`` ACPC betting.
+
+    The solvers' form (``showdown.solvers.strategy.infoset_key``): hole cards highest first, board
+    cards sorted within each round when ``num_board_cards`` is given. Imported on first use so that
+    agents that never form keys do not load numpy.
+    """
+    from showdown.solvers.strategy import infoset_key as solver_key
+
+    return solver_key(hole, board, betting, num_board_cards)
 
 
 class View:
     """One seat's view of a hand at one moment: what the agent decides from.
 
-    ``state`` is rebuilt from the seat's information (others' hole cards are empty unless shown),
-    so ``state.hole[p]`` gives the cards position p showed at a showdown. Legal actions and sizes
-    are the state's. Built by the client; cheap to make (derived values are computed on demand).
+    ``state`` is a ``State`` rebuilt from the seat's information (others' hole cards are empty
+    unless shown), so ``state.hole[p]`` gives the cards position p showed at a showdown. Legal
+    actions and sizes come from the betting alone (``public``, the same state without cards, shared
+    between hands by the client's cache); ``state`` is made on first use.
     """
 
-    __slots__ = ("game", "position", "hand", "state", "hole", "board", "betting")
+    __slots__ = ("game", "position", "hand", "public", "hole", "board", "betting", "_all_hole", "_state")
 
     game: GameDef
     position: int
     hand: int
-    state: State
+    public: State
     hole: tuple[Card, ...]
     board: tuple[Card, ...]
     betting: str
@@ -60,18 +70,22 @@ class View:
         game: GameDef,
         position: int,
         hand: int,
-        state: State,
+        public: State,
         hole: tuple[Card, ...],
         board: tuple[Card, ...],
         betting: str,
+        all_hole: tuple[tuple[Card, ...], ...] | None = None,
+        state: State | None = None,
     ) -> None:
         self.game = game
         self.position = position
         self.hand = hand
-        self.state = state
+        self.public = public
         self.hole = hole
         self.board = board
         self.betting = betting
+        self._all_hole = all_hole
+        self._state = state
 
     @classmethod
     def of(cls, state: State, position: int, hand: int = 0) -> View:
@@ -84,21 +98,32 @@ class View:
         )
         board = state.visible_board()
         own = state.hole[position] if position < len(state.hole) else ()
-        return cls(state.game, position, hand, state.with_cards(hole, board), own, board, state.betting)
+        public = state.with_cards((), ())
+        return cls(state.game, position, hand, public, own, board, state.betting, hole, state.with_cards(hole, board))
+
+    @property
+    def state(self) -> State:
+        """The hand as this seat knows it: the betting with own (and shown) hole cards and the board."""
+        if self._state is None:
+            hole = self._all_hole
+            if hole is None:
+                hole = tuple(self.hole if p == self.position else () for p in range(self.game.num_players))
+            self._state = self.public.with_cards(hole, self.board)
+        return self._state
 
     # ------------------------------------------------------------------ the situation
 
     @property
     def round(self) -> int:
-        return self.state.round
+        return self.public.round
 
     @property
     def finished(self) -> bool:
-        return self.state.finished
+        return self.public.finished
 
     @property
     def is_our_turn(self) -> bool:
-        s = self.state
+        s = self.public
         return not s.finished and s.current_player == self.position
 
     @property
@@ -108,19 +133,19 @@ class View:
     @property
     def infoset_key(self) -> str:
         """``"Ks:/cr"``: own cards, visible board and betting (see ``infoset_key``)."""
-        return infoset_key(self.hole, self.board, self.betting)
+        return infoset_key(self.hole, self.board, self.betting, self.game.num_board_cards)
 
     def pot(self) -> int:
         """Chips put in by everyone so far."""
-        return self.state.pot()
+        return self.public.pot()
 
     def to_call(self) -> int:
         """Chips we must add to call (0 means a check); only meaningful on our turn."""
-        return self.state.to_call()
+        return self.public.to_call()
 
     def spent(self, position: int | None = None) -> int:
         """Chips ``position`` (default: us) has put in this hand."""
-        return self.state.spent[self.position if position is None else position]
+        return self.public.spent[self.position if position is None else position]
 
     def shown_cards(self) -> dict[int, tuple[Card, ...]]:
         """Opponents' hole cards that were shown (only in the final state of a showdown)."""
@@ -130,24 +155,24 @@ class View:
 
     def legal_actions(self) -> tuple[Action, ...]:
         """Fold (when facing a bet), call, and raise (no-limit: the minimum and the all-in)."""
-        return self.state.legal_actions()
+        return self.public.legal_actions()
 
     def can_fold(self) -> bool:
-        return self.state.can_fold()
+        return self.public.can_fold()
 
     def can_raise(self) -> bool:
-        return self.state.raise_bounds() is not None
+        return self.public.raise_bounds() is not None
 
     def raise_bounds(self) -> tuple[int, int] | None:
         """(min, max) raise-to totals when a raise is legal (equal in limit games), else None."""
-        return self.state.raise_bounds()
+        return self.public.raise_bounds()
 
     def raise_to(self, total: int | None = None) -> Action:
         """A legal raise to ``total`` chips (clamped into range; the minimum when None).
 
         Limit games ignore ``total``. When no raise is legal this returns a call.
         """
-        bounds = self.state.raise_bounds()
+        bounds = self.public.raise_bounds()
         if bounds is None:
             return CALL
         if self.game.is_limit:
@@ -158,7 +183,7 @@ class View:
 
     def pot_raise(self, fraction: float = 1.0) -> Action:
         """Raise by ``fraction`` of the pot after calling (1.0 = a pot-size raise), made legal."""
-        s = self.state
+        s = self.public
         to_call = s.to_call()
         return self.raise_to(s.max_spent + int(round(fraction * (s.pot() + to_call))))
 
@@ -169,11 +194,11 @@ class View:
 
         Always known at the end: a fold leaves one player, and a showdown shows every remaining hand.
         """
-        if not self.state.finished:
+        if not self.public.finished:
             return None
         try:
             return self.state.payoffs()
-        except Exception:  # cards missing (a dealer that hides them): unknown
+        except ShowdownError:  # cards missing (a dealer that hides them): unknown
             return None
 
     def value(self) -> float | None:
@@ -202,7 +227,7 @@ class Agent:
         raise NotImplementedError
 
     def hand_start(self, view: View) -> None:
-        """Called once per hand with the first state this seat sees (cards dealt, no action yet)."""
+        """Called once per hand with the first state of it this seat sees (normally: cards dealt, no action)."""
 
     def hand_end(self, view: View) -> None:
         """Called once per hand with the final state (opponents' cards when they were shown)."""
@@ -215,8 +240,8 @@ class Agent:
 class PolicyAgent(Agent):
     """An agent whose behaviour is a fixed function of its view: ``policy(view)``.
 
-    In limit games ``act`` draws from the policy (deterministic policies need no randomness);
-    subclasses override ``act`` for no-limit sizing. ``strategy_table`` lists the policy at every
+    The default ``act`` plays the policy's most likely action (right for deterministic policies);
+    stochastic agents and no-limit sizing override it. ``strategy_table`` lists the policy at every
     information set by walking the game's betting tree over every possible private view.
     """
 
@@ -248,21 +273,30 @@ def decision_views(game: GameDef) -> Iterator[View]:
     """Every decision point of a limit game as the acting seat sees it, once per information set.
 
     Walks the public betting tree once (cards do not change the betting rules) and at each decision
-    yields a view for each possible (own hole cards, visible board) of the acting position.
+    yields a view for each possible (own hole cards, visible board) of the acting position; cards
+    are taken as sets (per board round), as the information set key orders them.
     """
     if game.is_nolimit:
         raise SolverError("strategy tables exist only for limit games (no-limit raise sizes are unbounded)")
     deck = make_deck(game.num_ranks, game.num_suits)
-    k = game.num_hole_cards
     privates: dict[int, list[tuple[tuple[Card, ...], tuple[Card, ...]]]] = {}
+
+    def boards(rest: tuple[Card, ...], groups: Sequence[int]) -> Iterator[tuple[Card, ...]]:
+        if not groups:
+            yield ()
+            return
+        for first in itertools.combinations(rest, groups[0]):
+            left = tuple(c for c in rest if c not in first)
+            for more in boards(left, groups[1:]):
+                yield first + more
 
     def private_views(round_: int) -> list[tuple[tuple[Card, ...], tuple[Card, ...]]]:
         if round_ not in privates:
-            nb = game.board_cards_through(round_)
+            groups = game.num_board_cards[: round_ + 1]
             out = []
-            for hole in itertools.permutations(deck, k):
-                rest = [c for c in deck if c not in hole]
-                for board in itertools.permutations(rest, nb):
+            for hole in itertools.combinations(deck, game.num_hole_cards):
+                rest = tuple(c for c in deck if c not in hole)
+                for board in boards(rest, groups):
                     out.append((hole, board))
                     if len(out) > _MAX_TABLE_VIEWS:
                         raise SolverError(f"game {game.name or '?'} is too big to list as a strategy table")
@@ -279,7 +313,7 @@ def decision_views(game: GameDef) -> Iterator[View]:
         betting = state.betting
         for hole, board in private_views(state.round):
             holes = tuple(hole if q == p else () for q in range(n))
-            yield View(game, p, 0, state.with_cards(holes, board), hole, board, betting)
+            yield View(game, p, 0, state, hole, board, betting, holes)
         for action in reversed(state.legal_actions()):
             stack.append(state.apply(action))
 

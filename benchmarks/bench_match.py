@@ -1,0 +1,63 @@
+"""End-to-end match throughput: ``showdown match kuhn random random --hands 100000``.
+
+The dealer runs in this process (as ``showdown match`` runs it) and each agent is its own OS
+process over loopback TCP, logs on. Prints hands/s and peak RSS of the runner (dealer + statistics)
+and of the largest agent process. ``--profile`` runs the first agent under cProfile and prints
+where its time goes.
+
+    PYTHONPATH=. python3 benchmarks/bench_match.py [--hands N] [--game G] [--agents A B] [--profile]
+"""
+
+from __future__ import annotations
+
+import argparse
+import pstats
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.runner import run_match
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=100_000)
+    parser.add_argument("--game", default="kuhn")
+    parser.add_argument("--agents", nargs="+", default=["random", "random"])
+    parser.add_argument("--profile", action="store_true", help="profile the first agent process")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        specs = [AgentSpec(name=a) for a in args.agents]
+        prof = Path(tmp) / "agent.prof"
+        if args.profile:
+            specs[0] = AgentSpec(
+                command=f"{sys.executable} -m cProfile -o {prof} -m showdown.agents.cli_agent {args.agents[0]} --seed 1",
+                label=f"{args.agents[0]}-profiled",
+            )
+        config = MatchConfig(game=args.game, agents=tuple(specs), hands=args.hands, seed=0, out=Path(tmp))
+        start = time.perf_counter()
+        report = run_match(config, progress=False)
+        wall = time.perf_counter() - start
+        self_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        child_rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        log_mb = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
+        print(
+            f"showdown match {args.game} {' '.join(args.agents)} --hands {args.hands}: "
+            f"{report.hands} hands in {report.elapsed:.2f} s = {report.hands_per_second:,.0f} hands/s "
+            f"(wall {wall:.2f} s with start-up: {report.hands / wall:,.0f} hands/s)"
+        )
+        print(f"peak RSS: runner+dealer {self_rss:.0f} MB, largest agent {child_rss:.0f} MB; logs {log_mb:.1f} MB")
+        if any(sum(c.values()) for c in report.replacements.values()) or report.failures:
+            print(f"WARNING: replacements {report.replacements}, failures {report.failures}")
+        if args.profile and prof.exists():
+            print("\nagent profile (top 15 by own time):")
+            pstats.Stats(str(prof)).sort_stats("tottime").print_stats(15)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,87 @@
+"""The rule-based agent: deterministic hand-strength thresholds, no randomness, no memory.
+
+Every decision puts the hand in one of three classes and acts on the class:
+
+* **strong**: bet/raise when a raise is legal (no-limit: a pot-size raise), otherwise call;
+* **medium**: check or call (no-limit: calls bets up to pot size, i.e. when the call costs at most
+  half the pot including the bet; folds to bigger over-bets);
+* **weak**: check when free, fold to a bet.
+
+Classes:
+
+* Kuhn-like games (one round, one hole card, no board): the highest card of the deck is strong
+  (A in Kuhn: bet, or call a bet), the second highest medium (K: check, call a bet), any lower card
+  weak (Q, J: check, fold to a bet).
+* Before any board card, one hole card (Leduc): highest rank strong, second highest medium, else weak.
+* Before any board card, two or more hole cards (hold'em): a pair of tens or better, A-K or A-Q
+  strong; any other pair, any ace, or two cards ten or higher medium; else weak.
+* With board cards, from ``hand_value`` of hole + board and its ``hand_category``, compared with the
+  category of the board alone (a hand only counts what the hole cards add to it):
+  fewer than 5 cards (Leduc): a better category than the board's (a pair) is strong; a high card
+  above every board card medium; else weak. Five or more cards (hold'em): two pair or better that
+  beats the board's category strong; one pair that beats it medium; else weak.
+"""
+
+from __future__ import annotations
+
+from showdown.agents.base import Policy, PolicyAgent, View
+from showdown.games.cards import deck_ranks, rank_of
+from showdown.games.evaluate import HandCategory, hand_category, hand_value
+from showdown.games.state import CALL, FOLD, Action
+
+WEAK, MEDIUM, STRONG = 0, 1, 2
+_TEN, _QUEEN, _ACE = 8, 10, 12
+
+
+def strength_class(view: View) -> int:
+    """WEAK, MEDIUM or STRONG for our cards in this view (see the module docstring)."""
+    game = view.game
+    hole = view.hole
+    ranks = sorted((rank_of(c) for c in hole), reverse=True)
+    top = deck_ranks(game.num_ranks)[-1]
+    if not view.board:
+        if len(hole) == 1:
+            return STRONG if ranks[0] == top else MEDIUM if ranks[0] == top - 1 else WEAK
+        hi, lo = ranks[0], ranks[1]
+        if hi == lo:
+            return STRONG if hi >= _TEN else MEDIUM
+        if hi == _ACE and lo >= _QUEEN:
+            return STRONG
+        return MEDIUM if hi == _ACE or lo >= _TEN else WEAK
+    board = view.board
+    cat = hand_category(hand_value(hole + board))
+    board_cat = hand_category(hand_value(board))
+    if len(hole) + len(board) < 5:
+        if cat > board_cat:
+            return STRONG
+        return MEDIUM if ranks[0] > max(rank_of(c) for c in board) else WEAK
+    if cat > board_cat:
+        if cat >= HandCategory.TWO_PAIR:
+            return STRONG
+        if cat >= HandCategory.PAIR:
+            return MEDIUM
+    return WEAK
+
+
+class RulesAgent(PolicyAgent):
+    """Deterministic thresholds on hand strength; see the module docstring for the exact rules."""
+
+    name = "rules"
+
+    def policy(self, view: View) -> Policy:
+        cls = strength_class(view)
+        if cls == STRONG:
+            return {"r": 1.0} if view.can_raise() else {"c": 1.0}
+        if cls == MEDIUM:
+            return {"c": 1.0}
+        return {"f": 1.0} if view.can_fold() else {"c": 1.0}
+
+    def act(self, view: View) -> Action:
+        cls = strength_class(view)
+        if cls == STRONG:
+            return view.pot_raise(1.0) if view.game.is_nolimit else view.raise_to()
+        if cls == MEDIUM:
+            if view.game.is_nolimit and view.can_fold() and 2 * view.to_call() > view.pot():
+                return FOLD
+            return CALL
+        return FOLD if view.can_fold() else CALL

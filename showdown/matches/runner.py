@@ -1,0 +1,411 @@
+"""Run a match: the dealer in-process, every agent a separate OS process, results online.
+
+``run_match(config)`` starts a ``MatchServer`` on 127.0.0.1 (free ports), launches one process per
+seat (built-in agents as ``python -m showdown.agents.cli_agent NAME --game G --seed S ... HOST
+PORT``, the same arguments as ``showdown agent``; outside bots as ``<command> HOST PORT`` with
+``SHOWDOWN_GAME`` set), plays, and returns a ``MatchReport``. Per-agent and per-position statistics
+are updated from each finished hand (``MatchStats``), so memory stays flat however many hands.
+
+An agent that cannot start or crashes does not stop the match: the dealer plays check/fold for it
+(after ``start_timeout_ms`` when it never connected, ``reconnect_ms`` after a crash) and one line
+says so. Ctrl-C (SIGINT) stops after the current hand; a second one stops at once; logs and the
+partial results are still produced. Agent processes run in their own session so the terminal's
+Ctrl-C reaches only the runner, and end when the dealer closes their connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import shlex
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+from showdown.errors import ConfigError
+from showdown.games.catalog import CATALOG, get_game
+from showdown.games.gamedef import GameDef
+from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.report import MatchReport
+from showdown.matches.stats import MatchStats
+from showdown.protocol.logfile import HandRecord
+
+__all__ = ["run_match", "run_match_async", "seat_labels", "derive_seed", "agent_command", "Progress"]
+
+HOST = "127.0.0.1"
+AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes their connection
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+
+
+def derive_seed(match_seed: int, seat: int) -> int:
+    """The seed of the agent in ``seat`` when none is given: distinct per seat, fixed per match seed."""
+    digest = hashlib.sha256(f"showdown-agent-seed:{match_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def seat_labels(specs: Sequence[AgentSpec]) -> list[str]:
+    """Seat names: each agent's label, numbered (``random-1``, ``random-2``) where they repeat."""
+    base = [s.display for s in specs]
+    counts = {b: base.count(b) for b in base}
+    seen: dict[str, int] = {}
+    out = []
+    for b in base:
+        if counts[b] > 1:
+            seen[b] = seen.get(b, 0) + 1
+            out.append(f"{b}-{seen[b]}")
+        else:
+            out.append(b)
+    return out
+
+
+def game_argument(spec: str) -> str:
+    """How to name the game to an agent process: the catalog name, or an absolute file path."""
+    if any(e.name == spec for e in CATALOG) or spec.startswith("kuhn-") and spec[5:].isdigit():
+        return spec
+    path = Path(spec)
+    return str(path.resolve()) if path.is_file() else spec
+
+
+def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
+    """The command line that starts ``spec`` against ``host:port``."""
+    if spec.command is not None:
+        return [*shlex.split(spec.command), host, str(port)]
+    assert spec.name is not None
+    args = [sys.executable, "-m", "showdown.agents.cli_agent", spec.name, "--game", game_arg, "--seed", str(seed)]
+    for key, value in spec.options.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        args += ["-o", f"{key}={value}"]
+    return [*args, host, str(port)]
+
+
+def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
+    """Unknown built-in names and bad options fail here, before anything starts."""
+    from showdown.agents.registry import is_known_agent, make_agent, agent_names
+
+    for i, spec in enumerate(specs):
+        if spec.name is None:
+            continue
+        if not is_known_agent(spec.name):
+            raise ConfigError(f"unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+        if spec.name in _CHEAP_AGENTS:  # cheap to build: catches bad options with a clear message
+            make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})
+
+
+_CHEAP_AGENTS = ("random", "call", "bluff", "rules")
+
+
+class Progress:
+    """A progress line on stderr: hands done, hands/s and each agent's running chips/100.
+
+    Printed only after ``delay`` seconds and at most every ``every`` seconds; on a terminal it
+    rewrites one line, elsewhere it prints a line each time.
+    """
+
+    def __init__(self, total: int, stats: MatchStats, stream: TextIO | None = None, delay: float = 2.0, every: float = 0.5) -> None:
+        self.total = total
+        self.stats = stats
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = self.stream.isatty()
+        self.start = time.monotonic()
+        self.next = self.start + delay
+        self.every = every if self.tty else max(every, 5.0)
+        self.shown = False
+
+    def update(self) -> None:
+        now = time.monotonic()
+        if now < self.next:
+            return
+        self.next = now + self.every
+        done = self.stats.hands
+        rate = done / (now - self.start) if now > self.start else 0.0
+        parts = [f"{done:,}/{self.total:,} hands", f"{rate:,.0f} hands/s"]
+        for name, e in zip(self.stats.names, self.stats.agents()):
+            parts.append(f"{name} {e.per100:+.1f}/100")
+        text = "  ".join(parts)
+        if self.tty:
+            self.stream.write("\r" + text[:200] + "\x1b[K")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def finish(self) -> None:
+        if self.shown and self.tty:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+@dataclass
+class _AgentProcess:
+    seat: int
+    label: str
+    args: list[str]
+    proc: asyncio.subprocess.Process | None = None
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=5))
+    reader: asyncio.Task[None] | None = None
+    watcher: asyncio.Task[None] | None = None
+    killed: bool = False
+
+
+def _match_name(config: MatchConfig, labels: Sequence[str]) -> str:
+    if config.name:
+        return config.name
+    stem = config.game if any(e.name == config.game for e in CATALOG) else Path(config.game).stem
+    stem = "".join(ch if ch.isalnum() or ch in "-_.+" else "_" for ch in stem) or "match"
+    return f"{stem}.{'-'.join(labels)}.seed{config.seed}"
+
+
+async def run_match_async(
+    config: MatchConfig,
+    *,
+    on_hand: Callable[[HandRecord], None] | None = None,
+    progress: bool | None = None,
+    notify: Callable[[str], None] | None = None,
+    install_signals: bool = False,
+) -> MatchReport:
+    """Play ``config`` and return its report (see the module docstring)."""
+    from showdown.server.tcp import DealerOptions, MatchServer
+
+    config.check()
+    say = notify if notify is not None else _stderr_line
+    game = get_game(config.game)
+    game.require_servable()
+    n = game.num_players
+    if len(config.agents) != n:
+        raise ConfigError(
+            f"{config.game} is a {n}-player game but {len(config.agents)} agents were given"
+        )
+    _check_agents(config.agents, game)
+    labels = seat_labels(config.agents)
+    seeds = [s.seed if s.seed is not None else derive_seed(config.seed, i) for i, s in enumerate(config.agents)]
+    big_blind = game.big_blind
+    stats = MatchStats(labels, big_blind, n)
+    show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
+    ticker = Progress(config.hands, stats) if show_progress else None
+    add = stats.add
+
+    def hand_done(record: HandRecord) -> None:
+        add(record.seats, record.values)
+        if ticker is not None:
+            ticker.update()
+        if on_hand is not None:
+            on_hand(record)
+
+    d = config.dealer
+    game_arg = game_argument(config.game)
+    options = DealerOptions(
+        host=HOST,
+        fixed_seats=config.fixed_seats,
+        t_response_ms=d.t_response_ms,
+        t_hand_ms=d.t_hand_ms,
+        t_per_hand_ms=d.t_per_hand_ms,
+        start_timeout_ms=d.start_timeout_ms,
+        on_timeout=d.on_timeout,
+        reconnect_ms=d.reconnect_ms,
+        log_dir=config.out,
+        game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
+    )
+    server = MatchServer(game, _match_name(config, labels), config.hands, config.seed, labels, options, on_hand=hand_done)
+    ports = await server.start()
+    failures: list[str] = []
+    config_errors: list[str] = []
+    over = False
+
+    def fail(agent: _AgentProcess, text: str) -> None:
+        line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
+        failures.append(line)
+        say(line)
+
+    env = dict(os.environ)
+    env["SHOWDOWN_GAME"] = game_arg
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+    agents = [
+        _AgentProcess(i, labels[i], agent_command(spec, game_arg, seeds[i], HOST, ports[i]))
+        for i, spec in enumerate(config.agents)
+    ]
+    wait_note = (
+        f"; the dealer plays check/fold for it after the start timeout ({d.start_timeout_ms / 1000:g} s)"
+        if d.start_timeout_ms is not None
+        else "; with no start timeout set the match cannot start"
+    )
+
+    async def read_stderr(agent: _AgentProcess, stream: asyncio.StreamReader) -> None:
+        while True:
+            raw = await stream.readline()
+            if not raw:
+                return
+            text = raw.decode("utf-8", "replace").rstrip()
+            if text:
+                agent.stderr_tail.append(text)
+
+    async def watch(agent: _AgentProcess) -> None:
+        assert agent.proc is not None
+        rc = await agent.proc.wait()
+        if agent.reader is not None:
+            try:
+                await asyncio.wait_for(agent.reader, 1.0)
+            except (asyncio.TimeoutError, asyncio.CancelledError):
+                pass
+        if agent.killed or (over and rc == 0):
+            return
+        last = agent.stderr_tail[-1] if agent.stderr_tail else ""
+        if rc == 2 and config.agents[agent.seat].name is not None and stats.hands == 0 and not over:
+            # a built-in agent refused its settings (bad option, missing strategy file): a usage
+            # error like an unknown agent name, so the match stops before it starts
+            message = last.split(": error: ", 1)[-1] or "exited with status 2"
+            if str(config.agents[agent.seat].name) not in message:
+                message = f"agent {agent.label}: {message}"
+            config_errors.append(message)
+            server.request_stop()
+            return
+        why = f"exited with status {rc}" if rc >= 0 else f"was killed by signal {-rc}"
+        if rc == 0:
+            why = "exited before the match ended"
+        note = f": {last}" if last else ""
+        if over:
+            fail(agent, f"{why}{note}")
+        else:
+            fail(agent, f"{why}{note}; the dealer plays check/fold for it")
+
+    async def spawn(agent: _AgentProcess) -> None:
+        spec = config.agents[agent.seat]
+        try:
+            agent.proc = await asyncio.create_subprocess_exec(
+                *agent.args,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.PIPE,
+                env=env,
+                start_new_session=True,  # the terminal's Ctrl-C is for the runner only
+            )
+        except OSError as exc:
+            what = spec.command or spec.name
+            fail(agent, f"could not be started ({what}: {exc.strerror or exc}){wait_note}")
+            return
+        assert agent.proc.stderr is not None
+        agent.reader = asyncio.ensure_future(read_stderr(agent, agent.proc.stderr))
+        agent.watcher = asyncio.ensure_future(watch(agent))
+
+    loop = asyncio.get_running_loop()
+    interrupted = False
+
+    def on_sigint() -> None:
+        nonlocal interrupted
+        if not interrupted:
+            say("stopping after this hand (Ctrl-C again to stop at once)")
+        interrupted = True
+        server.request_stop()
+
+    signals_installed = False
+    if install_signals:
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+            signals_installed = True
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+    started = time.monotonic()
+    try:
+        for agent in agents:
+            await spawn(agent)
+        result = await server.run()
+    finally:
+        elapsed = time.monotonic() - started
+        over = True
+        if signals_installed:
+            loop.remove_signal_handler(signal.SIGINT)
+        if ticker is not None:
+            ticker.finish()
+        await _reap(agents)
+    if config_errors:
+        raise ConfigError(config_errors[0])
+    return MatchReport(
+        game=config.game,
+        hands=result.hands_played,
+        hands_requested=config.hands,
+        seed=config.seed,
+        names=tuple(labels),
+        agents=tuple(s.name or s.command or "" for s in config.agents),
+        totals=tuple(result.totals),
+        agent_stats=stats.agents(),
+        position_stats=stats.positions(),
+        replacements=result.replacements,
+        log_path=result.log_path,
+        jsonl_path=result.jsonl_path,
+        fixed_seats=config.fixed_seats,
+        show_mbb=len(set(game.blind)) > 1,
+        big_blind=big_blind,
+        aborted=result.aborted and not interrupted,
+        interrupted=interrupted,
+        reason=result.reason,
+        elapsed=elapsed,
+        failures=failures,
+    )
+
+
+async def _reap(agents: Sequence[_AgentProcess]) -> None:
+    """Let agents exit on their own (they saw EOF), then terminate and kill what is left."""
+    procs = [a for a in agents if a.proc is not None]
+    deadline = time.monotonic() + AGENT_EXIT_GRACE
+    for a in procs:
+        assert a.proc is not None
+        if a.proc.returncode is None:
+            try:
+                await asyncio.wait_for(a.proc.wait(), max(0.05, deadline - time.monotonic()))
+            except asyncio.TimeoutError:
+                a.killed = True
+                _signal(a.proc, signal.SIGTERM)
+    for a in procs:
+        assert a.proc is not None
+        if a.proc.returncode is None:
+            try:
+                await asyncio.wait_for(a.proc.wait(), 2.0)
+            except asyncio.TimeoutError:
+                _signal(a.proc, signal.SIGKILL)
+                await a.proc.wait()
+    tasks = [t for a in procs for t in (a.watcher, a.reader) if t is not None]
+    if tasks:
+        await asyncio.wait(tasks, timeout=2.0)
+    for t in tasks:
+        t.cancel()
+
+
+def _signal(proc: asyncio.subprocess.Process, sig: int) -> None:
+    try:
+        proc.send_signal(sig)
+    except ProcessLookupError:
+        pass
+
+
+def _stderr_line(text: str) -> None:
+    print(f"showdown match: {text}", file=sys.stderr, flush=True)
+
+
+def run_match(
+    config: MatchConfig,
+    *,
+    on_hand: Callable[[HandRecord], None] | None = None,
+    progress: bool | None = None,
+    notify: Callable[[str], None] | None = None,
+    install_signals: bool = True,
+) -> MatchReport:
+    """Blocking ``run_match_async`` in a fresh event loop (uvloop when installed).
+
+    ``install_signals`` (main thread only) makes Ctrl-C stop the match cleanly.
+    """
+    import threading
+
+    from showdown.server.tcp import new_event_loop
+
+    if threading.current_thread() is not threading.main_thread():
+        install_signals = False
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(
+            run_match_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals)
+        )

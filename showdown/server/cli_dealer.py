@@ -1,0 +1,158 @@
+"""``showdown dealer``: the reference dealer's command line, served by ``MatchServer``.
+
+``dealer <match> <game> <hands> <seed> <name1> <name2> ... [options]`` as in PROTOCOL.md section 5:
+the ports go to the first stdout line (space separated, seat order), ``<match>.log`` and
+``<match>.jsonl`` are written in the current directory, and the SCORE line is the last stdout line.
+The TO/FROM trace goes to stderr unless ``-q``, as with the reference. ``-a``, ``-t`` and ``-T``
+(transaction files, resuming) are accepted and ignored with a note: a dropped seat reconnects to
+the running match instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ShowdownError
+from showdown.games.catalog import get_game
+from showdown.protocol.logfile import Score, format_score_line
+from showdown.server.tcp import DealerOptions, MatchResult, MatchServer, new_event_loop
+
+DESCRIPTION = (
+    "Serve one ACPC match: one TCP port per seat (printed on the first stdout line), the reference "
+    "protocol and logs (<match>.log, plus <match>.jsonl), the SCORE line last on stdout. Unlike the "
+    "reference, a late, disconnected or broken client never ends the match: its actions are played "
+    "for it (see --on-timeout and --reconnect-ms)."
+)
+
+
+def _non_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
+    return value
+
+
+def _ports(text: str) -> list[int]:
+    try:
+        ports = [int(p) for p in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected ports like 18001,18002, got {text!r}") from None
+    if any(not 0 <= p <= 65535 for p in ports):
+        raise argparse.ArgumentTypeError(f"ports must be 0 to 65535, got {text!r}")
+    return ports
+
+
+def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """Add the dealer's arguments to ``p`` (shared by the subcommand and ``dealer_command``)."""
+    p.add_argument("match", help="match name: the logs are <match>.log and <match>.jsonl")
+    p.add_argument("game", help="a .game file or a catalog name (see `showdown games`)")
+    p.add_argument("hands", type=_non_negative, help="number of hands")
+    p.add_argument("seed", type=_non_negative, help="card dealing seed (the reference's MT19937)")
+    p.add_argument("names", nargs="+", metavar="name", help="one player name per seat, in seat order")
+    p.add_argument("-f", dest="fixed", action="store_true", help="fixed seats: seat s always plays position s")
+    p.add_argument("-p", dest="ports", type=_ports, metavar="P1,P2,...", help="ports per seat (default: free ports)")
+    log = p.add_mutually_exclusive_group()
+    log.add_argument("-l", dest="log", action="store_false", help="do not write the log files")
+    log.add_argument("-L", dest="log", action="store_true", help="write the log files (default)")
+    p.set_defaults(log=True)
+    p.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM trace on stderr (only warnings, errors, score)")
+    p.add_argument("-a", dest="append", action="store_true", help="accepted and ignored (no transaction files)")
+    p.add_argument("-t", dest="tlog", action="store_false", help="accepted and ignored (no transaction files)")
+    p.add_argument("-T", dest="tlog", action="store_true", help="accepted and ignored (no transaction files)")
+    p.set_defaults(tlog=False)
+    p.add_argument("--t_response", "--t-response", type=_non_negative, default=600_000, metavar="MS",
+                   help="time limit per decision (default 600000)")
+    p.add_argument("--t_hand", "--t-hand", type=_non_negative, default=600_000, metavar="MS",
+                   help="time limit per seat and hand (default 600000)")
+    p.add_argument("--t_per_hand", "--t-per-hand", type=_non_negative, default=7_000, metavar="MS",
+                   help="average time per hand over the match, per seat (default 7000)")
+    p.add_argument("--start_timeout", "--start-timeout", type=int, default=-1, metavar="MS",
+                   help="time for all seats to connect; the missing ones are played check/fold "
+                   "(default -1: wait for ever)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--on-timeout", "--on_timeout", choices=("fold", "call", "abort"), default="fold",
+                   help="what a late seat's action becomes: fold (check if possible, else fold; default), "
+                   "call, or abort the match like the reference")
+    p.add_argument("--reconnect-ms", "--reconnect_ms", type=_non_negative, default=2_000, metavar="MS",
+                   help="how long a dropped seat may take to reconnect (default 2000)")
+    return p
+
+
+def add_dealer_parser(subparsers: Any) -> argparse.ArgumentParser:
+    """Register ``dealer`` on a ``showdown`` subparsers object; the handler is ``run_dealer``."""
+    p: argparse.ArgumentParser = subparsers.add_parser("dealer", help="serve one ACPC match over TCP (the reference dealer's command line)",
+                              description=DESCRIPTION)
+    configure_parser(p)
+    p.set_defaults(handler=run_dealer)
+    return p
+
+
+def options_from_args(args: argparse.Namespace) -> DealerOptions:
+    return DealerOptions(
+        host=args.host,
+        ports=args.ports,
+        fixed_seats=args.fixed,
+        t_response_ms=args.t_response,
+        t_hand_ms=args.t_hand,
+        t_per_hand_ms=args.t_per_hand,
+        start_timeout_ms=None if args.start_timeout < 0 else args.start_timeout,
+        on_timeout=args.on_timeout,
+        reconnect_ms=args.reconnect_ms,
+        log_dir=Path.cwd() if args.log else None,
+        trace=not args.quiet,
+        game_label=args.game,
+    )
+
+
+def run_dealer(args: argparse.Namespace) -> int:
+    """Handler of ``showdown dealer``: 0 when every hand was played, 1 when the match ended early."""
+    game = get_game(args.game)
+    game.require_servable()
+    if args.append or args.tlog:
+        print("note: -a/-T (transaction files, resuming) are not supported and are ignored; "
+              "a dropped seat can reconnect to the running match instead", file=sys.stderr)
+    options = options_from_args(args)
+    server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
+
+    async def main() -> MatchResult:
+        ports = await server.start()
+        print(" ".join(str(p) for p in ports), flush=True)
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, server.request_stop)
+            loop.add_signal_handler(signal.SIGTERM, server.request_stop)
+        except (NotImplementedError, RuntimeError):  # not on this platform or thread
+            pass
+        return await server.run()
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        result = runner.run(main())
+    print(format_score_line(Score(result.totals, result.names)), flush=True)
+    return 1 if result.aborted else 0
+
+
+def dealer_command(argv: Sequence[str] | None = None) -> int:
+    """``showdown dealer`` on its own: parse ``argv``, serve, and turn user errors into one line."""
+    parser = configure_parser(argparse.ArgumentParser(prog="showdown dealer", description=DESCRIPTION))
+    args = parser.parse_args(argv)
+    try:
+        return run_dealer(args)
+    except ShowdownError as exc:
+        print(f"showdown dealer: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("showdown dealer: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(dealer_command())

@@ -1,0 +1,743 @@
+"""Sans-io match engine: what every seat is sent, when, and what each reply becomes.
+
+No sockets, no asyncio, no clock (the h11 model): a driver feeds events in (``connected``,
+``receive``, ``disconnected``, ``timeout``, ``abandon``, ...) and gets frozen output records back
+(``Send``, ``SeatWarning``, ``Reject``, ``HandFinished``, ``MatchFinished``). ``showdown.server.timing``
+adds the time limits on top and ``showdown.server.tcp`` moves the bytes.
+
+Behaviour follows the reference dealer (PROTOCOL.md sections 3 and 4; tests/data/edge_cases.txt):
+
+- every seat is sent the state before every action and the final state of every hand; the next
+  hand's first state follows at once;
+- seat s plays position (s - h) mod N in hand h, or position s with fixed seats;
+- only the acting seat's lines are read: lines from other seats wait in their queue until that seat
+  is to act (e13), at most ``max_queue`` of them (more are dropped with a warning);
+- per line of the acting seat: comments are ignored; an unparsable line is "bad state format in
+  response"; a state that is not the current decision point is "ignoring un-requested response"
+  (both keep waiting); a missing or malformed action is "bad action format in response, changed to
+  call"; an illegal action becomes a call and no-limit sizes are clamped (``State.repair``);
+- the first line of every connection must be ``VERSION:<a>.<b>.<c>``; another parsable version
+  is reported and tolerated (e12a-c).
+
+Where we do better than the reference, which ends the match on any of these:
+
+- an unparsable VERSION line rejects that connection only (``Reject``; the seat is then treated
+  like one that lost its connection and may reconnect);
+- a seat that runs out of time has its action played for it (``timeout``): check if possible else
+  fold (``on_timeout="fold"``), or call (``"call"``); ``"abort"`` ends the match like the reference
+  but still reports the score of the hands played;
+- a seat whose connection is lost (``disconnected``) is waited for on its turns until the driver
+  gives up on it (``abandon``); a returning seat sends VERSION again and is sent the current state;
+  an abandoned seat ("gone") is played check/fold without waiting until the match ends.
+
+Every replacement and ignored line is counted per seat (``counts``) and listed in the hand's
+``HandRecord.events``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Union
+
+from showdown.errors import ProtocolError, ShowdownError
+from showdown.games.gamedef import GameDef
+from showdown.games.state import CALL, FOLD, RAISE, Action, State
+from showdown.games.cards import format_cards
+from showdown.protocol.logfile import HandRecord, Score, check_name, format_value
+from showdown.protocol.matchstate import (
+    MAX_LINE,
+    PROTOCOL_VERSION,
+    is_comment,
+    parse_reply,
+    parse_version,
+    read_action,
+    version_compatible,
+    view_of,
+)
+from showdown.server.dealing import CardDealer
+
+# ------------------------------------------------------------------------------------ outputs
+
+
+@dataclass(frozen=True, slots=True)
+class Send:
+    """Send ``line`` (without its ``\\r\\n``) to ``seat``."""
+
+    seat: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeatWarning:
+    """Something a seat did was repaired or ignored; ``text`` is the reference's wording."""
+
+    seat: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Reject:
+    """Send ``line`` (a ``#`` comment, which clients ignore) to ``seat`` and close its connection."""
+
+    seat: int
+    line: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandFinished:
+    """A hand ended: its ``.log`` line and its JSON Lines record."""
+
+    record: HandRecord
+    state_line: str
+
+
+@dataclass(frozen=True, slots=True)
+class MatchFinished:
+    """The match is over (all hands played, aborted or stopped); ``score`` covers the hands played."""
+
+    score: Score
+    hands_played: int
+    aborted: bool
+    reason: str | None
+
+
+Output = Union[Send, SeatWarning, Reject, HandFinished, MatchFinished]
+
+# ------------------------------------------------------------------------------------ seats
+
+
+class SeatStatus(Enum):
+    WAITING = "waiting"  # never connected yet
+    CONNECTING = "connecting"  # connected, VERSION line not yet received
+    ACTIVE = "active"  # playing
+    AWAY = "away"  # connection lost or rejected: may come back, its turns are waited for
+    GONE = "gone"  # given up on: played check/fold without waiting until the match ends
+
+
+ON_TIMEOUT = ("fold", "call", "abort")
+
+# Per-seat counters, all present in every summary. The first five are actions the dealer changed
+# or played for the seat; the rest count lines and connections.
+COUNT_KINDS = (
+    "timeout",  # action played because the seat ran out of time
+    "disconnect",  # action played because the seat was not connected
+    "invalid",  # illegal action (or unknown letter) changed to call
+    "bad_action",  # missing or malformed action changed to call
+    "resized",  # no-limit raise size clamped into the legal range
+    "ignored",  # line ignored: unparsable, or not the current decision point
+    "dropped",  # line dropped because the seat's queue was full
+    "connection_lost",  # the seat's connection dropped (or was closed by us)
+    "rejected",  # connection refused: bad VERSION line
+)
+
+BAD_STATE = "bad state format in response"
+UNREQUESTED = "ignoring un-requested response"
+BAD_ACTION = "bad action format in response, changed to call"
+INVALID_ACTION = "invalid action, changed to call"
+VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
+
+
+class MatchEngine:
+    """One match between ``len(names)`` seats: decides every line sent and every action applied.
+
+    Inputs return the list of outputs they cause, in order. The driver must call ``advance`` while
+    ``needs_advance`` is true (a gone seat is to act): each call plays at most to the end of one
+    hand, so a match of absent players never produces an unbounded burst.
+    """
+
+    def __init__(
+        self,
+        game: GameDef,
+        names: Sequence[str],
+        hands: int,
+        seed: int,
+        *,
+        fixed_seats: bool = False,
+        on_timeout: str = "fold",
+        game_label: str | None = None,
+        max_queue: int = 1000,
+        max_warnings: int = 20,
+    ) -> None:
+        game.require_servable()
+        if len(names) != game.num_players:
+            raise ShowdownError(f"game {game.name or '?'} needs {game.num_players} players, got {len(names)} names")
+        for name in names:
+            check_name(name)
+        if len(set(names)) != len(names):
+            raise ShowdownError(
+                f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
+                f"add a suffix, like random-1 random-2"
+            )
+        if hands < 0:
+            raise ShowdownError(f"number of hands must be at least 0, got {hands}")
+        if on_timeout not in ON_TIMEOUT:
+            raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
+        self.game = game
+        self.names = tuple(names)
+        self.hands = hands
+        self.seed = seed
+        self.fixed_seats = fixed_seats
+        self.on_timeout = on_timeout
+        self.game_label = game_label or game.name
+        self.max_queue = max_queue
+        self.max_warnings = max_warnings
+        n = game.num_players
+        self._n = n
+        self._dealer = CardDealer(game, seed)
+        self._status = [SeatStatus.WAITING] * n
+        self.status_changes = 0  # bumped on every status change, so drivers can cache
+        self._queues: list[deque[str]] = [deque() for _ in range(n)]
+        self._overflowing = [False] * n
+        self._last_sent: list[str | None] = [None] * n
+        self.totals = [0.0] * n
+        self.counts: list[dict[str, int]] = [dict.fromkeys(COUNT_KINDS, 0) for _ in range(n)]
+        self.started = False
+        self.finished = False
+        self.aborted = False
+        self.reason: str | None = None
+        self.hand = -1
+        self.hands_played = 0
+        self.decision_count = 0
+        self.state: State | None = None
+        self._stop_requested = False
+        self._seat_of_position: list[int] = list(range(n))
+        self._position_of_seat: list[int] = list(range(n))
+        self._acting: int | None = None  # seat to act, cached: read on every line
+        self._prefix: list[str] = []  # "MATCHSTATE:<position>:<hand>" by position
+        self._betting = ""  # the current betting string, kept up to date action by action
+        self._hole_text: list[str] = []  # hole cards by position, as text
+        self._hidden: list[str] = []  # a position's view of the hole cards while the hand runs
+        self._board_suffix: list[str] = []  # "/As9d6s/3d" by round reached
+        self._cards: list[str] = []  # the cards field each position is sent now
+        self._cards_round = -1
+        self._text_cache: dict[Any, tuple[list[str], list[str], list[str]]] = {}
+        self._payoff_cache: dict[Any, tuple[float, ...]] = {}
+        self._quick = {"f": FOLD, "c": CALL}
+        if game.is_limit:
+            self._quick["r"] = RAISE
+        self._events: list[dict[str, Any]] = []
+        self._warnings_this_hand = [0] * n
+        self._out: list[Output] = []
+
+    # ----------------------------------------------------------------- queries
+
+    def status(self, seat: int) -> SeatStatus:
+        return self._status[seat]
+
+    @property
+    def acting_seat(self) -> int | None:
+        """The seat whose decision the match is at (None before the start and after the end)."""
+        return None if self.finished else self._acting
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The acting seat when the match waits on it (not when it is gone and is played for)."""
+        seat = self.acting_seat
+        if seat is None or self._status[seat] is SeatStatus.GONE:
+            return None
+        return seat
+
+    @property
+    def needs_advance(self) -> bool:
+        seat = self.acting_seat
+        return seat is not None and self._status[seat] is SeatStatus.GONE
+
+    def can_connect(self, seat: int) -> bool:
+        """Whether a new connection for ``seat`` is welcome (it has none and is not gone)."""
+        return not self.finished and self._status[seat] in (SeatStatus.WAITING, SeatStatus.AWAY)
+
+    def position_of(self, seat: int) -> int:
+        return self._position_of_seat[seat]
+
+    def score(self) -> Score:
+        return Score(tuple(self.totals), self.names)
+
+    def current_line(self, seat: int) -> str:
+        """The MATCHSTATE line ``seat`` would be sent now for the current state."""
+        p = self._position_of_seat[seat]
+        return self._prefix[p] + ":" + self._betting + ":" + self._cards[p]
+
+    # ----------------------------------------------------------------- inputs
+
+    def connected(self, seat: int) -> list[Output]:
+        """A connection for ``seat`` was accepted; its first line must be VERSION."""
+        if self.can_connect(seat):
+            self._set_status(seat, SeatStatus.CONNECTING)
+        return []
+
+    def receive(self, seat: int, line: str) -> list[Output]:
+        """A line (without its line end) arrived from ``seat``."""
+        out = self._reset()
+        status = self._status[seat]
+        if self.finished:
+            return out
+        if status is SeatStatus.CONNECTING:
+            self._check_version(seat, line)
+        elif status is SeatStatus.ACTIVE:
+            queue = self._queues[seat]
+            if seat == self._acting and not queue:  # the usual case: the awaited answer
+                self._handle_line(seat, line)
+                if not self.finished:
+                    self._pump()
+            elif len(queue) >= self.max_queue:
+                self._drop(seat, line)
+            else:
+                queue.append(line)
+                if seat == self._acting and not self.finished:
+                    self._pump()
+        return out
+
+    def disconnected(self, seat: int) -> list[Output]:
+        """The seat's connection is gone; its turns are waited for until ``abandon``."""
+        out = self._reset()
+        if self.finished:
+            return out
+        status = self._status[seat]
+        if status is SeatStatus.ACTIVE:
+            self._count(seat, "connection_lost")
+            self._event(seat, "connection_lost", "connection lost")
+        if status in (SeatStatus.ACTIVE, SeatStatus.CONNECTING):
+            self._set_status(seat, SeatStatus.AWAY)
+        return out
+
+    def abandon(self, seat: int) -> list[Output]:
+        """Give up on ``seat`` (it did not connect or come back in time): check/fold from now on.
+
+        With ``on_timeout="abort"`` this ends the match, as the reference does on a disconnect.
+        """
+        out = self._reset()
+        status = self._status[seat]
+        if self.finished or status in (SeatStatus.GONE, SeatStatus.ACTIVE):
+            return out
+        if status is SeatStatus.CONNECTING:
+            out.append(Reject(seat, "# ERROR: no VERSION line in time; you are out of this match"))
+        self._set_status(seat, SeatStatus.GONE)
+        self._queues[seat].clear()
+        if self.started:
+            self._event(seat, "gone", "seat given up on: played check/fold until the match ends")
+            if self.on_timeout == "abort":
+                self._finish(aborted=True, reason=f"seat {seat + 1} ({self.names[seat]}) disconnected")
+                return out
+            self._pump()
+        elif all(s in (SeatStatus.ACTIVE, SeatStatus.GONE) for s in self._status):
+            self._start()
+        return out
+
+    def timeout(self, seat: int) -> list[Output]:
+        """``seat`` ran out of time on the current decision: play its replacement action."""
+        out = self._reset()
+        if seat != self.waiting_for:
+            return out
+        kind = "timeout" if self._status[seat] is SeatStatus.ACTIVE else "disconnect"
+        if self.on_timeout == "abort":
+            self._count(seat, kind)
+            self._finish(aborted=True, reason=f"seat {seat + 1} ({self.names[seat]}) ran out of time")
+            return out
+        self._replace(seat, kind)
+        self._pump()
+        return out
+
+    def start(self) -> list[Output]:
+        """Start now: seats not yet playing are given up on (the start timeout has passed)."""
+        out = self._reset()
+        if self.started or self.finished:
+            return out
+        for seat, status in enumerate(self._status):
+            if status is not SeatStatus.ACTIVE:
+                if status is SeatStatus.CONNECTING:
+                    out.append(Reject(seat, "# ERROR: no VERSION line in time; you are out of this match"))
+                self._set_status(seat, SeatStatus.GONE)
+        self._start()
+        return out
+
+    def advance(self) -> list[Output]:
+        """Play for gone seats until a connected seat is to act or one hand has ended."""
+        out = self._reset()
+        self._pump()
+        return out
+
+    def request_stop(self) -> list[Output]:
+        """Stop after the current hand (Ctrl-C); before the start, stop at once."""
+        out = self._reset()
+        self._stop_requested = True
+        if not self.started and not self.finished:
+            self._finish(aborted=True, reason="stopped before the start")
+        return out
+
+    def stop_now(self) -> list[Output]:
+        """Stop at once; the unfinished hand is not counted."""
+        out = self._reset()
+        if not self.finished:
+            self._finish(aborted=True, reason="stopped")
+        return out
+
+    def _reset(self) -> list[Output]:
+        out: list[Output] = []
+        self._out = out
+        return out
+
+    # ----------------------------------------------------------------- version and queues
+
+    def _check_version(self, seat: int, line: str) -> None:
+        try:
+            version = parse_version(line)
+        except ProtocolError as exc:
+            self._count(seat, "rejected")
+            self._out.append(SeatWarning(seat, str(exc)))
+            self._out.append(Reject(seat, f"# ERROR: {exc}"))
+            self._set_status(seat, SeatStatus.AWAY)
+            if self.started:
+                self._event(seat, "rejected", str(exc))
+            return
+        if not version_compatible(version):
+            self._out.append(SeatWarning(seat, VERSION_WARNING))
+        self._set_status(seat, SeatStatus.ACTIVE)
+        if not self.started:
+            if all(s in (SeatStatus.ACTIVE, SeatStatus.GONE) for s in self._status):
+                self._start()
+            return
+        # A returning seat resumes from the current state.
+        self._event(seat, "reconnected", "seat reconnected")
+        line_now = self.current_line(seat)
+        self._last_sent[seat] = line_now
+        self._out.append(Send(seat, line_now))
+        if seat == self._acting:
+            self._pump()
+
+    def _drop(self, seat: int, line: str) -> None:
+        if self._overflowing[seat]:
+            self._count(seat, "dropped")
+        else:  # one warning per overflow
+            self._overflowing[seat] = True
+            self._warn(seat, "dropped", f"more than {self.max_queue} lines queued, dropping lines", line)
+
+    # ----------------------------------------------------------------- the match loop
+
+    def _pump(self) -> None:
+        """Read the acting seat's queued lines and play for gone seats, until the match must wait.
+
+        Stops after one hand has ended while playing for gone seats (see ``advance``).
+        """
+        hands_at_entry = self.hands_played
+        while not self.finished:
+            seat = self._acting
+            assert seat is not None
+            status = self._status[seat]
+            if status is SeatStatus.GONE:
+                if self.hands_played > hands_at_entry:
+                    return
+                self._replace(seat, "disconnect")
+                continue
+            queue = self._queues[seat]
+            if not queue or status is not SeatStatus.ACTIVE:
+                return
+            line = queue.popleft()
+            if self._overflowing[seat] and len(queue) < self.max_queue // 2:
+                self._overflowing[seat] = False
+            self._handle_line(seat, line)
+
+    def _handle_line(self, seat: int, line: str) -> None:
+        """One line from the acting seat, following the reference's rules."""
+        expected = self._last_sent[seat]
+        if expected is not None and line.startswith(expected):
+            rest = line[len(expected) :]
+            if rest[:1] == ":":
+                self._take_action(seat, rest[1:])
+                return
+            if not rest:
+                self._bad_action(seat, line)
+                return
+        if is_comment(line):
+            return
+        try:
+            reply = parse_reply(line, self.game)
+        except ProtocolError:
+            self._warn(seat, "ignored", BAD_STATE, line)
+            return
+        assert self.state is not None
+        if not reply.state.same_decision_point(view_of(self.state, self._position_of_seat[seat], self.hand)):
+            self._warn(seat, "ignored", UNREQUESTED, line)
+            return
+        if reply.action_text is None:
+            self._bad_action(seat, line)
+        else:
+            self._take_action(seat, reply.action_text)
+
+    def _bad_action(self, seat: int, line: str) -> None:
+        self._warn(seat, "bad_action", BAD_ACTION, line)
+        self._apply(CALL)
+
+    def _take_action(self, seat: int, text: str) -> None:
+        state = self.state
+        assert state is not None
+        quick = self._quick.get(text)
+        if quick is not None:  # a plain f, c (or r in limit): no parsing needed
+            played, warning = state.repair(quick)
+            if warning is not None:
+                self._warn(seat, "invalid", warning, text)
+            self._apply(played)
+            return
+        try:
+            action = read_action(text, self.game)
+        except ProtocolError:
+            self._warn(seat, "bad_action", BAD_ACTION, text)
+            self._apply(CALL)
+            return
+        if action is None:
+            self._warn(seat, "invalid", INVALID_ACTION, text)
+            self._apply(CALL)
+            return
+        played, warning = state.repair(action)
+        if warning is not None:
+            kind = "invalid" if played.kind is not action.kind else "resized"
+            self._warn(seat, kind, warning, text)
+        self._apply(played)
+
+    def _replace(self, seat: int, kind: str) -> None:
+        """Play the stand-in action for a seat that timed out or is not connected."""
+        state = self.state
+        assert state is not None
+        if kind == "disconnect" or self.on_timeout == "fold":
+            action = FOLD if state.can_fold() else CALL
+        else:
+            action = CALL
+        self._count(seat, kind)
+        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=self._betting)
+        if kind == "timeout":
+            self._out.append(SeatWarning(seat, f"ran out of time; played {action}"))
+        self._apply(action)
+
+    def _apply(self, action: Action) -> None:
+        old = self.state
+        assert old is not None
+        self.state = state = old.apply(action)
+        # The betting string grows by the action, plus a '/' per round started (or run out).
+        text = str(action) if action.size else "fcr"[action.kind]
+        self._betting += text + "/" * (len(state.history) - len(old.history))
+        self.decision_count += 1
+        if state.finished:
+            self._acting = None
+            self._cards = self._final_cards(state)
+            self._broadcast()
+            self._end_hand()
+        else:
+            self._acting = self._seat_of_position[state.current_player]
+            if state.round != self._cards_round:
+                self._set_round(state.round)
+            self._broadcast()
+
+    # ----------------------------------------------------------------- hands
+
+    def _start(self) -> None:
+        self.started = True
+        if self.hands == 0:
+            self._finish(aborted=False, reason=None)
+            return
+        self._start_hand()
+        self._pump()
+
+    def _start_hand(self) -> None:
+        self.hand += 1
+        h = self.hand
+        n = self._n
+        shift = 0 if self.fixed_seats else h % n
+        self._seat_of_position = [(p + shift) % n for p in range(n)]
+        self._position_of_seat = [(s - shift) % n for s in range(n)]
+        self._prefix = [f"MATCHSTATE:{p}:{h}" for p in range(n)]
+        self._events = []
+        self._warnings_this_hand = [0] * n
+        hole, board = self._dealer.deal()
+        self.state = state = State.initial(self.game, hole, board)
+        self._prepare_cards(state)
+        self._betting = ""
+        self._acting = self._seat_of_position[state.current_player]
+        self.decision_count += 1
+        self._broadcast()
+
+    def _prepare_cards(self, state: State) -> None:
+        """The hand's card texts, formatted once: what ``view_of`` shows, without rebuilding views.
+
+        While the hand runs a position sees its own hole cards and the board of the rounds reached;
+        ``_final_cards`` adds the others' at a showdown (tests check this against ``view_of``).
+        """
+        key = (state.hole, state.board)
+        texts = self._text_cache.get(key)
+        if texts is None:
+            n = self._n
+            hole_text = [format_cards(h) for h in state.hole]
+            hidden = ["|" * p + hole_text[p] + "|" * (n - 1 - p) for p in range(n)]
+            suffix = []
+            text = ""
+            start = 0
+            for r, count in enumerate(self.game.num_board_cards):
+                group = state.board[start : start + count]
+                start += count
+                if r > 0 or group:
+                    text += "/" + format_cards(group)
+                suffix.append(text)
+            texts = (hole_text, hidden, suffix)
+            _remember(self._text_cache, key, texts)
+        self._hole_text, self._hidden, self._board_suffix = texts
+        self._set_round(0)
+
+    def _set_round(self, round_: int) -> None:
+        self._cards_round = round_
+        tail = self._board_suffix[round_]
+        self._cards = [hidden + tail for hidden in self._hidden]
+
+    def _final_cards(self, state: State) -> list[str]:
+        tail = self._board_suffix[state.round]
+        if not state.is_showdown:
+            return [hidden + tail for hidden in self._hidden]
+        folded = state.folded
+        hole = self._hole_text
+        return [
+            "|".join(t if q == p or not folded[q] else "" for q, t in enumerate(hole)) + tail
+            for p in range(self._n)
+        ]
+
+    def _broadcast(self) -> None:
+        """The current state to every connected seat (the reference sends it to all, every time)."""
+        betting = ":" + self._betting + ":"
+        prefix = self._prefix
+        cards = self._cards
+        pos = self._position_of_seat
+        out = self._out
+        last = self._last_sent
+        active = SeatStatus.ACTIVE
+        for seat, status in enumerate(self._status):
+            if status is active:
+                p = pos[seat]
+                line = prefix[p] + betting + cards[p]
+                last[seat] = line
+                out.append(Send(seat, line))
+            else:
+                last[seat] = None
+
+    def _end_hand(self) -> None:
+        """Score the hand, report its log line and record, and deal the next one (or finish)."""
+        state = self.state
+        assert state is not None
+        h = self.hand
+        by_position = self._seat_of_position
+        key = (state.hole, state.board, self._betting)
+        values = self._payoff_cache.get(key)
+        if values is None:  # small games repeat deals and bettings: the showdown is worked out once
+            values = state.payoffs()
+            _remember(self._payoff_cache, key, values)
+        totals = self.totals
+        for p, v in enumerate(values):
+            totals[by_position[p]] += v
+        names = tuple(self.names[s] for s in by_position)
+        # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
+        state_line = (
+            f"STATE:{h}:{self._betting}:{'|'.join(self._hole_text)}{self._board_suffix[state.round]}:"
+            f"{'|'.join(format_value(v) for v in values)}:{'|'.join(names)}"
+        )
+        record = HandRecord(
+            hand=h,
+            game=self.game_label,
+            players=names,
+            seats=tuple(by_position),
+            hole=state.hole,
+            board=state.board_by_round(),
+            betting=self._betting,
+            values=values,
+            events=tuple(self._events),
+        )
+        self.hands_played += 1
+        self._out.append(HandFinished(record, state_line))
+        if self.hands_played >= self.hands:
+            self._finish(aborted=False, reason=None)
+        elif self._stop_requested:
+            self._finish(aborted=True, reason="stopped")
+        else:
+            self._start_hand()
+
+    def _finish(self, aborted: bool, reason: str | None) -> None:
+        self.finished = True
+        self.aborted = aborted
+        self.reason = reason
+        self._out.append(MatchFinished(self.score(), self.hands_played, aborted, reason))
+
+    # ----------------------------------------------------------------- bookkeeping
+
+    def _set_status(self, seat: int, status: SeatStatus) -> None:
+        if self._status[seat] is not status:
+            self._status[seat] = status
+            self.status_changes += 1
+
+    def _count(self, seat: int, kind: str) -> None:
+        self.counts[seat][kind] += 1
+
+    def _event(self, seat: int, kind: str, message: str, **extra: Any) -> None:
+        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message}
+        event.update(extra)
+        self._events.append(event)
+
+    def _warn(self, seat: int, kind: str, text: str, line: str) -> None:
+        """Count, record (the first ``max_warnings`` per seat and hand) and report a repair."""
+        self._count(seat, kind)
+        shown = self._warnings_this_hand[seat]
+        self._warnings_this_hand[seat] = shown + 1
+        if shown < self.max_warnings:
+            self._event(seat, kind, text, line=line[:120])
+            self._out.append(SeatWarning(seat, text))
+        elif shown == self.max_warnings:
+            self._out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))
+
+
+CACHE_SIZE = 4096
+
+
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    """Bounded memo: starts afresh when full (hits only matter for small games, which fit)."""
+    if len(cache) >= CACHE_SIZE:
+        cache.clear()
+    cache[key] = value
+
+
+# ------------------------------------------------------------------------------------ framing
+
+
+class LineSplitter:
+    """Bytes from a socket -> lines, read the way the reference's ``fgets`` reads them.
+
+    A line is cut after ``limit`` bytes (4095); the rest of a longer line becomes the next line(s),
+    exactly as the reference treats it (edge case e14). Line ends (``\\n``, optional ``\\r``) are
+    removed; bytes are decoded as Latin-1, which never fails and keeps every byte.
+    """
+
+    __slots__ = ("limit", "_buf")
+
+    def __init__(self, limit: int = MAX_LINE) -> None:
+        self.limit = limit
+        self._buf = b""
+
+    @property
+    def pending(self) -> int:
+        """Bytes held back waiting for a line end."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[str]:
+        buf = self._buf + data if self._buf else data
+        limit = self.limit
+        lines: list[str] = []
+        start = 0
+        size = len(buf)
+        while start < size:
+            nl = buf.find(b"\n", start, start + limit)
+            if nl >= 0:
+                end = nl - 1 if nl > start and buf[nl - 1] == 13 else nl
+                lines.append(buf[start:end].decode("latin-1"))
+                start = nl + 1
+            elif size - start >= limit:
+                lines.append(buf[start : start + limit].decode("latin-1"))
+                start += limit
+            else:
+                break
+        self._buf = buf[start:]
+        return lines

@@ -1,0 +1,647 @@
+"""The dealer on the network: one TCP port per seat, driven by the sans-io ``MatchEngine``.
+
+``MatchServer.start()`` binds one listener per seat (127.0.0.1 by default; port 0 picks a free
+port) and returns the ports in seat order; ``run()`` plays the match and returns a ``MatchResult``.
+All the deciding happens in ``showdown.server.dealer`` and ``showdown.server.timing``; this module
+moves bytes, reads the clock and writes the logs.
+
+Design for throughput: each connection is an ``asyncio.Protocol`` whose ``data_received`` splits
+lines and feeds the engine synchronously (no task or coroutine per line); the lines one input
+produces for a seat are joined into a single ``transport.write``; the seat that must act is written
+at once, while lines for the other seats (who need not answer them) are held for at most
+``OBSERVER_DELAY`` (5 ms) or until that seat is to act, whichever comes first, so that a hand costs
+about one write and one client wake-up per action instead of one per seat and action. Every seat
+still receives exactly the reference's byte stream, only coalesced. Hands are logged after the lines
+are written (the logging overlaps the client's turn); there is one lazily re-armed timer for all the
+time limits; the TO/FROM trace (``trace``) costs nothing when off; ``run_match`` and the CLI use
+uvloop when it is installed (the ``fast`` extra). Warnings and a final ``# replacements:`` summary
+line always go to stderr.
+
+Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a killed dealer loses no
+finished hand:
+
+- ``<match>.log``: the reference format: ``# name/game/hands/seed ...`` and ``#--t_*`` header lines,
+  one ``STATE:`` line per hand, then ``SCORE:``. Unlike the reference, the ``SCORE`` line is also
+  written when the match is aborted or stopped (it then covers the hands played).
+- ``<match>.jsonl``: one ``HandRecord`` per hand (its ``events`` list what was replaced, repaired or
+  ignored), then one summary record ``{"summary": true, "match", "game", "seed", "hands",
+  "hands_played", "aborted", "reason", "names", "totals", "replacements"}`` (totals by seat;
+  replacements by name, with every key of ``dealer.COUNT_KINDS``). Readers of hand records skip
+  lines that have ``"summary"``.
+- ``<match>.game``: only when the game's label is neither a catalog name nor a readable path, so
+  that ``showdown verify-log`` can find the game next to the log.
+
+Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
+a dropped seat may reconnect within ``reconnect_ms`` and is otherwise played check/fold, a bad
+VERSION line closes only that connection, a second connection to a seat's port is refused, a
+client that stops reading (more than 1 MB waiting to be sent to it) is disconnected, lines are cut
+at 4095 bytes and at most 1000 lines are queued per seat. The match always finishes and the score
+is always written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib
+import json
+import socket
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any, cast
+
+from showdown.errors import GameDefError, ShowdownError
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.protocol.logfile import HandRecord, LogHeader, format_score_line
+from showdown.server.dealer import (
+    HandFinished,
+    LineSplitter,
+    MatchEngine,
+    MatchFinished,
+    Output,
+    Reject,
+    SeatWarning,
+    Send,
+)
+from showdown.server.timing import TimedMatch, TimeLimits
+
+WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
+CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
+OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
+
+
+@dataclass
+class DealerOptions:
+    """How the match is served; the timeouts are the reference dealer's (milliseconds)."""
+
+    host: str = "127.0.0.1"
+    ports: Sequence[int] | None = None  # None or 0 entries: free ports
+    fixed_seats: bool = False
+    t_response_ms: int = 600_000
+    t_hand_ms: int = 600_000
+    t_per_hand_ms: int = 7_000
+    start_timeout_ms: int | None = None
+    on_timeout: str = "fold"  # "fold" (check if possible else fold) | "call" | "abort" (reference behaviour)
+    reconnect_ms: int = 2_000  # how long a dropped seat may take to reconnect to its port
+    log_dir: Path | None = None  # where <match>.log and <match>.jsonl go (None: no files)
+    trace: bool = False  # reference-style TO/FROM trace on stderr
+    game_label: str | None = None  # the game as the log header names it (default: game.name)
+    max_queue: int = 1000  # lines queued per seat while it is not its turn
+
+    def limits(self) -> TimeLimits:
+        return TimeLimits(
+            t_response_ms=self.t_response_ms,
+            t_hand_ms=self.t_hand_ms,
+            t_per_hand_ms=self.t_per_hand_ms,
+            start_timeout_ms=self.start_timeout_ms,
+            reconnect_ms=self.reconnect_ms,
+        )
+
+
+@dataclass
+class MatchResult:
+    """What a served match came to; ``totals`` by seat, ``replacements`` by seat name."""
+
+    names: tuple[str, ...]
+    totals: tuple[float, ...]
+    hands_played: int
+    aborted: bool
+    replacements: dict[str, dict[str, int]]
+    log_path: Path | None
+    jsonl_path: Path | None
+    reason: str | None = None  # why an aborted match ended early
+    hands: int = 0  # hands the match was meant to have
+    seed: int = 0
+
+
+class _SeatConnection(asyncio.Protocol):
+    """One client connection to one seat's port."""
+
+    def __init__(self, server: MatchServer, seat: int) -> None:
+        self.server = server
+        self.seat = seat
+        self.transport: asyncio.Transport | None = None
+        self.splitter = LineSplitter()
+        self.closed = False
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        transport.set_write_buffer_limits(high=WRITE_BUFFER_LIMIT)
+        self.server._accepted(self)
+
+    def data_received(self, data: bytes) -> None:
+        lines = self.splitter.feed(data)
+        if lines:
+            self.server._lines(self, lines)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        self.server._lost(self)
+
+    def pause_writing(self) -> None:
+        self.server._stalled(self)
+
+    def write(self, data: bytes) -> None:
+        t = self.transport
+        if t is not None and not t.is_closing():
+            t.write(data)
+
+    def close(self, last_line: str | None = None) -> None:
+        t = self.transport
+        if t is not None and not t.is_closing():
+            if last_line is not None:
+                t.write(last_line.encode("utf-8") + b"\r\n")
+            t.close()
+
+
+class MatchServer:
+    """Serve one match of ``hands`` hands of ``game`` to ``len(names)`` seats over TCP."""
+
+    def __init__(
+        self,
+        game: GameDef,
+        match_name: str,
+        hands: int,
+        seed: int,
+        names: Sequence[str],
+        options: DealerOptions,
+        on_hand: Callable[[HandRecord], None] | None = None,
+    ) -> None:
+        if not match_name or "/" in match_name or any(c.isspace() for c in match_name):
+            raise ShowdownError(f"bad match name {match_name!r}: use a plain file name without spaces or '/'")
+        self.game = game
+        self.match_name = match_name
+        self.hands = hands
+        self.seed = seed
+        self.names = tuple(names)
+        self.options = options
+        self.on_hand = on_hand
+        self.engine = MatchEngine(
+            game,
+            names,
+            hands,
+            seed,
+            fixed_seats=options.fixed_seats,
+            on_timeout=options.on_timeout,
+            game_label=options.game_label or game.name,
+            max_queue=options.max_queue,
+        )
+        self.limits = options.limits()
+        n = game.num_players
+        ports = list(options.ports) if options.ports else [0] * n
+        if len(ports) != n:
+            raise ShowdownError(f"{len(ports)} ports given for {n} seats")
+        self._want_ports = ports
+        self.ports: list[int] = []
+        self.log_path: Path | None = None
+        self.jsonl_path: Path | None = None
+        self._servers: list[asyncio.Server] = []
+        self._conns: list[_SeatConnection | None] = [None] * n
+        self._all_conns: set[_SeatConnection] = set()
+        self._timed: TimedMatch | None = None
+        self._loop: asyncio.AbstractEventLoop  # set by start(), before anything can call in
+        self._done: asyncio.Future[MatchFinished] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._advance_pending = False
+        self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
+        self._observer_timer: asyncio.TimerHandle | None = None
+        self._stop_requests = 0
+        self._log: IO[bytes] | None = None
+        self._jsonl: IO[bytes] | None = None
+        self._finished: MatchFinished | None = None
+        self._ended = False
+        self._started_traced = False
+        self._trace = options.trace
+
+    # ----------------------------------------------------------------- public
+
+    async def start(self) -> list[int]:
+        """Bind one listener per seat and return the ports in seat order."""
+        if self._timed is not None:
+            return self.ports
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        self._done = loop.create_future()
+        self._timed = TimedMatch(self.engine, self.limits, loop.time())
+        family, address = await _resolve(loop, self.options.host)
+        try:
+            for seat, port in enumerate(self._want_ports):
+                server = await loop.create_server(
+                    functools.partial(_SeatConnection, self, seat),
+                    address,
+                    port,
+                    family=family,
+                    reuse_address=True,
+                    start_serving=False,
+                )
+                self._servers.append(server)
+                self.ports.append(server.sockets[0].getsockname()[1])
+        except OSError as exc:
+            self._close_listeners()
+            raise ShowdownError(f"cannot listen on {self.options.host} port {port}: {exc.strerror or exc}") from None
+        self._open_logs()
+        for server in self._servers:
+            await server.start_serving()
+        if self._trace:
+            for line in self._header().lines():
+                _err(line)
+        if self._stop_requests:
+            self._handle(self._timed.request_stop(loop.time()))
+        self._rearm()
+        return self.ports
+
+    async def run(self) -> MatchResult:
+        """Wait for the clients, play every hand, write the logs, close the connections."""
+        await self.start()
+        assert self._done is not None
+        try:
+            finished = await self._done
+        finally:
+            await self._shutdown()
+        return self._result(finished)
+
+    def request_stop(self) -> None:
+        """Stop after the current hand (a second call: at once); logs and SCORE cover the hands played."""
+        self._stop_requests += 1
+        if self._timed is None or self._finished is not None:
+            return
+        now = self._loop.time()
+        if self._stop_requests == 1:
+            self._handle(self._timed.request_stop(now))
+        else:
+            self._handle(self._timed.stop_now(now))
+
+    # ----------------------------------------------------------------- connections
+
+    def _accepted(self, conn: _SeatConnection) -> None:
+        self._all_conns.add(conn)
+        seat = conn.seat
+        if self._timed is None or self._finished is not None:
+            conn.close("# ERROR: the match is over")
+            return
+        if self._conns[seat] is not None:
+            conn.close(f"# ERROR: seat {seat + 1} is already connected")
+            return
+        if not self.engine.can_connect(seat):
+            conn.close(f"# ERROR: seat {seat + 1} is out of this match")
+            return
+        self._conns[seat] = conn
+        self._guarded(self._timed.connected, seat)
+
+    def _lines(self, conn: _SeatConnection, lines: list[str]) -> None:
+        seat = conn.seat
+        if self._conns[seat] is not conn or self._timed is None or self._finished is not None:
+            return
+        if self._trace:
+            stamp = time.time()
+            for line in lines:
+                _err(f"FROM {seat + 1} at {stamp:.6f} {line}")
+        try:
+            now = self._loop.time()
+            receive = self._timed.receive
+            if len(lines) == 1:
+                self._handle(receive(seat, lines[0], now))
+            else:
+                out: list[Output] = []
+                for line in lines:
+                    out += receive(seat, line, now)
+                self._handle(out)
+        except BaseException as exc:  # a bug: end the match visibly rather than hang
+            self._fail(exc)
+
+    def _lost(self, conn: _SeatConnection) -> None:
+        self._all_conns.discard(conn)
+        seat = conn.seat
+        if self._conns[seat] is not conn:
+            return
+        self._conns[seat] = None
+        self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
+        if self._timed is not None and self._finished is None:
+            self._guarded(self._timed.disconnected, seat)
+
+    def _stalled(self, conn: _SeatConnection) -> None:
+        """The client has not read its lines for a long time: drop it like a lost connection."""
+        if self._conns[conn.seat] is conn and self._finished is None:
+            _err(f"WARNING: seat {conn.seat + 1} ({self.names[conn.seat]}) does not read its socket; disconnecting it")
+            if conn.transport is not None:
+                conn.transport.abort()
+
+    # ----------------------------------------------------------------- engine outputs
+
+    def _guarded(self, method: Callable[[int, float], list[Output]], seat: int) -> None:
+        try:
+            self._handle(method(seat, self._loop.time()))
+        except BaseException as exc:
+            self._fail(exc)
+
+    def _handle(self, outputs: list[Output]) -> None:
+        """Carry out the engine's outputs: lines to the acting seat at once, logs flushed per hand.
+
+        Hands are logged after the lines are written, so the logging overlaps the client's turn.
+        """
+        pending: dict[int, list[str]] = {}
+        finished_hands: list[HandFinished] = []
+        for o in outputs:
+            if isinstance(o, Send):
+                lines = pending.get(o.seat)
+                if lines is None:
+                    pending[o.seat] = [o.line]
+                else:
+                    lines.append(o.line)
+            elif isinstance(o, HandFinished):
+                finished_hands.append(o)
+            elif isinstance(o, SeatWarning):
+                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
+            elif isinstance(o, Reject):
+                self._deferred[o.seat] += pending.pop(o.seat, [])
+                self._write_seat(o.seat)
+                self._reject(o)
+            else:
+                self._finished = o
+        if pending:
+            acting = self.engine.acting_seat
+            deferred = self._deferred
+            for seat, lines in pending.items():
+                deferred[seat] += lines
+                if seat == acting:
+                    self._write_seat(seat)
+                elif self._observer_timer is None:
+                    self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
+        for hand in finished_hands:
+            self._log_hand(hand)
+        if self._trace and not self._started_traced and self.engine.started:
+            self._started_traced = True
+            _err(f"STARTED at {time.time():.6f}")
+        if self._finished is not None:
+            if not self._ended:
+                self._ended = True
+                self._end()
+            return
+        self._rearm()
+        if not self._advance_pending and self.engine.needs_advance:
+            self._advance_pending = True
+            self._loop.call_soon(self._advance)
+
+    def _write_seat(self, seat: int) -> None:
+        """Write every line waiting for ``seat`` in one ``transport.write``."""
+        lines = self._deferred[seat]
+        if not lines:
+            return
+        self._deferred[seat] = []
+        conn = self._conns[seat]
+        if conn is None:
+            return
+        if self._trace:
+            stamp = time.time()
+            for line in lines:
+                _err(f"TO {seat + 1} at {stamp:.6f} {line}")
+        if len(lines) == 1:
+            conn.write((lines[0] + "\r\n").encode())
+        else:
+            conn.write(("\r\n".join(lines) + "\r\n").encode())
+
+    def _write_observers(self) -> None:
+        self._observer_timer = None
+        for seat in range(len(self._deferred)):
+            self._write_seat(seat)
+
+    def _reject(self, o: Reject) -> None:
+        conn = self._conns[o.seat]
+        if conn is None:
+            return
+        self._conns[o.seat] = None  # the engine already counts the seat as away
+        conn.close(o.line)
+
+    def _advance(self) -> None:
+        self._advance_pending = False
+        if self._timed is not None and self._finished is None and self._timed.needs_advance:
+            try:
+                self._handle(self._timed.advance(self._loop.time()))
+            except BaseException as exc:
+                self._fail(exc)
+
+    def _rearm(self) -> None:
+        """Keep one timer no later than the next deadline (re-armed lazily: it rarely fires)."""
+        assert self._timed is not None and self._loop is not None
+        deadline = self._timed.next_deadline()
+        if deadline is None:
+            return
+        timer = self._timer
+        if timer is not None:
+            if timer.when() <= deadline:
+                return
+            timer.cancel()
+        self._timer = self._loop.call_at(deadline, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        if self._timed is None or self._finished is not None:
+            return
+        try:
+            self._handle(self._timed.tick(self._loop.time()))
+        except BaseException as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        done = self._done
+        if done is not None and not done.done():
+            done.set_exception(exc)
+
+    # ----------------------------------------------------------------- logs
+
+    def _header(self) -> LogHeader:
+        o = self.options
+        return LogHeader(
+            self.match_name,
+            self.engine.game_label,
+            self.hands,
+            self.seed,
+            o.t_response_ms,
+            o.t_hand_ms,
+            o.t_per_hand_ms,
+        )
+
+    def _open_logs(self) -> None:
+        log_dir = self.options.log_dir
+        if log_dir is None:
+            return
+        log_dir = Path(log_dir)
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+            self._ensure_game_file(log_dir)
+            self.log_path = log_dir / f"{self.match_name}.log"
+            self.jsonl_path = log_dir / f"{self.match_name}.jsonl"
+            self._log = open(self.log_path, "wb", buffering=0)  # one write per hand, nothing held back
+            self._jsonl = open(self.jsonl_path, "wb", buffering=0)
+        except OSError as exc:
+            self._close_listeners()
+            raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.strerror or exc}") from None
+        self._log.write(("\n".join(self._header().lines()) + "\n").encode())
+
+    def _ensure_game_file(self, log_dir: Path) -> None:
+        """Make the header's game resolvable: write ``<match>.game`` when the label is not."""
+        label = self.engine.game_label
+        if label:
+            if (log_dir / label).is_file():
+                return
+            try:
+                if get_game(label) == self.game:
+                    return
+            except GameDefError:
+                pass
+        name = f"{self.match_name}.game"
+        (log_dir / name).write_text(format_gamedef(self.game), encoding="utf-8")
+        self.engine.game_label = name
+
+    def _log_hand(self, o: HandFinished) -> None:
+        if self._log is not None and self._jsonl is not None:
+            self._log.write((o.state_line + "\n").encode())
+            self._jsonl.write((o.record.to_json() + "\n").encode())
+        if self.on_hand is not None:
+            self.on_hand(o.record)
+
+    def _replacements(self) -> dict[str, dict[str, int]]:
+        return {name: dict(self.engine.counts[seat]) for seat, name in enumerate(self.names)}
+
+    def _end(self) -> None:
+        """The match is over: SCORE and summary, then let ``run`` close everything."""
+        f = self._finished
+        assert f is not None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        score_line = format_score_line(f.score)
+        if self._log is not None:
+            self._log.write((score_line + "\n").encode())
+            self._log.close()
+            self._log = None
+        if self._jsonl is not None:
+            summary = {
+                "summary": True,
+                "match": self.match_name,
+                "game": self.engine.game_label,
+                "seed": self.seed,
+                "hands": self.hands,
+                "hands_played": f.hands_played,
+                "aborted": f.aborted,
+                "reason": f.reason,
+                "names": list(self.names),
+                "totals": list(f.score.totals),
+                "replacements": self._replacements(),
+            }
+            self._jsonl.write((json.dumps(summary, separators=(",", ":")) + "\n").encode())
+            self._jsonl.close()
+            self._jsonl = None
+        if f.aborted:
+            _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
+        if self._trace:
+            _err(f"FINISHED at {time.time():.6f}")
+            _err(score_line)
+        _err(self._summary_line())
+        if self._observer_timer is not None:
+            self._observer_timer.cancel()
+        self._write_observers()
+        for conn in list(self._all_conns):
+            conn.close()
+        done = self._done
+        if done is not None and not done.done():
+            done.set_result(f)
+
+    def _summary_line(self) -> str:
+        parts = []
+        for name, counts in self._replacements().items():
+            shown = ", ".join(f"{k}={v}" for k, v in counts.items() if v)
+            parts.append(f"{name}: {shown or 'none'}")
+        return "# replacements: " + "; ".join(parts)
+
+    def _result(self, f: MatchFinished) -> MatchResult:
+        return MatchResult(
+            names=self.names,
+            totals=f.score.totals,
+            hands_played=f.hands_played,
+            aborted=f.aborted,
+            replacements=self._replacements(),
+            log_path=self.log_path,
+            jsonl_path=self.jsonl_path,
+            reason=f.reason,
+            hands=self.hands,
+            seed=self.seed,
+        )
+
+    async def _shutdown(self) -> None:
+        """Close listeners and connections (clients see EOF after their last line), files too."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._observer_timer is not None:
+            self._observer_timer.cancel()
+            self._observer_timer = None
+        self._close_listeners()
+        for conn in list(self._all_conns):
+            conn.close()
+        deadline = time.monotonic() + CLOSE_GRACE
+        while self._all_conns and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for conn in list(self._all_conns):
+            if conn.transport is not None:
+                conn.transport.abort()
+        for f in (self._log, self._jsonl):
+            if f is not None:
+                f.close()
+        self._log = self._jsonl = None
+        for server in self._servers:
+            await server.wait_closed()
+
+    def _close_listeners(self) -> None:
+        for server in self._servers:
+            server.close()
+
+
+async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:
+    """One address for ``host``, so that every seat gets exactly one port."""
+    try:
+        infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ShowdownError(f"cannot listen on host {host!r}: {exc.strerror or exc}") from None
+    family, _, _, _, sockaddr = infos[0]
+    return family, str(sockaddr[0])
+
+
+def _err(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def new_event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's event loop when installed (the ``fast`` extra), else asyncio's."""
+    try:
+        uvloop = importlib.import_module("uvloop")
+    except ImportError:
+        return asyncio.new_event_loop()
+    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
+    return loop
+
+
+def run_match(
+    game: GameDef,
+    match_name: str,
+    hands: int,
+    seed: int,
+    names: Sequence[str],
+    options: DealerOptions,
+    on_ports: Callable[[list[int]], None] | None = None,
+) -> MatchResult:
+    """Serve a match to completion in a fresh event loop (uvloop when available)."""
+
+    async def main() -> MatchResult:
+        server = MatchServer(game, match_name, hands, seed, names, options)
+        ports = await server.start()
+        if on_ports is not None:
+            on_ports(ports)
+        return await server.run()
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(main())

@@ -1,0 +1,262 @@
+"""The client: turn detection, exact replies, hooks, and whole matches over real sockets."""
+
+from __future__ import annotations
+
+import ast
+import asyncio
+import threading
+from pathlib import Path
+
+import pytest
+
+from showdown.agents import CALL, Agent, ClientSession, View, make_agent, play, play_async
+from showdown.agents.client import resolve_game
+from showdown.errors import ConfigError, IllegalActionError, ProtocolError
+from showdown.games.catalog import get_game
+from showdown.games.state import FOLD, Action, parse_action
+
+from tests.agents.fake_dealer import FakeDealer
+from tests.conftest import DATA
+
+
+def seat_stream(transcript: Path, seat: int) -> list[tuple[str, str]]:
+    """Part B of a reference transcript: (direction, line) for one seat, line ends removed."""
+    out = []
+    inside = False
+    for line in transcript.read_text().splitlines():
+        if line.startswith("## Part B: seat"):
+            inside = line.startswith(f"## Part B: seat{seat} ")
+            continue
+        if line.startswith("## "):
+            inside = False
+        if inside and line[:4] in ("P->D", "D->P") and "connection closed" not in line:
+            out.append((line[:4], ast.literal_eval(line[5:]).decode().rstrip("\r\n")))
+    return out
+
+
+class Scripted(Agent):
+    """Plays the given actions in order and records every hook call."""
+
+    name = "scripted"
+
+    def __init__(self, actions: list[Action]) -> None:
+        super().__init__()
+        self.actions = list(actions)
+        self.views: list[View] = []
+        self.starts: list[int] = []
+        self.ends: list[View] = []
+
+    def act(self, view: View) -> Action:
+        self.views.append(view)
+        return self.actions.pop(0)
+
+    def hand_start(self, view: View) -> None:
+        self.starts.append(view.hand)
+
+    def hand_end(self, view: View) -> None:
+        self.ends.append(view)
+
+
+TRANSCRIPTS = [
+    ("kuhn.limit.2p.txt", "kuhn"),
+    ("leduc.limit.2p.txt", "leduc"),
+    ("holdem.limit.2p.txt", "holdem-limit"),
+    ("holdem.nolimit.2p.txt", "holdem-nolimit"),
+]
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+@pytest.mark.parametrize("transcript,game_name", TRANSCRIPTS, ids=[t[1] for t in TRANSCRIPTS])
+def test_replies_exactly_where_and_what_the_reference_player_sent(transcript: str, game_name: str, seat: int) -> None:
+    # The reference example player's own stream: our session must reply at the same lines with
+    # the same bytes when its agent picks the same actions.
+    stream = seat_stream(DATA / transcript, seat)
+    assert stream[0] == ("P->D", "VERSION:2.0.0")
+    sent = [line for d, line in stream[1:] if d == "P->D"]
+    agent = Scripted([parse_action(line.rsplit(":", 1)[1]) for line in sent])
+    game = get_game(game_name)
+    session = ClientSession(agent, game, strict=True, track=True)
+    replies = []
+    for d, line in stream[1:]:
+        if d == "D->P":
+            reply = session.handle(line)
+            if reply is not None:
+                replies.append(reply)
+    assert replies == sent
+    hands = len({line.split(":")[2] for d, line in stream if d == "D->P"})
+    assert session.hands == hands
+    assert agent.starts == list(range(hands))
+    assert [v.hand for v in agent.ends] == list(range(hands))
+    assert all(v.finished and v.value() is not None for v in agent.ends)
+
+
+def test_comments_and_blank_lines_are_skipped() -> None:
+    session = ClientSession(make_agent("call", get_game("kuhn")), get_game("kuhn"))
+    assert session.handle("# hello") is None
+    assert session.handle(";ERROR something") is None
+    assert session.handle("") is None
+    assert session.handle("MATCHSTATE:0:0::Ks|") == "MATCHSTATE:0:0::Ks|:c"
+
+
+def test_only_our_turn_gets_a_reply_and_final_states_none() -> None:
+    game = get_game("kuhn")
+    session = ClientSession(make_agent("call", game), game)
+    assert session.handle("MATCHSTATE:1:0::|Ks") is None  # position 0 acts first
+    assert session.handle("MATCHSTATE:1:0:r:|Ks") == "MATCHSTATE:1:0:r:|Ks:c"
+    assert session.handle("MATCHSTATE:1:0:rc:As|Ks") is None  # the hand is over
+    assert session.hands == 1
+
+
+def test_hand_end_sees_the_opponents_cards_at_a_showdown_and_the_result() -> None:
+    game = get_game("kuhn")
+    agent = Scripted([CALL])
+    session = ClientSession(agent, game)
+    session.handle("MATCHSTATE:1:0::|Ks")
+    session.handle("MATCHSTATE:1:0:r:|Ks")
+    session.handle("MATCHSTATE:1:0:rc:As|Ks")
+    (end,) = agent.ends
+    assert end.shown_cards() == {0: (get_card("As"),)}
+    assert end.payoffs() == (2.0, -2.0) and end.value() == -2.0
+    assert end.infoset_key == "Ks:/rc"
+
+
+def get_card(text: str) -> int:
+    from showdown.games.cards import parse_card
+
+    return parse_card(text)
+
+
+def test_three_players_with_a_fold_skip_the_folded_player() -> None:
+    game = get_game("kuhn3p")
+    agent = Scripted([CALL, CALL])
+    session = ClientSession(agent, game)
+    assert session.handle("MATCHSTATE:2:0::||Ks") is None
+    assert session.handle("MATCHSTATE:2:0:r:||Ks") is None
+    assert session.handle("MATCHSTATE:2:0:rf:||Ks") == "MATCHSTATE:2:0:rf:||Ks:c"
+    assert session.hands == 0
+    assert session.handle("MATCHSTATE:2:0:rfc:As||Ks") is None
+    assert session.hands == 1
+
+
+def test_new_rounds_bring_the_board_into_the_view() -> None:
+    game = get_game("leduc")
+    agent = Scripted([CALL, CALL])
+    session = ClientSession(agent, game)
+    session.handle("MATCHSTATE:0:3::Qh|")
+    session.handle("MATCHSTATE:0:3:c:Qh|")
+    assert session.handle("MATCHSTATE:0:3:cc/:Qh|/Ks") == "MATCHSTATE:0:3:cc/:Qh|/Ks:c"
+    first, second = agent.views
+    assert first.board == () and first.infoset_key == "Qh:/"
+    assert second.board == (get_card("Ks"),) and second.infoset_key == "Qh:Ks/cc/"
+    assert second.state.visible_board() == (get_card("Ks"),)
+
+
+def test_no_limit_sizes_are_followed_and_sent() -> None:
+    game = get_game("holdem-nolimit")
+
+    class MinRaise(Agent):
+        def act(self, view: View) -> Action:
+            return view.raise_to()
+
+    session = ClientSession(MinRaise(), game, strict=True)
+    # position 1 is the small blind and acts first with reverse blinds
+    assert session.handle("MATCHSTATE:1:0::|AsKd") == "MATCHSTATE:1:0::|AsKd:r200"
+    assert session.handle("MATCHSTATE:1:0:r200r600:|AsKd") == "MATCHSTATE:1:0:r200r600:|AsKd:r1000"
+
+
+def test_a_stream_that_breaks_the_rules_is_a_protocol_error() -> None:
+    game = get_game("kuhn")
+    session = ClientSession(make_agent("call", game), game)
+    with pytest.raises(ProtocolError):
+        session.handle("HELLO")
+    with pytest.raises(ProtocolError):
+        session.handle("MATCHSTATE:0:0:ff:Ks|")  # a second fold is impossible
+    with pytest.raises(ProtocolError):
+        session.handle("MATCHSTATE:0:1::Ks|Qs|As")  # three players in a two-player game
+
+
+def test_drivers_skip_a_broken_line_with_a_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    game = get_game("kuhn")
+    session = ClientSession(make_agent("call", game), game)
+    assert session.feed("HELLO") is None and session.warnings == 1
+    assert "showdown client: warning: unexpected line from the dealer: 'HELLO'" in capsys.readouterr().err
+    assert session.feed("MATCHSTATE:0:0::Ks|") == "MATCHSTATE:0:0::Ks|:c"
+    with pytest.raises(ProtocolError):
+        ClientSession(make_agent("call", game), game, strict=True).feed("HELLO")
+
+
+def test_strict_mode_catches_an_illegal_agent_action() -> None:
+    game = get_game("kuhn")
+    session = ClientSession(Scripted([FOLD]), game, strict=True)
+    with pytest.raises(IllegalActionError, match="fold when a check is possible"):
+        session.handle("MATCHSTATE:0:0::Ks|")
+
+
+def test_resolve_game_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SHOWDOWN_GAME", "leduc")
+    assert resolve_game(None) is get_game("leduc")
+    monkeypatch.delenv("SHOWDOWN_GAME")
+    with pytest.raises(ConfigError, match="--game"):
+        resolve_game(None)
+
+
+# ----------------------------------------------------------------------------- over sockets
+
+GAMES = ["kuhn", "kuhn3p", "leduc", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p"]
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_every_baseline_plays_every_game_and_agrees_with_the_dealer(game_name: str) -> None:
+    game = get_game(game_name)
+    names = ["random", "rules", "bluff", "call"][: game.num_players]
+    if game.num_players == 2:
+        names = ["random", "rules"]
+    dealer = FakeDealer(game, 60, seed=3).start()
+    results: list = [None] * game.num_players
+
+    def run(seat: int) -> None:
+        agent = make_agent(names[seat], game, {"seed": seat})
+        results[seat] = play(agent, "127.0.0.1", dealer.ports[seat], game, strict=True, track=True)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in range(game.num_players)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    totals = dealer.join()
+    assert dealer.versions == ["VERSION:2.0.0"] * game.num_players
+    assert [r.hands for r in results] == [60] * game.num_players
+    assert [r.total for r in results] == pytest.approx(totals)
+    for seat in range(game.num_players):  # every reply was accepted as the current decision
+        assert all(line.startswith("MATCHSTATE:") for line in dealer.received[seat])
+
+
+def test_bluff_and_call_in_no_limit_over_the_asyncio_client() -> None:
+    game = get_game("holdem-nolimit")
+    dealer = FakeDealer(game, 40, seed=5, extra=lambda seat: ["# a comment before the hand"]).start()
+
+    async def both() -> list:
+        return list(
+            await asyncio.gather(
+                play_async(make_agent("bluff", game, {"size": "pot"}), "127.0.0.1", dealer.ports[0], game, strict=True, track=True),
+                play_async(make_agent("call", game), "127.0.0.1", dealer.ports[1], game, strict=True, track=True),
+            )
+        )
+
+    results = asyncio.run(both())
+    totals = dealer.join()
+    assert [r.hands for r in results] == [40, 40]
+    assert [r.total for r in results] == pytest.approx(totals)
+
+
+def test_connection_refused_is_one_clear_error() -> None:
+    import socket
+
+    from showdown.errors import ShowdownError
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    with pytest.raises(ShowdownError, match="cannot connect to the dealer"):
+        play(make_agent("call", get_game("kuhn")), "127.0.0.1", port, "kuhn")

@@ -1,0 +1,129 @@
+"""The agent registry and the ``agent`` command line."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from typing import Any
+
+import pytest
+
+from showdown.agents import Agent, View, agent_names, make_agent, register_agent
+from showdown.agents.cli_agent import main as agent_main, parse_option
+from showdown.agents.registry import is_known_agent, take_options
+from showdown.errors import ConfigError
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
+from showdown.games.state import CALL, Action
+
+from tests.agents.fake_dealer import FakeDealer
+
+
+def test_the_baselines_are_registered() -> None:
+    assert {"random", "call", "bluff", "rules"} <= set(agent_names())
+    for name in ("random", "call", "bluff", "rules"):
+        agent = make_agent(name, get_game("kuhn"), {"seed": 1})
+        assert agent.name == name and agent.game is get_game("kuhn")
+
+
+def test_an_unknown_agent_lists_the_known_ones() -> None:
+    with pytest.raises(ConfigError, match=r"unknown agent 'nobody': known agents are .*random.*rules"):
+        make_agent("nobody", get_game("kuhn"))
+    assert not is_known_agent("nobody")
+
+
+def test_options_are_checked_and_converted() -> None:
+    agent = make_agent("random", get_game("holdem-nolimit"), {"seed": "7", "sizing": "pot"})
+    assert agent.seed == 7 and agent.sizing == "pot"  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match=r"agent 'call' has no option 'speed' \(its options: seed\)"):
+        make_agent("call", get_game("kuhn"), {"speed": 3})
+    with pytest.raises(ConfigError, match="must be int"):
+        take_options("x", {"seed": "seven"}, {"seed": int})
+    assert take_options("x", {"on": "yes", "n": 2.0}, {"on": bool, "n": int}) == {"on": True, "n": 2}
+
+
+class Folder(Agent):
+    name = "folder"
+
+    def act(self, view: View) -> Action:
+        return view.legal_actions()[0]
+
+
+def test_other_modules_can_register_agents() -> None:
+    def factory(game: GameDef, options: dict[str, Any]) -> Agent:
+        return Folder(game)
+
+    register_agent("test-folder", factory, "folds when it can")
+    assert "test-folder" in agent_names()
+    assert isinstance(make_agent("test-folder", get_game("kuhn")), Folder)
+
+
+def test_a_module_path_loads_any_agent_class() -> None:
+    agent = make_agent("tests.agents.test_registry:Folder", get_game("kuhn"), {"seed": 3})  # seed dropped
+    assert isinstance(agent, Folder)
+    with pytest.raises(ConfigError, match="cannot load"):
+        make_agent("tests.agents.test_registry:Nothing", get_game("kuhn"))
+
+
+def test_parse_option() -> None:
+    assert parse_option("sizing=pot") == ("sizing", "pot")
+    assert parse_option("n=3") == ("n", 3)
+    assert parse_option("x=0.5") == ("x", 0.5)
+    assert parse_option("flag=true") == ("flag", True)
+    with pytest.raises(ConfigError, match="KEY=VALUE"):
+        parse_option("oops")
+
+
+def test_agent_command_plays_a_match() -> None:
+    game = get_game("kuhn")
+    dealer = FakeDealer(game, 50, seed=1).start()
+    threads = [
+        threading.Thread(target=agent_main, args=(["rules", "--game", "kuhn", "127.0.0.1", str(dealer.ports[0])],)),
+        threading.Thread(
+            target=agent_main, args=(["random", "--game", "kuhn", "--seed", "3", "-o", "sizing=pot", "127.0.0.1", str(dealer.ports[1])],)
+        ),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    dealer.join()
+    assert all(len(r) > 0 for r in dealer.received)
+
+
+def test_agent_command_errors_are_one_line_and_status_2() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "showdown.agents.cli_agent", "nobody", "--game", "kuhn", "127.0.0.1", "9"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 2
+    assert run.stderr.startswith("showdown agent: error: unknown agent 'nobody'")
+    assert len(run.stderr.strip().splitlines()) == 1
+    run = subprocess.run(
+        [sys.executable, "-m", "showdown.agents.cli_agent", "call", "--game", "nogame", "127.0.0.1", "9"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 2 and "unknown game 'nogame'" in run.stderr
+
+
+def test_a_custom_agent_needs_only_act() -> None:
+    class Caller(Agent):
+        def act(self, view: View) -> Action:
+            return CALL
+
+    game = get_game("leduc")
+    dealer = FakeDealer(game, 20).start()
+    from showdown.agents import play
+
+    results: list[Any] = []
+    t = threading.Thread(target=lambda: results.append(play(Caller(), "127.0.0.1", dealer.ports[0], game)))
+    t.start()
+    play(make_agent("call", game), "127.0.0.1", dealer.ports[1], game)
+    t.join(30)
+    dealer.join()
+    assert results[0].hands == 20 and results[0].total is None

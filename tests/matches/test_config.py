@@ -1,0 +1,94 @@
+"""Match configuration files: everything the flags give, and clear errors naming the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ConfigError
+from showdown.matches.config import AgentSpec, DealerSettings, load_match_config, merge_config
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "match.yaml"
+    path.write_text(text)
+    return path
+
+
+def test_a_full_config(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+game: leduc
+hands: 500
+seed: 9
+fixed-seats: true
+out: logs
+name: my-match
+agents:
+  - rules
+  - {name: random, seed: 3, options: {sizing: pot}}
+  - {command: "./mybot --fast", label: mine}
+dealer: {t_response_ms: 1000, start_timeout_ms: 2000, on_timeout: call}
+""",
+    )
+    fields = load_match_config(path)
+    assert fields["game"] == "leduc" and fields["hands"] == 500 and fields["seed"] == 9
+    assert fields["fixed_seats"] is True and fields["out"] == Path("logs") and fields["name"] == "my-match"
+    assert fields["agents"] == (
+        AgentSpec(name="rules"),
+        AgentSpec(name="random", seed=3, options={"sizing": "pot"}),
+        AgentSpec(command="./mybot --fast", label="mine"),
+    )
+    assert fields["dealer"] == DealerSettings(t_response_ms=1000, start_timeout_ms=2000, on_timeout="call")
+    assert fields["agents"][2].display == "mine"
+    assert AgentSpec(command="/usr/bin/my_bot.py -x").display == "my_bot"
+
+
+def test_flags_override_the_file(tmp_path: Path) -> None:
+    fields = load_match_config(write(tmp_path, "game: kuhn\nhands: 10\nagents: [random, call]\n"))
+    config = merge_config(fields, hands=99, seed=None, agents=(AgentSpec(name="rules"), AgentSpec(name="bluff")))
+    assert config.game == "kuhn" and config.hands == 99 and config.seed == 0
+    assert [a.name for a in config.agents] == ["rules", "bluff"]
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("gmae: kuhn\n", r"unknown key 'gmae' \(known keys: agents, dealer, fixed_seats"),
+        ("hands: -3\n", r"match.yaml: hands: expected an integer >= 1, got -3"),
+        ("hands: many\n", r"hands: expected an integer"),
+        ("seed: 1.5\n", r"seed: expected an integer"),
+        ("fixed_seats: yes please\n", r"fixed_seats: expected true or false"),
+        ("agents: random\n", r"agents: expected a list of agents"),
+        ("agents: [{name: random, command: x}]\n", r"agents\[0\]: give exactly one of 'name'"),
+        ("agents: [{name: random, sizing: pot}]\n", r"agents\[0\]: unknown key 'sizing'.*put agent settings under 'options'"),
+        ("agents: [{name: random, seed: -1}]\n", r"agents\[0\].seed: expected a non-negative integer"),
+        ("agents: [{name: random, options: [1]}]\n", r"agents\[0\].options: expected a mapping"),
+        ("agents: [{command: ./bot, options: {a: 1}}]\n", r"agents\[0\].options: a command agent takes no options"),
+        ("agents: [{name: random, label: 'a b'}]\n", r"agents\[0\].label"),
+        ("agents: [3]\n", r"agents\[0\]: an agent is a name or a mapping"),
+        ("dealer: {t_response: 5}\n", r"dealer: unknown key 't_response' \(known keys:"),
+        ("dealer: {on_timeout: explode}\n", r"dealer.on_timeout: expected one of fold, call, abort"),
+        ("- just\n- a list\n", r"expected a mapping of settings"),
+        ("game: kuhn\nhands: [1\n", r"match.yaml:3: not valid YAML"),
+    ],
+)
+def test_errors_name_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_match_config(write(tmp_path, text))
+
+
+def test_an_unreadable_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"cannot read config file .*nothing.yaml"):
+        load_match_config(tmp_path / "nothing.yaml")
+
+
+def test_missing_game_or_agents() -> None:
+    with pytest.raises(ConfigError, match="no game given"):
+        merge_config({}, agents=(AgentSpec(name="call"), AgentSpec(name="call")))
+    with pytest.raises(ConfigError, match="no agents given"):
+        merge_config({"game": "kuhn"})
+    with pytest.raises(ConfigError, match="at least two agents"):
+        merge_config({"game": "kuhn", "agents": (AgentSpec(name="call"),)})

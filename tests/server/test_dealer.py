@@ -1,0 +1,252 @@
+"""MatchEngine (sans-io) and LineSplitter: the rules of the wire, without sockets."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from showdown.games.catalog import CATALOG, get_game
+from showdown.games.state import Action, ActionKind, State
+from showdown.protocol.logfile import LoggedHand, format_state_line
+from showdown.protocol.matchstate import format_matchstate, view_of
+from showdown.server.dealer import (
+    BAD_STATE,
+    COUNT_KINDS,
+    LineSplitter,
+    MatchEngine,
+    MatchFinished,
+    Reject,
+    SeatStatus,
+    Send,
+)
+from showdown.server.dealing import CardDealer
+
+from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
+
+
+def random_action(state: State, rng: random.Random) -> Action:
+    legal = list(state.legal_actions())
+    bounds = state.raise_bounds()
+    if state.game.is_nolimit and bounds is not None:
+        legal.append(Action(ActionKind.RAISE, rng.randint(*bounds)))
+    return rng.choice(legal)
+
+
+def play_randomly(game_name: str, seed: int, hands: int, *, fixed: bool = False) -> tuple[MatchEngine, Collected]:
+    """Every seat answers every turn with a random legal action; checks every line against view_of."""
+    game = get_game(game_name)
+    names = [f"p{i}" for i in range(game.num_players)]
+    engine = MatchEngine(game, names, hands, seed, fixed_seats=fixed)
+    c = Collected()
+    connect_all(engine, c)
+    rng = random.Random(seed)
+    checked = 0
+    while not engine.finished:
+        seat = engine.waiting_for
+        assert seat is not None
+        state = engine.state
+        assert state is not None
+        position = engine.position_of(seat)
+        assert c.sent[seat][-1] == format_matchstate(view_of(state, position, engine.hand))
+        action = random_action(state, rng)
+        hand = engine.hand
+        before = len(c.hands)
+        feed(engine, c, seat, f"{c.sent[seat][-1]}:{action}")
+        if len(c.hands) > before:  # the hand ended: check the final views and the log line
+            final = state.apply(action)
+            for s in range(game.num_players):
+                p = (s - hand) % game.num_players if not fixed else s
+                final_line = format_matchstate(view_of(final, p, hand))
+                assert final_line in c.sent[s]
+            done = c.hands[-1]
+            by_position = done.record.players
+            assert done.state_line == format_state_line(LoggedHand.from_state(hand, final, by_position))
+            assert done.record.betting == final.betting and done.record.values == final.payoffs()
+            checked += 1
+    assert checked == hands and not c.warnings
+    return engine, c
+
+
+@pytest.mark.parametrize("game_name", [e.name for e in CATALOG])
+def test_lines_and_log_agree_with_view_of_and_format_state_line(game_name: str) -> None:
+    play_randomly(game_name, seed=11, hands=60)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), fixed=st.booleans())
+def test_random_matches_in_every_catalog_game(seed: int, fixed: bool) -> None:
+    name = CATALOG[seed % len(CATALOG)].name
+    engine, c = play_randomly(name, seed, hands=6, fixed=fixed)
+    assert c.finished is not None and c.finished.hands_played == 6
+    assert sum(engine.totals) == pytest.approx(0)
+
+
+def test_cards_match_the_reference_dealing() -> None:
+    engine, c = play_randomly("leduc", seed=5, hands=20)
+    dealer = CardDealer(get_game("leduc"), 5)
+    for h in c.hands:
+        hole, _ = dealer.deal()
+        assert h.record.hole == hole
+
+
+def test_transcript_replay_matches_every_byte() -> None:
+    t = load_transcript("holdem.nolimit.2p")
+    c = replay_transcript(t, MatchEngine(t.game, t.names, t.hands, t.seed, game_label=t.game_file))
+    assert c.log_body() == t.log_lines[4:]
+
+
+def test_seats_rotate_every_hand_unless_fixed() -> None:
+    _, rotating = play_randomly("kuhn3p", seed=1, hands=3)
+    assert [h.record.seats for h in rotating.hands] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    _, fixed = play_randomly("kuhn3p", seed=1, hands=3, fixed=True)
+    assert [h.record.seats for h in fixed.hands] == [(0, 1, 2)] * 3
+
+
+def kuhn_engine(hands: int = 2, **kw: object) -> tuple[MatchEngine, Collected]:
+    engine = MatchEngine(get_game("kuhn"), ["a", "b"], hands, 3, **kw)  # type: ignore[arg-type]
+    c = Collected()
+    connect_all(engine, c)
+    return engine, c
+
+
+def test_match_starts_only_when_every_seat_said_version() -> None:
+    engine = MatchEngine(get_game("kuhn"), ["a", "b"], 1, 3)
+    assert engine.connected(0) == [] and engine.receive(0, "VERSION:2.0.0") == []
+    assert not engine.started
+    engine.connected(1)
+    out = engine.receive(1, "VERSION:2.0.0")
+    assert engine.started and [o.line for o in out if isinstance(o, Send)] == ["MATCHSTATE:0:0::Ks|", "MATCHSTATE:1:0::|Qs"]
+
+
+def test_comment_lines_are_ignored_silently() -> None:
+    engine, c = kuhn_engine()
+    feed(engine, c, 0, "# thinking")
+    feed(engine, c, 0, "; also a comment")
+    assert c.warnings == [] and engine.counts[0]["ignored"] == 0 and engine.acting_seat == 0
+
+
+def test_queue_is_bounded_and_overflow_is_counted() -> None:
+    engine, c = kuhn_engine(max_queue=10)
+    for i in range(25):
+        c.take(engine.receive(1, f"MATCHSTATE:1:0::|Qs:c{i}"))  # seat 2 is not to act: queued
+    assert engine.counts[1]["dropped"] == 15
+    assert [w for w in c.warnings if w[0] == 1] == [(1, "more than 10 lines queued, dropping lines")]
+
+
+def test_warnings_per_hand_are_capped_but_all_counted() -> None:
+    engine, c = kuhn_engine(max_warnings=3)
+    for _ in range(10):
+        feed(engine, c, 0, "junk")
+    assert engine.counts[0]["ignored"] == 10
+    assert len(c.warnings) == 4 and c.warnings[-1][1].startswith("more warnings")
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:c")
+    feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
+    events = c.hands[0].record.events
+    assert len(events) == 3 and all(e["kind"] == "ignored" and e["message"] == BAD_STATE for e in events)
+
+
+def test_timeout_plays_check_when_possible_else_fold_or_call_by_policy() -> None:
+    engine, c = kuhn_engine()
+    drive(engine, c, engine.timeout(0))  # check possible: check
+    feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:r")
+    drive(engine, c, engine.timeout(0))  # facing a bet: fold
+    assert c.hands[0].record.betting == "crf"
+    engine, c = kuhn_engine(on_timeout="call")
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:r")
+    drive(engine, c, engine.timeout(1))
+    assert c.hands[0].record.betting == "rc" and engine.counts[1]["timeout"] == 1
+
+
+def test_timeout_for_a_seat_not_to_act_does_nothing() -> None:
+    engine, _ = kuhn_engine()
+    assert engine.timeout(1) == [] and engine.counts[1]["timeout"] == 0
+
+
+def test_gone_seats_are_played_one_hand_per_advance() -> None:
+    engine, c = kuhn_engine(hands=5)
+    c.take(engine.disconnected(0))
+    c.take(engine.abandon(0))
+    assert engine.status(0) is SeatStatus.GONE
+    hands_before = len(c.hands)
+    while not engine.finished:
+        if engine.needs_advance:
+            c.take(engine.advance())
+            assert len(c.hands) - hands_before <= 1
+            hands_before = len(c.hands)
+        else:
+            feed(engine, c, 1, c.sent[1][-1] + ":c")
+    assert len(c.hands) == 5 and engine.counts[0]["disconnect"] > 0
+
+
+def test_stop_after_current_hand_and_stop_now() -> None:
+    engine, c = kuhn_engine(hands=10)
+    c.take(engine.request_stop())
+    assert not engine.finished
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:c")
+    feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
+    assert c.finished is not None and c.finished.aborted and c.finished.hands_played == 1
+    engine, c = kuhn_engine(hands=10)
+    c.take(engine.stop_now())
+    assert c.finished is not None and c.finished.hands_played == 0 and c.log_body() == ["SCORE:0|0:a|b"]
+
+
+def test_zero_hands_finishes_at_once() -> None:
+    engine, c = kuhn_engine(hands=0)
+    assert c.finished == MatchFinished(engine.score(), 0, False, None)
+
+
+def test_abandon_before_start_starts_with_the_others() -> None:
+    engine = MatchEngine(get_game("kuhn"), ["a", "b"], 1, 3)
+    engine.connected(1)
+    engine.receive(1, "VERSION:2.0.0")
+    engine.connected(0)  # connected but silent
+    out = engine.start()
+    assert isinstance(out[0], Reject) and out[0].seat == 0
+    assert engine.started and engine.status(0) is SeatStatus.GONE
+    assert engine.counts[0]["disconnect"] == 1 and engine.waiting_for == 1  # its check was played
+
+
+def test_reconnect_resends_the_current_state_and_reads_the_new_connection() -> None:
+    engine, c = kuhn_engine()
+    c.take(engine.disconnected(0))
+    assert engine.waiting_for == 0  # its turn is waited for
+    c.take(engine.connected(0))
+    c.take(engine.receive(0, "VERSION:2.0.0"))
+    assert c.sent[0][-1] == "MATCHSTATE:0:0::Ks|"
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:c")
+    assert engine.acting_seat == 1
+
+
+def test_counts_have_every_kind() -> None:
+    engine, _ = kuhn_engine()
+    assert all(list(counts) == list(COUNT_KINDS) for counts in engine.counts)
+
+
+# ------------------------------------------------------------------ LineSplitter
+
+
+def test_splitter_handles_partial_lines_and_both_line_ends() -> None:
+    s = LineSplitter()
+    assert s.feed(b"MATCHSTATE:0:0::Ks|") == []
+    assert s.feed(b":c\r\nVERSION:2.0.0\nab") == ["MATCHSTATE:0:0::Ks|:c", "VERSION:2.0.0"]
+    assert s.pending == 2
+    assert s.feed(b"c\r\n\n") == ["abc", ""]
+
+
+def test_splitter_cuts_like_fgets_with_a_4096_byte_buffer() -> None:
+    assert LineSplitter().feed(b"x" * 4094 + b"\n") == ["x" * 4094]  # fits with its newline
+    assert LineSplitter().feed(b"x" * 4095 + b"\n") == ["x" * 4095, ""]  # newline left for next read
+    s = LineSplitter()
+    assert s.feed(b"y" * 5000) == ["y" * 4095]
+    assert s.feed(b"\r\n") == ["y" * 905]
+
+
+@given(st.lists(st.binary(max_size=50), max_size=20), st.integers(2, 30))
+def test_splitter_is_independent_of_how_bytes_arrive(chunks: list[bytes], limit: int) -> None:
+    data = b"".join(chunks)
+    whole = LineSplitter(limit).feed(data)
+    pieces = LineSplitter(limit)
+    got = [line for chunk in chunks for line in pieces.feed(chunk)]
+    assert got == whole
