@@ -1,0 +1,281 @@
+"""``showdown solve`` and ``showdown exploit``: solve a game exactly, measure how exploitable a strategy is.
+
+* ``showdown solve lp|normal|analytic GAME [-o FILE] [--y Y] [--json]``: ``lp`` is the sequence-form
+  LP (any 2-player game the exact solvers hold: Kuhn, N-card Kuhn, Leduc), ``normal`` the 64 x 64
+  normal form and ``analytic`` the closed-form family (both Kuhn only; ``--y`` is the probability of
+  betting the ace, default 1/3). Prints the value for position 0 and the solve time and writes the
+  strategy (default ``<game>.<method>.strategy.json``).
+* ``showdown exploit (STRATEGY_FILE | --agent NAME) [--game G] [-o KEY=VALUE] [--json]``: both
+  best-response values and the exploitability ``(BR_0 + BR_1) / 2`` in chips per hand, of a strategy
+  file or of a built-in agent's strategy table.
+
+``add_*_arguments(parser)`` fill a parser; ``*_handler(args) -> int`` run the command; user errors
+are raised as ``ShowdownError`` for the CLI to print as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.errors import ConfigError, SolverError
+from showdown.games.catalog import catalog_name, get_game
+from showdown.games.gamedef import GameDef
+from showdown.solvers.strategy import Strategy, StrategyError
+
+__all__ = [
+    "METHODS",
+    "SolveResult",
+    "add_exploit_arguments",
+    "add_solve_arguments",
+    "exploit_handler",
+    "exploit_report",
+    "normal_form_strategy",
+    "solve",
+    "solve_handler",
+]
+
+METHODS = ("lp", "normal", "analytic")
+KUHN_ONLY = ("normal", "analytic")
+DEFAULT_Y = 1.0 / 3.0
+"""Default ace-betting probability of ``solve analytic`` (any y in [0, 1] is an equilibrium)."""
+
+_KUHN_CARDS = ("Qs", "Ks", "As")  # the normal form's labels list cards low to high
+
+
+@dataclass(frozen=True, slots=True)
+class SolveResult:
+    """What ``solve`` returns: value for position 0, the profile and the seconds the solver took."""
+
+    game: GameDef
+    method: str
+    value: float
+    strategy: Strategy
+    seconds: float
+
+
+# ---------------------------------------------------------------------- solving
+
+
+def _is_kuhn(game: GameDef) -> bool:
+    return catalog_name(game) == "kuhn"
+
+
+def normal_form_strategy(row: np.ndarray, column: np.ndarray, row_labels: tuple[str, ...], column_labels: tuple[str, ...]) -> Strategy:
+    """Kuhn's behavioural profile from mixed strategies over the normal form's pure strategies.
+
+    Kuhn's theorem (perfect recall): the probability of an action at an information set is the
+    weight of the pure strategies that reach it and take the action, over the weight of those that
+    reach it. Labels are ``normal_lp``'s: position 0 ``CBC FCX`` (opening move per card Q, K, A, then
+    the answer to check-bet), position 1 ``FCC CBB`` (answer to a bet, then the move after a check).
+    Information sets no pure strategy in the support reaches get a best response to the rest.
+    """
+    game = get_game("kuhn")
+    table: dict[str, dict[str, float]] = {}
+    unreached: list[str] = []
+    w0 = np.clip(np.asarray(row, dtype=np.float64), 0.0, None)
+    w1 = np.clip(np.asarray(column, dtype=np.float64), 0.0, None)
+    w0, w1 = w0 / w0.sum(), w1 / w1.sum()
+    for i, card in enumerate(_KUHN_CARDS):
+        bet = sum(w for w, lbl in zip(w0, row_labels) if lbl[i] == "B")
+        table[f"{card}:/"] = {"c": 1.0 - bet, "r": bet}
+        checked = sum(w for w, lbl in zip(w0, row_labels) if lbl[i] == "C")
+        called = sum(w for w, lbl in zip(w0, row_labels) if lbl[i] == "C" and lbl[3 + i] == "C")
+        if checked > 1e-12:
+            table[f"{card}:/cr"] = {"f": 1.0 - called / checked, "c": called / checked}
+        else:
+            unreached.append(f"{card}:/cr")
+        call = sum(w for w, lbl in zip(w1, column_labels) if lbl[i] == "C")
+        table[f"{card}:/r"] = {"f": 1.0 - call, "c": call}
+        bet = sum(w for w, lbl in zip(w1, column_labels) if lbl[3 + i] == "B")
+        table[f"{card}:/c"] = {"c": 1.0 - bet, "r": bet}
+    table = {k: {a: min(1.0, max(0.0, p)) for a, p in v.items()} for k, v in table.items()}
+    if not unreached:
+        return Strategy(game, table)
+    return _complete(game, table, unreached)
+
+
+def _complete(game: GameDef, table: dict[str, dict[str, float]], unreached: list[str]) -> Strategy:
+    """Fill the given (own-unreached) information sets with best-response actions."""
+    from showdown.solvers.best_response import complete_unreached
+    from showdown.solvers.strategy import arrays_to_strategy, strategy_to_arrays
+    from showdown.solvers.tree import build_tree
+
+    tree = build_tree(game)
+    partial = Strategy(game, table, validate=False)
+    arrays = strategy_to_arrays(tree, partial, missing="uniform")
+    masks = [np.zeros(a.shape[:2], dtype=bool) for a in arrays]
+    for key in unreached:
+        d, b, h = tree.key_index[key]
+        masks[d][b, h] = True
+    return arrays_to_strategy(tree, complete_unreached(tree, arrays, masks))
+
+
+def solve(method: str, game: GameDef, y: float | None = None) -> SolveResult:
+    """Solve ``game`` with ``method`` (``lp``, ``normal`` or ``analytic``); Kuhn-only methods check the game."""
+    if method not in METHODS:
+        raise ConfigError(f"unknown solve method {method!r}: use one of {', '.join(METHODS)}")
+    name = game.name or "this game"
+    if method in KUHN_ONLY and not _is_kuhn(game):
+        raise SolverError(
+            f"the {method} solver handles 2-player Kuhn poker only, not {name}; use 'showdown solve lp {game.name or 'GAME'}'"
+        )
+    if y is not None and method != "analytic":
+        raise ConfigError("--y applies to 'showdown solve analytic' only")
+    # imports first: ``seconds`` is the solver's time, not scipy's import
+    from showdown.solvers.kuhn_analytic import KUHN_VALUE, kuhn_equilibrium
+    from showdown.solvers.normal_lp import kuhn_normal_form, solve_matrix_game
+    from showdown.solvers.sequence_lp import solve_sequence_lp
+
+    start = time.perf_counter()
+    if method == "lp":
+        sol = solve_sequence_lp(game, refine=True)
+        value, strategy = sol.value, sol.strategy
+    elif method == "normal":
+        nf = kuhn_normal_form()
+        mg = solve_matrix_game(nf.matrix)
+        value = mg.value
+        strategy = normal_form_strategy(mg.row_strategy, mg.column_strategy, nf.row_labels, nf.column_labels)
+    else:
+        strategy = kuhn_equilibrium(DEFAULT_Y if y is None else y)
+        value = float(KUHN_VALUE)
+    return SolveResult(game, method, float(value), strategy, time.perf_counter() - start)
+
+
+# ---------------------------------------------------------------------- showdown solve
+
+
+def add_solve_arguments(parser: argparse.ArgumentParser, method: str | None = None) -> None:
+    """Arguments of ``showdown solve [METHOD]`` (and the handler as ``handler``).
+
+    With ``method`` the parser is that method's own subcommand (``solve lp``); without, the method is
+    a positional argument.
+    """
+    if method is None:
+        parser.add_argument("method", choices=METHODS, help="lp: sequence-form LP (any small 2-player game); "
+                            "normal: Kuhn's normal form; analytic: Kuhn's closed-form family")
+    else:
+        parser.set_defaults(method=method)
+    parser.add_argument("game", help="catalog name (kuhn, leduc, kuhn-N) or .game file")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
+                        help="strategy file to write (default <game>.<method>.strategy.json; .npz for compressed)")
+    parser.add_argument("--y", type=float, metavar="Y",
+                        help=f"analytic only: probability of betting the ace, 0..1 (default {DEFAULT_Y:.4g})")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=solve_handler)
+
+
+def solve_handler(args: argparse.Namespace) -> int:
+    """Solve, write the strategy, print value and time (text or JSON)."""
+    from showdown.solvers.best_response import exploitability
+    from showdown.solvers.strategy import save_strategy
+
+    game = get_game(args.game)
+    result = solve(args.method, game, getattr(args, "y", None))
+    label = game.name or Path(args.game).stem
+    out: Path = args.output or Path(f"{label}.{args.method}.strategy.json")
+    try:
+        save_strategy(result.strategy, out)
+    except OSError as exc:
+        raise StrategyError(f"cannot write strategy file {out}: {exc.strerror or exc}") from None
+    expl = exploitability(game, result.strategy)
+    if args.json:
+        doc: dict[str, Any] = {
+            "game": label,
+            "method": args.method,
+            "value": result.value,
+            "seconds": result.seconds,
+            "strategy": str(out),
+            "infosets": len(result.strategy),
+            "exploitability": expl,
+        }
+        if args.method == "analytic":
+            doc["y"] = DEFAULT_Y if args.y is None else args.y
+        print(json.dumps(doc, indent=2))
+    else:
+        print(f"{label} ({args.method}): value {result.value:+.6f} chips/hand for position 0 "
+              f"({100 * result.value:+.2f} per 100 hands), solved in {result.seconds:.3f} s")
+        shown = 0.0 if abs(expl) < 1e-12 else expl  # float round-off around an exact equilibrium
+        print(f"strategy: {out} ({len(result.strategy)} information sets, exploitability {shown:.2e})")
+    return 0
+
+
+# ---------------------------------------------------------------------- showdown exploit
+
+
+def add_exploit_arguments(parser: argparse.ArgumentParser) -> None:
+    """Arguments of ``showdown exploit`` (and the handler as ``handler``)."""
+    parser.add_argument("strategy", nargs="?", type=Path, metavar="STRATEGY_FILE",
+                        help="strategy file (JSON or .npz) holding both positions' information sets")
+    parser.add_argument("--agent", metavar="NAME", help="a built-in agent instead of a file (its strategy table)")
+    parser.add_argument("--game", help="catalog name or .game file (needed with --agent; checked against a file)")
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the --agent (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(handler=exploit_handler)
+
+
+def _profile_of(args: argparse.Namespace) -> tuple[Strategy, str]:
+    strategy_path: Path | None = getattr(args, "strategy", None)
+    agent: str | None = getattr(args, "agent", None)
+    game_spec: str | None = getattr(args, "game", None)
+    if (strategy_path is None) == (agent is None):
+        raise ConfigError("give either a strategy file or --agent NAME (e.g. showdown exploit --agent rules --game leduc)")
+    game = get_game(game_spec) if game_spec else None
+    if agent is not None:
+        if game is None:
+            raise ConfigError("--agent needs --game (e.g. --game kuhn)")
+        from showdown.agents.cli_agent import parse_option
+        from showdown.agents.exploiter import agent_strategy
+
+        options = dict(parse_option(o) for o in getattr(args, "option", []) or [])
+        return agent_strategy(agent, game, options), f"agent {agent}"
+    assert strategy_path is not None
+    if getattr(args, "option", None):
+        raise ConfigError("-o/--option applies to --agent only")
+    from showdown.solvers.strategy import load_strategy
+
+    return load_strategy(strategy_path, game), str(strategy_path)
+
+
+def exploit_report(profile: Strategy) -> dict[str, Any]:
+    """``best_response_values`` (position 0's, position 1's), ``nash_conv`` and ``exploitability``."""
+    from showdown.solvers.best_response import best_response_values
+    from showdown.solvers.tree import build_tree
+
+    tree = build_tree(profile.game)
+    missing = [k for k in tree.infoset_keys() if k not in profile.table]
+    if missing:
+        raise StrategyError(
+            f"the strategy lacks {len(missing)} of the game's {len(tree.infoset_keys())} information sets "
+            f"(e.g. {missing[0]!r}): exploitability needs both positions' strategies"
+        )
+    br0, br1 = best_response_values(tree, profile)
+    return {"best_response_values": [br0, br1], "nash_conv": br0 + br1, "exploitability": (br0 + br1) / 2.0}
+
+
+def exploit_handler(args: argparse.Namespace) -> int:
+    """Print both best-response values and the exploitability (text or JSON)."""
+    profile, source = _profile_of(args)
+    game = profile.game
+    label = game.name or catalog_name(game) or "game"
+    start = time.perf_counter()
+    report = exploit_report(profile)
+    seconds = time.perf_counter() - start
+    if args.json:
+        doc: dict[str, Any] = {"game": label, "source": source, "units": "chips per hand", **report, "seconds": seconds}
+        print(json.dumps(doc, indent=2))
+    else:
+        br0, br1 = report["best_response_values"]
+        print(f"{label}, {source}:")
+        print(f"  best response in position 0 (against its position-1 play): {br0:+.6f} chips/hand")
+        print(f"  best response in position 1 (against its position-0 play): {br1:+.6f} chips/hand")
+        print(f"  exploitability (BR0 + BR1) / 2: {report['exploitability']:.6f} chips/hand "
+              f"({100 * report['exploitability']:.2f} per 100 hands)")
+    return 0
