@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -109,3 +110,23 @@ async def test_a_killed_dealer_keeps_every_finished_hand(tmp_path: Path) -> None
     assert report.ok and report.hands >= 20
     records = (tmp_path / "killed.jsonl").read_text().splitlines()
     assert len(records) == report.hands  # one complete record per logged hand
+
+
+async def test_ctrl_c_stops_after_the_current_hand_and_scores(tmp_path: Path) -> None:
+    proc = dealer_process(["stopped", "kuhn", "1000000", "5", "a", "b", "-q"], tmp_path)
+    assert proc.stdout is not None
+    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
+    game = get_game("kuhn")
+    clients = [asyncio.create_task(Client(game, p, call_policy).run()) for p in ports]
+    log = tmp_path / "stopped.log"
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if log.is_file() and log.read_text().count("STATE:") >= 10:
+            break
+    proc.send_signal(signal.SIGINT)
+    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
+    await asyncio.wait_for(asyncio.gather(*clients), 10)
+    assert proc.returncode == 1  # the match ended early
+    assert out.splitlines()[-1].startswith("SCORE:")
+    assert log.read_text().splitlines()[-1] == out.splitlines()[-1]
+    assert verify_log(log).ok
