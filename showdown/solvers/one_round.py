@@ -1,0 +1,465 @@
+"""Near-optimal one-round hold'em by linear programming, on the exact class-vs-class equity table.
+
+The game (Irving, "Near optimal holdem play with one round of betting"): Alice posts the small blind
+``sb``, Bob the big blind ``bb``; stacks are infinite. Alice folds (losing ``sb``) or picks ``b`` from a
+bet grid: ``b = 0`` completes the big blind (a limp), ``b >= bb`` raises by ``b`` to a total of
+``bb + b``. Bob sees ``b`` and calls or folds. A fold by Bob gives Alice ``bb``; a call goes to a
+showdown over five board cards for ``bb + b`` each. Strategies are per preflop class (169), which
+loses nothing: averaging an equilibrium over suit permutations gives one constant on each class.
+``P[a, k]`` is the exact probability that Alice holds class ``a`` and Bob class ``k`` (card removal
+counted) and ``E[a, k] = P(win) - P(loss)`` of ``a`` against ``k``.
+
+With ``x[a, b]`` Alice's probabilities and ``y[k, b]`` Bob's calling probabilities, Alice gets
+``sum_a p_a (-sb x[a, fold] + bb sum_b x[a, b]) + sum_{b,k} y[k, b] sum_a G_b[a, k] x[a, b]`` with
+``G_b = P * ((bb + b) E - bb)``. Bob's best response to a fixed ``x`` splits into one tiny LP per
+``(k, b)``: call iff ``sum_a G_b[a, k] x[a, b] < 0``. Dualising it (the post's trick) gives Alice's
+program::
+
+    max  sum_a p_a (-sb x[a, f] + bb sum_b x[a, b]) + sum_{k,b} z[k, b]
+    s.t. z[k, b] <= sum_a G_b[a, k] x[a, b],   z <= 0,   sum_j x[a, j] = 1,   x >= 0
+
+whose LP dual is Bob's program, with Alice's best response per class as ``mu[a]``::
+
+    min  sum_a mu[a]
+    s.t. mu[a] >= -sb p_a,   mu[a] >= bb p_a + sum_k G_b[a, k] y[k, b]   (every b),   0 <= y <= 1
+
+One solve gives both strategies (one as primal values, the other as duals). Both forms are built here
+(sparse, CSR directly); HiGHS's dual simplex on Bob's form is the default because it is several times
+faster than every other combination on this problem (see ``benchmarks/bench_one_round.py``).
+
+The answer is checked with both best responses, computed exactly in numpy: Alice's guaranteed value
+(her strategy against Bob's best reply) and Bob's (his strategy against Alice's best reply); the gap
+between them is the certificate, and is ~1e-15 in practice.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import scipy.sparse as sp  # type: ignore[import-untyped]
+from scipy.optimize import linprog  # type: ignore[import-untyped]
+
+from showdown.errors import SolverError
+from showdown.solvers.equity import CLASS_NAMES, NUM_CLASSES, EquityTable, equity_table
+
+__all__ = [
+    "DEFAULT_BETS",
+    "DEFAULT_BETS_SPEC",
+    "MAX_BETS",
+    "BetSpecError",
+    "OneRoundGame",
+    "OneRoundSolution",
+    "best_response_values",
+    "format_bet",
+    "parse_bets",
+    "solve_one_round",
+]
+
+DEFAULT_BETS_SPEC = "0,2:40"
+DEFAULT_BETS: tuple[float, ...] = (0.0, *map(float, range(2, 41)))
+"""The post's grid: a limp and every integer raise from 2 to 40."""
+
+MAX_BETS = 400
+"""Largest bet grid accepted: the program has 169^2 nonzeros per bet (400 bets: 11M, about 1 GB)."""
+
+Method = Literal["highs-ds", "highs-ipm", "highs"]
+Form = Literal["bob", "alice"]
+FEASIBILITY_TOLERANCE = 1e-10
+"""HiGHS primal and dual feasibility tolerances: tight enough for a best-response gap below 1e-12."""
+
+
+class BetSpecError(SolverError):
+    """A bet grid specification (``--bets``) or blind is not valid."""
+
+
+# ---------------------------------------------------------------------------------------------
+# the game
+
+
+def format_bet(bet: float) -> str:
+    """``2.0`` -> ``"2"``, ``2.5`` -> ``"2.5"``: bet sizes as the post writes them (after a ``b``)."""
+    return f"{bet:g}"
+
+
+def parse_bets(spec: str, *, bb: float = 2.0) -> tuple[float, ...]:
+    """Parse a bet grid like ``"0,2:40"`` (ranges ``A:B`` or ``A:B:STEP``, inclusive) into sorted sizes.
+
+    ``0`` is the limp; any other size must be at least the big blind ``bb`` (a raise is at least a
+    big blind). Overlapping items are merged. Raises ``BetSpecError`` with the offending item.
+    """
+    number = r"\s*(\d+(?:\.\d*)?|\.\d+)\s*"
+    bets: set[float] = set()
+    items = spec.split(",")
+    if not spec.strip():
+        raise BetSpecError("empty bet grid: give sizes like '0,2:40' (0 is the limp, A:B an inclusive range)")
+    for item in items:
+        single = re.fullmatch(number, item)
+        ranged = re.fullmatch(f"{number}:{number}(?::{number})?", item)
+        if single:
+            bets.add(float(single.group(1)))
+        elif ranged:
+            low, high = float(ranged.group(1)), float(ranged.group(2))
+            step = float(ranged.group(3)) if ranged.group(3) else 1.0
+            if step <= 0:
+                raise BetSpecError(f"bet range {item.strip()!r}: the step must be positive")
+            if high < low:
+                raise BetSpecError(f"bet range {item.strip()!r}: the end is below the start")
+            count = math.floor((high - low) / step + 1e-9) + 1
+            if count > MAX_BETS:
+                raise BetSpecError(f"bet range {item.strip()!r} has {count} sizes; at most {MAX_BETS} are allowed")
+            bets.update(round(low + i * step, 9) for i in range(count))
+        else:
+            raise BetSpecError(
+                f"bad bet grid item {item.strip()!r} in {spec!r}: use numbers and inclusive ranges "
+                "like '0,2:40' or '0,2:20:0.5'"
+            )
+    return _checked_bets(sorted(bets), bb)
+
+
+def _checked_bets(bets: Sequence[float], bb: float) -> tuple[float, ...]:
+    out = tuple(float(b) for b in bets)
+    if not out:
+        raise BetSpecError("the bet grid is empty")
+    if len(out) > MAX_BETS:
+        raise BetSpecError(f"the bet grid has {len(out)} sizes; at most {MAX_BETS} are allowed")
+    if len(set(out)) != len(out):
+        raise BetSpecError("the bet grid repeats a size")
+    for bet in out:
+        if not math.isfinite(bet) or bet < 0 or 0 < bet < bb:
+            raise BetSpecError(
+                f"bet {format_bet(bet)} is not allowed: 0 is the limp, a raise is at least the big blind "
+                f"({format_bet(bb)})"
+            )
+    return out
+
+
+@dataclass(frozen=True)
+class OneRoundGame:
+    """Blinds and Alice's bet grid (0 = limp, else the raise over the big blind)."""
+
+    bets: tuple[float, ...] = DEFAULT_BETS
+    sb: float = 1.0
+    bb: float = 2.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.sb) and math.isfinite(self.bb) and 0 < self.sb <= self.bb):
+            raise BetSpecError(f"blinds must satisfy 0 < sb <= bb, got sb={self.sb:g} bb={self.bb:g}")
+        object.__setattr__(self, "bets", _checked_bets(sorted(self.bets), self.bb))
+
+    @property
+    def actions(self) -> tuple[str, ...]:
+        """Alice's action labels as in the post: ``"f"`` then ``"b<size>"`` per bet."""
+        return ("f", *(f"b{format_bet(b)}" for b in self.bets))
+
+
+@dataclass(frozen=True)
+class _Matrices:
+    """What both programs and both best responses need: p, and G_b[a, k] for every bet."""
+
+    p: np.ndarray  # (169,) class probabilities
+    G: np.ndarray  # (m, 169, 169): G[b, a, k] = P[a, k] ((bb + b) E[a, k] - bb)
+
+
+def _matrices(game: OneRoundGame, table: EquityTable) -> _Matrices:
+    P = table.probabilities()
+    Q = P * table.net_equity()
+    bets = np.asarray(game.bets)
+    G = (game.bb + bets)[:, None, None] * Q[None] - game.bb * P[None]
+    return _Matrices(p=P.sum(axis=1), G=G)
+
+
+# ---------------------------------------------------------------------------------------------
+# best responses
+
+
+def best_response_values(
+    game: OneRoundGame, alice: np.ndarray, bob: np.ndarray, table: EquityTable | None = None
+) -> tuple[float, float]:
+    """``(Alice's guaranteed value, Bob's guaranteed value)`` of a strategy pair, both exact.
+
+    ``alice`` is ``(169, 1 + len(bets))`` (fold first) with rows summing to 1; ``bob`` is
+    ``(169, len(bets))`` calling probabilities. The first number is Alice's strategy against Bob's
+    best response to it (a lower bound on the game value), the second Bob's strategy against Alice's
+    best response (an upper bound); both are Alice's chips per hand.
+    """
+    m = len(game.bets)
+    alice, bob = np.asarray(alice, dtype=np.float64), np.asarray(bob, dtype=np.float64)
+    if alice.shape != (NUM_CLASSES, m + 1) or bob.shape != (NUM_CLASSES, m):
+        raise SolverError(
+            f"strategies for {m} bets must be ({NUM_CLASSES}, {m + 1}) for Alice and ({NUM_CLASSES}, {m}) for Bob, "
+            f"got {alice.shape} and {bob.shape}"
+        )
+    mats = _matrices(game, table or equity_table())
+    return _alice_guarantee(game, mats, alice), float(_alice_best_values(game, mats, bob).max(axis=1).sum())
+
+
+def _alice_guarantee(game: OneRoundGame, mats: _Matrices, alice: np.ndarray) -> float:
+    base = float(mats.p @ (-game.sb * alice[:, 0] + game.bb * alice[:, 1:].sum(axis=1)))
+    # Bob's reply per (bet, class): call exactly when calling lowers Alice's payoff
+    reply = np.einsum("bak,ab->bk", mats.G, alice[:, 1:])
+    return base + float(np.minimum(reply, 0.0).sum())
+
+
+def _alice_best_values(game: OneRoundGame, mats: _Matrices, bob: np.ndarray) -> np.ndarray:
+    """``[a, j]``: Alice's payoff (weighted by P(class a)) of action ``j`` against Bob's strategy."""
+    out = np.empty((NUM_CLASSES, len(game.bets) + 1))
+    out[:, 0] = -game.sb * mats.p
+    out[:, 1:] = game.bb * mats.p[:, None] + np.einsum("bak,kb->ab", mats.G, bob)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# the linear programs
+
+
+def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
+    """Bob's form: variables ``mu`` (169) then ``y[b, k]``; one row per (bet, Alice class)."""
+    n, m = NUM_CLASSES, len(game.bets)
+    # row (b, a): -mu[a] + sum_k G_b[a, k] y[b, k] <= -bb p_a ; 1 + n entries per row, columns sorted
+    indices = np.empty((m, n, n + 1), dtype=np.int32)
+    indices[:, :, 0] = np.arange(n)[None, :]
+    indices[:, :, 1:] = (n + n * np.arange(m))[:, None, None] + np.arange(n)[None, None, :]
+    data = np.empty((m, n, n + 1))
+    data[:, :, 0] = -1.0
+    data[:, :, 1:] = mats.G
+    indptr = np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64)
+    a_ub = sp.csr_matrix((data.ravel(), indices.ravel(), indptr), shape=(m * n, n + m * n))
+    bounds = np.empty((n + m * n, 2))
+    bounds[:n, 0], bounds[:n, 1] = -game.sb * mats.p, np.inf
+    bounds[n:, 0], bounds[n:, 1] = 0.0, 1.0
+    cost = np.concatenate([np.ones(n), np.zeros(m * n)])
+    return {"c": cost, "A_ub": a_ub, "b_ub": np.tile(-game.bb * mats.p, m), "bounds": bounds}
+
+
+def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
+    """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class)."""
+    n, m = NUM_CLASSES, len(game.bets)
+    nx = n * (m + 1)
+    # row (b, k): z[b, k] - sum_a G_b[a, k] x[a, b] <= 0
+    indices = np.empty((m, n, n + 1), dtype=np.int32)
+    indices[:, :, :n] = (np.arange(n) * (m + 1))[None, None, :] + 1 + np.arange(m)[:, None, None]
+    indices[:, :, n] = nx + n * np.arange(m)[:, None] + np.arange(n)[None, :]
+    data = np.empty((m, n, n + 1))
+    data[:, :, :n] = -np.transpose(mats.G, (0, 2, 1))
+    data[:, :, n] = 1.0
+    indptr = np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64)
+    a_ub = sp.csr_matrix((data.ravel(), indices.ravel(), indptr), shape=(m * n, nx + m * n))
+    a_eq = sp.csr_matrix(
+        (np.ones(nx), np.arange(nx, dtype=np.int32), np.arange(0, nx + 1, m + 1, dtype=np.int64)), shape=(n, nx + m * n)
+    )
+    cost = np.zeros(nx + m * n)
+    cost[0:nx:m + 1] = game.sb * mats.p
+    for j in range(1, m + 1):
+        cost[j:nx:m + 1] = -game.bb * mats.p
+    cost[nx:] = -1.0
+    bounds = np.empty((nx + m * n, 2))
+    bounds[:nx, 0], bounds[:nx, 1] = 0.0, np.inf
+    bounds[nx:, 0], bounds[nx:, 1] = -np.inf, 0.0
+    return {
+        "c": cost, "A_ub": a_ub, "b_ub": np.zeros(m * n), "A_eq": a_eq, "b_eq": np.ones(n), "bounds": bounds,
+    }
+
+
+def _strategies(game: OneRoundGame, form: Form, result: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Alice's ``(169, 1 + m)`` and Bob's ``(169, m)`` strategies from a solved program."""
+    n, m = NUM_CLASSES, len(game.bets)
+    if form == "bob":
+        bob = result.x[n:].reshape(m, n).T
+        bets = -result.ineqlin.marginals.reshape(m, n).T  # duals of the (b, a) rows
+        alice = np.hstack([1.0 - bets.sum(axis=1, keepdims=True), bets])
+    else:
+        alice = result.x[: n * (m + 1)].reshape(n, m + 1)
+        bob = -result.ineqlin.marginals.reshape(m, n).T
+    alice = np.clip(alice, 0.0, None)
+    alice /= alice.sum(axis=1, keepdims=True)
+    return alice, np.clip(bob, 0.0, 1.0)
+
+
+# ---------------------------------------------------------------------------------------------
+# the solution
+
+
+@dataclass(frozen=True)
+class OneRoundSolution:
+    """Both strategies, the certified value range, and timings.
+
+    ``alice[a, j]``: probability that Alice with class ``a`` takes action ``j`` (0 = fold, then the
+    bets in grid order). ``bob[k, i]``: probability that Bob with class ``k`` calls bet ``i``.
+    ``value`` is what Alice's strategy guarantees (against Bob's best response), ``value_upper``
+    what Bob's strategy holds her to (against her best response); ``gap`` is their difference.
+    ``class_values[a]`` is Alice's expected result holding ``a`` (the post's per-hand "equity").
+    """
+
+    game: OneRoundGame
+    alice: np.ndarray
+    bob: np.ndarray
+    value: float
+    value_upper: float
+    class_values: np.ndarray
+    class_probabilities: np.ndarray
+    method: str
+    form: str
+    build_seconds: float
+    solve_seconds: float
+    check_seconds: float
+    iterations: int = field(default=0)
+
+    @property
+    def gap(self) -> float:
+        """Bob's guarantee minus Alice's: 0 exactly at an equilibrium."""
+        return self.value_upper - self.value
+
+    @property
+    def seconds(self) -> float:
+        """Wall time to build, solve and check the program (the table load excluded)."""
+        return self.build_seconds + self.solve_seconds + self.check_seconds
+
+    def action_frequencies(self) -> np.ndarray:
+        """Probability of each of Alice's actions over a random deal (fold first)."""
+        return np.asarray(self.class_probabilities @ self.alice)
+
+    @property
+    def fold(self) -> float:
+        return float(self.action_frequencies()[0])
+
+    @property
+    def limp(self) -> float:
+        """Probability of the limp (bet 0), 0 when the grid has no limp."""
+        if 0.0 not in self.game.bets:
+            return 0.0
+        return float(self.action_frequencies()[1 + self.game.bets.index(0.0)])
+
+    @property
+    def raise_(self) -> float:
+        """Probability of a raise (any bet other than 0)."""
+        return max(0.0, 1.0 - self.fold - self.limp)
+
+    def summary(self) -> dict[str, Any]:
+        """The headline numbers (JSON-ready)."""
+        return {
+            "value": self.value,
+            "value_upper": self.value_upper,
+            "gap": self.gap,
+            "seconds": self.seconds,
+            "fold": self.fold,
+            "limp": self.limp,
+            "raise": self.raise_,
+            "method": self.method,
+            "form": self.form,
+            "iterations": self.iterations,
+        }
+
+    def to_json(self, *, tolerance: float = 1e-12) -> dict[str, Any]:
+        """Summary, game and both strategies; probabilities at or below ``tolerance`` are left out."""
+        actions = self.game.actions
+        alice = {
+            name: {act: float(p) for act, p in zip(actions, self.alice[a]) if p > tolerance}
+            for a, name in enumerate(CLASS_NAMES)
+        }
+        bob = {
+            act: {name: float(self.bob[k, i]) for k, name in enumerate(CLASS_NAMES) if self.bob[k, i] > tolerance}
+            for i, act in enumerate(actions[1:])
+        }
+        return {
+            "format": "showdown-one-round",
+            "version": 1,
+            "game": {"sb": self.game.sb, "bb": self.game.bb, "bets": list(self.game.bets)},
+            **self.summary(),
+            "timings": {"build": self.build_seconds, "solve": self.solve_seconds, "check": self.check_seconds},
+            "class_values": {name: float(v) for name, v in zip(CLASS_NAMES, self.class_values)},
+            "alice": alice,
+            "bob_calls": bob,
+        }
+
+    def report(self, *, tolerance: float = 1e-3) -> str:
+        """Alice's strategy per class as the post's strategy file shows it, best classes first.
+
+        Each line: the class, its value, and the actions used with probability above ``tolerance``
+        in grid order (``"0.53*b20"``; a sure action has no factor). Then, per bet, the share of
+        Bob's hands that call.
+        """
+        actions = self.game.actions
+        lines = [
+            f"blinds = {self.game.sb:g} {self.game.bb:g}",
+            f"bets = {' '.join(format_bet(b) for b in self.game.bets)}",
+            f"Alice's value = {self.value:.8f} (Bob holds her to {self.value_upper:.8f}, gap {self.gap:.1e})",
+            "",
+            "Alice's strategy:",
+        ]
+        for a in np.argsort(-self.class_values, kind="stable"):
+            parts = []
+            for act, prob in zip(actions, self.alice[a]):
+                if prob >= 1 - tolerance:
+                    parts.append(act)
+                elif prob > tolerance:
+                    parts.append(f"{prob:.6g}*{act}")
+            lines.append(f"  {CLASS_NAMES[a]:>3} : value {self.class_values[a]:.6g}, strategy {' '.join(parts)}")
+        lines += ["", "Bob's calling frequency per bet (share of his hands):"]
+        calls = self.class_probabilities @ self.bob
+        used = self.action_frequencies()[1:]
+        for i, act in enumerate(actions[1:]):
+            lines.append(f"  {act:>4} : calls {calls[i]:7.2%}   (Alice bets it {used[i]:7.3%} of the time)")
+        return "\n".join(lines)
+
+
+def solve_one_round(
+    game: OneRoundGame | None = None,
+    *,
+    table: EquityTable | None = None,
+    method: Method = "highs-ds",
+    form: Form = "bob",
+    presolve: bool = True,
+) -> OneRoundSolution:
+    """Solve the one-round game exactly as one LP and check the answer with both best responses.
+
+    ``form`` picks which of the two dual programs HiGHS is given (``"bob"``: Bob's strategy as
+    variables, Alice's as duals; ``"alice"``: the post's program); ``method`` is the HiGHS solver.
+    Raises ``SolverError`` if HiGHS does not report an optimum.
+    """
+    game = game or OneRoundGame()
+    table = table or equity_table()
+    if form not in ("bob", "alice"):
+        raise SolverError(f"unknown LP form {form!r}: use 'bob' or 'alice'")
+    if method not in ("highs-ds", "highs-ipm", "highs"):
+        raise SolverError(f"unknown method {method!r}: use 'highs-ds', 'highs-ipm' or 'highs'")
+    start = time.perf_counter()
+    mats = _matrices(game, table)
+    program = _bob_program(game, mats) if form == "bob" else _alice_program(game, mats)
+    built = time.perf_counter()
+    options: dict[str, Any] = {
+        "presolve": presolve,
+        "primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,
+        "dual_feasibility_tolerance": FEASIBILITY_TOLERANCE,
+    }
+    if method == "highs-ipm":
+        options["ipm_optimality_tolerance"] = 1e-10
+    result = linprog(method=method, options=options, **program)
+    solved = time.perf_counter()
+    if result.status != 0:
+        raise SolverError(f"HiGHS ({method}, {form} form) did not find the optimum: {result.message}")
+    alice, bob = _strategies(game, form, result)
+    lower = _alice_guarantee(game, mats, alice)
+    best = _alice_best_values(game, mats, bob)
+    upper = float(best.max(axis=1).sum())
+    checked = time.perf_counter()
+    return OneRoundSolution(
+        game=game,
+        alice=alice,
+        bob=bob,
+        value=lower,
+        value_upper=upper,
+        class_values=best.max(axis=1) / mats.p,
+        class_probabilities=mats.p,
+        method=method,
+        form=form,
+        build_seconds=built - start,
+        solve_seconds=solved - built,
+        check_seconds=checked - solved,
+        iterations=int(getattr(result, "nit", 0) or 0),
+    )
