@@ -117,12 +117,57 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Commands whose parsers live next to their code (each module keeps its own options)."""
     from showdown.agents.cli_agent import add_agent_parser
+    from showdown.matches.cli_analyze import add_analyze_parser
     from showdown.matches.cli_match import add_match_parser
+    from showdown.matches.cli_tournament import add_tournament_parser
     from showdown.server.cli_dealer import add_dealer_parser
 
+    from showdown.solvers.cli_cfr import add_cfr_arguments, add_plot_arguments
+    from showdown.solvers.cli_one_round import (
+        add_equity_arguments,
+        add_one_round_arguments,
+        equity_handler,
+        one_round_handler,
+    )
+    from showdown.solvers.cli_solve import add_exploit_arguments, add_solve_arguments
+
     add_match_parser(sub)
+    add_tournament_parser(sub)
+    add_analyze_parser(sub)
     add_dealer_parser(sub)
     add_agent_parser(sub)
+
+    solve = sub.add_parser(
+        "solve",
+        help="solve a game: exact LPs, the analytic Kuhn family, CFR, one-round hold'em",
+        description="Compute a strategy and write it in the shared strategy format.",
+    )
+    methods = solve.add_subparsers(dest="method_command", metavar="METHOD", required=True)
+    for method, text in (
+        ("lp", "sequence-form linear program (Kuhn, kuhn-N, Leduc): exact equilibrium and game value"),
+        ("normal", "Kuhn's 64 x 64 normal form as a matrix game"),
+        ("analytic", "Kuhn's closed-form equilibrium family, parameter --y"),
+    ):
+        add_solve_arguments(methods.add_parser(method, help=text, description=text), method)
+    add_cfr_arguments(
+        methods.add_parser("cfr", help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
+                           description="Run a CFR-family algorithm; watch, stop with Ctrl-C, resume from a checkpoint.")
+    )
+    one_round = methods.add_parser("one-round", help="seed 003: one-round hold'em (Alice bets, Bob calls or folds) by LP")
+    add_one_round_arguments(one_round)
+    one_round.set_defaults(handler=one_round_handler)
+    add_exploit_arguments(
+        sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
+                       description="Exact best responses to a strategy file or a built-in agent's strategy; "
+                       "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand.")
+    )
+    equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
+    add_equity_arguments(equity)
+    equity.set_defaults(handler=equity_handler)
+    add_plot_arguments(
+        sub.add_parser("plot", help="draw a strategy chart or an exploitability curve (needs matplotlib)",
+                       description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown[plot]'.")
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -70,7 +70,9 @@ def match(
 
 
 def inside(value: float, ci: list[float]) -> bool:
-    return ci[0] <= value <= ci[1]
+    """``value`` in the interval; the slack covers AIVAT's exact, zero-width intervals printed to 15 digits."""
+    slack = 1e-9 * max(1.0, abs(value))
+    return ci[0] - slack <= value <= ci[1] + slack
 
 
 def exact_per100(game: GameDef, a: Strategy, b: Strategy) -> float:

@@ -43,7 +43,10 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
         help="play a match between agents (each its own process) and report win rates",
         description="Start the dealer, launch each agent as a separate process, play, and print each "
         "agent's total and chips per 100 hands (mbb/hand in hold'em) with a 95%% confidence interval, "
-        "and the same per position. Example: showdown match kuhn rules random --hands 10000",
+        "and the same per position, with the difference between agents and its p-value. With --duplicate "
+        "every deal is played again with the seats moved and the results are paired; when an agent's "
+        "strategy is known (built-in agents in Kuhn/Leduc) the AIVAT estimator removes most of the luck. "
+        "Example: showdown match kuhn rules random --hands 10000",
     )
     p.add_argument("game", nargs="?", help="catalog name or .game file (or 'game' in --config)")
     p.add_argument("agents", nargs="*", metavar="agent", help="built-in agent names, one per seat")
@@ -54,6 +57,20 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--no-log", action="store_true", help="write no log files")
     p.add_argument("--name", help="match name (the log file names)")
     p.add_argument("--config", metavar="FILE", help="YAML match file (see showdown.matches.config)")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        default=None,
+        help="play every deal again with the seats moved (same seed) and pair the results; the halves "
+        "run at once on separate cores",
+    )
+    p.add_argument(
+        "--estimator",
+        choices=("plain", "duplicate", "aivat"),
+        help="how win rates are estimated (default: the best available: aivat when an agent's strategy "
+        "is known, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
+    )
+    p.add_argument("--jobs", type=_positive, help="duplicate halves played at once (default: the number of cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--progress", action="store_true", default=None, help="show a progress line even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress line")
@@ -84,6 +101,9 @@ def run_match_command(args: argparse.Namespace) -> int:
         out=out,
         name=args.name,
         progress=args.progress,
+        duplicate=True if (args.duplicate or args.estimator == "duplicate") else None,
+        estimator=args.estimator,
+        jobs=args.jobs,
     )
     if args.no_log:
         from dataclasses import replace

@@ -15,9 +15,13 @@ dealer:                   # optional dealer settings (milliseconds)
   t_response_ms: 600000
   start_timeout_ms: 10000
   on_timeout: fold        # fold | call | abort
+duplicate: false          # play every deal again with the seats moved (see showdown.matches.duplicate)
+estimator: aivat          # plain | duplicate | aivat (default: the best available)
+jobs: 2                   # duplicate halves played at once (default: the number of cores)
 ```
 
-Validation errors are ``ConfigError`` naming the file and the key.
+Validation errors are ``ConfigError`` naming the file, the line and the key (``match.yaml:7:
+agents[1].seed: ...``); the line numbers come from the YAML nodes' marks.
 """
 
 from __future__ import annotations
@@ -31,10 +35,24 @@ from typing import Any
 
 from showdown.errors import ConfigError
 
-__all__ = ["AgentSpec", "DealerSettings", "MatchConfig", "load_match_config", "parse_match_config", "agent_spec", "merge_config"]
+__all__ = [
+    "AgentSpec",
+    "DealerSettings",
+    "ESTIMATORS",
+    "MatchConfig",
+    "Where",
+    "agent_spec",
+    "config_from_json",
+    "config_to_json",
+    "load_match_config",
+    "load_yaml",
+    "merge_config",
+    "parse_match_config",
+]
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
 _ON_TIMEOUT = ("fold", "call", "abort")
+ESTIMATORS = ("plain", "duplicate", "aivat")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +118,9 @@ class MatchConfig:
     name: str | None = None
     dealer: DealerSettings = field(default_factory=DealerSettings)
     progress: bool | None = None  # None: when stderr is a terminal
+    duplicate: bool = False  # also play every deal with the seats moved, and pair the results
+    estimator: str | None = None  # plain | duplicate | aivat; None: the best available
+    jobs: int | None = None  # duplicate halves at once (None: the number of cores)
 
     def check(self, where: str = "match") -> MatchConfig:
         """Raise ``ConfigError`` for values no match can run with; returns self."""
@@ -113,49 +134,149 @@ class MatchConfig:
             raise ConfigError(f"{where}: seed must be 0 to 4294967295, got {self.seed}")
         if self.name is not None and not _LABEL.fullmatch(self.name):
             raise ConfigError(f"{where}: name {self.name!r} may use only letters, digits, '-', '_', '.', '+'")
+        if self.estimator is not None and self.estimator not in ESTIMATORS:
+            raise ConfigError(f"{where}: estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
+        if self.jobs is not None and self.jobs < 1:
+            raise ConfigError(f"{where}: jobs must be at least 1, got {self.jobs}")
         return self
 
 
-def agent_spec(entry: Any, where: str) -> AgentSpec:
+class Where:
+    """Names a place in a config file for error messages: ``file:line: key.path``.
+
+    ``lines`` maps key paths (``("agents", 1, "seed")``) to 1-based line numbers, as ``load_yaml``
+    records them from the YAML nodes' marks; without it (or for a path it lacks, the nearest
+    enclosing path's line is used) errors name the file and the key only.
+    """
+
+    def __init__(self, source: str, lines: Mapping[tuple[Any, ...], int] | None = None, prefix: tuple[Any, ...] = ()) -> None:
+        self.source = source
+        self.lines = lines or {}
+        self.prefix = prefix
+
+    def sub(self, *path: Any) -> Where:
+        """The place ``path`` below this one."""
+        return Where(self.source, self.lines, self.prefix + path)
+
+    def line(self, *path: Any) -> int | None:
+        full = self.prefix + path
+        while True:
+            if full in self.lines:
+                return self.lines[full]
+            if not full:
+                return None
+            full = full[:-1]
+
+    def __call__(self, *path: Any) -> str:
+        full = self.prefix + path
+        line = self.line(*path)
+        head = f"{self.source}:{line}" if line is not None else self.source
+        key = _path_text(full)
+        return f"{head}: {key}" if key else head
+
+
+def _path_text(path: tuple[Any, ...]) -> str:
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
+    """Parse a YAML file keeping each key's line: (data, ``Where`` for error messages).
+
+    ``ConfigError`` when the file cannot be read or is not valid YAML (with the line of the problem).
+    """
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    try:
+        loader = yaml.SafeLoader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        at = f":{mark.line + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"{p}{at}: not valid YAML: {problem}") from None
+    lines: dict[tuple[Any, ...], int] = {}
+    if node is not None:
+        _record_lines(node, (), lines)
+    return data, Where(str(p), lines)
+
+
+def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
+    import yaml
+
+    lines.setdefault(path, node.start_mark.line + 1)
+    if isinstance(node, yaml.MappingNode):
+        for key_node, value_node in node.value:
+            key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.start_mark)
+            lines[path + (key,)] = key_node.start_mark.line + 1
+            _record_lines(value_node, path + (key,), lines)
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            lines[path + (i,)] = item.start_mark.line + 1
+            _record_lines(item, path + (i,), lines)
+
+
+def _as_where(where: str | Where) -> Where:
+    return where if isinstance(where, Where) else Where(where)
+
+
+def agent_spec(entry: Any, where: str | Where) -> AgentSpec:
     """An ``AgentSpec`` from a YAML agent entry: a name, or a mapping with ``name`` or ``command``."""
+    at = _as_where(where)
     if isinstance(entry, str):
         if not entry.strip():
-            raise ConfigError(f"{where}: empty agent name")
+            raise ConfigError(f"{at()}: empty agent name")
         return AgentSpec(name=entry.strip())
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"{where}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
+        raise ConfigError(f"{at()}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
     allowed = {"name", "command", "label", "seed", "options"}
     for key in entry:
         if key not in allowed:
             raise ConfigError(
-                f"{where}: unknown key {key!r} (agent keys: {', '.join(sorted(allowed))}; "
+                f"{at(key)}: unknown key {key!r} (agent keys: {', '.join(sorted(allowed))}; "
                 f"put agent settings under 'options')"
             )
     name = entry.get("name")
     command = entry.get("command")
     if (name is None) == (command is None):
-        raise ConfigError(f"{where}: give exactly one of 'name' (a built-in agent) or 'command' (a program)")
+        raise ConfigError(f"{at()}: give exactly one of 'name' (a built-in agent) or 'command' (a program)")
     if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise ConfigError(f"{where}.name: expected an agent name, got {name!r}")
+        raise ConfigError(f"{at('name')}: expected an agent name, got {name!r}")
     if command is not None and (not isinstance(command, str) or not command.strip()):
-        raise ConfigError(f"{where}.command: expected a command line, got {command!r}")
+        raise ConfigError(f"{at('command')}: expected a command line, got {command!r}")
     label = entry.get("label")
     if label is not None and (not isinstance(label, str) or not _LABEL.fullmatch(label)):
-        raise ConfigError(f"{where}.label: {label!r} may use only letters, digits, '-', '_', '.', '+'")
+        raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
     seed = entry.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"{where}.seed: expected a non-negative integer, got {seed!r}")
+        raise ConfigError(f"{at('seed')}: expected a non-negative integer, got {seed!r}")
     options = entry.get("options", {})
     if options is None:
         options = {}
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
-        raise ConfigError(f"{where}.options: expected a mapping of option names to values, got {options!r}")
+        raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
-        raise ConfigError(f"{where}.options: a command agent takes no options (put them in its command line)")
+        raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
     return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options))
 
 
-_TOP_KEYS = {"game", "agents", "hands", "seed", "fixed_seats", "out", "name", "dealer", "progress"}
+_TOP_KEYS = {
+    "game", "agents", "hands", "seed", "fixed_seats", "out", "name", "dealer", "progress", "duplicate", "estimator", "jobs",
+}  # fmt: skip
 _DEALER_KEYS = set(DealerSettings.__dataclass_fields__)
 
 
@@ -171,18 +292,19 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
-def parse_match_config(data: Any, source: str = "<config>") -> dict[str, Any]:
+def parse_match_config(data: Any, source: str | Where = "<config>") -> dict[str, Any]:
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given)."""
+    at = _as_where(source)
     if data is None:
         return {}
     if not isinstance(data, Mapping):
-        raise ConfigError(f"{source}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
+        raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
     out: dict[str, Any] = {}
     for key, value in data.items():
         key_s = str(key).replace("-", "_")
-        where = f"{source}: {key}"
+        where = at(key)
         if key_s not in _TOP_KEYS:
-            raise ConfigError(f"{source}: unknown key {key!r} (known keys: {', '.join(sorted(_TOP_KEYS))})")
+            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(sorted(_TOP_KEYS))})")
         if key_s == "game":
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: expected a game name or .game file path, got {value!r}")
@@ -190,13 +312,19 @@ def parse_match_config(data: Any, source: str = "<config>") -> dict[str, Any]:
         elif key_s == "agents":
             if not isinstance(value, Sequence) or isinstance(value, str):
                 raise ConfigError(f"{where}: expected a list of agents, got {value!r}")
-            out["agents"] = tuple(agent_spec(e, f"{source}: agents[{i}]") for i, e in enumerate(value))
+            out["agents"] = tuple(agent_spec(e, at.sub(key, i)) for i, e in enumerate(value))
         elif key_s == "hands":
             out["hands"] = _int(value, where, 1)
         elif key_s == "seed":
             out["seed"] = _int(value, where, 0)
-        elif key_s in ("fixed_seats", "progress"):
+        elif key_s in ("fixed_seats", "progress", "duplicate"):
             out[key_s] = _bool(value, where)
+        elif key_s == "jobs":
+            out["jobs"] = _int(value, where, 1)
+        elif key_s == "estimator":
+            if value not in ESTIMATORS:
+                raise ConfigError(f"{where}: expected one of {', '.join(ESTIMATORS)}, got {value!r}")
+            out["estimator"] = value
         elif key_s == "out":
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: expected a directory path, got {value!r}")
@@ -206,46 +334,76 @@ def parse_match_config(data: Any, source: str = "<config>") -> dict[str, Any]:
                 raise ConfigError(f"{where}: expected a match name, got {value!r}")
             out["name"] = value
         elif key_s == "dealer":
-            out["dealer"] = _dealer(value, f"{source}: dealer")
+            out["dealer"] = _dealer(value, at.sub(key))
     return out
 
 
-def _dealer(value: Any, where: str) -> DealerSettings:
+def _dealer(value: Any, at: Where) -> DealerSettings:
     if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected a mapping of dealer settings, got {value!r}")
+        raise ConfigError(f"{at()}: expected a mapping of dealer settings, got {value!r}")
     fields: dict[str, Any] = {}
     for key, v in value.items():
         k = str(key).replace("-", "_")
         if k not in _DEALER_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(sorted(_DEALER_KEYS))})")
+            raise ConfigError(f"{at()}: unknown key {key!r} (known keys: {', '.join(sorted(_DEALER_KEYS))})")
         if k == "on_timeout":
             if v not in _ON_TIMEOUT:
-                raise ConfigError(f"{where}.on_timeout: expected one of {', '.join(_ON_TIMEOUT)}, got {v!r}")
+                raise ConfigError(f"{at(key)}: expected one of {', '.join(_ON_TIMEOUT)}, got {v!r}")
             fields[k] = v
         elif k == "start_timeout_ms" and v is None:
             fields[k] = None
         else:
-            fields[k] = _int(v, f"{where}.{key}", 0)
+            fields[k] = _int(v, at(key), 0)
     return DealerSettings(**fields)
 
 
 def load_match_config(path: str | Path) -> dict[str, Any]:
     """Read and validate a YAML match file; ``ConfigError`` if unreadable or invalid."""
-    import yaml  # type: ignore[import-untyped,unused-ignore]
+    data, at = load_yaml(path)
+    return parse_match_config(data, at)
 
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config file {p}: {exc.strerror or exc}") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        at = f":{mark.line + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"{p}{at}: not valid YAML: {problem}") from None
-    return parse_match_config(data, str(p))
+
+def config_to_json(config: MatchConfig) -> dict[str, Any]:
+    """A JSON-able form of ``config`` (for child processes and result files)."""
+    return {
+        "game": config.game,
+        "agents": [
+            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options)}
+            for a in config.agents
+        ],
+        "hands": config.hands,
+        "seed": config.seed,
+        "fixed_seats": config.fixed_seats,
+        "out": None if config.out is None else str(config.out),
+        "name": config.name,
+        "dealer": {k: getattr(config.dealer, k) for k in DealerSettings.__dataclass_fields__},
+        "progress": config.progress,
+        "duplicate": config.duplicate,
+        "estimator": config.estimator,
+        "jobs": config.jobs,
+    }
+
+
+def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
+    """The inverse of ``config_to_json``."""
+    agents = tuple(
+        AgentSpec(name=a.get("name"), command=a.get("command"), label=a.get("label"), seed=a.get("seed"), options=dict(a.get("options") or {}))
+        for a in d["agents"]
+    )
+    return MatchConfig(
+        game=d["game"],
+        agents=agents,
+        hands=int(d["hands"]),
+        seed=int(d["seed"]),
+        fixed_seats=bool(d.get("fixed_seats", False)),
+        out=None if d.get("out") is None else Path(d["out"]),
+        name=d.get("name"),
+        dealer=DealerSettings(**d.get("dealer", {})),
+        progress=d.get("progress"),
+        duplicate=bool(d.get("duplicate", False)),
+        estimator=d.get("estimator"),
+        jobs=d.get("jobs"),
+    )
 
 
 def merge_config(base: Mapping[str, Any], **overrides: Any) -> MatchConfig:

@@ -5,16 +5,24 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from showdown.matches.stats import Estimate
+
+if TYPE_CHECKING:
+    from showdown.matches.analyze import Analysis
 
 __all__ = ["MatchReport", "format_table", "report_json"]
 
 
 @dataclass
 class MatchReport:
-    """What ``run_match`` returns: per-agent and per-position results plus where the logs are."""
+    """What ``run_match`` returns: per-agent and per-position results plus where the logs are.
+
+    ``agent_stats`` and ``position_stats`` are the figures of the estimator used
+    (``analysis.estimator``); ``analysis`` also holds the plain figures, the pairwise differences,
+    the variance reduction and notes. A duplicate match lists its halves in ``halves``.
+    """
 
     game: str
     hands: int  # hands played
@@ -36,10 +44,16 @@ class MatchReport:
     reason: str | None = None
     elapsed: float = 0.0
     failures: list[str] = field(default_factory=list)
+    analysis: Analysis | None = None
+    halves: list[dict[str, Any]] = field(default_factory=list)  # duplicate: per half, seats and logs
 
     @property
     def hands_per_second(self) -> float:
         return self.hands / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def estimator(self) -> str:
+        return self.analysis.estimator if self.analysis is not None else "plain"
 
 
 def _ci(ci: tuple[float, float] | None) -> list[float] | None:
@@ -48,31 +62,68 @@ def _ci(ci: tuple[float, float] | None) -> list[float] | None:
     return [ci[0], ci[1]]
 
 
+def _gain(x: float | None) -> float | str | None:
+    if x is None:
+        return None
+    return "exact" if math.isinf(x) else x
+
+
 def report_json(r: MatchReport) -> dict[str, Any]:
-    """The ``--json`` document: game, hands, seed, agents, positions, replacements, log (+ extras)."""
+    """The ``--json`` document: game, hands, seed, estimator, agents, positions, differences, logs.
+
+    ``agents[i]`` and ``positions[p]`` carry the estimator's ``per100`` and ``ci95`` (and mbb),
+    and, when the estimator is not the plain one, ``plain`` (the plain figures) and
+    ``variance_reduction`` (how many times fewer hands the estimator needs; ``"exact"`` when it has
+    no sampling error).
+    """
+    a = r.analysis
+    compare = a is not None and (a.estimator != "plain" or a.paired)
+
+    def fields(e: Estimate, plain: Estimate | None, gain: float | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "per100": e.per100,
+            "ci95": _ci(e.ci95),
+            "se100": e.se100,
+            "mbb_per_hand": e.mbb,
+            "ci95_mbb": _ci(e.ci95_mbb),
+        }
+        if compare and plain is not None:
+            out["plain"] = {"per100": plain.per100, "ci95": _ci(plain.ci95)}
+            out["variance_reduction"] = _gain(gain)
+        return out
+
+    agents = []
+    for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, r.agent_stats)):
+        plain = a.plain_agents[i] if a is not None else None
+        gain = a.agent_reduction(i) if a is not None else None
+        agents.append({"name": name, "agent": agent, "total": total, **fields(e, plain, gain)})
+    positions = []
+    for p, e in enumerate(r.position_stats):
+        plain = a.plain_positions[p] if a is not None else None
+        gain = a.position_reduction(p) if a is not None else None
+        positions.append({"position": p, **fields(e, plain, gain)})
+    differences = []
+    if a is not None:
+        for k, d in enumerate(a.differences):
+            item = d.as_json()
+            if compare:
+                item["variance_reduction"] = _gain(a.difference_reduction(k))
+            differences.append(item)
     return {
         "game": r.game,
         "hands": r.hands,
         "seed": r.seed,
-        "agents": [
-            {
-                "name": name,
-                "agent": agent,
-                "total": total,
-                "per100": e.per100,
-                "ci95": _ci(e.ci95),
-                "mbb_per_hand": e.mbb,
-                "ci95_mbb": _ci(e.ci95_mbb),
-            }
-            for name, agent, total, e in zip(r.names, r.agents, r.totals, r.agent_stats)
-        ],
-        "positions": [
-            {"position": p, "per100": e.per100, "ci95": _ci(e.ci95), "mbb_per_hand": e.mbb, "ci95_mbb": _ci(e.ci95_mbb)}
-            for p, e in enumerate(r.position_stats)
-        ],
+        "estimator": r.estimator,
+        "exact": bool(a is not None and a.exact),
+        "consistency_p": a.consistency_p if a is not None else None,
+        "paired_deals": a.deals if a is not None and a.paired else None,
+        "agents": agents,
+        "positions": positions,
+        "differences": differences,
         "replacements": r.replacements,
         "log": str(r.log_path) if r.log_path is not None else None,
         "jsonl": str(r.jsonl_path) if r.jsonl_path is not None else None,
+        "halves": r.halves,
         "hands_requested": r.hands_requested,
         "fixed_seats": r.fixed_seats,
         "big_blind": r.big_blind,
@@ -82,6 +133,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "elapsed_s": round(r.elapsed, 3),
         "hands_per_s": round(r.hands_per_second, 1),
         "failures": r.failures,
+        "notes": list(a.notes) if a is not None else [],
     }
 
 
@@ -96,14 +148,42 @@ def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
 
 
 def format_table(r: MatchReport) -> str:
-    """The human-readable results: one row per agent, then one per position."""
+    """The human-readable results: how they were estimated, a row per agent and per position, the
+    difference between agents with its p-value, and the logs."""
+    from showdown.matches.analyze import estimator_line, format_rows
+
     seats = "fixed seats" if r.fixed_seats else "seats rotate"
+    if r.halves:
+        seats += f", duplicate ({len(r.halves)} halves)"
     played = f"{r.hands:,} hands" if r.hands == r.hands_requested else f"{r.hands:,} of {r.hands_requested:,} hands"
     lines = [f"{r.game}: {played}, seed {r.seed}, {seats}, {r.elapsed:.1f} s ({r.hands_per_second:,.0f} hands/s)"]
     if r.interrupted:
         lines.append("interrupted: partial results")
     if r.aborted and r.reason:
         lines.append(f"match aborted: {r.reason}")
+    if r.analysis is not None:
+        lines.append(estimator_line(r.analysis))
+        lines += format_rows(r.analysis, totals=r.totals)
+        lines += [f"note: {n}" for n in r.analysis.notes]
+    else:
+        lines += _plain_rows(r)
+    changed = []
+    for name, counts in r.replacements.items():
+        shown = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+        if shown:
+            changed.append(f"{name}: {shown}")
+    if changed:
+        lines.append("dealer replacements: " + "; ".join(changed))
+    if r.halves:
+        for half in r.halves:
+            if half.get("log"):
+                lines.append(f"log: {half['log']}")
+    elif r.log_path is not None:
+        lines.append(f"log: {r.log_path}")
+    return "\n".join(lines)
+
+
+def _plain_rows(r: MatchReport) -> list[str]:
     head = ["", "total", "chips/100", "95% CI"]
     if r.show_mbb:
         head += ["mbb/hand", "95% CI (mbb)"]
@@ -119,18 +199,10 @@ def format_table(r: MatchReport) -> str:
             row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]
         rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    lines = []
     for i, row in enumerate(rows):
         cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
         if i == len(r.names):
-            lines.append("")  # agents above, positions below
-    changed = []
-    for name, counts in r.replacements.items():
-        shown = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
-        if shown:
-            changed.append(f"{name}: {shown}")
-    if changed:
-        lines.append("dealer replacements: " + "; ".join(changed))
-    if r.log_path is not None:
-        lines.append(f"log: {r.log_path}")
-    return "\n".join(lines)
+            lines.append("")
+    return lines

@@ -26,9 +26,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec, MatchConfig
@@ -108,9 +108,18 @@ class Progress:
     rewrites one line, elsewhere it prints a line each time.
     """
 
-    def __init__(self, total: int, stats: MatchStats, stream: TextIO | None = None, delay: float = 2.0, every: float = 0.5) -> None:
+    def __init__(
+        self,
+        total: int,
+        stats: MatchStats,
+        stream: TextIO | None = None,
+        delay: float = 2.0,
+        every: float = 0.5,
+        show_agents: bool = True,
+    ) -> None:
         self.total = total
         self.stats = stats
+        self.show_agents = show_agents
         self.stream = stream if stream is not None else sys.stderr
         self.tty = self.stream.isatty()
         self.start = time.monotonic()
@@ -126,8 +135,9 @@ class Progress:
         done = self.stats.hands
         rate = done / (now - self.start) if now > self.start else 0.0
         parts = [f"{done:,}/{self.total:,} hands", f"{rate:,.0f} hands/s"]
-        for name, e in zip(self.stats.names, self.stats.agents()):
-            parts.append(f"{name} {e.per100:+.1f}/100")
+        if self.show_agents:
+            for name, e in zip(self.stats.names, self.stats.agents()):
+                parts.append(f"{name} {e.per100:+.1f}/100")
         text = "  ".join(parts)
         if self.tty:
             self.stream.write("\r" + text[:200] + "\x1b[K")
@@ -183,16 +193,34 @@ async def run_match_async(
             f"{config.game} is a {n}-player game but {len(config.agents)} agents were given"
         )
     _check_agents(config.agents, game)
+    if config.duplicate:
+        from showdown.matches.duplicate import run_duplicate_async
+
+        return await run_duplicate_async(
+            config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals
+        )
+    from showdown.matches.analyze import HandCollector, plan_estimator
+
     labels = seat_labels(config.agents)
     seeds = [s.seed if s.seed is not None else derive_seed(config.seed, i) for i, s in enumerate(config.agents)]
     big_blind = game.big_blind
+    plan = plan_estimator(game, config.agents, config.estimator, False)
+    collector = HandCollector(labels, n, encoder=plan.aivat) if plan.estimator == "aivat" else None
     stats = MatchStats(labels, big_blind, n)
     show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
     ticker = Progress(config.hands, stats) if show_progress else None
     add = stats.add
+    collect = collector.add_record if collector is not None else None
 
     def hand_done(record: HandRecord) -> None:
+        nonlocal collect, collector
         add(record.seats, record.values)
+        if collect is not None:
+            try:
+                collect(record)
+            except ShowdownError as exc:  # a hand AIVAT cannot place: plain figures, said once
+                collect = collector = None
+                plan.notes.append(f"AIVAT not possible: {exc}")
         if ticker is not None:
             ticker.update()
         if on_hand is not None:
@@ -325,6 +353,8 @@ async def run_match_async(
         await _reap(agents)
     if config_errors:
         raise ConfigError(config_errors[0])
+    show_mbb = len(set(game.blind)) > 1
+    analysis = _analysis(stats, collector, plan, result.totals, show_mbb)
     return MatchReport(
         game=config.game,
         hands=result.hands_played,
@@ -333,20 +363,36 @@ async def run_match_async(
         names=tuple(labels),
         agents=tuple(s.name or s.command or "" for s in config.agents),
         totals=tuple(result.totals),
-        agent_stats=stats.agents(),
-        position_stats=stats.positions(),
+        agent_stats=analysis.agents,
+        position_stats=analysis.positions,
         replacements=result.replacements,
         log_path=result.log_path,
         jsonl_path=result.jsonl_path,
         fixed_seats=config.fixed_seats,
-        show_mbb=len(set(game.blind)) > 1,
+        show_mbb=show_mbb,
         big_blind=big_blind,
         aborted=result.aborted and not interrupted,
         interrupted=interrupted,
         reason=result.reason,
         elapsed=elapsed,
         failures=failures,
+        analysis=analysis,
     )
+
+
+def _analysis(stats: MatchStats, collector: Any, plan: Any, totals: Sequence[float], show_mbb: bool) -> Any:
+    """The report's figures under the planned estimator; plain (with a note) if AIVAT cannot be had."""
+    from showdown.matches.analyze import analyze, plain_analysis
+
+    if collector is not None and stats.hands:
+        try:
+            a = analyze(collector.table(), estimator="aivat", big_blind=stats.big_blind, show_mbb=show_mbb, aivat=plan.aivat)
+            a.totals = list(totals)
+            a.notes = plan.notes + a.notes
+            return a
+        except ShowdownError as exc:
+            return plain_analysis(stats, totals, show_mbb=show_mbb, notes=[f"AIVAT not possible: {exc}"])
+    return plain_analysis(stats, totals, show_mbb=show_mbb, notes=plan.notes)
 
 
 async def _reap(agents: Sequence[_AgentProcess]) -> None:

@@ -15,7 +15,7 @@ import pytest
 
 from showdown.errors import ConfigError
 from showdown.matches.config import AgentSpec, DealerSettings, MatchConfig, load_match_config, merge_config
-from showdown.matches.report import format_table, report_json
+from showdown.matches.report import MatchReport, format_table, report_json
 from showdown.matches.runner import Progress, agent_command, derive_seed, run_match, seat_labels
 from showdown.matches.stats import MatchStats
 from showdown.matches.verify import verify_log
@@ -29,7 +29,7 @@ def config(game: str, *agents: str | AgentSpec, hands: int = 200, out: Path | No
     return MatchConfig(game=game, agents=specs, hands=hands, out=out, **kw)  # type: ignore[arg-type]
 
 
-def play(cfg: MatchConfig) -> tuple[object, list[str]]:
+def play(cfg: MatchConfig) -> tuple[MatchReport, list[str]]:
     notes: list[str] = []
     report = run_match(cfg, progress=False, notify=notes.append)
     return report, notes
@@ -53,8 +53,12 @@ def test_a_match_plays_every_hand_and_its_log_verifies(tmp_path: Path, game: str
     assert len(records) == hands
     assert report.names == agents
     assert sum(report.totals) == pytest.approx(0)
-    assert [e.total for e in report.agent_stats] == pytest.approx(report.totals)
-    assert sum(e.total for e in report.position_stats) == pytest.approx(0)
+    assert report.analysis is not None
+    assert [e.total for e in report.analysis.plain_agents] == pytest.approx(report.totals)
+    assert sum(e.total for e in report.analysis.plain_positions) == pytest.approx(0)
+    assert sum(e.mean for e in report.position_stats) == pytest.approx(0)
+    # AIVAT wherever the game's tree and an agent's strategy are known (all these are built-ins)
+    assert report.estimator == ("aivat" if game in ("kuhn", "leduc") else "plain")
     assert all(sum(c.values()) == 0 for c in report.replacements.values())  # the dealer replaced nothing
     assert report.log_path is not None and report.log_path.exists()
     check = verify_log(report.log_path)
@@ -72,7 +76,8 @@ def test_rotation_and_positions_in_the_report(tmp_path: Path) -> None:
     assert data["log"] == str(report.log_path)
     lo, hi = data["agents"][0]["ci95"]
     assert lo <= data["agents"][0]["per100"] <= hi
-    assert data["agents"][0]["total"] == pytest.approx(100 * data["agents"][0]["per100"] / 100)
+    assert data["estimator"] == "aivat" and data["exact"] is True  # both strategies known: exact values
+    assert data["agents"][0]["total"] == pytest.approx(data["agents"][0]["plain"]["per100"])  # 100 hands
     table = format_table(report)
     assert "position 0" in table and "chips/100" in table and "mbb/hand" not in table
 
@@ -175,9 +180,10 @@ def child_env() -> dict[str, str]:
 
 def cli(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
     env = child_env()
-    return subprocess.run(
-        [sys.executable, "-m", "showdown.matches.cli_match", *args], capture_output=True, text=True, env=env, timeout=60, **kw  # type: ignore[call-overload]
+    run: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
+        [sys.executable, "-m", "showdown.matches.cli_match", *args], capture_output=True, text=True, env=env, timeout=60, **kw
     )
+    return run
 
 
 def test_cli_json_output(tmp_path: Path) -> None:

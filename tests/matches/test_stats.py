@@ -7,7 +7,18 @@ import random
 
 import pytest
 
-from showdown.matches.stats import Z95, Estimate, MatchStats, Welford
+import numpy as np
+
+from showdown.matches.stats import (
+    Z95,
+    Estimate,
+    MatchStats,
+    Welford,
+    sample_estimate,
+    stratified_estimate,
+    two_sided_p,
+    variance_ratio,
+)
 from showdown.protocol.logfile import HandRecord
 
 
@@ -57,11 +68,12 @@ def test_rotating_seats_stratify_the_agent_variance_by_position() -> None:
     a = stats.agent(0)
     assert a.mean == 0 and a.se == pytest.approx(math.sqrt(8) / 4)
     assert stats.agent(1).se == pytest.approx(math.sqrt(8) / 4)
-    # position 0 saw 1, 1, 3, 3 (whoever sat there): mean 2, variance 4/3
+    # position 0 saw 1, 3 from seat 0 and 1, 3 from seat 1 (whoever sat there): mean 2; stratified by
+    # the seat in it, sum_s n_s s_s^2 = 2*2 + 2*2 = 8, se = sqrt(8)/4 (pooling would give sqrt(4/3/4))
     p0 = stats.position(0)
     assert p0.per100 == pytest.approx(200)
-    assert p0.se == pytest.approx(math.sqrt(4 / 3 / 4))
-    assert p0.ci95 == pytest.approx((200 - 100 * Z95 * math.sqrt(1 / 3), 200 + 100 * Z95 * math.sqrt(1 / 3)))
+    assert p0.se == pytest.approx(math.sqrt(8) / 4)
+    assert p0.ci95 == pytest.approx((200 - 100 * Z95 * math.sqrt(0.5), 200 + 100 * Z95 * math.sqrt(0.5)))
     assert stats.position(1).per100 == pytest.approx(-200)
 
 
@@ -95,3 +107,118 @@ def test_hand_records_feed_the_statistics() -> None:
     stats.add_record(rec)
     assert stats.agent(0).total == 5.0 and stats.agent(1).total == -5.0
     assert stats.position(0).total == -5.0 and stats.hands == 1
+
+
+def test_a_position_stratified_by_agent_ignores_the_gap_between_agents() -> None:
+    # position 0 held by a strong agent (always +3) and a weak one (always -1): no noise at all within
+    # each agent, so the position's result is known exactly; pooling would report a variance of ~4
+    stats = MatchStats(["strong", "weak"])
+    for h in range(10):
+        if h % 2 == 0:
+            stats.add((0, 1), (3.0, -3.0))
+        else:
+            stats.add((1, 0), (-1.0, 1.0))
+    p0 = stats.position(0)
+    assert p0.mean == pytest.approx(1.0) and p0.se == 0.0
+
+
+def test_difference_between_agents_by_hand() -> None:
+    # 3 players, fixed seats; a - b per hand: 3 - 1 = 2, 0 - (-2) = 2, -1 - 0 = -1, 2 - 0 = 2
+    stats = MatchStats(["a", "b", "c"])
+    for values in ((3, 1, -4), (0, -2, 2), (-1, 0, 1), (2, 0, -2)):
+        stats.add((0, 1, 2), values)
+    d = stats.difference(0, 1)
+    diffs = [2, 2, -1, 2]
+    mean = sum(diffs) / 4
+    var = sum((x - mean) ** 2 for x in diffs) / 3
+    assert d.a == "a" and d.b == "b" and d.estimate.hands == 4
+    assert d.estimate.mean == pytest.approx(mean) and d.estimate.se == pytest.approx(math.sqrt(var / 4))
+    assert d.p_value == pytest.approx(two_sided_p(mean / math.sqrt(var / 4)))
+    back = stats.difference(1, 0)
+    assert back.estimate.mean == pytest.approx(-mean) and back.estimate.se == d.estimate.se
+    assert [(x.a, x.b) for x in stats.differences()] == [("a", "b"), ("a", "c"), ("b", "c")]
+
+
+def test_in_two_player_zero_sum_the_difference_is_twice_the_result() -> None:
+    rng = np.random.default_rng(4)
+    stats = MatchStats(["x", "y"])
+    for h in range(500):
+        v = float(rng.choice([-2, -1, 1, 2]))
+        stats.add((0, 1) if h % 2 == 0 else (1, 0), (v, -v))
+    d = stats.difference(0, 1).estimate
+    a = stats.agent(0)
+    assert d.mean == pytest.approx(2 * a.mean) and d.se == pytest.approx(2 * a.se)  # type: ignore[operator]
+
+
+def test_p_values_of_the_normal_test() -> None:
+    assert two_sided_p(0.0) == 1.0
+    assert two_sided_p(Z95) == pytest.approx(0.05)
+    assert two_sided_p(-2.5758293035489) == pytest.approx(0.01)
+    assert Estimate(100, 0.0, 0.0, 0.0).p_value == 1.0
+    assert Estimate(100, 5.0, 0.05, 0.0).p_value == 0.0
+    assert Estimate(1, 1.0, 1.0, None).p_value is None
+
+
+def test_add_many_equals_hand_by_hand() -> None:
+    rng = np.random.default_rng(7)
+    hands = 300
+    seats = np.array([[(p + h) % 3 for p in range(3)] for h in range(hands)])
+    values = rng.integers(-5, 6, size=(hands, 3)).astype(float)
+    values[:, 2] = -values[:, 0] - values[:, 1]
+    one, many = MatchStats(["a", "b", "c"]), MatchStats(["a", "b", "c"])
+    for h in range(hands):
+        one.add(tuple(seats[h]), tuple(values[h]))
+    many.add_many(seats[:100], values[:100])
+    many.add_many(seats[100:], values[100:])
+    assert many.hands == one.hands == hands
+    for x, y in zip(one.agents() + one.positions(), many.agents() + many.positions()):
+        assert x.total == y.total and x.mean == pytest.approx(y.mean) and x.se == pytest.approx(y.se)
+    for d1, d2 in zip(one.differences(), many.differences()):
+        assert d1.estimate.mean == pytest.approx(d2.estimate.mean) and d1.estimate.se == pytest.approx(d2.estimate.se)
+
+
+def test_iid_samples_and_variance_ratio() -> None:
+    e = sample_estimate([1.0, 3.0, 5.0], hands_per_sample=2)
+    assert e.hands == 6 and e.total == 18.0 and e.mean == 3.0 and e.se == pytest.approx(2 / math.sqrt(3))
+    plain = Estimate(100, 0, 0, 0.3)
+    assert variance_ratio(plain, Estimate(100, 0, 0, 0.1)) == pytest.approx(9.0)
+    assert variance_ratio(plain, Estimate(100, 0, 0, 0.0)) == math.inf
+    assert variance_ratio(plain, Estimate(1, 0, 0, None)) is None
+    w = Welford.of(np.full(10, 0.1))
+    assert w.m2 == 0.0 and w.mean == 0.1  # a constant sample has no rounding noise
+    assert stratified_estimate([w, Welford.of(np.full(5, -0.3))]).se == 0.0
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_intervals_cover_the_truth_95_percent_of_the_time(fixed: bool) -> None:
+    # Simulated 2-player matches with a positional edge and different agent strengths: the true
+    # per-hand means are known, and about 95% of the 95% intervals must contain them.
+    rng = np.random.default_rng(2024)
+    trials, hands = 600, 400
+    # position 0 wins +1 w.p. p, else -1; agent "a" gets +0.2 in expectation extra at either position
+    edge_a = {0: 0.35, 1: 0.15}  # a's expected result at each position
+    covered = {"agent": 0, "position": 0, "difference": 0}
+    for _ in range(trials):
+        h = np.arange(hands)
+        a_pos = np.zeros(hands, dtype=np.int64) if fixed else h % 2  # a's position
+        means = np.where(a_pos == 0, edge_a[0], edge_a[1])
+        outcome = np.where(rng.random(hands) < (1 + means) / 2, 1.0, -1.0) * rng.choice([1.0, 2.0], size=hands)
+        # E[outcome] = means * 1.5; a's result; b gets the negative
+        seats = np.stack([np.where(a_pos == 0, 0, 1), np.where(a_pos == 0, 1, 0)], axis=1)
+        vals0 = np.where(a_pos == 0, outcome, -outcome)  # position 0's value
+        values = np.stack([vals0, -vals0], axis=1)
+        stats = MatchStats(["a", "b"])
+        stats.add_many(seats, values)
+        share0 = float((a_pos == 0).mean())
+        true_a = 1.5 * (share0 * edge_a[0] + (1 - share0) * edge_a[1])
+        true_pos0 = 1.5 * (share0 * edge_a[0] - (1 - share0) * edge_a[1])
+        lo, hi = stats.agent(0).ci95  # type: ignore[misc]
+        covered["agent"] += lo <= 100 * true_a <= hi
+        lo, hi = stats.position(0).ci95  # type: ignore[misc]
+        covered["position"] += lo <= 100 * true_pos0 <= hi
+        lo, hi = stats.difference(0, 1).estimate.ci95  # type: ignore[misc]
+        covered["difference"] += lo <= 200 * true_a <= hi
+    for what, count in covered.items():
+        rate = count / trials
+        # binomial sd at 600 trials is 0.9%: 0.92..0.98 is about 3.3 sd either side
+        assert 0.92 <= rate <= 0.98, (what, rate)

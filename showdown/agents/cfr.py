@@ -1,0 +1,170 @@
+"""The ``cfr`` agent: plays the average strategy of a CFR run, sampling actions with its own generator.
+
+Options (``-o key=value`` or a match YAML): ``strategy`` (a strategy file to play), else the agent
+trains: ``algorithm`` (default ``cfr+``) with a budget of ``iterations`` and/or ``seconds``; with
+neither it trains until the average strategy is at most ``DEFAULT_TARGET`` (1e-4 chips per hand)
+exploitable, at most ``DEFAULT_MAX_ITERATIONS`` iterations. A trained strategy is cached in
+``cache_dir("strategies")`` under the game definition's hash, the algorithm and the budget, so the
+next agent for the same game starts at once (``cache=false`` retrains). ``seed`` seeds the action
+sampling only (training is deterministic, or seeded with 0 for the Monte Carlo variants).
+
+Every game the solvers' tree handles can be played: Kuhn, kuhn-N, Leduc. Hold'em is refused at start
+with a ``ConfigError``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.agents.base import Agent, StrategyTable, View
+from showdown.agents.registry import register_agent, take_options
+from showdown.errors import ConfigError, SolverError
+from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.games.state import Action, parse_action
+
+DEFAULT_ALGORITHM = "cfr+"
+DEFAULT_TARGET = 1e-4
+DEFAULT_MAX_ITERATIONS = 20_000
+
+OPTIONS: dict[str, type] = {
+    "strategy": str,
+    "algorithm": str,
+    "iterations": int,
+    "seconds": float,
+    "seed": int,
+    "cache": bool,
+}
+
+
+class CFRAgent(Agent):
+    """Plays a fixed strategy profile (both positions' information sets) by sampling its probabilities."""
+
+    name = "cfr"
+
+    def __init__(
+        self,
+        game: GameDef,
+        *,
+        strategy: str | Path | Any | None = None,
+        algorithm: str = DEFAULT_ALGORITHM,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        seed: int | None = None,
+        cache: bool = True,
+    ) -> None:
+        super().__init__(game)
+        from showdown.solvers.cfr import ALGORITHM_NAMES
+        from showdown.solvers.strategy import Strategy
+
+        if algorithm not in ALGORITHM_NAMES:
+            raise ConfigError(f"agent 'cfr': algorithm {algorithm!r} is not one of {', '.join(ALGORITHM_NAMES)}")
+        for key, value in (("iterations", iterations), ("seconds", seconds)):
+            if value is not None and value <= 0:
+                raise ConfigError(f"agent 'cfr': option {key!r} must be positive (got {value})")
+        tree = _tree(game)
+        if isinstance(strategy, Strategy):
+            loaded = strategy
+        elif strategy is not None:
+            loaded = _load(game, Path(strategy))
+        else:
+            loaded = trained_strategy(game, algorithm, iterations=iterations, seconds=seconds, cache=cache)
+        missing = [k for k in tree.infoset_keys() if k not in loaded.table]
+        if missing:
+            raise ConfigError(
+                f"agent 'cfr': the strategy lacks {len(missing)} of {len(tree.infoset_keys())} information sets of "
+                f"game {game.name or '?'} (e.g. {missing[0]!r}); it must cover both positions"
+            )
+        self.strategy = loaded
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, view: View) -> Action:
+        from showdown.solvers.strategy import infoset_key
+
+        key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
+        return parse_action(self.strategy.sample(key, self.rng))
+
+    def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
+        return {k: dict(v) for k, v in self.strategy.table.items()}
+
+
+def _tree(game: GameDef) -> Any:
+    from showdown.solvers.tree import build_tree
+
+    try:
+        return build_tree(game)
+    except SolverError as exc:
+        raise ConfigError(f"agent 'cfr' cannot play {game.name or 'this game'}: {str(exc).split('; use ')[0]}") from None
+
+
+def _load(game: GameDef, path: Path) -> Any:
+    from showdown.solvers.strategy import load_strategy
+
+    try:
+        return load_strategy(path, game)
+    except SolverError as exc:
+        raise ConfigError(f"agent 'cfr': {exc}") from None
+
+
+def cache_path(game: GameDef, algorithm: str, iterations: int | None, seconds: float | None) -> Path:
+    """Where a trained strategy is cached: keyed by the game definition's hash, algorithm and budget."""
+    from showdown.cache import cache_dir
+
+    digest = hashlib.sha256(format_gamedef(game).encode()).hexdigest()[:16]
+    if iterations is None and seconds is None:
+        budget = f"target{DEFAULT_TARGET:g}-max{DEFAULT_MAX_ITERATIONS}"
+    else:
+        budget = "-".join(
+            part for part in (f"it{iterations}" if iterations else "", f"s{seconds:g}" if seconds else "") if part
+        )
+    name = "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in (game.name or "game"))
+    return cache_dir("strategies") / f"{name}-{digest}-{algorithm}-{budget}.strategy.json"
+
+
+def trained_strategy(
+    game: GameDef,
+    algorithm: str = DEFAULT_ALGORITHM,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    cache: bool = True,
+) -> Any:
+    """The average strategy of ``algorithm`` on ``game`` with the given budget, from the cache or trained."""
+    from showdown.solvers.cfr import make_solver, train
+    from showdown.solvers.strategy import StrategyError, load_strategy, save_strategy
+
+    path = cache_path(game, algorithm, iterations, seconds)
+    if cache and path.exists():
+        try:
+            return load_strategy(path, game)
+        except StrategyError:
+            pass  # a damaged cache entry: train again and replace it
+    solver = make_solver(game, algorithm, seed=0)
+    if iterations is None and seconds is None:
+        result = train(solver, iterations=DEFAULT_MAX_ITERATIONS, target=DEFAULT_TARGET)
+    else:
+        result = train(solver, iterations=iterations, seconds=seconds)
+    if cache:
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        save_strategy(result.strategy, tmp, "json")
+        os.replace(tmp, path)  # atomic: agents training at once never read a half-written file
+    return result.strategy
+
+
+def _factory(game: GameDef, options: dict[str, Any]) -> Agent:
+    return CFRAgent(game, **take_options("cfr", options, OPTIONS))
+
+
+register_agent(
+    "cfr",
+    _factory,
+    "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
+    "(default: to exploitability 1e-4, cached), seed",
+)
+
+__all__ = ["CFRAgent", "DEFAULT_ALGORITHM", "DEFAULT_TARGET", "cache_path", "trained_strategy"]

@@ -1,0 +1,789 @@
+"""Win rates from played hands: plain, duplicate-paired and AIVAT estimates, from a match or from logs.
+
+The one place where hands become statistics, whatever their source: ``showdown match`` (hands as
+the dealer finishes them), ``--duplicate`` and tournaments (the halves' JSON Lines logs) and
+``showdown analyze`` (ACPC ``.log`` files, ours or the reference dealer's, and our ``.jsonl`` files).
+
+* ``HandCollector`` gathers hands as compact columns (by player name: the same name in several logs
+  or duplicate halves is the same player); ``read_logs`` fills one from files.
+* ``analyze(table, ...)`` computes, per player and per position, the mean per hand with its standard
+  error (``stats``), each pair's difference, and the estimator's gain over the plain estimate:
+
+  - ``plain``: every hand's chips as they fell (variance stratified by position, see ``stats``);
+  - ``duplicate``: hands with the same number in each duplicate half were dealt the same cards with
+    the seats moved (same seed), so each player's results on one deal are averaged over the halves
+    and the deals are the independent samples; the card luck cancels;
+  - ``aivat``: every hand corrected by the AIVAT control variates (``aivat``); with duplicate halves
+    the corrected values are paired in the same way.
+
+With duplicate halves the positions' figures are taken per deal too (each position's mean over the
+halves): a deal gives a position the same cards in every half, so this removes no luck, but it keeps
+the intervals right, the halves' results being correlated.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from array import array
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.errors import ProtocolError, ShowdownError
+from showdown.games.gamedef import GameDef
+from showdown.matches.stats import Difference, Estimate, MatchStats, sample_estimate, two_sided_p, variance_ratio
+from showdown.protocol.logfile import HandRecord, LoggedHand, Score, parse_header_line, parse_score_line, parse_state_line
+
+__all__ = [
+    "ESTIMATORS",
+    "Analysis",
+    "HandCollector",
+    "HandTable",
+    "EstimatorPlan",
+    "LogSet",
+    "analyze",
+    "plain_analysis",
+    "plan_estimator",
+    "analysis_json",
+    "format_analysis",
+    "plot_cumulative",
+    "read_logs",
+]
+
+ESTIMATORS = ("plain", "duplicate", "aivat")
+
+
+# ---------------------------------------------------------------------- hands as columns
+
+
+@dataclass
+class HandTable:
+    """Many hands as arrays: ``seats[h, p]`` indexes ``names`` (who sat at position p),
+    ``values[h, p]`` what position p won, ``half[h]`` which duplicate half (or file) the hand came
+    from, ``number[h]`` its hand number, ``replaced[h, p]`` the dealer played for position p."""
+
+    names: tuple[str, ...]
+    num_positions: int
+    seats: np.ndarray
+    values: np.ndarray
+    number: np.ndarray
+    half: np.ndarray
+    replaced: np.ndarray
+    codes: Any = None  # aivat.DealCodes when an encoder was given
+
+    @property
+    def hands(self) -> int:
+        return int(self.values.shape[0])
+
+    def totals(self) -> list[float]:
+        """Chips won by each player (exact for chip values: sums of integers)."""
+        out = []
+        for s in range(len(self.names)):
+            mask = self.seats == s
+            out.append(math.fsum(self.values[mask].tolist()))
+        return out
+
+
+class HandCollector:
+    """Collects finished hands into a ``HandTable``; memory is a few numbers per hand.
+
+    ``encoder`` (an ``AivatEstimator``) also records where each hand sits in the game's tree, for
+    the AIVAT estimate; a hand it cannot place raises ``AivatError``.
+    """
+
+    def __init__(self, names: Sequence[str] = (), num_positions: int | None = None, encoder: Any = None) -> None:
+        self._index: dict[str, int] = {}
+        self.names: list[str] = []
+        for n in names:
+            self._name(n)
+        self.num_positions = num_positions
+        self.encoder = encoder
+        self._seats = array("i")
+        self._values = array("d")
+        self._number = array("q")
+        self._half = array("i")
+        self._replaced = array("b")
+        self._codes: list[array[int]] = [array("i") for _ in range(4)]
+
+    def _name(self, name: str) -> int:
+        i = self._index.get(name)
+        if i is None:
+            i = self._index[name] = len(self.names)
+            self.names.append(name)
+        return i
+
+    def __len__(self) -> int:
+        return len(self._number)
+
+    def add(
+        self,
+        number: int,
+        players: Sequence[str],
+        values: Sequence[float],
+        *,
+        half: int = 0,
+        hole: Sequence[Sequence[int]] = (),
+        board: Sequence[Sequence[int]] = (),
+        betting: str = "",
+        replaced: Sequence[bool] | None = None,
+    ) -> None:
+        """One hand: ``players[p]`` (a name) sat at position p and won ``values[p]``."""
+        n = len(players)
+        if self.num_positions is None:
+            self.num_positions = n
+        elif n != self.num_positions:
+            raise ProtocolError(f"hand {number} has {n} players where earlier hands had {self.num_positions}")
+        if self.encoder is not None:
+            codes = self.encoder.encode(hole, board, betting)
+            for column, c in zip(self._codes, codes):
+                column.append(c)
+        for p in range(n):
+            self._seats.append(self._name(players[p]))
+            self._values.append(float(values[p]))
+            self._replaced.append(bool(replaced[p]) if replaced is not None else False)
+        self._number.append(number)
+        self._half.append(half)
+
+    def add_record(self, record: HandRecord, half: int = 0) -> None:
+        """A JSON Lines hand record (the match runner's ``on_hand``)."""
+        from showdown.matches.aivat import REPLACING_EVENTS
+
+        replaced = None
+        if record.events:
+            hit = {e.get("seat") for e in record.events if e.get("kind") in REPLACING_EVENTS}
+            replaced = [s in hit for s in record.seats]
+        self.add(
+            record.hand,
+            record.players,
+            record.values,
+            half=half,
+            hole=record.hole,
+            board=record.board,
+            betting=record.betting,
+            replaced=replaced,
+        )
+
+    def add_logged(self, hand: LoggedHand, half: int = 0) -> None:
+        """A ``STATE:`` line of an ACPC log."""
+        self.add(hand.hand, hand.names, hand.values, half=half, hole=hand.hole, board=hand.board, betting=hand.betting_text)
+
+    def table(self) -> HandTable:
+        p = self.num_positions or 0
+        h = len(self._number)
+        codes = None
+        if self.encoder is not None:
+            from showdown.matches.aivat import DealCodes
+
+            cols = [np.frombuffer(c, dtype=np.int32).astype(np.int64) if len(c) else np.zeros(0, np.int64) for c in self._codes]
+            codes = DealCodes(*cols)
+        return HandTable(
+            names=tuple(self.names),
+            num_positions=p,
+            seats=_np(self._seats, np.int32, np.int64).reshape(h, p),
+            values=_np(self._values, np.float64, np.float64).reshape(h, p),
+            number=_np(self._number, np.int64, np.int64),
+            half=_np(self._half, np.int32, np.int64),
+            replaced=_np(self._replaced, np.int8, np.int8).astype(bool).reshape(h, p),
+            codes=codes,
+        )
+
+
+def _np(a: array[Any], src: Any, dst: Any) -> np.ndarray:
+    if not len(a):
+        return np.zeros(0, dtype=dst)
+    return np.frombuffer(a, dtype=src).astype(dst)
+
+
+# ---------------------------------------------------------------------- reading logs
+
+
+@dataclass
+class LogSet:
+    """Hands read from log files, with what their headers and score lines said."""
+
+    table: HandTable
+    game: GameDef | None
+    scores: list[tuple[Path, Score]]  # files that had a SCORE line (or a JSONL summary's totals)
+    files: list[Path]
+
+
+def _is_jsonl(path: Path) -> bool:
+    if path.suffix == ".jsonl":
+        return True
+    if path.suffix == ".log":
+        return False
+    with path.open("r", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip():
+                return line.lstrip().startswith("{")
+    return False
+
+
+def _iter_file(path: Path) -> Iterator[tuple[int, str]]:
+    try:
+        f = path.open("r", encoding="utf-8")
+    except OSError as exc:
+        raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
+    with f:
+        for number, line in enumerate(f, start=1):
+            yield number, line
+
+
+def _game_of_file(path: Path) -> str | None:
+    """The game a log names: the ACPC header's game file, or a JSON record's ``game``."""
+    for _, line in _iter_file(path):
+        if line.startswith("#"):
+            header = parse_header_line(line)
+            if header is not None:
+                return header.game
+        elif line.strip().startswith("{"):
+            try:
+                return str(json.loads(line).get("game") or "") or None
+            except ValueError:
+                return None
+        elif line.strip():
+            return None
+    return None
+
+
+def _resolve_game(label: str, path: Path) -> GameDef | None:
+    from showdown.matches.verify import resolve_log_game
+
+    try:
+        return resolve_log_game(label, path)
+    except ShowdownError:
+        return None
+
+
+def read_logs(
+    paths: Sequence[str | Path],
+    *,
+    game: GameDef | None = None,
+    encoder_for: Any = None,
+    halves: bool = True,
+) -> LogSet:
+    """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
+
+    The game comes from ``game`` or the first file's header (None when it cannot be resolved: the
+    figures are then in chips only). ``encoder_for(game)`` may return an ``AivatEstimator`` to place
+    the hands in the game's tree. Each file is its own ``half`` (for duplicate pairing) when
+    ``halves``. Errors name the file and line.
+    """
+    files = [Path(p) for p in paths]
+    if not files:
+        raise ShowdownError("no log files given")
+    for p in files:
+        if not p.is_file():
+            raise ShowdownError(f"no such log file: {p}")
+    if game is None:
+        label = _game_of_file(files[0])
+        game = _resolve_game(label, files[0]) if label else None
+    encoder = encoder_for(game) if (encoder_for is not None and game is not None) else None
+    collector = HandCollector(encoder=encoder)
+    scores: list[tuple[Path, Score]] = []
+    for k, path in enumerate(files):
+        half = k if halves else 0
+        if _is_jsonl(path):
+            score = _read_jsonl(path, collector, half)
+        else:
+            score = _read_acpc(path, collector, half)
+        if score is not None:
+            scores.append((path, score))
+    return LogSet(collector.table(), game, scores, files)
+
+
+def _read_acpc(path: Path, collector: HandCollector, half: int) -> Score | None:
+    score: Score | None = None
+    for number, raw in _iter_file(path):
+        line = raw.rstrip("\r\n")
+        try:
+            if line.startswith("STATE:"):
+                collector.add_logged(parse_state_line(line), half)
+            elif line.startswith("SCORE:"):
+                score = parse_score_line(line)
+            elif line.startswith("#") or not line.strip():
+                continue
+            else:
+                raise ProtocolError(f"unexpected line {line[:80]!r}")
+        except ShowdownError as exc:
+            raise ShowdownError(f"{path}:{number}: {exc}") from None
+    return score
+
+
+def _read_jsonl(path: Path, collector: HandCollector, half: int) -> Score | None:
+    score: Score | None = None
+    for number, raw in _iter_file(path):
+        line = raw.strip()
+        if not line:
+            continue
+        try:
+            if '"summary"' in line:
+                d = json.loads(line)
+                if d.get("summary"):
+                    names = d.get("names")
+                    totals = d.get("totals")
+                    if isinstance(names, list) and isinstance(totals, list):
+                        score = Score(tuple(float(t) for t in totals), tuple(str(n) for n in names))
+                    continue
+            collector.add_record(HandRecord.from_json(line), half)
+        except ValueError as exc:
+            raise ShowdownError(f"{path}:{number}: not a hand record: {exc}") from None
+        except ShowdownError as exc:
+            raise ShowdownError(f"{path}:{number}: {exc}") from None
+    return score
+
+
+# ---------------------------------------------------------------------- estimates
+
+
+@dataclass
+class Analysis:
+    """Statistics of a set of hands under one estimator, with the plain figures to compare."""
+
+    names: tuple[str, ...]
+    hands: int
+    big_blind: int
+    show_mbb: bool
+    estimator: str
+    totals: list[float]  # chips actually won, per player
+    agents: list[Estimate]
+    positions: list[Estimate]
+    differences: list[Difference]
+    plain_agents: list[Estimate]
+    plain_positions: list[Estimate]
+    plain_differences: list[Difference]
+    paired: bool = False  # players' figures average duplicate halves deal by deal
+    deals: int = 0  # paired deals (duplicate)
+    exact: bool = False  # AIVAT with every strategy known in every hand
+    known: tuple[str, ...] = ()  # players whose strategy AIVAT used
+    notes: list[str] = field(default_factory=list)
+    consistency_p: float | None = None  # AIVAT: p-value of "the chips won agree with the strategies"
+
+    def agent_reduction(self, i: int) -> float | None:
+        """How many times fewer hands the estimator needs than the plain estimate (player ``i``)."""
+        return variance_ratio(self.plain_agents[i], self.agents[i])
+
+    def position_reduction(self, p: int) -> float | None:
+        return variance_ratio(self.plain_positions[p], self.positions[p])
+
+    def difference_reduction(self, k: int) -> float | None:
+        return variance_ratio(self.plain_differences[k].estimate, self.differences[k].estimate)
+
+
+def _stats(table: HandTable, values: np.ndarray, big_blind: int) -> MatchStats:
+    stats = MatchStats(table.names, big_blind, table.num_positions)
+    stats.add_many(table.seats, values)
+    return stats
+
+
+def _paired(
+    table: HandTable, values: np.ndarray, big_blind: int
+) -> tuple[list[Estimate], list[Difference], list[Estimate], int, list[str]]:
+    """Figures from deals played in every half: per deal, each player's (and each position's) mean
+    over the halves is one independent sample. A position holds the same cards in every half, so for
+    positions this gains nothing; it keeps their intervals right (the halves' hands are correlated)."""
+    halves = np.unique(table.half)
+    k = len(halves)
+    notes: list[str] = []
+    numbers = np.unique(table.number)
+    # which hand numbers every half has
+    present = np.zeros(len(numbers), dtype=np.int64)
+    idx = np.searchsorted(numbers, table.number)
+    np.add.at(present, idx, 1)
+    complete = present == k
+    if (present > k).any():
+        raise ShowdownError("a hand number appears twice in one duplicate half: give each half's log once")
+    units = int(complete.sum())
+    unpaired = int((~complete[idx]).sum())
+    if unpaired:
+        notes.append(f"{unpaired} hands without a partner in every half are left out of the paired estimate")
+    keep = complete[idx]
+    unit_of = np.cumsum(complete) - 1  # unit index per hand number
+    unit = unit_of[idx[keep]]
+    seats = table.seats[keep]
+    vals = values[keep]
+    n = len(table.names)
+    sums = np.zeros((n, units))
+    counts = np.zeros((n, units), dtype=np.int64)
+    for p in range(table.num_positions):
+        np.add.at(sums, (seats[:, p], unit), vals[:, p])
+        np.add.at(counts, (seats[:, p], unit), 1)
+    agents = []
+    means = np.divide(sums, counts, out=np.zeros_like(sums), where=counts > 0)
+    for s in range(n):
+        played = counts[s] > 0
+        if not played.all() and played.any():
+            notes.append(f"{table.names[s]} did not play every deal in every half")
+        per_deal = counts[s][played]
+        e = sample_estimate(means[s][played], big_blind)
+        hands = int(per_deal.sum())
+        agents.append(Estimate(hands, float(sums[s][played].sum()), e.mean, e.se, big_blind))
+    diffs = []
+    for a in range(n):
+        for b in range(a + 1, n):
+            both = (counts[a] > 0) & (counts[b] > 0)
+            d = means[a][both] - means[b][both]
+            e = sample_estimate(d, big_blind)
+            hands = int(counts[a][both].sum())
+            diffs.append(Difference(table.names[a], table.names[b], Estimate(hands, e.mean * hands, e.mean, e.se, big_blind)))
+    positions = []
+    for p in range(table.num_positions):
+        pos_sums = np.zeros(units)
+        np.add.at(pos_sums, unit, vals[:, p])
+        e = sample_estimate(pos_sums / k, big_blind)
+        positions.append(Estimate(units * k, float(vals[:, p].sum()), e.mean, e.se, big_blind))
+    return agents, diffs, positions, units, notes
+
+
+def analyze(
+    table: HandTable,
+    *,
+    estimator: str = "plain",
+    big_blind: int = 1,
+    show_mbb: bool = False,
+    aivat: Any = None,
+    pair: bool | None = None,
+) -> Analysis:
+    """The figures of ``table`` under ``estimator`` (``plain``, ``duplicate`` or ``aivat``).
+
+    ``aivat`` is the ``AivatEstimator`` whose seats are ``table.names`` in order (needed for
+    ``aivat``; the table must have been collected with it as encoder). ``pair`` (default: when the
+    table holds more than one half) pairs deals across halves for the players' figures;
+    ``duplicate`` is the plain values paired.
+    """
+    if estimator not in ESTIMATORS:
+        raise ShowdownError(f"unknown estimator {estimator!r}: use one of {', '.join(ESTIMATORS)}")
+    halves = len(np.unique(table.half)) if table.hands else 0
+    if pair is None:
+        pair = halves > 1
+    if estimator == "duplicate" and halves < 2:
+        raise ShowdownError("the duplicate estimator needs the hands of at least two duplicate halves")
+    notes: list[str] = []
+    consistency_p: float | None = None
+    totals = table.totals()
+    plain = _stats(table, table.values, big_blind)
+    values = table.values
+    exact = False
+    known: tuple[str, ...] = ()
+    if estimator == "aivat":
+        if aivat is None or table.codes is None:
+            raise ShowdownError("the AIVAT estimator needs the game's tree and the players' strategies")
+        if table.num_positions != 2:
+            raise ShowdownError("the AIVAT estimator handles 2-player games only")
+        result = aivat.estimate(table.codes, table.seats, table.values[:, 0], table.replaced)
+        values = np.stack([result.values, -result.values], axis=1)
+        consistency_p = _consistency(table.values[:, 0] - result.values)
+        if consistency_p is not None and consistency_p < CONSISTENCY_ALARM:
+            notes.append(
+                f"the chips won disagree with the known strategies (p = {consistency_p:.2g}): the AIVAT "
+                "figures assume the agents play them; check the agents, or use --estimator plain"
+            )
+        exact = result.exact
+        known = tuple(n for n, k in zip(table.names, result.known) if k)
+        notes += [_note_names(note, table.names) for note in result.notes]
+        replaced = int(table.replaced.any(axis=1).sum())
+        if replaced:
+            notes.append(f"{replaced} hands had actions played by the dealer: those seats count as unknown there")
+    chosen = plain if values is table.values else _stats(table, values, big_blind)
+    positions, plain_positions = chosen.positions(), plain.positions()
+    if pair and halves > 1:
+        agents, diffs, positions, deals, more = _paired(table, values, big_blind)
+        plain_positions = _paired(table, table.values, big_blind)[2]
+        notes += more
+    else:
+        agents, diffs, deals = chosen.agents(), chosen.differences(), 0
+    return Analysis(
+        names=table.names,
+        hands=table.hands,
+        big_blind=big_blind,
+        show_mbb=show_mbb,
+        estimator=estimator,
+        totals=totals,
+        agents=agents,
+        positions=positions,
+        differences=diffs,
+        plain_agents=plain.agents(),
+        plain_positions=plain_positions,
+        plain_differences=plain.differences(),
+        paired=bool(pair and halves > 1),
+        deals=deals,
+        exact=exact,
+        known=known,
+        notes=notes,
+        consistency_p=consistency_p,
+    )
+
+
+CONSISTENCY_ALARM = 1e-3
+"""Below this p-value the chips won are taken to contradict the strategies AIVAT was told about."""
+
+
+def _consistency(corrections: np.ndarray) -> float | None:
+    """p-value of "the AIVAT corrections have mean 0", which holds when the known strategies are
+    really played (each correction has expectation 0); a small value means they are not."""
+    n = len(corrections)
+    if n < 2:
+        return None
+    sd = float(corrections.std(ddof=1))
+    mean = float(corrections.mean())
+    if sd == 0.0:
+        return 1.0 if mean == 0.0 else 0.0
+    return two_sided_p(mean / (sd / math.sqrt(n)))
+
+
+def plain_analysis(stats: MatchStats, totals: Sequence[float], *, show_mbb: bool = False, notes: Sequence[str] = ()) -> Analysis:
+    """An ``Analysis`` of the plain estimate straight from running statistics (no per-hand storage)."""
+    agents, positions, diffs = stats.agents(), stats.positions(), stats.differences()
+    return Analysis(
+        names=stats.names,
+        hands=stats.hands,
+        big_blind=stats.big_blind,
+        show_mbb=show_mbb,
+        estimator="plain",
+        totals=list(totals),
+        agents=agents,
+        positions=positions,
+        differences=diffs,
+        plain_agents=agents,
+        plain_positions=positions,
+        plain_differences=diffs,
+        notes=list(notes),
+    )
+
+
+def _note_names(note: str, names: Sequence[str]) -> str:
+    """``seat 2 ...`` -> ``bob ...`` in AIVAT notes (its seats are the table's players)."""
+    if note.startswith("seat "):
+        head, _, rest = note[5:].partition(" ")
+        if head.isdigit() and 0 < int(head) <= len(names):
+            return f"{names[int(head) - 1]} {rest}"
+    return note
+
+
+@dataclass
+class EstimatorPlan:
+    """The estimator a match will be analysed with, decided before it starts.
+
+    ``aivat`` holds the ``AivatEstimator`` (strategies by seat) when the estimator is ``aivat``.
+    """
+
+    estimator: str
+    aivat: Any = None
+    notes: list[str] = field(default_factory=list)
+
+
+def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool) -> EstimatorPlan:
+    """Choose the estimator: ``requested``, or the best available when None.
+
+    Best: ``aivat`` when the game allows it and at least one agent's strategy is known (built-in
+    agents with a fixed table, see ``aivat.known_strategy``), else ``duplicate`` when the deals are
+    played in duplicate, else ``plain``. An explicit ``aivat`` the game does not allow is a
+    ``ConfigError``; an explicit ``aivat`` with no strategy known corrects chance only (noted).
+    """
+    from showdown.errors import ConfigError
+    from showdown.matches.aivat import AivatEstimator, known_strategies, supports
+
+    if requested == "duplicate" and not duplicate:
+        raise ConfigError("the duplicate estimator needs the match played in duplicate (--duplicate)")
+    if requested in ("plain", "duplicate"):
+        return EstimatorPlan(requested)
+    why = supports(game)
+    if why is not None:
+        if requested == "aivat":
+            raise ConfigError(f"--estimator aivat: {why}")
+        return EstimatorPlan("duplicate" if duplicate else "plain")
+    strategies, unknown = known_strategies(specs, game)
+    if not any(s is not None for s in strategies) and requested is None:
+        return EstimatorPlan("duplicate" if duplicate else "plain")
+    notes = [f"strategy not used for {n}" for n in unknown] if any(s is not None for s in strategies) else [
+        "no agent's strategy is known: AIVAT corrects for chance only"
+    ]
+    return EstimatorPlan("aivat", AivatEstimator(game, strategies), notes)
+
+
+# ---------------------------------------------------------------------- output
+
+
+def _pair(ci: tuple[float, float] | None) -> list[float] | None:
+    if ci is None or not all(math.isfinite(x) for x in ci):
+        return None
+    return [ci[0], ci[1]]
+
+
+def _reduction_json(x: float | None) -> float | str | None:
+    if x is None:
+        return None
+    return "exact" if math.isinf(x) else x
+
+
+def analysis_json(a: Analysis) -> dict[str, Any]:
+    """``{"players": [...], "positions": [...], ...}``: each with hands, total, per100 and ci95."""
+
+    def row(e: Estimate, plain: Estimate, reduction: float | None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "hands": e.hands,
+            "per100": e.per100,
+            "ci95": _pair(e.ci95),
+            "se100": e.se100,
+        }
+        if a.show_mbb:
+            out["mbb_per_hand"] = e.mbb
+            out["ci95_mbb"] = _pair(e.ci95_mbb)
+        if a.estimator != "plain" or a.paired:
+            out["plain"] = {"per100": plain.per100, "ci95": _pair(plain.ci95)}
+            out["variance_reduction"] = _reduction_json(reduction)
+        return out
+
+    players = []
+    for i, name in enumerate(a.names):
+        players.append({"name": name, "total": a.totals[i], **row(a.agents[i], a.plain_agents[i], a.agent_reduction(i))})
+    positions = []
+    for p, e in enumerate(a.positions):
+        positions.append({"position": p, "total": e.total, **row(e, a.plain_positions[p], a.position_reduction(p))})
+    diffs = []
+    for k, d in enumerate(a.differences):
+        item = d.as_json()
+        if a.estimator != "plain" or a.paired:
+            item["variance_reduction"] = _reduction_json(a.difference_reduction(k))
+        diffs.append(item)
+    return {
+        "hands": a.hands,
+        "estimator": a.estimator,
+        "paired": a.paired,
+        "deals": a.deals if a.paired else None,
+        "exact": a.exact,
+        "known_strategies": list(a.known),
+        "consistency_p": a.consistency_p,
+        "big_blind": a.big_blind,
+        "players": players,
+        "positions": positions,
+        "differences": diffs,
+        "notes": list(a.notes),
+    }
+
+
+def _num(x: float, digits: int = 2) -> str:
+    return f"{round(x, digits) + 0.0:+,.{digits}f}"  # no "-0.00" from rounding noise
+
+
+def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
+    if ci is None:
+        return "n/a"
+    return f"[{_num(ci[0], digits)}, {_num(ci[1], digits)}]"
+
+
+def _gain(x: float | None) -> str:
+    if x is None:
+        return "n/a"
+    if math.isinf(x):
+        return "exact"
+    return f"x{x:.1f}"
+
+
+def estimator_line(a: Analysis) -> str:
+    """One line saying how the figures were estimated."""
+    if a.estimator == "plain" and not a.paired:
+        return "estimator: plain (each hand's chips; variance stratified by position)"
+    parts = [f"estimator: {a.estimator}"]
+    if a.estimator == "aivat":
+        known = ", ".join(a.known) if a.known else "none (chance corrected only)"
+        parts.append(f"strategies known: {known}")
+        if a.exact:
+            parts.append("every strategy known: the exact expected value, no sampling error")
+    if a.paired:
+        parts.append(f"paired over {a.deals:,} duplicate deals")
+    return "; ".join(parts)
+
+
+def format_rows(a: Analysis, totals: Sequence[float] | None = None, label: str = "") -> list[str]:
+    """The table rows: one per player, a blank line, one per position, then the differences."""
+    compare = a.estimator != "plain" or a.paired
+    head = ["", "total", "chips/100", "95% CI"]
+    if a.show_mbb:
+        head += ["mbb/hand", "95% CI (mbb)"]
+    if compare:
+        head += ["plain chips/100", "plain 95% CI", "gain"]
+    rows: list[list[str]] = [head]
+    tot = list(totals) if totals is not None else a.totals
+
+    def cells(name: str, total: float, e: Estimate, plain: Estimate, gain: float | None) -> list[str]:
+        row = [name, _num(total, 1 if total != int(total) else 0), _num(e.per100), _interval(e.ci95)]
+        if a.show_mbb:
+            row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]
+        if compare:
+            row += [_num(plain.per100), _interval(plain.ci95), _gain(gain)]
+        return row
+
+    for i, name in enumerate(a.names):
+        rows.append(cells(name, tot[i], a.agents[i], a.plain_agents[i], a.agent_reduction(i)))
+    for p, e in enumerate(a.positions):
+        rows.append(cells(f"position {p}", a.plain_positions[p].total, e, a.plain_positions[p], a.position_reduction(p)))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    lines = []
+    for i, row in enumerate(rows):
+        cells_ = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        lines.append("  ".join(cells_).rstrip())
+        if i == len(a.names):
+            lines.append("")
+    if a.differences:
+        lines.append("")
+        for d in a.differences:
+            pv = d.p_value
+            ptext = "p n/a" if pv is None else (f"p = {pv:.3g}" if pv >= 1e-4 else "p < 0.0001")
+            lines.append(f"{d.a} - {d.b}: {_num(d.estimate.per100)}/100 {_interval(d.estimate.ci95)}, {ptext}")
+    return lines
+
+
+def format_analysis(a: Analysis, title: str = "") -> str:
+    """The human-readable analysis: what was estimated how, the table, and any notes."""
+    lines = []
+    if title:
+        lines.append(title)
+    lines.append(estimator_line(a))
+    lines += format_rows(a)
+    lines += [f"note: {n}" for n in a.notes]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- plot
+
+
+def plot_cumulative(table: HandTable, path: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
+    """Cumulative winnings per player against hands played, with the 95% band of the total.
+
+    The band at hand k is ``total_k +- 1.96 s sqrt(k)`` (``s`` the player's standard deviation per
+    hand over the whole sample): where the expected total may lie given the results so far.
+    matplotlib is imported here only (the ``plot`` extra).
+    """
+    from showdown.plots import new_figure  # require_matplotlib: one clear line when it is missing
+
+    fig = new_figure(9, 5)
+    ax = fig.subplots()
+    order = np.lexsort((table.number, table.half))
+    seats = table.seats[order]
+    values = table.values[order]
+    for s, name in enumerate(table.names):
+        mask = seats == s
+        rows = mask.any(axis=1)
+        v = (values * mask).sum(axis=1)[rows]
+        if not len(v):
+            continue
+        k = np.arange(1, len(v) + 1)
+        total = np.cumsum(v)
+        sd = float(v.std(ddof=1)) if len(v) > 1 else 0.0
+        band = 1.959963984540054 * sd * np.sqrt(k)
+        line = ax.plot(k, total, label=f"{name} ({100.0 * total[-1] / len(v):+.2f}/100)", linewidth=1.2)[0]
+        ax.fill_between(k, total - band, total + band, color=line.get_color(), alpha=0.15, linewidth=0)
+    ax.axhline(0.0, color="#888888", linewidth=0.8)
+    ax.set_xlabel("hands played")
+    ax.set_ylabel("cumulative winnings (chips)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")
+    ax.set_title(title or "cumulative winnings with 95% band")
+    out = Path(path)
+    fig.savefig(out, dpi=dpi)
+    return out

@@ -1,0 +1,183 @@
+"""``showdown analyze LOG... [--json] [--plot FILE.png]``: win rates with intervals from match logs.
+
+Reads ACPC ``.log`` files (ours or the reference dealer's) and our JSON Lines ``.jsonl`` logs, and
+prints per player name and per position the total, chips per 100 hands (mbb/hand in hold'em) with
+its 95% interval, and each pair's difference with its p-value. ``--duplicate`` pairs hand ``h`` of
+every file (the halves of a duplicate match); ``--known NAME=AGENT`` (a built-in agent, or a
+strategy file) lets AIVAT use that player's strategy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError, ShowdownError
+
+__all__ = ["add_analyze_parser", "run_analyze_command", "main"]
+
+
+def add_analyze_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+    """Add the ``analyze`` subcommand to ``showdown``'s subparsers."""
+    p = subparsers.add_parser(
+        "analyze",
+        help="win rates with confidence intervals from match logs (.log or .jsonl)",
+        description="Read ACPC match logs (ours or the reference dealer's) and JSON Lines logs and print, "
+        "per player name and per position, the total, chips per 100 hands (mbb/hand in hold'em) with a "
+        "95%% confidence interval, and each pair's difference with its p-value. "
+        "Example: showdown analyze logs/*.log --plot winnings.png",
+    )
+    _configure(p)
+    return p
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("logs", nargs="+", metavar="LOG", help=".log (ACPC) or .jsonl (showdown) files")
+    p.add_argument("--json", action="store_true", help='print {"players": [...], "positions": [...], ...} as JSON')
+    p.add_argument("--plot", metavar="FILE.png", help="draw cumulative winnings per player with the 95%% band (needs matplotlib)")
+    p.add_argument("--game", help="the game (default: from the log header)")
+    p.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="the files are the halves of a duplicate match: pair hand h of every file",
+    )
+    p.add_argument(
+        "--known",
+        action="append",
+        default=[],
+        metavar="NAME=AGENT",
+        help="player NAME played built-in agent AGENT (e.g. Alice=equilibrium) or the strategy in a file "
+        "(Alice=strategy.json): AIVAT may use its strategy (repeatable)",
+    )
+    p.add_argument(
+        "--estimator",
+        choices=("plain", "duplicate", "aivat"),
+        help="default: aivat when a --known strategy can be used, else duplicate with --duplicate, else plain",
+    )
+    p.set_defaults(handler=run_analyze_command)
+
+
+def _known(entries: list[str], game: Any) -> dict[str, Any]:
+    """``NAME=AGENT`` entries -> name -> Strategy."""
+    from showdown.matches.aivat import known_strategy
+    from showdown.solvers.strategy import load_strategy
+
+    out: dict[str, Any] = {}
+    for text in entries:
+        name, sep, what = text.partition("=")
+        if not sep or not name or not what:
+            raise ConfigError(f"--known {text!r}: write it as NAME=AGENT, like --known Alice=equilibrium")
+        if Path(what).is_file():
+            out[name] = load_strategy(what, game)
+            continue
+        strategy, why = known_strategy(what, game)
+        if strategy is None:
+            raise ConfigError(f"--known {text}: the strategy of {what!r} cannot be used: {why}")
+        out[name] = strategy
+    return out
+
+
+def run_analyze_command(args: argparse.Namespace) -> int:
+    """Handler: read, analyse, print; exit 0."""
+    from showdown.games.catalog import get_game
+    from showdown.matches.aivat import AivatEstimator, supports
+    from showdown.matches.analyze import analysis_json, analyze, format_analysis, plot_cumulative, read_logs
+
+    game = get_game(args.game) if args.game else None
+    estimator = args.estimator
+    if estimator == "duplicate" and not args.duplicate:
+        args.duplicate = True
+    want_aivat = estimator == "aivat" or (estimator is None and bool(args.known))
+    aivat: AivatEstimator | None = None
+
+    def encoder_for(g: Any) -> Any:
+        nonlocal aivat
+        why = supports(g)
+        if why is not None:
+            if estimator == "aivat":
+                raise ConfigError(f"--estimator aivat: {why}")
+            return None
+        aivat = AivatEstimator(g)
+        return aivat
+
+    if args.plot:
+        from showdown.plots import require_matplotlib
+
+        require_matplotlib()  # fail before reading anything
+    logs = read_logs(args.logs, game=game, encoder_for=encoder_for if want_aivat else None, halves=args.duplicate)
+    if want_aivat and logs.game is None:
+        raise ConfigError("AIVAT needs the game: the log header does not name one this tool knows; pass --game")
+    table = logs.table
+    if table.hands == 0:
+        raise ShowdownError("no hands in " + ", ".join(str(f) for f in logs.files))
+    g = logs.game
+    notes: list[str] = []
+    if aivat is not None:
+        known = _known(args.known, g)
+        unknown = [n for n in known if n not in table.names]
+        if unknown:
+            raise ConfigError(f"--known names player(s) not in the logs: {', '.join(unknown)} (players: {', '.join(table.names)})")
+        aivat.set_strategies([known.get(n) for n in table.names])
+        if not known:
+            notes.append("no player's strategy is known: AIVAT corrects for chance only")
+        chosen = "aivat"
+    else:
+        if estimator is None and args.known:
+            notes.append("AIVAT is not possible for this game: plain estimate")
+        chosen = estimator if estimator in ("plain", "duplicate") else ("duplicate" if args.duplicate else "plain")
+    analysis = analyze(
+        table,
+        estimator=chosen,
+        big_blind=g.big_blind if g is not None else 1,
+        show_mbb=bool(g is not None and len(set(g.blind)) > 1),
+        aivat=aivat,
+        pair=args.duplicate,
+    )
+    analysis.notes = notes + analysis.notes
+    _check_scores(logs, analysis)
+    if args.plot:
+        out = plot_cumulative(table, args.plot, title=f"{g.name if g is not None else ''} cumulative winnings".strip())
+        analysis.notes.append(f"plot: {out}")
+    if args.json:
+        doc = analysis_json(analysis)
+        doc["files"] = [str(f) for f in logs.files]
+        doc["game"] = g.name if g is not None else None
+        print(json.dumps(doc, indent=2))
+    else:
+        head = f"{', '.join(str(f) for f in logs.files)}: {table.hands:,} hands"
+        if g is not None:
+            head += f" of {g.name}"
+        print(format_analysis(analysis, head))
+    return 0
+
+
+def _check_scores(logs: Any, analysis: Any) -> None:
+    """A note when a file's SCORE line disagrees with the sum of its hands (e.g. a cut log)."""
+    if len(logs.scores) != len(logs.files):
+        return
+    expected: dict[str, float] = {}
+    for _, score in logs.scores:
+        for name, total in zip(score.names, score.totals):
+            expected[name] = expected.get(name, 0.0) + total
+    for name, total in zip(analysis.names, analysis.totals):
+        if name in expected and abs(expected[name] - total) > 1e-6:
+            analysis.notes.append(f"the SCORE lines give {name} {expected[name]:g}; the hands add up to {total:g}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m showdown.matches.cli_analyze``: the ``analyze`` command on its own."""
+    parser = argparse.ArgumentParser(prog="showdown analyze")
+    _configure(parser)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return int(args.handler(args))
+    except ShowdownError as exc:
+        print(f"showdown analyze: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

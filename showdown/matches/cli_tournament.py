@@ -1,0 +1,78 @@
+"""``showdown tournament FILE.yaml``: a round robin between agents, resumable; see ``tournament``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from showdown.errors import ShowdownError
+
+__all__ = ["add_tournament_parser", "run_tournament_command", "main"]
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
+    return value
+
+
+def _configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("config", metavar="FILE.yaml", help="the tournament file (game, agents, hands, duplicate, seed, jobs, out)")
+    p.add_argument("--jobs", type=_positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
+    p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
+    p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
+    p.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
+    p.set_defaults(handler=run_tournament_command)
+
+
+def add_tournament_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+    """Add the ``tournament`` subcommand to ``showdown``'s subparsers."""
+    p = subparsers.add_parser(
+        "tournament",
+        help="round robin between agents from a YAML file: cross table, ranking, results.json (resumable)",
+        description="Play every pair of agents (every seating of every three in 3-player games) as the YAML "
+        "file says, print the cross table (row against column, chips per 100 hands with a 95%% interval) and "
+        "the ranking, and write results.json and each match's logs to the output directory. Running the same "
+        "command again resumes: finished matches are kept, unfinished ones replayed. "
+        "Example: showdown tournament examples/tournament.yaml",
+    )
+    _configure(p)
+    return p
+
+
+def run_tournament_command(args: argparse.Namespace) -> int:
+    """Handler: validate, play or resume, print. Exit 0 when complete, 130 when interrupted."""
+    from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
+
+    cfg = load_tournament_config(args.config)
+    result = run_tournament(cfg, jobs=args.jobs, progress=args.progress)
+    if args.json:
+        print(json.dumps(tournament_json(result), indent=2))
+    else:
+        print(format_tournament(result))
+        print(f"results: {cfg.out / 'results.json'}")
+    sys.stdout.flush()
+    return 0 if result.complete else 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m showdown.matches.cli_tournament``: the ``tournament`` command on its own."""
+    parser = argparse.ArgumentParser(prog="showdown tournament")
+    _configure(parser)
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    try:
+        return int(args.handler(args))
+    except ShowdownError as exc:
+        print(f"showdown tournament: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Duplicate matches: every deal played again with the seats moved, and the results paired.
+
+The reference dealer's cards depend only on the seed, the hand number and the position (PROTOCOL.md
+section 4), so two matches with the same seed deal the same cards to the same positions hand by
+hand. A duplicate match plays ``N`` halves (``N`` the number of players), half ``k`` with the seat
+order shifted by ``k`` (for two players: the seat order reversed); in hand ``h`` each agent then
+sits at a different position in every half, so across the halves each agent holds every
+position's cards of deal ``h`` once. Averaging an agent's results over the halves deal by deal
+cancels most of the card luck; the deals are the independent samples of the paired estimate
+(``analyze``), reported with the variance reduction over the plain estimate of the same hands.
+
+The halves run as separate processes (``parallel``), at most ``jobs`` at once (default: the
+number of cores), each writing its own logs (``<match>.dup<k>.log`` / ``.jsonl``); the paired
+figures come from the halves' JSON Lines logs. Agents keep their labels in every half; an agent
+without an explicit seed gets a different derived seed in each half (half 0 plays exactly as the
+plain match would), so that two copies of one randomised agent do not replay each other's
+choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError, ShowdownError
+from showdown.games.catalog import get_game
+from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.report import MatchReport
+from showdown.matches.stats import Estimate, MatchStats
+from showdown.protocol.logfile import HandRecord
+
+__all__ = ["half_configs", "half_agent_seed", "run_duplicate", "run_duplicate_async"]
+
+
+def half_agent_seed(match_seed: int, half: int, agent: int) -> int:
+    """The seed of agent ``agent`` (index in the original seat order) in duplicate half ``half``."""
+    from showdown.matches.runner import derive_seed
+
+    if half == 0:
+        return derive_seed(match_seed, agent)
+    digest = hashlib.sha256(f"showdown-duplicate-seed:{match_seed}:{half}:{agent}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def half_configs(config: MatchConfig, labels: Sequence[str], base_name: str, out: Path) -> list[MatchConfig]:
+    """The halves of a duplicate match: half ``k`` seats the agents shifted by ``k`` (same seed)."""
+    n = len(config.agents)
+    specs = [replace(spec, label=labels[i]) for i, spec in enumerate(config.agents)]
+    halves = []
+    for k in range(n):
+        order = [(i + k) % n for i in range(n)]
+        seated = tuple(
+            replace(specs[i], seed=specs[i].seed if specs[i].seed is not None else half_agent_seed(config.seed, k, i))
+            for i in order
+        )
+        halves.append(
+            replace(
+                config,
+                agents=seated,
+                name=f"{base_name}.dup{k}",
+                out=out,
+                duplicate=False,
+                estimator="plain",
+                progress=False,
+            )
+        )
+    return halves
+
+
+def _seats_text(agents: Sequence[AgentSpec]) -> list[str]:
+    return [a.display for a in agents]
+
+
+async def run_duplicate_async(
+    config: MatchConfig,
+    *,
+    on_hand: Callable[[HandRecord], None] | None = None,
+    progress: bool | None = None,
+    notify: Callable[[str], None] | None = None,
+    install_signals: bool = False,
+) -> MatchReport:
+    """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
+    from showdown.matches.analyze import analyze, plan_estimator, read_logs
+    from showdown.matches.parallel import Job, default_parallel, run_jobs
+    from showdown.matches.runner import Progress, _match_name, seat_labels
+
+    game = get_game(config.game)
+    n = game.num_players
+    labels = seat_labels(config.agents)
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(labels)}")
+    say = notify if notify is not None else (lambda text: print(f"showdown match: {text}", file=sys.stderr, flush=True))
+    plan = plan_estimator(game, config.agents, config.estimator, True)
+    base = _match_name(replace(config, name=config.name), labels)
+    temp: str | None = None
+    if config.out is None:
+        temp = tempfile.mkdtemp(prefix="showdown-duplicate-")
+        out = Path(temp)
+    else:
+        out = Path(config.out)
+    halves = half_configs(config, labels, base, out)
+    jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(halves)]
+    parallel = min(config.jobs or default_parallel(), len(jobs))
+    show = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
+    stats = MatchStats(labels, game.big_blind, n)  # for the progress line only: hands so far
+    ticker = Progress(config.hands * len(jobs), stats, show_agents=False) if show else None
+
+    def tick(states: Sequence[Any]) -> None:
+        if ticker is not None:
+            stats.hands = sum(s.hands for s in states)
+            ticker.update()
+
+    def line(state: Any, text: str) -> None:
+        if text.startswith("# replacements:"):
+            return
+        say(f"[{state.job.label}] {text}")
+
+    started = time.monotonic()
+    stops = 0
+
+    def interrupted_once(n: int) -> None:
+        nonlocal stops
+        stops = n
+        if n == 1:
+            say("stopping after this hand (Ctrl-C again to stop at once)")
+
+    try:
+        states = await run_jobs(
+            jobs, parallel, on_tick=tick, on_line=line, on_interrupt=interrupted_once, install_signals=install_signals
+        )
+        elapsed = time.monotonic() - started
+        if ticker is not None:
+            ticker.finish()
+        results = []
+        for s in states:
+            if s.error is not None and s.result is None and not stops:
+                raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
+            results.append(s.result)  # None: stopped before it could play (Ctrl-C)
+        interrupted = bool(stops) or any(r is None or r.get("interrupted") for r in results)
+        present = [(h, r) for h, r in zip(halves, results) if r is not None and r.get("hands")]
+        jsonl = [Path(r["jsonl"]) for _, r in present if r.get("jsonl")]
+        if not jsonl:
+            none = Estimate(0, 0.0, 0.0, None, game.big_blind)
+            return MatchReport(
+                game=config.game, hands=0, hands_requested=config.hands * len(halves), seed=config.seed,
+                names=tuple(labels), agents=tuple(s.name or s.command or "" for s in config.agents),
+                totals=(0.0,) * n, agent_stats=[none] * n, position_stats=[none] * n, replacements={},
+                log_path=None, jsonl_path=None, fixed_seats=config.fixed_seats, big_blind=game.big_blind,
+                interrupted=interrupted, aborted=not interrupted, reason="no half played a hand",
+                elapsed=elapsed,
+            )  # fmt: skip
+        if on_hand is not None:
+            for path in jsonl:
+                for raw in path.read_text(encoding="utf-8").splitlines():
+                    if raw.strip() and '"summary"' not in raw:
+                        on_hand(HandRecord.from_json(raw))
+        encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
+        logs = read_logs(jsonl, game=game, encoder_for=encoder_for)
+        table = logs.table
+        if plan.aivat is not None:
+            # strategies by the table's player order (names as they first appear in the logs)
+            by_label = dict(zip(labels, plan.aivat.strategies))
+            plan.aivat.set_strategies([by_label.get(name) for name in table.names])
+        estimator = plan.estimator
+        if estimator == "duplicate" and len(present) < 2:
+            estimator = "plain"
+        analysis = analyze(
+            table,
+            estimator=estimator,
+            big_blind=game.big_blind,
+            show_mbb=len(set(game.blind)) > 1,
+            aivat=plan.aivat,
+            pair=len(present) > 1,
+        )
+        analysis.notes = plan.notes + analysis.notes
+        order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
+        totals = tuple(analysis.totals[i] if i >= 0 else 0.0 for i in order)
+        none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
+        agent_stats = [analysis.agents[i] if i >= 0 else none for i in order]
+        # re-order the analysis itself to the seat order of the original config
+        if order != list(range(len(order))) and all(i >= 0 for i in order):
+            analysis.names = tuple(labels)
+            analysis.totals = list(totals)
+            analysis.agents = [analysis.agents[i] for i in order]
+            analysis.plain_agents = [analysis.plain_agents[i] for i in order]
+        replacements: dict[str, dict[str, int]] = {}
+        failures: list[str] = []
+        for _, r in present:
+            for name, counts in r.get("replacements", {}).items():
+                acc = replacements.setdefault(name, {})
+                for k, v in counts.items():
+                    acc[k] = acc.get(k, 0) + int(v)
+            failures += [f"[{r.get('log') and Path(r['log']).stem}] {f}" for f in r.get("failures", [])]
+        half_docs = []
+        for k, (h, res) in enumerate(zip(halves, results)):
+            doc: dict[str, Any] = {"half": k, "seats": _seats_text(h.agents), "name": h.name}
+            if res is not None:
+                doc.update(
+                    hands=res.get("hands"),
+                    log=None if temp else res.get("log"),
+                    jsonl=None if temp else res.get("jsonl"),
+                    aborted=res.get("aborted"),
+                    interrupted=res.get("interrupted"),
+                    elapsed_s=res.get("elapsed_s"),
+                )
+            half_docs.append(doc)
+        aborted = any(r.get("aborted") for _, r in present)
+        reasons = [r.get("reason") for _, r in present if r.get("reason")]
+        return MatchReport(
+            game=config.game,
+            hands=table.hands,
+            hands_requested=config.hands * len(halves),
+            seed=config.seed,
+            names=tuple(labels),
+            agents=tuple(s.name or s.command or "" for s in config.agents),
+            totals=totals,
+            agent_stats=agent_stats,
+            position_stats=analysis.positions,
+            replacements=replacements,
+            log_path=None if temp else (Path(present[0][1]["log"]) if present and present[0][1].get("log") else None),
+            jsonl_path=None if temp else (jsonl[0] if jsonl else None),
+            fixed_seats=config.fixed_seats,
+            show_mbb=len(set(game.blind)) > 1,
+            big_blind=game.big_blind,
+            aborted=aborted and not interrupted,
+            interrupted=interrupted,
+            reason=reasons[0] if reasons else None,
+            elapsed=elapsed,
+            failures=failures,
+            analysis=analysis,
+            halves=half_docs,
+        )
+    finally:
+        for job in jobs:
+            job.result_path.unlink(missing_ok=True)
+        if temp is not None:
+            shutil.rmtree(temp, ignore_errors=True)
+
+
+def run_duplicate(config: MatchConfig, **kw: Any) -> MatchReport:
+    """Blocking ``run_duplicate_async`` (``run_match`` with ``duplicate`` set does the same)."""
+    import asyncio
+
+    return asyncio.run(run_duplicate_async(config, **kw))

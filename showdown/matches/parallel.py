@@ -1,0 +1,255 @@
+"""Several matches at once, each ``run_match`` in its own child process (the dealer is CPU-bound
+Python: threads would share one core).
+
+``run_jobs(jobs, parallel)`` starts at most ``parallel`` children, each ``python -m
+showdown.matches.parallel RUN.json``; a child plays its ``MatchConfig`` and writes the match's
+``report_json`` document to the job's result file (atomically, so a result file always means a
+finished child). Progress comes from the children's JSON Lines logs, counted as they grow. Ctrl-C
+(SIGINT to the parent) is passed on to every running child, which stops after its current hand and
+still writes its logs and result (``interrupted`` in the result); a second Ctrl-C stops them at
+once. No new child starts after an interrupt.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from showdown.matches.config import MatchConfig, config_from_json, config_to_json
+
+__all__ = ["Job", "JobState", "run_jobs", "run_jobs_blocking", "default_parallel"]
+
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+TICK = 0.5  # seconds between progress callbacks
+
+
+def default_parallel() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class Job:
+    """One match to play in a child: its config (``out`` and ``name`` set, so the log paths are
+    known), where the result document goes, and a short label for messages."""
+
+    config: MatchConfig
+    result_path: Path
+    label: str = ""
+
+    @property
+    def jsonl_path(self) -> Path | None:
+        c = self.config
+        if c.out is None or c.name is None:
+            return None
+        return Path(c.out) / f"{c.name}.jsonl"
+
+
+@dataclass
+class JobState:
+    """What is known about a job while the batch runs."""
+
+    job: Job
+    started: float | None = None
+    finished: float | None = None
+    hands: int = 0  # hands finished so far (from its log)
+    result: dict[str, Any] | None = None
+    returncode: int | None = None
+    error: str | None = None
+    _offset: int = 0
+    _lines: list[str] = field(default_factory=list)
+
+    def count_hands(self) -> None:
+        """Update ``hands`` from the bytes added to the job's JSON Lines log since the last call."""
+        path = self.job.jsonl_path
+        if path is None:
+            return
+        try:
+            with path.open("rb") as f:
+                f.seek(self._offset)
+                chunk = f.read()
+        except OSError:
+            return
+        if not chunk:
+            return
+        last = chunk.rfind(b"\n")
+        if last < 0:
+            return
+        whole = chunk[: last + 1]
+        self._offset += last + 1
+        self.hands += whole.count(b"\n") - whole.count(b'"summary"')
+
+
+async def run_jobs(
+    jobs: Sequence[Job],
+    parallel: int,
+    *,
+    on_tick: Callable[[Sequence[JobState]], None] | None = None,
+    on_done: Callable[[JobState], None] | None = None,
+    on_line: Callable[[JobState, str], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
+    install_signals: bool = False,
+) -> list[JobState]:
+    """Play every job, at most ``parallel`` at once; returns their states in job order.
+
+    ``on_interrupt(n)`` is told of the n-th Ctrl-C (after it has been passed on to the children).
+    """
+    states = [JobState(j) for j in jobs]
+    queue = list(range(len(jobs)))
+    running: dict[int, asyncio.subprocess.Process] = {}
+    interrupts = 0
+    loop = asyncio.get_running_loop()
+
+    def on_sigint() -> None:
+        nonlocal interrupts
+        interrupts += 1
+        for proc in running.values():
+            _signal(proc, signal.SIGINT)
+        if on_interrupt is not None:
+            on_interrupt(interrupts)
+
+    installed = False
+    if install_signals:
+        try:
+            loop.add_signal_handler(signal.SIGINT, on_sigint)
+            installed = True
+        except (NotImplementedError, RuntimeError, ValueError):
+            pass
+
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+
+    async def play(i: int) -> None:
+        state = states[i]
+        job = state.job
+        job.result_path.parent.mkdir(parents=True, exist_ok=True)
+        if job.config.out is not None:
+            Path(job.config.out).mkdir(parents=True, exist_ok=True)
+        run_file = job.result_path.with_name(job.result_path.name + ".run.json")
+        run_file.write_text(json.dumps({"config": config_to_json(job.config), "result": str(job.result_path)}))
+        job.result_path.unlink(missing_ok=True)
+        state.started = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "showdown.matches.parallel",
+            str(run_file),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+            start_new_session=True,  # Ctrl-C reaches the parent, which passes it on
+        )
+        running[i] = proc
+        if interrupts:
+            _signal(proc, signal.SIGINT)
+        assert proc.stderr is not None
+        tail: list[str] = []
+        while True:
+            raw = await proc.stderr.readline()
+            if not raw:
+                break
+            text = raw.decode("utf-8", "replace").rstrip()
+            if not text:
+                continue
+            tail = (tail + [text])[-5:]
+            if on_line is not None and not interrupts:  # after Ctrl-C the children's farewells are noise
+                on_line(state, text)
+        state.returncode = await proc.wait()
+        running.pop(i, None)
+        run_file.unlink(missing_ok=True)
+        state.finished = time.monotonic()
+        state.count_hands()
+        try:
+            state.result = json.loads(job.result_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            state.result = None
+        if state.result is not None and "error" in state.result:
+            state.error = str(state.result["error"])
+            state.result = None
+        elif state.result is None:
+            state.error = tail[-1] if tail else f"the match process exited with status {state.returncode}"
+        if on_done is not None:
+            on_done(state)
+
+    tasks: set[asyncio.Task[None]] = set()
+    try:
+        while queue or tasks:
+            while queue and len(tasks) < parallel and not interrupts:
+                tasks.add(asyncio.ensure_future(play(queue.pop(0))))
+            if interrupts and not tasks:
+                break
+            done, _ = await asyncio.wait(tasks, timeout=TICK)
+            for t in done:
+                tasks.discard(t)
+                t.result()
+            for i in running:
+                states[i].count_hands()
+            if on_tick is not None:
+                on_tick(states)
+    finally:
+        if installed:
+            loop.remove_signal_handler(signal.SIGINT)
+        for proc in running.values():
+            _signal(proc, signal.SIGTERM)
+        if tasks:
+            await asyncio.wait(tasks, timeout=10)
+    return states
+
+
+def run_jobs_blocking(jobs: Sequence[Job], parallel: int, **kw: Any) -> list[JobState]:
+    """``run_jobs`` in a fresh event loop; signals are installed on the main thread only."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        kw["install_signals"] = False
+    return asyncio.run(run_jobs(jobs, parallel, **kw))
+
+
+def _signal(proc: asyncio.subprocess.Process, sig: int) -> None:
+    try:
+        proc.send_signal(sig)
+    except ProcessLookupError:
+        pass
+
+
+# ---------------------------------------------------------------------- the child
+
+
+def _child(run_file: str) -> int:
+    from showdown.errors import ShowdownError
+    from showdown.matches.report import report_json
+    from showdown.matches.runner import run_match
+
+    spec = json.loads(Path(run_file).read_text(encoding="utf-8"))
+    result = Path(spec["result"])
+    config = config_from_json(spec["config"])
+    try:
+        report = run_match(config, progress=False)
+        doc: dict[str, Any] = report_json(report)
+        status = 130 if report.interrupted else (1 if report.aborted else 0)
+    except ShowdownError as exc:
+        doc = {"error": str(exc)}
+        status = 2
+    tmp = result.with_name(result.name + f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    os.replace(tmp, result)
+    return status
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(_child(sys.argv[1]))
+    except KeyboardInterrupt:  # stopped before the match could install its own handler
+        sys.exit(130)

@@ -1,0 +1,757 @@
+"""Round-robin tournaments: every pair of agents (every seating of every three, in 3-player games),
+a cross table, a ranking, ``results.json`` and each match's logs; re-running resumes.
+
+```yaml
+game: kuhn                 # catalog name or .game file
+hands: 5000                # hands per match (per duplicate half)
+duplicate: true            # play each deal with the seats moved too, and pair the results
+seed: 1                    # each match's dealing seed derives from it and the match's name
+jobs: 2                    # matches (halves) played at once; default: the number of cores
+out: tournament-kuhn       # output directory (default: the YAML file's name without .yaml)
+estimator: aivat           # optional: plain | duplicate | aivat (default: the best available per match)
+agents:
+  - equilibrium
+  - {name: cfr, options: {iterations: 2000}}
+  - {command: "./my_bot --fast", label: mybot}
+dealer: {t_response_ms: 5000}   # optional, as in a match file
+```
+
+Validation happens before anything runs and names the file, the line and the key (``pyyaml`` node
+marks); every built-in agent is built once then (which also solves and caches the equilibrium and CFR
+strategies the agent processes will load).
+
+Matches: for a 2-player game each unordered pair plays once (seats rotate; with ``duplicate`` the
+two halves reverse the seats); for a 3-player game each set of three plays both cyclic seat orders
+(with ``duplicate``, each in its three rotations: all six seatings). Every half is a separate
+process (``parallel``); its logs go to ``out/matches/<match>/``. A finished half leaves a
+``<half>.done.json`` holding its result and a fingerprint of its settings; a re-run skips halves
+whose fingerprint still matches and whose log is there, and replays the rest from the start.
+
+Results: a match's figures come from ``analyze`` (paired over duplicate halves, AIVAT where a
+strategy is known). The cross table gives, row agent against column agent, the row agent's chips
+per 100 hands with its 95% interval (for 3 players: over every match both played). The ranking is
+the ACPC's bankroll instant runoff: repeatedly drop the agent with the lowest mean result against
+the agents still in (each remaining opponent weighted equally), which rewards robustness over the
+exploitation of weak agents; agents within ``TIE`` of the lowest go out together and share a rank.
+Each agent's mean against the whole field (the ACPC's total bankroll) is given next to it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError, ShowdownError
+from showdown.matches.config import (
+    ESTIMATORS,
+    AgentSpec,
+    DealerSettings,
+    MatchConfig,
+    Where,
+    _dealer,
+    agent_spec,
+    config_to_json,
+    load_yaml,
+)
+from showdown.matches.stats import Estimate
+
+__all__ = [
+    "MatchOutcome",
+    "PlannedMatch",
+    "TournamentConfig",
+    "TournamentResult",
+    "combine",
+    "cross_table",
+    "format_tournament",
+    "load_tournament_config",
+    "parse_tournament_config",
+    "plan_matches",
+    "ranking",
+    "run_tournament",
+    "tournament_json",
+]
+
+_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer")
+
+
+@dataclass(frozen=True)
+class TournamentConfig:
+    """A validated tournament file; ``labels`` are the agents' unique names (table rows)."""
+
+    game: str
+    agents: tuple[AgentSpec, ...]
+    labels: tuple[str, ...]
+    hands: int
+    out: Path
+    duplicate: bool = False
+    seed: int = 0
+    jobs: int | None = None
+    estimator: str | None = None
+    dealer: DealerSettings = field(default_factory=DealerSettings)
+    source: str = "<tournament>"
+
+
+def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
+    from showdown.matches.runner import seat_labels
+
+    return seat_labels(specs)
+
+
+def parse_tournament_config(data: Any, at: Where, default_out: Path | None = None) -> TournamentConfig:
+    """Validate a parsed tournament document (see the module docstring); ``ConfigError`` with line."""
+    from showdown.games.catalog import get_game
+
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
+    for key in data:
+        if str(key).replace("-", "_") not in _KEYS:
+            raise ConfigError(f"{at(key)}: unknown key {key!r} (known keys: {', '.join(sorted(_KEYS))})")
+    d = {str(k).replace("-", "_"): (k, v) for k, v in data.items()}
+    for required in ("game", "agents", "hands"):
+        if required not in d:
+            raise ConfigError(f"{at()}: missing key {required!r} (a tournament needs game, agents and hands)")
+
+    def integer(name: str, minimum: int, maximum: int | None = None) -> int | None:
+        if name not in d:
+            return None
+        key, v = d[name]
+        if isinstance(v, bool) or not isinstance(v, int) or v < minimum or (maximum is not None and v > maximum):
+            bound = f"{minimum} to {maximum}" if maximum is not None else f">= {minimum}"
+            raise ConfigError(f"{at(key)}: expected an integer {bound}, got {v!r}")
+        return v
+
+    key, game_name = d["game"]
+    if not isinstance(game_name, str) or not game_name:
+        raise ConfigError(f"{at(key)}: expected a game name or .game file path, got {game_name!r}")
+    if not any(c in game_name for c in "/\\") and Path(at.source).parent.joinpath(game_name).is_file():
+        game_name = str(Path(at.source).parent / game_name)
+    try:
+        game = get_game(game_name)
+        game.require_servable()
+    except ShowdownError as exc:
+        raise ConfigError(f"{at(key)}: {exc}") from None
+    hands = integer("hands", 1)
+    assert hands is not None
+    seed = integer("seed", 0, 2**32 - 1) or 0
+    jobs = integer("jobs", 1)
+    duplicate = False
+    if "duplicate" in d:
+        key, v = d["duplicate"]
+        if not isinstance(v, bool):
+            raise ConfigError(f"{at(key)}: expected true or false, got {v!r}")
+        duplicate = v
+    estimator = None
+    if "estimator" in d:
+        key, v = d["estimator"]
+        if v not in ESTIMATORS:
+            raise ConfigError(f"{at(key)}: expected one of {', '.join(ESTIMATORS)}, got {v!r}")
+        if v == "duplicate" and not duplicate:
+            raise ConfigError(f"{at(key)}: the duplicate estimator needs 'duplicate: true'")
+        if v == "aivat":
+            from showdown.matches.aivat import supports
+
+            why = supports(game)
+            if why is not None:
+                raise ConfigError(f"{at(key)}: {why}")
+        estimator = v
+    out = default_out if default_out is not None else Path("tournament")
+    if "out" in d:
+        key, v = d["out"]
+        if not isinstance(v, str) or not v:
+            raise ConfigError(f"{at(key)}: expected a directory path, got {v!r}")
+        out = Path(v)
+    dealer = DealerSettings()
+    if "dealer" in d:
+        key, v = d["dealer"]
+        dealer = _dealer(v, at.sub(key))
+    key, entries = d["agents"]
+    if not isinstance(entries, Sequence) or isinstance(entries, str):
+        raise ConfigError(f"{at(key)}: expected a list of agents, got {entries!r}")
+    specs = tuple(agent_spec(e, at.sub(key, i)) for i, e in enumerate(entries))
+    n = game.num_players
+    if len(specs) < n:
+        raise ConfigError(f"{at(key)}: {game.name or 'the game'} is a {n}-player game: a tournament needs at least {n} agents, got {len(specs)}")
+    labels = _unique_labels(specs)
+    if len(set(labels)) != len(labels):
+        raise ConfigError(f"{at(key)}: agent labels must differ, got {', '.join(labels)}")
+    _check_agents(specs, game, at.sub(key))
+    return TournamentConfig(
+        game=game_name,
+        agents=specs,
+        labels=tuple(labels),
+        hands=hands,
+        out=out,
+        duplicate=duplicate,
+        seed=seed,
+        jobs=jobs,
+        estimator=estimator,
+        dealer=dealer,
+        source=at.source,
+    )
+
+
+def _check_agents(specs: Sequence[AgentSpec], game: Any, at: Where) -> None:
+    """Build every built-in agent once: unknown names and bad options fail here, with the line."""
+    from showdown.agents.registry import agent_names, is_known_agent, make_agent
+
+    for i, spec in enumerate(specs):
+        if spec.name is None:
+            continue
+        if not is_known_agent(spec.name):
+            raise ConfigError(f"{at(i)}: unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+        try:
+            make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})
+        except ShowdownError as exc:
+            raise ConfigError(f"{at(i)}: {exc}") from None
+
+
+def load_tournament_config(path: str | Path) -> TournamentConfig:
+    """Read and validate a tournament YAML file (``ConfigError`` naming file, line and key)."""
+    data, at = load_yaml(path, "tournament file")
+    p = Path(path)
+    return parse_tournament_config(data, at, default_out=Path(p.stem))
+
+
+# ---------------------------------------------------------------------- the matches
+
+
+def _seed_for(seed: int, match_id: str) -> int:
+    digest = hashlib.sha256(f"showdown-tournament:{seed}:{match_id}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+@dataclass(frozen=True)
+class PlannedMatch:
+    """One match of the round robin: agents (indices into the config's agents) in seat order."""
+
+    id: str
+    agents: tuple[int, ...]
+    seed: int
+    halves: tuple[MatchConfig, ...]
+
+    @property
+    def directory(self) -> str:
+        return self.id
+
+
+def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
+    """Every match of the round robin, with each half's ``MatchConfig`` (logs in the match's directory)."""
+    from showdown.games.catalog import get_game
+    from showdown.matches.duplicate import half_configs
+
+    game = get_game(cfg.game)
+    n = game.num_players
+    specs = [replace(s, label=lab) for s, lab in zip(cfg.agents, cfg.labels)]
+    groups: list[tuple[int, ...]] = []
+    for combo in itertools.combinations(range(len(specs)), n):
+        if n == 2:
+            groups.append(combo)
+        else:
+            # each distinct cyclic order once (rotation moves the seats through the positions)
+            seen: set[tuple[int, ...]] = set()
+            for perm in itertools.permutations(combo):
+                k = perm.index(min(perm))
+                canon = perm[k:] + perm[:k]
+                if canon not in seen:
+                    seen.add(canon)
+                    groups.append(canon)
+    out = []
+    for group in groups:
+        match_id = "-vs-".join(cfg.labels[i] for i in group)
+        seed = _seed_for(cfg.seed, match_id)
+        base = MatchConfig(
+            game=cfg.game,
+            agents=tuple(specs[i] for i in group),
+            hands=cfg.hands,
+            seed=seed,
+            out=cfg.out / "matches" / match_id,
+            name=match_id,
+            dealer=cfg.dealer,
+            progress=False,
+            estimator="plain",
+        )
+        if cfg.duplicate:
+            halves = tuple(half_configs(base, [cfg.labels[i] for i in group], match_id, base.out or cfg.out))
+        else:
+            halves = (base,)
+        out.append(PlannedMatch(match_id, group, seed, halves))
+    return out
+
+
+def _fingerprint(config: MatchConfig) -> str:
+    from showdown.games.catalog import get_game
+    from showdown.games.gamedef import format_gamedef
+
+    doc = config_to_json(config)
+    for volatile in ("out", "progress", "jobs"):
+        doc.pop(volatile, None)
+    doc["gamedef"] = format_gamedef(get_game(config.game))
+    return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
+
+
+def _done_path(config: MatchConfig) -> Path:
+    assert config.out is not None and config.name is not None
+    return Path(config.out) / f"{config.name}.done.json"
+
+
+def _finished(config: MatchConfig) -> dict[str, Any] | None:
+    """The stored result of a half if it finished with these very settings and its log is there."""
+    path = _done_path(config)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if doc.get("fingerprint") != _fingerprint(config):
+        return None
+    result = doc.get("result")
+    if not isinstance(result, dict) or not result.get("jsonl") or not Path(result["jsonl"]).is_file():
+        return None
+    return result
+
+
+# ---------------------------------------------------------------------- results
+
+
+@dataclass
+class MatchOutcome:
+    """A finished match: each agent's figures (by agent index) and the estimator used."""
+
+    id: str
+    agents: tuple[int, ...]
+    estimates: dict[int, Estimate]
+    plain: dict[int, Estimate]
+    estimator: str
+    hands: int
+    exact: bool
+    logs: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+def combine(estimates: Sequence[Estimate], equal_weights: bool = False) -> Estimate:
+    """Independent estimates of one quantity combined: pooled by hands, or each weighted equally."""
+    estimates = [e for e in estimates if e.hands]
+    if not estimates:
+        return Estimate(0, 0.0, 0.0, None)
+    bb = estimates[0].big_blind
+    hands = sum(e.hands for e in estimates)
+    ses = [e.se for e in estimates]
+    if equal_weights:
+        k = len(estimates)
+        mean = sum(e.mean for e in estimates) / k
+        weights = [1.0 / k] * k
+    else:
+        mean = sum(e.mean * e.hands for e in estimates) / hands
+        weights = [e.hands / hands for e in estimates]
+    se = None
+    if all(x is not None for x in ses):
+        se = math.sqrt(sum((w * x) ** 2 for w, x in zip(weights, ses) if x is not None))
+    return Estimate(hands, mean * hands, mean, se, bb)
+
+
+def cross_table(outcomes: Sequence[MatchOutcome], n: int) -> list[list[Estimate | None]]:
+    """``table[i][j]``: agent i's result per hand over the matches it played with agent j."""
+    cells: list[list[list[Estimate]]] = [[[] for _ in range(n)] for _ in range(n)]
+    for m in outcomes:
+        for i in m.agents:
+            for j in m.agents:
+                if i != j:
+                    cells[i][j].append(m.estimates[i])
+    return [[combine(cells[i][j]) if cells[i][j] else None for j in range(n)] for i in range(n)]
+
+
+TIE = 1e-4
+"""Means closer than this many big blinds per hand (0.1 mbb/hand, 0.01 chips per 100 hands in Kuhn)
+count as a tie: below the precision the tables print and far below what any sample can resolve
+(exact AIVAT values can differ by less, e.g. a CFR strategy 1e-5 chips per hand off equilibrium)."""
+
+
+def ranking(table: Sequence[Sequence[Estimate | None]]) -> list[tuple[int, Estimate, Estimate, int, int]]:
+    """Bankroll instant runoff, best first: ``(agent, mean vs the field, mean vs the agents left in
+    the round it went out, that round, rank)``. Agents tied for the lowest mean go out together and
+    share a rank; within a rank they keep the config order."""
+    n = len(table)
+    played = [any(e is not None and e.hands for e in table[i]) for i in range(n)]
+    left = [i for i in range(n) if played[i]]
+    field_mean = [
+        combine([e for j, e in enumerate(table[i]) if j != i and e is not None], equal_weights=True) for i in range(n)
+    ]
+    rounds: list[list[tuple[int, Estimate, int]]] = []
+    while left:
+        scores = {
+            i: combine([e for j in left if j != i and (e := table[i][j]) is not None], equal_weights=True) for i in left
+        }
+        low = min(scores[i].mean for i in left)
+        bb = max(1, scores[left[0]].big_blind)
+        out = [i for i in left if scores[i].mean <= low + TIE * bb]
+        rounds.append([(i, scores[i], len(rounds) + 1) for i in out])
+        left = [i for i in left if i not in out]
+    ranked: list[tuple[int, Estimate, Estimate, int, int]] = []
+    for group in reversed(rounds):
+        rank = len(ranked) + 1
+        for i, score, rnd in group:
+            ranked.append((i, field_mean[i], score, rnd, rank))
+    for i in range(n):  # no finished match yet: unranked (rank 0), last
+        if not played[i]:
+            ranked.append((i, field_mean[i], Estimate(0, 0.0, 0.0, None), 0, 0))
+    return ranked
+
+
+@dataclass
+class TournamentResult:
+    """Everything ``showdown tournament`` reports."""
+
+    config: TournamentConfig
+    outcomes: list[MatchOutcome]
+    table: list[list[Estimate | None]]
+    ranks: list[tuple[int, Estimate, Estimate, int, int]]
+    matches_total: int
+    complete: bool
+    elapsed: float
+    played_now: int  # halves played in this run (the rest were resumed)
+    notes: list[str] = field(default_factory=list)
+
+
+def _pair(ci: tuple[float, float] | None) -> list[float] | None:
+    if ci is None or not all(math.isfinite(x) for x in ci):
+        return None
+    return [ci[0], ci[1]]
+
+
+def tournament_json(r: TournamentResult) -> dict[str, Any]:
+    """The ``results.json`` document."""
+    labels = r.config.labels
+
+    def est(e: Estimate | None) -> dict[str, Any] | None:
+        if e is None:
+            return None
+        return {"hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "se100": e.se100}
+
+    return {
+        "game": r.config.game,
+        "hands_per_match": r.config.hands,
+        "duplicate": r.config.duplicate,
+        "seed": r.config.seed,
+        "agents": [
+            {"label": lab, "name": s.name, "command": s.command, "options": dict(s.options)}
+            for lab, s in zip(labels, r.config.agents)
+        ],
+        "complete": r.complete,
+        "matches_total": r.matches_total,
+        "matches": [
+            {
+                "id": m.id,
+                "agents": [labels[i] for i in m.agents],
+                "estimator": m.estimator,
+                "exact": m.exact,
+                "hands": m.hands,
+                "results": {labels[i]: est(m.estimates[i]) for i in m.agents},
+                "plain": {labels[i]: est(m.plain[i]) for i in m.agents},
+                "logs": m.logs,
+                "notes": m.notes,
+            }
+            for m in r.outcomes
+        ],
+        "cross_table": {
+            labels[i]: {labels[j]: est(r.table[i][j]) for j in range(len(labels)) if j != i} for i in range(len(labels))
+        },
+        "ranking": [
+            {
+                "rank": rank or None,
+                "agent": labels[i],
+                "vs_field": est(field_e),
+                "runoff": est(runoff_e),
+                "runoff_round": rnd,
+            }
+            for i, field_e, runoff_e, rnd, rank in r.ranks
+        ],
+        "ranking_method": "bankroll instant runoff (ACPC); vs_field is the total bankroll per 100 hands",
+        "elapsed_s": round(r.elapsed, 1),
+        "notes": r.notes,
+    }
+
+
+def _cell(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    value = round(e.per100, 2) + 0.0  # no "-0.00" from rounding noise
+    if e.half_width is None:
+        return f"{value:+.2f}"
+    return f"{value:+.2f} ±{e.half_width:.2f}"
+
+
+def format_tournament(r: TournamentResult) -> str:
+    """The cross table and the ranking as text."""
+    labels = r.config.labels
+    n = len(labels)
+    lines = [
+        f"{r.config.game}: {len(r.outcomes)} of {r.matches_total} matches, {r.config.hands:,} hands each"
+        + (" (duplicate)" if r.config.duplicate else "")
+        + f", {r.elapsed:.0f} s",
+    ]
+    estimators = sorted({m.estimator + (" (exact)" if m.exact else "") for m in r.outcomes})
+    if estimators:
+        lines.append("estimators: " + ", ".join(estimators))
+    lines.append("")
+    lines.append("row agent against column agent, chips per 100 hands ± 95% interval")
+    head = [""] + list(labels)
+    rows = [head]
+    for i in range(n):
+        rows.append([labels[i]] + [("" if i == j else _cell(r.table[i][j])) for j in range(n)])
+    widths = [max(len(row[c]) for row in rows) for c in range(len(head))]
+    for row in rows:
+        lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]).rstrip())
+    lines.append("")
+    lines.append("ranking (bankroll instant runoff; 'vs field' is the mean against every other agent)")
+    rank_rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round"]]
+    ranks = [row[4] for row in r.ranks]
+    for i, fe, re_, rnd, rank in r.ranks:
+        ci = fe.ci95
+        rank_rows.append(
+            [
+                "-" if rank == 0 else f"{rank}{'=' if ranks.count(rank) > 1 else '.'}",
+                labels[i],
+                f"{fe.per100:+.2f}",
+                "n/a" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]",
+                _cell(re_) if re_.hands else "-",
+                str(rnd),
+            ]
+        )
+    widths = [max(len(row[c]) for row in rank_rows) for c in range(len(rank_rows[0]))]
+    for row in rank_rows:
+        lines.append("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1])] + [c.rjust(w) for c, w in zip(row[2:], widths[2:])]).rstrip())
+    for note in r.notes:
+        lines.append(f"note: {note}")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------- running
+
+
+def _duration(seconds: float) -> str:
+    seconds = max(0, int(round(seconds)))
+    if seconds < 60:
+        return f"{seconds}s"
+    if seconds < 3600:
+        return f"{seconds // 60}m{seconds % 60:02d}s"
+    return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
+
+
+class _Progress:
+    """Matches done, hands, rate and time left on stderr (one rewritten line on a terminal)."""
+
+    def __init__(self, total_matches: int, total_hands: int, done_matches: int, done_hands: int, stream: Any = None, every: float = 2.0) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.every = every if self.tty else max(every, 10.0)
+        self.total_matches = total_matches
+        self.total_hands = total_hands
+        self.base_matches = done_matches
+        self.base_hands = done_hands
+        self.start = time.monotonic()
+        self.next = self.start + 1.0
+        self.shown = False
+
+    def update(self, matches_done: int, hands_now: int, running: int, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now < self.next:
+            return
+        self.next = now + self.every
+        played = hands_now
+        rate = played / (now - self.start) if now > self.start else 0.0
+        left = self.total_hands - self.base_hands - played
+        eta = f"about {_duration(left / rate)} left" if rate > 0 and played else "estimating time left"
+        text = (
+            f"tournament: {self.base_matches + matches_done}/{self.total_matches} matches done, {running} running, "
+            f"{self.base_hands + played:,}/{self.total_hands:,} hands, {rate:,.0f} hands/s, {eta}"
+        )
+        if self.tty:
+            self.stream.write("\r" + text[:200] + "\x1b[K")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+        self.shown = True
+
+    def line(self, text: str) -> None:
+        if self.tty and self.shown:
+            self.stream.write("\r\x1b[K")
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def finish(self) -> None:
+        if self.tty and self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: TournamentConfig, game: Any) -> MatchOutcome:
+    """Analyse one finished match from its halves' logs."""
+    from showdown.matches.analyze import analyze, plan_estimator, read_logs
+
+    specs = [replace(cfg.agents[i], label=cfg.labels[i]) for i in match.agents]
+    plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)
+    jsonl = [Path(r["jsonl"]) for r in results]
+    logs = read_logs(jsonl, game=game, encoder_for=(lambda g: plan.aivat) if plan.estimator == "aivat" else None)
+    table = logs.table
+    if plan.aivat is not None:
+        by_label = dict(zip((cfg.labels[i] for i in match.agents), plan.aivat.strategies))
+        plan.aivat.set_strategies([by_label.get(name) for name in table.names])
+    estimator = plan.estimator if not (plan.estimator == "duplicate" and len(results) < 2) else "plain"
+    a = analyze(
+        table,
+        estimator=estimator,
+        big_blind=game.big_blind,
+        show_mbb=len(set(game.blind)) > 1,
+        aivat=plan.aivat,
+        pair=len(results) > 1,
+    )
+    index = {lab: i for i, lab in enumerate(cfg.labels)}
+    estimates = {index[name]: e for name, e in zip(a.names, a.agents)}
+    plain = {index[name]: e for name, e in zip(a.names, a.plain_agents)}
+    logs_out = [str(r.get("log")) for r in results if r.get("log")]
+    return MatchOutcome(match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, plan.notes + a.notes)
+
+
+def run_tournament(
+    cfg: TournamentConfig,
+    *,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    stream: Any = None,
+    install_signals: bool = True,
+) -> TournamentResult:
+    """Play (or resume) the tournament and write ``results.json``; returns the results."""
+    import asyncio
+    import threading
+
+    from showdown.games.catalog import get_game
+    from showdown.matches.parallel import Job, default_parallel, run_jobs
+
+    game = get_game(cfg.game)
+    matches = plan_matches(cfg)
+    out = cfg.out
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "matches").mkdir(exist_ok=True)
+    finished: dict[tuple[str, int], dict[str, Any]] = {}
+    todo: list[tuple[PlannedMatch, int]] = []
+    for m in matches:
+        for k, half in enumerate(m.halves):
+            got = _finished(half)
+            if got is not None:
+                finished[(m.id, k)] = got
+            else:
+                todo.append((m, k))
+    halves_per_match = len(matches[0].halves) if matches else 1
+    done_matches_before = sum(1 for m in matches if all((m.id, k) in finished for k in range(len(m.halves))))
+    stream = stream if stream is not None else sys.stderr
+    show = progress if progress is not None else bool(getattr(stream, "isatty", lambda: False)())
+    ticker = _Progress(
+        len(matches),
+        cfg.hands * halves_per_match * len(matches),
+        done_matches_before,
+        sum(int(r.get("hands", 0)) for r in finished.values()),
+        stream=stream,
+    ) if show else None
+    if finished and ticker is not None:
+        ticker.line(f"tournament: resuming: {len(finished)} of {len(finished) + len(todo)} match halves already played")
+    parallel = jobs or cfg.jobs or default_parallel()
+    job_list = [Job(m.halves[k], Path(m.halves[k].out or out) / f"{m.halves[k].name}.result.json", label=f"{m.id}#{k}") for m, k in todo]
+    where = {id(j): (m, k) for j, (m, k) in zip(job_list, todo)}
+    started = time.monotonic()
+    newly_done_matches = 0
+
+    def on_done(state: Any) -> None:
+        nonlocal newly_done_matches
+        m, k = where[id(state.job)]
+        r = state.result
+        state.job.result_path.unlink(missing_ok=True)  # kept in the .done.json file when finished
+        if r is None or r.get("interrupted"):
+            return
+        half = m.halves[k]
+        tmp = _done_path(half).with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"fingerprint": _fingerprint(half), "result": r}, indent=1), encoding="utf-8")
+        os.replace(tmp, _done_path(half))
+        finished[(m.id, k)] = r
+        if all((m.id, j) in finished for j in range(len(m.halves))):
+            newly_done_matches += 1
+            if ticker is not None:
+                ticker.line(f"tournament: finished {m.id}")
+
+    def on_tick(states: Sequence[Any]) -> None:
+        if ticker is not None:
+            running = sum(1 for s in states if s.started is not None and s.finished is None)
+            ticker.update(newly_done_matches, sum(s.hands for s in states), running)
+
+    def on_line(state: Any, text: str) -> None:
+        if text.startswith("# replacements:") or text.startswith("showdown match: stopping"):
+            return
+        line = f"[{state.job.label}] {text}"
+        if ticker is not None:
+            ticker.line(line)
+        else:
+            print(line, file=stream, flush=True)
+
+    def on_interrupt(n: int) -> None:
+        text = (
+            "tournament: stopping: the running matches end after their current hand (Ctrl-C again: at once); "
+            "run the same command again to resume"
+            if n == 1
+            else "tournament: stopping at once"
+        )
+        if ticker is not None:
+            ticker.line(text)
+        else:
+            print(text, file=stream, flush=True)
+
+    if threading.current_thread() is not threading.main_thread():
+        install_signals = False
+    states = (
+        asyncio.run(
+            run_jobs(
+                job_list,
+                parallel,
+                on_tick=on_tick,
+                on_done=on_done,
+                on_line=on_line,
+                on_interrupt=on_interrupt,
+                install_signals=install_signals,
+            )
+        )
+        if job_list
+        else []
+    )
+    if ticker is not None:
+        ticker.finish()
+    notes: list[str] = []
+    for s in states:
+        if s.error is not None:
+            notes.append(f"{s.job.label}: {s.error}")
+    outcomes = []
+    for m in matches:
+        results = [finished.get((m.id, k)) for k in range(len(m.halves))]
+        if all(r is not None for r in results):
+            outcomes.append(_outcome(m, results, cfg, game))  # type: ignore[arg-type]
+    complete = len(outcomes) == len(matches)
+    if not complete:
+        notes.append(
+            f"{len(matches) - len(outcomes)} of {len(matches)} matches are not finished: run the same command again to resume"
+        )
+    table = cross_table(outcomes, len(cfg.labels))
+    ranks = ranking(table)
+    result = TournamentResult(
+        cfg, outcomes, table, ranks, len(matches), complete, time.monotonic() - started, len(job_list), notes
+    )
+    doc = tournament_json(result)
+    tmp = out / f"results.json.{os.getpid()}.tmp"
+    tmp.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    os.replace(tmp, out / "results.json")
+    (out / "results.txt").write_text(format_tournament(result) + "\n", encoding="utf-8")
+    return result

@@ -1,0 +1,316 @@
+"""``showdown solve cfr`` and ``showdown plot``: command-line front ends of the CFR solvers and pictures.
+
+Wiring (in ``showdown/cli.py``)::
+
+    p = solve_sub.add_parser("cfr", help=..., description=CFR_DESCRIPTION)
+    add_cfr_arguments(p)        # also sets handler=cfr_handler
+    p = sub.add_parser("plot", help=..., description=PLOT_DESCRIPTION)
+    add_plot_arguments(p)       # also sets handler=plot_handler
+
+A CFR run prints a progress line on stderr (iterations, iterations per second, exploitability,
+at growing intervals), writes the average strategy in the shared strategy format (``-o``, default
+``<game>.<algorithm>.strategy.json``), the exploitability curve beside it as CSV and JSON
+(``<name>.curve.csv``, ``<name>.curve.json``), and with ``--checkpoint`` the full solver state, which a
+later run with the same checkpoint resumes. Ctrl-C stops after the current iteration and still writes
+everything (a second Ctrl-C aborts at once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+from showdown.errors import SolverError
+
+DEFAULT_ITERATIONS = 1000
+"""Iterations run when no budget is given."""
+
+CHECKPOINT_EVERY = 60.0
+"""Seconds between checkpoint writes during a long run (besides the one at the end)."""
+
+CFR_DESCRIPTION = (
+    "Solve a 2-player game (kuhn, kuhn-N, leduc) with a CFR variant, watching the exploitability of the "
+    "average strategy fall. Stops at the first budget met (--iterations counts the total, including "
+    "iterations of a resumed checkpoint; default: 1000 iterations when no budget is given). Writes the "
+    "strategy, its exploitability curve (CSV and JSON beside it) and, with --checkpoint, the solver state "
+    "to resume from. Ctrl-C stops cleanly and writes them all."
+)
+PLOT_DESCRIPTION = (
+    "Draw a picture: 'strategy FILE' draws a strategy file (N-card Kuhn: the four panels of the seeds; "
+    "Leduc: one panel per betting sequence); 'curve FILE...' draws exploitability curves written by "
+    "'showdown solve cfr'. Needs matplotlib (pip install 'showdown[plot]')."
+)
+
+
+# ---------------------------------------------------------------------- solve cfr
+
+
+def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``solve cfr`` arguments to ``parser`` and set its handler to ``cfr_handler``."""
+    from showdown.solvers.cfr import ALGORITHM_NAMES, DEFAULT_BATCHES
+
+    parser.add_argument("game", help="catalog name (kuhn, kuhn-N, leduc) or .game file")
+    parser.add_argument(
+        "--algorithm", "-a", choices=ALGORITHM_NAMES, default="cfr+",
+        help="cfr (vanilla), cfr+ (default), linear, dcfr (discounted, 1.5/0/2), cs (chance-sampling "
+        "Monte Carlo), es (external-sampling Monte Carlo)",
+    )
+    parser.add_argument("--iterations", "-n", type=int, metavar="N", help="stop after N iterations in total")
+    parser.add_argument("--seconds", type=float, metavar="T", help="stop after T seconds of solving in this run")
+    parser.add_argument(
+        "--target-exploitability", type=float, metavar="E", dest="target",
+        help="stop once the average strategy is at most E chips per hand exploitable",
+    )
+    parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
+    parser.add_argument("-o", "--output", metavar="FILE", help="strategy file (.json or .npz; default <game>.<algorithm>.strategy.json)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the Monte Carlo variants' sampling (default 0)")
+    parser.add_argument(
+        "--batch", type=int, metavar="K",
+        help=f"deals sampled per update by cs and es (default {DEFAULT_BATCHES['cs']} and {DEFAULT_BATCHES['es']}; "
+        "1 is the papers' algorithm)",
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    parser.set_defaults(handler=cfr_handler)
+
+
+def output_paths(strategy: Path) -> tuple[Path, Path]:
+    """The curve files beside a strategy file: ``x.strategy.json`` -> ``x.curve.csv``, ``x.curve.json``."""
+    name = strategy.name
+    for suffix in (".strategy.json", ".strategy.npz", ".json", ".npz"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+            break
+    return strategy.with_name(name + ".curve.csv"), strategy.with_name(name + ".curve.json")
+
+
+def write_curve(points: list[Any], csv_path: Path, json_path: Path, game: str, algorithm: str) -> None:
+    """Write the exploitability curve as CSV (iteration,seconds,exploitability) and as JSON."""
+    with csv_path.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["iteration", "seconds", "exploitability"])
+        for q in points:
+            w.writerow([q.iteration, f"{q.seconds:.6f}", repr(q.exploitability)])
+    doc = {
+        "game": game,
+        "algorithm": algorithm,
+        "unit": "chips per hand",
+        "points": [{"iteration": q.iteration, "seconds": q.seconds, "exploitability": q.exploitability} for q in points],
+    }
+    json_path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+
+
+class _Progress:
+    """The stderr progress line: rewritten in place on a terminal, else printed at growing intervals."""
+
+    def __init__(self, stream: TextIO, label: str, quiet: bool, start_iterations: int, start_seconds: float) -> None:
+        self.stream = stream
+        self.label = label
+        self.quiet = quiet
+        self.tty = stream.isatty()
+        self.start = time.perf_counter()
+        self.start_iterations = start_iterations
+        self.start_seconds = start_seconds
+        self.last = -1.0
+        self.dirty = False
+
+    def text(self, iteration: int, seconds: float, exploitability: float) -> str:
+        solved = seconds - self.start_seconds
+        rate = (iteration - self.start_iterations) / solved if solved > 0 else 0.0
+        return (
+            f"{self.label}: {iteration} iteration{'' if iteration == 1 else 's'}, {rate:,.0f} it/s, "
+            f"exploitability {exploitability:.3g} chips/hand ({seconds:.1f} s solving)"
+        )
+
+    def update(self, iteration: int, seconds: float, exploitability: float, final: bool = False) -> None:
+        if self.quiet:
+            return
+        now = time.perf_counter() - self.start
+        if self.tty:
+            if final or now - self.last >= 0.1:
+                self.stream.write("\r\x1b[K" + self.text(iteration, seconds, exploitability))
+                self.stream.flush()
+                self.dirty = True
+                self.last = now
+            if final:
+                self.stream.write("\n")
+                self.dirty = False
+        elif final or self.last < 0 or now - self.last >= max(1.0, 0.25 * now):
+            print(self.text(iteration, seconds, exploitability), file=self.stream, flush=True)
+            self.last = now
+
+    def message(self, text: str) -> None:
+        if self.dirty:
+            self.stream.write("\n")
+            self.dirty = False
+        print(text, file=self.stream, flush=True)
+
+
+def cfr_handler(args: argparse.Namespace) -> int:
+    """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
+    from showdown.games.catalog import get_game
+    from showdown.solvers.cfr import CFRSolver, CurvePoint, make_solver, train
+    from showdown.solvers.strategy import save_strategy
+
+    for name, value in (("--iterations", args.iterations), ("--seconds", args.seconds), ("--target-exploitability", args.target)):
+        if value is not None and value < 0:
+            raise SolverError(f"{name} must not be negative (got {value})")
+    if args.batch is not None and args.batch < 1:
+        raise SolverError(f"--batch must be at least 1 (got {args.batch})")
+    game = get_game(args.game)
+    label = game.name or Path(args.game).stem
+    iterations = args.iterations
+    if iterations is None and args.seconds is None and args.target is None:
+        iterations = DEFAULT_ITERATIONS
+
+    checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    curve: list[CurvePoint] = []
+    if checkpoint is not None and checkpoint.exists():
+        solver, extra = CFRSolver.load(checkpoint, game)
+        if solver.rule.name != args.algorithm:
+            raise SolverError(
+                f"checkpoint {checkpoint} holds a {solver.rule.name} run, not {args.algorithm}: "
+                f"pass --algorithm {solver.rule.name} or another checkpoint file"
+            )
+        curve = [CurvePoint(int(q[0]), float(q[1]), float(q[2])) for q in extra.get("curve", [])]
+        resumed = True
+    else:
+        solver = make_solver(game, args.algorithm, seed=args.seed, batch=args.batch)
+        resumed = False
+    output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
+    csv_path, json_path = output_paths(output)
+
+    progress = _Progress(sys.stderr, f"{label} {args.algorithm}", args.quiet, solver.iterations, solver.seconds)
+    if resumed:
+        progress.message(f"resuming {checkpoint} at iteration {solver.iterations} ({solver.seconds:.1f} s solved)")
+    stop = {"requested": False}
+    last_save = [time.perf_counter()]
+
+    def save_checkpoint() -> None:
+        if checkpoint is not None:
+            solver.save(checkpoint, {"curve": [[q.iteration, q.seconds, q.exploitability] for q in curve]})
+            last_save[0] = time.perf_counter()
+
+    def on_check(point: CurvePoint, s: CFRSolver) -> None:
+        progress.update(point.iteration, point.seconds, point.exploitability)
+        if checkpoint is not None and time.perf_counter() - last_save[0] >= CHECKPOINT_EVERY:
+            save_checkpoint()
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        if stop["requested"]:
+            raise KeyboardInterrupt
+        stop["requested"] = True
+        progress.message("stopping after this iteration and writing the results (Ctrl-C again to abort)")
+
+    installed = False
+    previous: Any = None
+    try:
+        previous = signal.signal(signal.SIGINT, on_sigint)
+        installed = True
+    except ValueError:  # not the main thread: Ctrl-C keeps its default meaning
+        pass
+    try:
+        result = train(
+            solver,
+            iterations=iterations,
+            seconds=args.seconds,
+            target=args.target,
+            curve=curve,
+            should_stop=lambda: stop["requested"],
+            on_check=on_check,
+        )
+    finally:
+        if installed:
+            signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+    last = curve[-1]
+    progress.update(last.iteration, last.seconds, last.exploitability, final=True)
+
+    save_strategy(result.strategy, output)
+    write_curve(curve, csv_path, json_path, label, args.algorithm)
+    save_checkpoint()
+    interrupted = result.stopped_by == "interrupted"
+    summary = {
+        "game": label,
+        "algorithm": args.algorithm,
+        "iterations": result.iterations,
+        "seconds": result.seconds,
+        "exploitability": result.exploitability,
+        "stopped_by": result.stopped_by,
+        "interrupted": interrupted,
+        "value": solver.average_value(),  # position 0's expected chips per hand under the strategy
+        "strategy": str(output),
+        "curve_csv": str(csv_path),
+        "curve_json": str(json_path),
+        "checkpoint": str(checkpoint) if checkpoint is not None else None,
+        "seed": solver.seed,
+        "batch": solver.batch if solver.rule.sampling != "none" else None,
+    }
+    if args.json:
+        print(json.dumps(summary, indent=1))
+    else:
+        print(
+            f"{label} {args.algorithm}: {result.iterations} iterations in {result.seconds:.2f} s, "
+            f"exploitability {result.exploitability:.3g} chips/hand"
+            f"{', interrupted' if interrupted else ''}\n"
+            f"strategy: {output}\ncurve: {csv_path}, {json_path}"
+            + (f"\ncheckpoint: {checkpoint}" if checkpoint is not None else "")
+        )
+    return 130 if interrupted else 0
+
+
+# ---------------------------------------------------------------------- plot
+
+
+def add_plot_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the ``plot`` arguments to ``parser`` and set its handler to ``plot_handler``."""
+    parser.add_argument("kind", choices=("strategy", "curve"), help="what the files hold")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a strategy file, or one or more curve files")
+    parser.add_argument("-o", "--output", metavar="IMAGE", help="image file (.png, .svg, .pdf; default FILE with .png)")
+    parser.add_argument("--title", help="title above the picture")
+    parser.add_argument("--dpi", type=int, default=100, help="resolution of raster images (default 100)")
+    parser.set_defaults(handler=plot_handler)
+
+
+def _stem(name: str) -> str:
+    for suffix in (".strategy.json", ".strategy.npz", ".curve.csv", ".curve.json", ".json", ".npz", ".csv"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def plot_handler(args: argparse.Namespace) -> int:
+    """Run ``showdown plot``: draw the picture and print where it went."""
+    from showdown.plots import plot_curves, plot_strategy, require_matplotlib
+
+    require_matplotlib()
+    first = Path(args.files[0])
+    out = Path(args.output) if args.output else first.with_name(_stem(first.name) + ".png")
+    if args.kind == "strategy":
+        if len(args.files) != 1:
+            raise SolverError("plot strategy takes one strategy file")
+        from showdown.solvers.strategy import load_strategy
+
+        plot_strategy(load_strategy(first), out, title=args.title, dpi=args.dpi)
+    else:
+        plot_curves(args.files, out, title=args.title, dpi=args.dpi)
+    print(out)
+    return 0
+
+
+__all__ = [
+    "CFR_DESCRIPTION",
+    "PLOT_DESCRIPTION",
+    "add_cfr_arguments",
+    "add_plot_arguments",
+    "cfr_handler",
+    "output_paths",
+    "plot_handler",
+    "write_curve",
+]

@@ -1,0 +1,178 @@
+"""Log analysis: reference logs reproduce their SCORE lines, JSON Lines logs, duplicate pairing, the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from showdown.errors import ShowdownError
+from showdown.games.catalog import get_game
+from showdown.matches.aivat import AivatEstimator
+from showdown.matches.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
+from showdown.matches.cli_analyze import main as analyze_main
+from showdown.protocol.logfile import HandRecord, parse_log
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = ROOT / "tests" / "data"
+REFERENCE_LOGS = sorted(DATA.glob("*.log"))
+
+
+@pytest.mark.parametrize("path", REFERENCE_LOGS, ids=[p.name for p in REFERENCE_LOGS])
+def test_reference_logs_reproduce_their_score_totals_exactly(path: Path) -> None:
+    logs = read_logs([path])
+    assert len(logs.scores) == 1
+    score = logs.scores[0][1]
+    totals = dict(zip(logs.table.names, logs.table.totals()))
+    assert totals == dict(zip(score.names, score.totals))  # exact, not approximately
+    a = analyze(logs.table)
+    assert dict(zip(a.names, a.totals)) == dict(zip(score.names, score.totals))
+    assert [e.total for e in a.agents] == [totals[n] for n in a.names]
+    assert a.hands == len(parse_log(path.read_text().splitlines()).hands)
+
+
+def test_hold_em_figures_are_also_in_milli_big_blinds() -> None:
+    path = DATA / "holdem.limit.2p.reverse_blinds.1000h.seed0.log"
+    logs = read_logs([path])
+    assert logs.game is not None and logs.game.big_blind == 10
+    a = analyze(logs.table, big_blind=10, show_mbb=True)
+    alice = a.agents[a.names.index("Alice")]
+    assert alice.mbb == pytest.approx(1000 * 500 / (1000 * 10))  # SCORE 500 over 1000 hands
+    assert "mbb/hand" in format_analysis(a)
+
+
+def test_json_lines_logs_give_the_same_figures_as_the_acpc_log(tmp_path: Path) -> None:
+    log = parse_log((DATA / "leduc.limit.2p.1000h.seed0.log").read_text().splitlines())
+    jsonl = tmp_path / "m.jsonl"
+    names = ["Alice", "Bob"]
+    with jsonl.open("w") as f:
+        for h in log.hands:
+            seats = tuple(names.index(n) for n in h.names)
+            rec = HandRecord(h.hand, "leduc", h.names, seats, h.hole, h.board, h.betting_text, h.values)
+            f.write(rec.to_json() + "\n")
+        f.write(json.dumps({"summary": True, "names": names, "totals": [-267, 267]}) + "\n")
+    a = analyze(read_logs([jsonl]).table)
+    b = analyze(read_logs([DATA / "leduc.limit.2p.1000h.seed0.log"]).table)
+    assert a.names == b.names and a.totals == b.totals
+    for x, y in zip(a.agents + a.positions, b.agents + b.positions):
+        assert x.mean == pytest.approx(y.mean) and x.se == pytest.approx(y.se)
+    assert read_logs([jsonl]).game == get_game("leduc")
+
+
+def test_duplicate_pairing_by_hand() -> None:
+    # Two halves of 4 deals each; deal luck: position 0 wins the deal's amount d = 4, -2, 6, 0.
+    # Agent x is a little better than y: +1 whichever position it holds. Paired, the luck cancels.
+    c = HandCollector()
+    luck = [4.0, -2.0, 6.0, 0.0]
+    for half, (first, second) in enumerate((("x", "y"), ("y", "x"))):
+        for h, d in enumerate(luck):
+            players = (first, second) if h % 2 == 0 else (second, first)
+            v0 = d + (1.0 if players[0] == "x" else -1.0)
+            c.add(h, players, (v0, -v0), half=half)
+    t = c.table()
+    a = analyze(t, estimator="duplicate")
+    x = a.agents[a.names.index("x")]
+    # per deal, x holds position 0 in one half and position 1 in the other: (d + 1 + (-d + 1)) / 2 = 1
+    assert a.paired and a.deals == 4 and x.mean == pytest.approx(1.0) and x.se == 0.0
+    assert (a.plain_agents[a.names.index("x")].se or 0.0) > 0  # unpaired, the luck is noise
+    assert a.agent_reduction(a.names.index("x")) == math.inf
+    diff = a.differences[0]
+    assert (diff.a, diff.b) == ("x", "y") and diff.estimate.mean == pytest.approx(2.0)
+    doc = analysis_json(a)
+    assert doc["players"][0]["variance_reduction"] == "exact" and doc["deals"] == 4
+
+
+def test_unpaired_hands_are_left_out_with_a_note() -> None:
+    c = HandCollector()
+    for half in (0, 1):
+        for h in range(3 if half == 0 else 2):
+            c.add(h, ("x", "y") if half == 0 else ("y", "x"), (1.0, -1.0), half=half)
+    a = analyze(c.table(), estimator="duplicate")
+    assert a.deals == 2 and any("1 hands without a partner" in n for n in a.notes)
+    with pytest.raises(ShowdownError, match="at least two duplicate halves"):
+        analyze(HandCollector().table(), estimator="duplicate")
+
+
+def test_aivat_on_a_reference_log_with_known_strategies() -> None:
+    game = get_game("kuhn")
+    est = AivatEstimator(game)
+    logs = read_logs([DATA / "kuhn.limit.2p.1000h.seed0.log"], encoder_for=lambda g: est)
+    from showdown.matches.aivat import known_strategy
+
+    random_strategy = known_strategy("random", game)[0]
+    est.set_strategies([random_strategy, None])  # Alice "random", Bob unknown
+    a = analyze(logs.table, estimator="aivat", aivat=est)
+    assert a.estimator == "aivat" and a.known in ((), ("Alice",))
+    assert a.totals == [-31.0, 31.0]
+
+
+# ----------------------------------------------------------------------------- the command
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "showdown.matches.cli_analyze", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
+    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [p["name"] for p in doc["players"]] == ["Alice", "Bob"]
+    for row in doc["players"]:
+        assert set(row) >= {"name", "hands", "total", "per100", "ci95"}
+    assert [p["position"] for p in doc["positions"]] == [0, 1]
+    assert doc["players"][0]["total"] == -31 and doc["players"][0]["hands"] == 1000
+    assert doc["players"][0]["per100"] == pytest.approx(-3.1)
+    lo, hi = doc["players"][0]["ci95"]
+    assert lo < -3.1 < hi
+    assert doc["differences"][0]["p_value"] == pytest.approx(0.569, abs=1e-3)
+
+
+def test_cli_table_and_several_logs(capsys: pytest.CaptureFixture[str]) -> None:
+    logs = [str(DATA / "kuhn.limit.2p.fixed_seats.log"), str(DATA / "kuhn.limit.2p.resumed_with_tlog.log")]
+    assert analyze_main(logs) == 0
+    out = capsys.readouterr().out
+    assert "Player1" in out and "P1" in out and "position 0" in out and "12 hands" in out
+
+
+def test_cli_known_strategy_gives_aivat(capsys: pytest.CaptureFixture[str]) -> None:
+    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--known", "Alice=random", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["estimator"] == "aivat" and doc["known_strategies"] in (["Alice"], [])
+
+
+def test_cli_errors_are_one_line() -> None:
+    run = run_cli("/nonexistent.log")
+    assert run.returncode == 2 and "no such log file" in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    run = run_cli(str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--known", "Carol=random")
+    assert run.returncode == 2 and "not in the logs" in run.stderr
+
+
+def test_plot_draws_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "w.png"
+    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--plot", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_plot_without_matplotlib_is_one_clear_line(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['matplotlib'] = None\n"
+        "from showdown.matches.cli_analyze import main\n"
+        f"sys.exit(main([{str(DATA / 'kuhn.limit.2p.1000h.seed0.log')!r}, '--plot', {str(tmp_path / 'x.png')!r}]))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and "matplotlib" in lines[0] and "pip install" in lines[0]
+    assert not (tmp_path / "x.png").exists()

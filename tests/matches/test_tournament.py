@@ -1,0 +1,174 @@
+"""Tournaments: validation with line numbers, the round-robin plan, the ranking, and a real resumable run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ConfigError
+from showdown.matches.stats import Estimate
+from showdown.matches.tournament import (
+    combine,
+    cross_table,
+    load_tournament_config,
+    plan_matches,
+    ranking,
+    run_tournament,
+    MatchOutcome,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\ncolour: red\n", r"t.yaml:4: colour: unknown key 'colour'"),
+        ("game: kuhn\nagents: [rules, bluff]\n", r"t.yaml:1: missing key 'hands'"),
+        ("game: nogame\nhands: 10\nagents: [rules, bluff]\n", r"t.yaml:1: game: unknown game 'nogame'"),
+        ("game: kuhn\nhands: 0\nagents: [rules, bluff]\n", r"t.yaml:2: hands: expected an integer >= 1"),
+        ("game: kuhn\nhands: 10\nseed: -1\nagents: [rules, bluff]\n", r"t.yaml:3: seed: expected an integer 0 to"),
+        ("game: kuhn\nhands: 10\nagents:\n  - rules\n  - nobody\n", r"t.yaml:5: agents\[1\]: unknown agent 'nobody'"),
+        (
+            "game: kuhn\nhands: 10\nagents:\n  - rules\n  - name: random\n    options: {sizing: huge}\n",
+            r"t.yaml:5: agents\[1\]: random agent: sizing 'huge'",
+        ),
+        ("game: kuhn\nhands: 10\nagents:\n  - rules\n  - {name: call, seed: x}\n", r"t.yaml:5: agents\[1\].seed"),
+        ("game: kuhn\nhands: 10\nagents: [rules]\n", r"t.yaml:3: agents: .*needs at least 2 agents"),
+        ("game: kuhn3p\nhands: 10\nagents: [rules, bluff]\n", r"agents: .*needs at least 3 agents"),
+        ("game: kuhn\nhands: 10\nestimator: duplicate\nagents: [rules, bluff]\n", r"t.yaml:3: estimator: .*needs 'duplicate: true'"),
+        ("game: holdem-limit\nhands: 10\nestimator: aivat\nagents: [rules, call]\n", r"t.yaml:3: estimator: AIVAT needs"),
+        ("game: kuhn\nhands: 10\nduplicate: maybe\nagents: [rules, bluff]\n", r"t.yaml:3: duplicate: expected true or false"),
+        ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
+        ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
+        ("- kuhn\n", r"t.yaml:1: expected a mapping of settings"),
+    ],
+)
+def test_bad_configs_name_the_line_and_the_key(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_tournament_config(write(tmp_path, text))
+
+
+def test_a_valid_config(tmp_path: Path) -> None:
+    cfg = load_tournament_config(
+        write(tmp_path, "game: kuhn\nhands: 50\nduplicate: true\nseed: 3\njobs: 1\nagents: [random, random, {command: ./bot, label: b}]\n")
+    )
+    assert cfg.labels == ("random-1", "random-2", "b") and cfg.duplicate and cfg.jobs == 1
+    assert cfg.out == Path("t")  # default: the file's name, in the current directory
+
+
+def test_round_robin_plans_every_pair_or_every_seating(tmp_path: Path) -> None:
+    two = load_tournament_config(write(tmp_path, "game: kuhn\nhands: 5\nduplicate: true\nagents: [rules, bluff, call, random]\n"))
+    matches = plan_matches(two)
+    assert [m.id for m in matches][:3] == ["rules-vs-bluff", "rules-vs-call", "rules-vs-random"]
+    assert len(matches) == 6 and all(len(m.halves) == 2 for m in matches)
+    assert len({m.seed for m in matches}) == 6  # independent deals per match
+    m = matches[0]
+    assert [a.label for a in m.halves[1].agents] == ["bluff", "rules"] and m.halves[0].seed == m.halves[1].seed
+    three = load_tournament_config(write(tmp_path, "game: kuhn3p\nhands: 5\nagents: [rules, bluff, call, random]\n", "t3.yaml"))
+    plan3 = plan_matches(three)
+    assert len(plan3) == 4 * 2  # each of the 4 triples in both cyclic orders
+    seatings = {tuple(a.label for a in m.halves[0].agents) for m in plan3}
+    assert ("rules", "bluff", "call") in seatings and ("rules", "call", "bluff") in seatings
+    dup3 = load_tournament_config(write(tmp_path, "game: kuhn3p\nhands: 5\nduplicate: true\nagents: [rules, bluff, call]\n", "t4.yaml"))
+    halves = [tuple(a.label for a in h.agents) for m in plan_matches(dup3) for h in m.halves]
+    assert len(halves) == 6 and len(set(halves)) == 6  # all six seatings
+
+
+def est(mean: float, se: float = 0.1, hands: int = 100) -> Estimate:
+    return Estimate(hands, mean * hands, mean, se)
+
+
+def test_combining_and_ranking_by_instant_runoff() -> None:
+    # a beats b and c a little; c crushes b; by total bankroll c is first, by runoff a
+    outcomes = [
+        MatchOutcome("a-b", (0, 1), {0: est(0.1), 1: est(-0.1)}, {}, "plain", 100, False, []),
+        MatchOutcome("a-c", (0, 2), {0: est(0.1), 2: est(-0.1)}, {}, "plain", 100, False, []),
+        MatchOutcome("b-c", (1, 2), {1: est(-1.0), 2: est(1.0)}, {}, "plain", 100, False, []),
+    ]
+    table = cross_table(outcomes, 3)
+    assert table[0][1].mean == 0.1 and table[2][1].mean == 1.0 and table[1][1] is None  # type: ignore[union-attr]
+    ranks = ranking(table)
+    assert [r[0] for r in ranks] == [0, 2, 1] and [r[4] for r in ranks] == [1, 2, 3]
+    assert ranks[1][1].mean == pytest.approx(0.45)  # c against the field: (-0.1 + 1.0) / 2
+    c = combine([est(1.0, 0.3), est(3.0, 0.4)], equal_weights=True)
+    assert c.mean == 2.0 and c.se == pytest.approx(0.25)
+    pooled = combine([est(1.0, 0.3, 100), est(3.0, 0.4, 300)])
+    assert pooled.mean == pytest.approx(2.5) and pooled.hands == 400
+
+
+def test_exact_ties_share_a_rank() -> None:
+    outcomes = [
+        MatchOutcome("a-b", (0, 1), {0: est(1e-6, 0.0), 1: est(-1e-6, 0.0)}, {}, "aivat", 100, True, []),
+        MatchOutcome("a-c", (0, 2), {0: est(0.5, 0.0), 2: est(-0.5, 0.0)}, {}, "aivat", 100, True, []),
+        MatchOutcome("b-c", (1, 2), {1: est(0.2, 0.0), 2: est(-0.2, 0.0)}, {}, "aivat", 100, True, []),
+    ]
+    ranks = ranking(cross_table(outcomes, 3))
+    assert [(r[0], r[4]) for r in ranks] == [(0, 1), (1, 1), (2, 3)]
+
+
+def env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
+
+
+def test_a_small_tournament_runs_writes_results_and_resumes(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        f"game: kuhn\nhands: 150\nduplicate: true\nseed: 2\njobs: 2\nout: {tmp_path / 'out'}\nestimator: duplicate\n"
+        "agents: [rules, bluff, random]\n",
+    )
+    cfg = load_tournament_config(path)
+    result = run_tournament(cfg, progress=False)
+    assert result.complete and result.played_now == 6 and len(result.outcomes) == 3
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert doc["complete"] and len(doc["matches"]) == 3 and doc["matches"][0]["estimator"] == "duplicate"
+    assert set(doc["cross_table"]["rules"]) == {"bluff", "random"}
+    assert [r["rank"] for r in doc["ranking"]] == [1, 2, 3]
+    assert all(Path(log).exists() for m in doc["matches"] for log in m["logs"])
+    assert len(list((tmp_path / "out" / "matches").glob("*/*.log"))) == 6
+    # the same command again: nothing is replayed, the same figures come out
+    again = run_tournament(cfg, progress=False)
+    assert again.played_now == 0 and again.complete
+    assert json.loads((tmp_path / "out" / "results.json").read_text())["cross_table"] == doc["cross_table"]
+    # changed settings: the affected matches are replayed
+    path.write_text(path.read_text().replace("hands: 150", "hands: 120"))
+    changed = run_tournament(load_tournament_config(path), progress=False)
+    assert changed.played_now == 6 and all(m.hands == 240 for m in changed.outcomes)
+
+
+def test_interrupted_tournament_resumes_where_it_stopped(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = write(
+        tmp_path,
+        f"game: kuhn\nhands: 400\nduplicate: true\nseed: 5\njobs: 1\nout: {out}\nagents: [rules, bluff, call]\n",
+    )
+    cmd = [sys.executable, "-m", "showdown.matches.cli_tournament", str(path), "--progress"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(out.glob("matches/*/*.done.json"))) < 2:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    done_before = len(list(out.glob("matches/*/*.done.json")))
+    assert 2 <= done_before < 6
+    assert "not finished: run the same command again to resume" in stdout
+    assert "matches done" in stderr and "left" in stderr
+    run = subprocess.run(cmd, capture_output=True, text=True, env=env(), timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert f"resuming: {done_before} of 6 match halves already played" in run.stderr
+    doc = json.loads((out / "results.json").read_text())
+    assert doc["complete"] and len(doc["matches"]) == 3

@@ -1,0 +1,156 @@
+"""``showdown solve cfr`` and ``showdown plot``: outputs, resuming, Ctrl-C, one-line errors."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ShowdownError, SolverError
+from showdown.games.catalog import get_game
+from showdown.solvers.best_response import exploitability
+from showdown.solvers.cli_cfr import add_cfr_arguments, add_plot_arguments, output_paths
+from showdown.solvers.strategy import load_strategy
+
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = """
+import argparse, sys
+from showdown.errors import ShowdownError
+from showdown.solvers.cli_cfr import add_cfr_arguments
+p = argparse.ArgumentParser(prog="showdown solve cfr")
+add_cfr_arguments(p)
+args = p.parse_args(sys.argv[1:])
+try:
+    sys.exit(args.handler(args))
+except ShowdownError as exc:
+    print(f"showdown solve: error: {exc}", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    add_cfr_arguments(parser)
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+def test_writes_strategy_curve_and_json_summary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run(["leduc", "--iterations", "300", "--json"]) == 0
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert {"game", "algorithm", "iterations", "seconds", "exploitability", "strategy"} <= set(summary)
+    assert summary["game"] == "leduc" and summary["algorithm"] == "cfr+" and summary["iterations"] == 300
+    assert summary["strategy"] == "leduc.cfr+.strategy.json" and summary["seconds"] > 0
+    strategy = load_strategy(tmp_path / "leduc.cfr+.strategy.json")
+    assert exploitability(get_game("leduc"), strategy) == pytest.approx(summary["exploitability"], abs=1e-12)
+    rows = list(csv.DictReader((tmp_path / "leduc.cfr+.curve.csv").open()))
+    assert rows[0]["iteration"] == "1" and rows[-1]["iteration"] == "300"
+    assert float(rows[-1]["exploitability"]) == pytest.approx(summary["exploitability"])
+    doc = json.loads((tmp_path / "leduc.cfr+.curve.json").read_text())
+    assert doc["algorithm"] == "cfr+" and len(doc["points"]) == len(rows)
+    assert "leduc cfr+: " in captured.err and "it/s" in captured.err and "exploitability" in captured.err
+
+
+def test_target_and_output_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "k.npz"
+    assert run(["kuhn", "-a", "dcfr", "--target-exploitability", "1e-3", "-o", str(out), "-q"]) == 0
+    text = capsys.readouterr()
+    assert text.err == ""
+    assert "exploitability" in text.out and str(out) in text.out
+    assert exploitability(get_game("kuhn"), load_strategy(out)) <= 1e-3
+    assert (tmp_path / "k.curve.csv").exists() and (tmp_path / "k.curve.json").exists()
+
+
+def test_curve_paths_sit_beside_the_strategy() -> None:
+    assert output_paths(Path("d/leduc.cfr+.strategy.json")) == (Path("d/leduc.cfr+.curve.csv"), Path("d/leduc.cfr+.curve.json"))
+    assert output_paths(Path("x.npz")) == (Path("x.curve.csv"), Path("x.curve.json"))
+
+
+def test_resumes_from_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ck = tmp_path / "run.npz"
+    out = str(tmp_path / "s.json")
+    assert run(["kuhn", "-n", "100", "--checkpoint", str(ck), "-o", out, "--json", "-q"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert ck.exists()
+    assert run(["kuhn", "-n", "250", "--checkpoint", str(ck), "-o", out, "--json", "-q"]) == 0
+    second = json.loads(capsys.readouterr().out)
+    assert second["iterations"] == 250 and second["seconds"] > first["seconds"]
+    points = json.loads((tmp_path / "s.curve.json").read_text())["points"]
+    assert points[0]["iteration"] == 1 and points[-1]["iteration"] == 250  # the curve goes on
+    straight = tmp_path / "straight.json"
+    assert run(["kuhn", "-n", "250", "-o", str(straight), "-q"]) == 0
+    assert load_strategy(straight).table == load_strategy(out).table
+    with pytest.raises(SolverError, match="holds a cfr\\+ run, not dcfr"):
+        run(["kuhn", "-a", "dcfr", "-n", "10", "--checkpoint", str(ck), "-o", out, "-q"])
+
+
+def test_bad_budgets_are_refused() -> None:
+    with pytest.raises(SolverError, match="--iterations must not be negative"):
+        run(["kuhn", "-n", "-1"])
+
+
+def _driver(args: list[str], cwd: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.Popen(
+        [sys.executable, "-c", DRIVER, *args], cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+
+
+def test_holdem_is_refused_in_one_line(tmp_path: Path) -> None:
+    proc = _driver(["holdem-limit"], tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and out == ""
+    assert err.count("\n") == 1 and err.startswith("showdown solve: error: cannot run CFR on holdem-limit: ")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_ctrl_c_stops_cleanly_and_writes_everything(tmp_path: Path) -> None:
+    proc = _driver(["leduc", "-n", "100000000", "--checkpoint", "ck.npz", "--json"], tmp_path)
+    assert proc.stderr is not None
+    first = proc.stderr.readline()  # the first progress line: the run is under way
+    assert "leduc cfr+" in first
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "stopping after this iteration" in err
+    summary = json.loads(out)
+    assert summary["interrupted"] and summary["stopped_by"] == "interrupted" and summary["iterations"] > 1
+    for name in ("leduc.cfr+.strategy.json", "leduc.cfr+.curve.csv", "leduc.cfr+.curve.json", "ck.npz"):
+        assert (tmp_path / name).exists(), name
+    strategy = load_strategy(tmp_path / "leduc.cfr+.strategy.json")
+    assert exploitability(get_game("leduc"), strategy) == pytest.approx(summary["exploitability"], abs=1e-12)
+
+
+def test_plot_needs_matplotlib_and_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    parser = argparse.ArgumentParser()
+    add_plot_arguments(parser)
+    args = parser.parse_args(["strategy", str(tmp_path / "s.json")])
+    with pytest.raises(ShowdownError, match="pip install 'showdown\\[plot\\]'") as err:
+        args.handler(args)
+    assert "\n" not in str(err.value)
+
+
+def test_plot_strategy_and_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    assert run(["kuhn-10", "-n", "50", "-q"]) == 0
+    parser = argparse.ArgumentParser()
+    add_plot_arguments(parser)
+    args = parser.parse_args(["strategy", "kuhn-10.cfr+.strategy.json"])
+    assert args.handler(args) == 0
+    assert (tmp_path / "kuhn-10.cfr+.png").read_bytes()[:4] == b"\x89PNG"
+    args = parser.parse_args(["curve", "kuhn-10.cfr+.curve.csv", "kuhn-10.cfr+.curve.json", "-o", "c.png"])
+    assert args.handler(args) == 0
+    assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"

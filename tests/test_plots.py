@@ -1,0 +1,97 @@
+"""Pictures: matplotlib stays optional, the Kuhn-N and Leduc strategy charts, solver curves."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ShowdownError, SolverError
+from showdown.games.catalog import get_game
+from showdown.plots import MissingDependencyError, read_curve, require_matplotlib
+from showdown.solvers.cfr import cfr_plus, train
+from showdown.solvers.cli_cfr import output_paths, write_curve
+from showdown.solvers.strategy import uniform_strategy
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_missing_matplotlib_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(MissingDependencyError) as err:
+        require_matplotlib()
+    assert isinstance(err.value, ShowdownError)
+    assert "pip install 'showdown[plot]'" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_importing_the_module_does_not_import_matplotlib() -> None:
+    import subprocess
+
+    code = "import sys, showdown.plots; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout
+    assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("game_name", ["kuhn", "kuhn-100", "leduc"])
+def test_draws_a_strategy(game_name: str, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from showdown.plots import plot_strategy
+
+    out = plot_strategy(cfr_plus(get_game(game_name), 30).average_strategy(), tmp_path / "s.png")
+    assert out.read_bytes()[:8] == PNG
+
+
+def test_the_kuhn_chart_has_the_seeds_four_panels(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from showdown import plots
+
+    fig = plots._kuhn_figure(*_tree_and_arrays("kuhn-10"), "t")
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles == ["Player 1 opening", "Player 2 after a check", "Player 2 after a bet", "Player 1 after check-bet"]
+    heights = [p.get_height() for p in fig.axes[0].patches]
+    assert len(heights) == 20 and all(abs(h - 0.5) < 1e-12 for h in heights)  # uniform: half pass, half bet
+
+
+def _tree_and_arrays(name: str) -> tuple[object, list[object]]:
+    from showdown.solvers.strategy import strategy_to_arrays
+    from showdown.solvers.tree import build_tree
+
+    game = get_game(name)
+    tree = build_tree(game)
+    return tree, strategy_to_arrays(tree, uniform_strategy(game))
+
+
+def test_games_it_cannot_draw_are_refused(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from showdown.games.gamedef import parse_gamedef
+    from showdown.plots import plot_strategy
+
+    two_cards = parse_gamedef(
+        "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 1\nblind = 1 1\nraiseSize = 1\nfirstPlayer = 1\n"
+        "maxRaises = 1\nnumSuits = 1\nnumRanks = 5\nnumHoleCards = 2\nnumBoardCards = 0\nEND GAMEDEF\n",
+        name="two",
+    )
+    with pytest.raises(SolverError, match="one hole card"):
+        plot_strategy(uniform_strategy(two_cards), tmp_path / "x.png")
+
+
+def test_curves_round_trip_and_draw(tmp_path: Path) -> None:
+    result = train(cfr_plus(get_game("kuhn")), iterations=100)
+    csv_path, json_path = output_paths(tmp_path / "kuhn.cfr+.strategy.json")
+    write_curve(result.curve, csv_path, json_path, "kuhn", "cfr+")
+    for path in (csv_path, json_path):
+        label, points = read_curve(path)
+        assert [p[0] for p in points] == [q.iteration for q in result.curve]
+        assert points[-1][2] == result.curve[-1].exploitability
+    assert read_curve(json_path)[0] == "kuhn cfr+"
+    assert json.loads(json_path.read_text())["unit"] == "chips per hand"
+    with pytest.raises(ShowdownError, match="not a curve file"):
+        (tmp_path / "bad.csv").write_text("a,b\n1,2\n")
+        read_curve(tmp_path / "bad.csv")
+    pytest.importorskip("matplotlib")
+    from showdown.plots import plot_curves
+
+    assert plot_curves([csv_path, json_path], tmp_path / "c.png").read_bytes()[:8] == PNG
