@@ -373,13 +373,20 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
 def _game_of(meta: Mapping[str, object], p: Path) -> GameDef | None:
     name = str(meta.get("game") or "")
     text = meta.get("gamedef")
+    from showdown.games.catalog import get_game
+    from showdown.games.gamedef import format_gamedef
+
     if isinstance(text, str):
+        try:  # catalog games first: kuhn-N past 13 ranks has no parsable .game text
+            known = get_game(name)
+            if format_gamedef(known) == text:
+                return known
+        except GameDefError:
+            pass
         try:
             return parse_gamedef(text, source=str(p), name=name)
         except GameDefError as exc:
             raise StrategyError(f"{p}: bad game definition in the file: {exc}") from None
-    from showdown.games.catalog import get_game
-
     try:
         return get_game(name)
     except GameDefError:

@@ -137,3 +137,13 @@ def test_profile_splits_into_players_and_merges_back(leduc_solution: Strategy) -
     p0, p1 = leduc_solution.for_player(0), leduc_solution.for_player(1)
     assert len(p0) == len(p1) == 468
     assert p0.merged(p1) == leduc_solution
+
+
+def test_kuhn_past_thirteen_ranks_round_trips_through_a_file(tmp_path) -> None:
+    # kuhn-100 has no parsable .game text (numRanks > 13): the catalog name carries it.
+    from showdown.games.catalog import get_game
+    from showdown.solvers.strategy import load_strategy, save_strategy, uniform_strategy
+
+    strategy = uniform_strategy(get_game("kuhn-100"))
+    path = save_strategy(strategy, tmp_path / "k100.json")
+    assert load_strategy(path) == strategy
