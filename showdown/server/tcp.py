@@ -541,7 +541,8 @@ class MatchServer:
         if self._trace:
             _err(f"FINISHED at {time.time():.6f}")
             _err(score_line)
-        _err(self._summary_line())
+        if self._trace or any(any(c.values()) for c in self._replacements().values()):
+            _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
         if self._observer_timer is not None:
             self._observer_timer.cancel()
         self._write_observers()
