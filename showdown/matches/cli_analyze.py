@@ -27,7 +27,7 @@ def add_analyze_parser(subparsers: "argparse._SubParsersAction[argparse.Argument
         help="win rates with confidence intervals from match logs (.log or .jsonl)",
         description="Read ACPC match logs (ours or the reference dealer's) and JSON Lines logs and print, "
         "per player name and per position, the total, chips per 100 hands (mbb/hand in hold'em) with a "
-        "95%% confidence interval, and each pair's difference with its p-value. "
+        "95% confidence interval, and each pair's difference with its p-value. "
         "Example: showdown analyze logs/*.log --plot winnings.png",
     )
     _configure(p)

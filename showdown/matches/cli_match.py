@@ -42,7 +42,7 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
         "match",
         help="play a match between agents (each its own process) and report win rates",
         description="Start the dealer, launch each agent as a separate process, play, and print each "
-        "agent's total and chips per 100 hands (mbb/hand in hold'em) with a 95%% confidence interval, "
+        "agent's total and chips per 100 hands (mbb/hand in hold'em) with a 95% confidence interval, "
         "and the same per position, with the difference between agents and its p-value. With --duplicate "
         "every deal is played again with the seats moved and the results are paired; when an agent's "
         "strategy is known (built-in agents in Kuhn/Leduc) the AIVAT estimator removes most of the luck. "
