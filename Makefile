@@ -23,7 +23,7 @@ test-slow: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/showdown games
 	@echo
-	$(BIN)/showdown hand kuhn --seed 7
+	$(BIN)/showdown match kuhn equilibrium rules --hands 5000 --seed 1 --out out/demo
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
