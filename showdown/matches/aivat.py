@@ -37,7 +37,7 @@ answers before anything is built.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +54,7 @@ __all__ = [
     "AivatEstimator",
     "AivatResult",
     "DealCodes",
+    "choose_known",
     "REPLACING_EVENTS",
     "known_strategy",
     "known_strategies",
@@ -167,6 +168,40 @@ class AivatResult:
     notes: list[str] = field(default_factory=list)
     exact: bool = False  # every hand had every seat known: the values are the profile's exact value
     fit: dict[int, float] = field(default_factory=dict)  # per known seat: p-value of its action counts
+
+
+def choose_known(
+    declared: Sequence[bool],
+    impossible: Callable[[tuple[bool, ...]], dict[int, int]],
+    fit: Callable[[tuple[bool, ...]], dict[int, float]],
+) -> tuple[tuple[bool, ...], list[str], dict[int, float]]:
+    """Which seats' strategies are used: from ``declared``, drop each seat that played an action its
+    strategy never plays (``impossible(known)``: seat -> hands) or whose action frequencies do not
+    fit it (``fit(known)``: seat -> chi-square p-value), one pass at a time, until none is left to drop.
+    Returns the seats kept, the notes saying why others were dropped, and the last fit p-values."""
+    known = list(declared)
+    notes: list[str] = []
+    last_fit: dict[int, float] = {}
+    for _ in range(len(known) + 1):  # each pass may drop an inconsistent seat
+        bad_seats = impossible(tuple(known))
+        if not bad_seats:
+            last_fit = fit(tuple(known))
+            bad_seats = {s: -1 for s, p in last_fit.items() if p < FIT_ALARM}
+            if not bad_seats:
+                break
+        for s, count in bad_seats.items():
+            known[s] = False
+            if count >= 0:
+                notes.append(
+                    f"seat {s + 1} played an action its strategy never plays in {count} hand(s): "
+                    "its strategy is not used"
+                )
+            else:
+                notes.append(
+                    f"seat {s + 1} chose its actions with other frequencies than its strategy "
+                    f"(chi-square p = {last_fit[s]:.2g}): its strategy is not used"
+                )
+    return tuple(known), notes, last_fit
 
 
 class AivatEstimator:
@@ -386,30 +421,19 @@ class AivatEstimator:
             raise AivatError("some hands could not be mapped onto the game's tree")
         num_seats = max(len(self._arrays), int(seats.max()) + 1 if n else 0)
         known = [a is not None for a in self._arrays] + [False] * (num_seats - len(self._arrays))
-        notes: list[str] = []
-        fit: dict[int, float] = {}
-        for _ in range(num_seats + 1):  # each pass may drop an inconsistent seat
-            est, bad_seats = self._estimate_once(codes, seats, values0, replaced, known)
-            if not bad_seats:
-                fit = self.action_fit(codes, seats, replaced, known)
-                bad_seats = {s: -1 for s, p in fit.items() if p < FIT_ALARM}
-                if not bad_seats:
-                    break
-            for s, count in bad_seats.items():
-                known[s] = False
-                if count >= 0:
-                    notes.append(
-                        f"seat {s + 1} played an action its strategy never plays in {count} hand(s): "
-                        "its strategy is not used"
-                    )
-                else:
-                    notes.append(
-                        f"seat {s + 1} chose its actions with other frequencies than its strategy "
-                        f"(chi-square p = {fit[s]:.2g}): its strategy is not used"
-                    )
-        known_here = ~replaced & np.array(known, dtype=bool)[seats]
+        est = np.empty(0)
+
+        def impossible(k: tuple[bool, ...]) -> dict[int, int]:
+            nonlocal est
+            est, bad = self._estimate_once(codes, seats, values0, replaced, list(k))
+            return bad
+
+        chosen, notes, fit = choose_known(
+            known, impossible, lambda k: self.action_fit(codes, seats, replaced, k)
+        )
+        known_here = ~replaced & np.array(chosen, dtype=bool)[seats]
         exact = bool(n) and bool(known_here.all())
-        return AivatResult(est, tuple(known), notes, exact, fit)
+        return AivatResult(est, chosen, notes, exact, fit)
 
     def action_fit(self, codes: DealCodes, seats: np.ndarray, replaced: np.ndarray, known: Sequence[bool]) -> dict[int, float]:
         """Per known seat, the p-value of a chi-square test of its action counts against its strategy.
@@ -418,11 +442,22 @@ class AivatEstimator:
         strategy is used; cells whose smallest expected count is below 5 are left out. A small
         p-value means the seat does not play the strategy it is said to play.
         """
-        from scipy.stats import chi2  # type: ignore[import-untyped]
+        return self.fit_counts(self.action_counts(codes, seats, replaced, known))
 
+    def action_counts(
+        self,
+        codes: DealCodes,
+        seats: np.ndarray,
+        replaced: np.ndarray,
+        known: Sequence[bool],
+        counts: dict[tuple[int, int], np.ndarray] | None = None,
+    ) -> dict[tuple[int, int], np.ndarray]:
+        """The action counts ``action_fit`` tests, per (seat, decision) a grid (board, own hand,
+        action), added into ``counts`` (bounded by the game's information sets, not the hands)."""
         t = self.tree
         use = np.array(known, dtype=bool)[seats] & ~replaced
-        counts: dict[tuple[int, int], np.ndarray] = {}
+        if counts is None:
+            counts = {}
         nodes, inverse = np.unique(codes.node, return_inverse=True)
         for g, node in enumerate(nodes.tolist()):
             rows = np.nonzero(inverse == g)[0]
@@ -444,9 +479,17 @@ class AivatEstimator:
                             grid = counts[(seat, d)] = np.zeros((t.num_boards[parent.round], len(t.hands), len(parent.actions)))
                         np.add.at(grid, (b[mine], hand[mine], a), 1)
                 child = parent.index
+        return counts
+
+    def fit_counts(self, counts: Mapping[tuple[int, int], np.ndarray], seats: Sequence[bool] | None = None) -> dict[int, float]:
+        """``action_fit``'s p-values from ``action_counts`` (only the seats ``seats`` marks, if given)."""
+        from scipy.stats import chi2  # type: ignore[import-untyped]
+
         stat: dict[int, float] = {}
         dof: dict[int, int] = {}
         for (seat, d), grid in counts.items():
+            if seats is not None and not (seat < len(seats) and seats[seat]):
+                continue
             arrays = self._arrays[seat]
             assert arrays is not None
             probs = arrays[d]

@@ -199,13 +199,14 @@ async def run_match_async(
         return await run_duplicate_async(
             config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals
         )
-    from showdown.matches.analyze import HandCollector, plan_estimator
+    from showdown.matches.analyze import AivatAccumulator, plan_estimator
 
     labels = seat_labels(config.agents)
     seeds = [s.seed if s.seed is not None else derive_seed(config.seed, i) for i, s in enumerate(config.agents)]
     big_blind = game.big_blind
     plan = plan_estimator(game, config.agents, config.estimator, False)
-    collector = HandCollector(labels, n, encoder=plan.aivat) if plan.estimator == "aivat" else None
+    # AIVAT folded in batch by batch: memory stays flat however many hands
+    collector = AivatAccumulator(labels, plan.aivat, big_blind=big_blind, num_positions=n) if plan.estimator == "aivat" else None
     stats = MatchStats(labels, big_blind, n)
     show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
     ticker = Progress(config.hands, stats) if show_progress else None
@@ -382,12 +383,11 @@ async def run_match_async(
 
 def _analysis(stats: MatchStats, collector: Any, plan: Any, totals: Sequence[float], show_mbb: bool) -> Any:
     """The report's figures under the planned estimator; plain (with a note) if AIVAT cannot be had."""
-    from showdown.matches.analyze import analyze, plain_analysis
+    from showdown.matches.analyze import plain_analysis
 
     if collector is not None and stats.hands:
         try:
-            a = analyze(collector.table(), estimator="aivat", big_blind=stats.big_blind, show_mbb=show_mbb, aivat=plan.aivat)
-            a.totals = list(totals)
+            a = collector.analysis(show_mbb=show_mbb, totals=totals)
             a.notes = plan.notes + a.notes
             return a
         except ShowdownError as exc:
