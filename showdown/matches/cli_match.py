@@ -11,29 +11,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["add_match_parser", "run_match_command"]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value < 2**32:
-        raise argparse.ArgumentTypeError(f"seeds are 0 to 4294967295, got {value}")
-    return value
 
 
 def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
@@ -50,8 +35,8 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
     )
     p.add_argument("game", nargs="?", help="catalog name or .game file (or 'game' in --config)")
     p.add_argument("agents", nargs="*", metavar="agent", help="built-in agent names, one per seat")
-    p.add_argument("--hands", type=_positive, help="number of hands (default 1000)")
-    p.add_argument("--seed", type=_seed, help="dealing seed; agents' seeds derive from it (default 0)")
+    p.add_argument("--hands", type=argtypes.positive, help="number of hands (default 1000)")
+    p.add_argument("--seed", type=argtypes.seed, help="dealing seed; agents' seeds derive from it (default 0)")
     p.add_argument("--fixed-seats", action="store_true", default=None, help="do not rotate seats")
     p.add_argument("--out", type=Path, help="directory for <match>.log and <match>.jsonl (default: .)")
     p.add_argument("--no-log", action="store_true", help="write no log files")
@@ -70,7 +55,7 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
         help="how win rates are estimated (default: the best available: aivat when an agent's strategy "
         "is known, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
     )
-    p.add_argument("--jobs", type=_positive, help="duplicate halves played at once (default: the number of cores)")
+    p.add_argument("--jobs", type=argtypes.positive, help="duplicate halves played at once (default: the number of cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--progress", action="store_true", default=None, help="show a progress line even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress line")

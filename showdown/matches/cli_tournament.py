@@ -6,24 +6,17 @@ import argparse
 import json
 import sys
 
+from showdown import argtypes
 from showdown.errors import ShowdownError
 
 __all__ = ["add_tournament_parser", "run_tournament_command", "main"]
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {value}")
-    return value
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="FILE.yaml", help="the tournament file (game, agents, hands, duplicate, seed, jobs, out)")
-    p.add_argument("--jobs", type=_positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
+    p.add_argument("--jobs", type=argtypes.positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")

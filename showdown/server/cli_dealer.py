@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from showdown import argtypes
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.protocol.logfile import Score, format_score_line
@@ -31,14 +32,6 @@ DESCRIPTION = (
 )
 
 
-def _non_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {value}")
-    return value
 
 
 def _ports(text: str) -> list[int]:
@@ -55,8 +48,8 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the dealer's arguments to ``p`` (shared by the subcommand and ``dealer_command``)."""
     p.add_argument("match", help="match name: the logs are <match>.log and <match>.jsonl")
     p.add_argument("game", help="a .game file or a catalog name (see `showdown games`)")
-    p.add_argument("hands", type=_non_negative, help="number of hands")
-    p.add_argument("seed", type=_non_negative, help="card dealing seed (the reference's MT19937)")
+    p.add_argument("hands", type=argtypes.non_negative, help="number of hands")
+    p.add_argument("seed", type=argtypes.seed, help="card dealing seed (the reference's MT19937)")
     p.add_argument("names", nargs="+", metavar="name", help="one player name per seat, in seat order")
     p.add_argument("-f", dest="fixed", action="store_true", help="fixed seats: seat s always plays position s")
     p.add_argument("-p", dest="ports", type=_ports, metavar="P1,P2,...", help="ports per seat (default: free ports)")
@@ -69,11 +62,11 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("-t", dest="tlog", action="store_false", help="accepted and ignored (no transaction files)")
     p.add_argument("-T", dest="tlog", action="store_true", help="accepted and ignored (no transaction files)")
     p.set_defaults(tlog=False)
-    p.add_argument("--t_response", "--t-response", type=_non_negative, default=600_000, metavar="MS",
+    p.add_argument("--t_response", "--t-response", type=argtypes.non_negative, default=600_000, metavar="MS",
                    help="time limit per decision (default 600000)")
-    p.add_argument("--t_hand", "--t-hand", type=_non_negative, default=600_000, metavar="MS",
+    p.add_argument("--t_hand", "--t-hand", type=argtypes.non_negative, default=600_000, metavar="MS",
                    help="time limit per seat and hand (default 600000)")
-    p.add_argument("--t_per_hand", "--t-per-hand", type=_non_negative, default=7_000, metavar="MS",
+    p.add_argument("--t_per_hand", "--t-per-hand", type=argtypes.non_negative, default=7_000, metavar="MS",
                    help="average time per hand over the match, per seat (default 7000)")
     p.add_argument("--start_timeout", "--start-timeout", type=int, default=-1, metavar="MS",
                    help="time for all seats to connect; the missing ones are played check/fold "
@@ -82,7 +75,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     p.add_argument("--on-timeout", "--on_timeout", choices=("fold", "call", "abort"), default="fold",
                    help="what a late seat's action becomes: fold (check if possible, else fold; default), "
                    "call, or abort the match like the reference")
-    p.add_argument("--reconnect-ms", "--reconnect_ms", type=_non_negative, default=2_000, metavar="MS",
+    p.add_argument("--reconnect-ms", "--reconnect_ms", type=argtypes.non_negative, default=2_000, metavar="MS",
                    help="how long a dropped seat may take to reconnect (default 2000)")
     return p
 
