@@ -25,6 +25,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from collections.abc import Iterator
+
 import numpy as np
 import scipy.sparse as sp  # type: ignore[import-untyped]
 from scipy.optimize import linprog  # type: ignore[import-untyped]
@@ -101,21 +103,25 @@ def sequence_form(game: GameDef) -> SequenceForm:
 # ---------------------------------------------------------------------- plans <-> behaviour
 
 
-def realization_plan(tree: GameTree, player: int, profile: Profile) -> np.ndarray:
-    """The player's realisation plan (probability of each of its sequences) from behavioural arrays."""
-    seqs = tree.sequences[player]
-    plan = np.zeros(seqs.num_sequences)
-    plan[0] = 1.0
+def _player_cells(tree: GameTree, player: int) -> Iterator[tuple[int, np.ndarray, np.ndarray, np.ndarray, int]]:
+    """The player's decision nodes in infoset order: (node, boards, hands, infoset ids, actions)."""
     start = 0
     for d in range(tree.num_decision_nodes):
         node = tree.decision(d)
         if node.player != player:
             continue
         bs, hs = tree.cells[d]
-        count = len(bs)
-        ids = np.arange(start, start + count)
-        start += count
-        k = len(node.actions)
+        ids = np.arange(start, start + len(bs))
+        start += len(bs)
+        yield d, bs, hs, ids, len(node.actions)
+
+
+def realization_plan(tree: GameTree, player: int, profile: Profile) -> np.ndarray:
+    """The player's realisation plan (probability of each of its sequences) from behavioural arrays."""
+    seqs = tree.sequences[player]
+    plan = np.zeros(seqs.num_sequences)
+    plan[0] = 1.0
+    for d, bs, hs, ids, k in _player_cells(tree, player):
         parent = plan[seqs.parent_seq[ids]]
         plan[seqs.first_seq[ids][:, None] + np.arange(k)] = parent[:, None] * profile[d][bs, hs]
     return plan
@@ -131,20 +137,11 @@ def behavioural_strategy(tree: GameTree, player: int, plan: np.ndarray) -> tuple
     seqs = tree.sequences[player]
     profile = _uniform_profile(tree)
     undefined = [np.zeros(a.shape[:2], dtype=bool) for a in profile]
-    start = 0
-    for d in range(tree.num_decision_nodes):
-        node = tree.decision(d)
-        if node.player != player:
-            continue
-        bs, hs = tree.cells[d]
-        count = len(bs)
-        ids = np.arange(start, start + count)
-        start += count
-        k = len(node.actions)
+    for d, bs, hs, ids, k in _player_cells(tree, player):
         parent = plan[seqs.parent_seq[ids]]
         vals = np.clip(plan[seqs.first_seq[ids][:, None] + np.arange(k)], 0.0, None)
         reached = (parent > REACH_TOLERANCE) & (vals.sum(axis=1) > 0)
-        probs = np.full((count, k), 1.0 / k)
+        probs = np.full((len(ids), k), 1.0 / k)
         probs[reached] = vals[reached] / vals[reached].sum(axis=1, keepdims=True)
         probs[probs < 1e-12] = 0.0  # LP round-off, not play
         probs /= probs.sum(axis=1, keepdims=True)
