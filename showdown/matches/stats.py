@@ -44,6 +44,10 @@ Z95 = 1.959963984540054
 """Two-sided 95% quantile of the standard normal distribution."""
 
 
+EXACT_ZERO = 1e-9
+"""An exact (zero-variance) mean below this many chips per hand counts as zero."""
+
+
 def two_sided_p(z: float) -> float:
     """Two-sided p-value of a standard normal statistic ``z``: ``P(|Z| >= |z|)``."""
     if math.isnan(z):
@@ -167,8 +171,8 @@ class Estimate:
         """Two-sided p-value of "the true mean is 0" (None without a standard error)."""
         if self.se is None:
             return None
-        if self.se == 0.0:
-            return 1.0 if self.mean == 0.0 else 0.0
+        if self.se == 0.0:  # an exact value: zero up to float round-off of the sums, or not
+            return 1.0 if abs(self.mean) < EXACT_ZERO else 0.0
         return two_sided_p(self.mean / self.se)
 
     def as_json(self) -> dict[str, Any]:
