@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError, ShowdownError
 
-__all__ = ["add_analyze_parser", "run_analyze_command", "main"]
+__all__ = ["add_analyze_parser", "run_analyze_command"]
 
 
 def add_analyze_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
@@ -165,19 +164,3 @@ def _check_scores(logs: Any, analysis: Any) -> None:
     for name, total in zip(analysis.names, analysis.totals):
         if name in expected and abs(expected[name] - total) > 1e-6:
             analysis.notes.append(f"the SCORE lines give {name} {expected[name]:g}; the hands add up to {total:g}")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m showdown.matches.cli_analyze``: the ``analyze`` command on its own."""
-    parser = argparse.ArgumentParser(prog="showdown analyze")
-    _configure(parser)
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        return int(args.handler(args))
-    except ShowdownError as exc:
-        print(f"showdown analyze: error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

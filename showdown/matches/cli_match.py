@@ -103,22 +103,3 @@ def run_match_command(args: argparse.Namespace) -> int:
     if report.interrupted:
         return 130
     return 1 if report.aborted else 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m showdown.matches.cli_match``: the ``match`` command on its own."""
-    from showdown.errors import ShowdownError
-
-    parser = argparse.ArgumentParser(prog="showdown")
-    sub = parser.add_subparsers(dest="command")
-    add_match_parser(sub)
-    args = parser.parse_args(["match", *(sys.argv[1:] if argv is None else argv)])
-    try:
-        return int(args.handler(args))
-    except ShowdownError as exc:
-        print(f"showdown match: error: {exc}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

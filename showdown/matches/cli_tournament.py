@@ -7,9 +7,8 @@ import json
 import sys
 
 from showdown import argtypes
-from showdown.errors import ShowdownError
 
-__all__ = ["add_tournament_parser", "run_tournament_command", "main"]
+__all__ = ["add_tournament_parser", "run_tournament_command"]
 
 
 
@@ -51,21 +50,3 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         print(f"results: {cfg.out / 'results.json'}")
     sys.stdout.flush()
     return 0 if result.complete else 130
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m showdown.matches.cli_tournament``: the ``tournament`` command on its own."""
-    parser = argparse.ArgumentParser(prog="showdown tournament")
-    _configure(parser)
-    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        return int(args.handler(args))
-    except ShowdownError as exc:
-        print(f"showdown tournament: error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        return 130
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -15,7 +15,7 @@ from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.aivat import AivatEstimator
 from showdown.matches.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
-from showdown.matches.cli_analyze import main as analyze_main
+from showdown.cli import main
 from showdown.protocol.logfile import HandRecord, parse_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -116,7 +116,7 @@ def test_aivat_on_a_reference_log_with_known_strategies() -> None:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "showdown.matches.cli_analyze", *args],
+        [sys.executable, "-m", "showdown.cli", "analyze", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -125,7 +125,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
-    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json"]) == 0
+    assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in doc["players"]] == ["Alice", "Bob"]
     for row in doc["players"]:
@@ -140,13 +140,13 @@ def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_table_and_several_logs(capsys: pytest.CaptureFixture[str]) -> None:
     logs = [str(DATA / "kuhn.limit.2p.fixed_seats.log"), str(DATA / "kuhn.limit.2p.resumed_with_tlog.log")]
-    assert analyze_main(logs) == 0
+    assert main(["analyze", *logs]) == 0
     out = capsys.readouterr().out
     assert "Player1" in out and "P1" in out and "position 0" in out and "12 hands" in out
 
 
 def test_cli_known_strategy_gives_aivat(capsys: pytest.CaptureFixture[str]) -> None:
-    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--known", "Alice=random", "--json"]) == 0
+    assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--known", "Alice=random", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["estimator"] == "aivat" and doc["known_strategies"] in (["Alice"], [])
 
@@ -161,15 +161,15 @@ def test_cli_errors_are_one_line() -> None:
 def test_plot_draws_a_png(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     out = tmp_path / "w.png"
-    assert analyze_main([str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--plot", str(out)]) == 0
+    assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--plot", str(out)]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_plot_without_matplotlib_is_one_clear_line(tmp_path: Path) -> None:
     code = (
         "import sys; sys.modules['matplotlib'] = None\n"
-        "from showdown.matches.cli_analyze import main\n"
-        f"sys.exit(main([{str(DATA / 'kuhn.limit.2p.1000h.seed0.log')!r}, '--plot', {str(tmp_path / 'x.png')!r}]))\n"
+        "from showdown.cli import main\n"
+        f"sys.exit(main(['analyze', {str(DATA / 'kuhn.limit.2p.1000h.seed0.log')!r}, '--plot', {str(tmp_path / 'x.png')!r}]))\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 2

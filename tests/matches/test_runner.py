@@ -181,7 +181,7 @@ def child_env() -> dict[str, str]:
 def cli(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
     env = child_env()
     run: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
-        [sys.executable, "-m", "showdown.matches.cli_match", *args], capture_output=True, text=True, env=env, timeout=60, **kw
+        [sys.executable, "-m", "showdown.cli", "match", *args], capture_output=True, text=True, env=env, timeout=60, **kw
     )
     return run
 
@@ -218,7 +218,7 @@ def test_cli_errors_are_one_line_and_status_2(args: tuple[str, ...], message: st
 def test_ctrl_c_stops_cleanly_with_logs_and_partial_results(tmp_path: Path) -> None:
     env = child_env()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "showdown.matches.cli_match", "kuhn", "random", "call", "--hands", "100000000",
+        [sys.executable, "-m", "showdown.cli", "match", "kuhn", "random", "call", "--hands", "100000000",
          "--out", str(tmp_path), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
