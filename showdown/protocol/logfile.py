@@ -194,6 +194,9 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
 # ---------------------------------------------------------------------------------- JSON Lines
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with options makes one per call
+
+
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """One finished hand for the JSON Lines log: richer than the STATE line.
@@ -214,7 +217,7 @@ class HandRecord:
     events: tuple[dict[str, Any], ...] = field(default=())
 
     def to_json(self) -> str:
-        return json.dumps(
+        return _COMPACT.encode(
             {
                 "hand": self.hand,
                 "game": self.game,
@@ -225,8 +228,7 @@ class HandRecord:
                 "betting": self.betting,
                 "values": list(self.values),
                 "events": list(self.events),
-            },
-            separators=(",", ":"),
+            }
         )
 
     @classmethod

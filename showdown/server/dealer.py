@@ -38,14 +38,13 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any, NamedTuple, Union
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, State
-from showdown.games.cards import format_cards
+from showdown.games.cards import Card, format_cards
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value
 from showdown.protocol.matchstate import (
     MAX_LINE,
@@ -62,40 +61,35 @@ from showdown.server.dealing import CardDealer
 # ------------------------------------------------------------------------------------ outputs
 
 
-@dataclass(frozen=True, slots=True)
-class Send:
+class Send(NamedTuple):
     """Send ``line`` (without its ``\\r\\n``) to ``seat``."""
 
     seat: int
     line: str
 
 
-@dataclass(frozen=True, slots=True)
-class SeatWarning:
+class SeatWarning(NamedTuple):
     """Something a seat did was repaired or ignored; ``text`` is the reference's wording."""
 
     seat: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Reject:
+class Reject(NamedTuple):
     """Send ``line`` (a ``#`` comment, which clients ignore) to ``seat`` and close its connection."""
 
     seat: int
     line: str
 
 
-@dataclass(frozen=True, slots=True)
-class HandFinished:
+class HandFinished(NamedTuple):
     """A hand ended: its ``.log`` line and its JSON Lines record."""
 
     record: HandRecord
     state_line: str
 
 
-@dataclass(frozen=True, slots=True)
-class MatchFinished:
+class MatchFinished(NamedTuple):
     """The match is over (all hands played, aborted or stopped); ``score`` covers the hands played."""
 
     score: Score
@@ -105,6 +99,35 @@ class MatchFinished:
 
 
 Output = Union[Send, SeatWarning, Reject, HandFinished, MatchFinished]
+
+# ------------------------------------------------------------------------------------ betting tree
+
+
+class BettingNode:
+    """One betting sequence of the game, without cards: who acts, and where each action leads.
+
+    Who acts, what is legal and how a reply is repaired depend on the betting alone, so the engine
+    walks a tree of these nodes, grown on demand and shared by all hands, instead of building a
+    ``State`` per action: once a small game's tree is known, an action costs two dict lookups.
+    ``replies`` memoises what a reply's action text becomes here: (action played, count kind,
+    warning or None).
+    """
+
+    __slots__ = ("state", "betting", "player", "round", "finished", "children", "replies")
+
+    def __init__(self, state: State, betting: str) -> None:
+        self.state = state  # card-less: ``with_cards`` gives the hand's state
+        self.betting = betting
+        self.finished = state.finished
+        self.player = -1 if state.finished else state.current_player
+        self.round = state.round
+        self.children: dict[str, BettingNode] = {}
+        self.replies: dict[str, tuple[Action, str, str | None]] = {}
+
+
+MAX_TREE_NODES = 200_000  # no-limit trees never end: past this many nodes the tree starts afresh
+MAX_REPLIES_PER_NODE = 32  # distinct reply texts remembered per node (garbage is not worth keeping)
+
 
 # ------------------------------------------------------------------------------------ seats
 
@@ -201,20 +224,25 @@ class MatchEngine:
         self.hand = -1
         self.hands_played = 0
         self.decision_count = 0
-        self.state: State | None = None
         self._stop_requested = False
         self._seat_of_position: list[int] = list(range(n))
         self._position_of_seat: list[int] = list(range(n))
         self._acting: int | None = None  # seat to act, cached: read on every line
         self._prefix: list[str] = []  # "MATCHSTATE:<position>:<hand>" by position
-        self._betting = ""  # the current betting string, kept up to date action by action
+        self._root = BettingNode(State.initial(game), "")
+        self._tree_size = 1
+        self._node: BettingNode | None = None  # where the current hand's betting is
+        self._betting = ""  # the current betting string (the node's)
+        self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
+        self._board: tuple[Card, ...] = ()
+        self._board_groups: list[tuple[tuple[Card, ...], ...]] = []  # board groups by round reached
         self._hole_text: list[str] = []  # hole cards by position, as text
         self._hidden: list[str] = []  # a position's view of the hole cards while the hand runs
         self._board_suffix: list[str] = []  # "/As9d6s/3d" by round reached
         self._cards: list[str] = []  # the cards field each position is sent now
         self._cards_round = -1
-        self._text_cache: dict[Any, tuple[list[str], list[str], list[str]]] = {}
-        self._payoff_cache: dict[Any, tuple[float, ...]] = {}
+        self._text_cache: dict[Any, tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]] = {}
+        self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
         self._quick = {"f": FOLD, "c": CALL}
         if game.is_limit:
             self._quick["r"] = RAISE
@@ -226,6 +254,12 @@ class MatchEngine:
 
     def status(self, seat: int) -> SeatStatus:
         return self._status[seat]
+
+    @property
+    def state(self) -> State | None:
+        """The current (or last) hand with its cards; None before the first hand."""
+        node = self._node
+        return None if node is None else node.state.with_cards(self._hole, self._board)
 
     @property
     def acting_seat(self) -> int | None:
@@ -471,37 +505,39 @@ class MatchEngine:
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:
-        state = self.state
-        assert state is not None
-        quick = self._quick.get(text)
-        if quick is not None:  # a plain f, c (or r in limit): no parsing needed
-            played, warning = state.repair(quick)
-            if warning is not None:
-                self._warn(seat, "invalid", warning, text)
-            self._apply(played)
-            return
-        try:
-            action = read_action(text, self.game)
-        except ProtocolError:
-            self._warn(seat, "bad_action", BAD_ACTION, text)
-            self._apply(CALL)
-            return
-        if action is None:
-            self._warn(seat, "invalid", INVALID_ACTION, text)
-            self._apply(CALL)
-            return
-        played, warning = state.repair(action)
+        node = self._node
+        assert node is not None
+        outcome = node.replies.get(text)
+        if outcome is None:
+            outcome = self._reply_outcome(node.state, text)
+            if len(node.replies) < MAX_REPLIES_PER_NODE and len(text) <= 16:
+                node.replies[text] = outcome
+        played, kind, warning = outcome
         if warning is not None:
-            kind = "invalid" if played.kind is not action.kind else "resized"
             self._warn(seat, kind, warning, text)
         self._apply(played)
 
+    def _reply_outcome(self, state: State, text: str) -> tuple[Action, str, str | None]:
+        """What the action text of a reply becomes at ``state``: the reference's repairs."""
+        quick = self._quick.get(text)
+        if quick is not None:  # a plain f, c (or r in limit): no parsing needed
+            played, warning = state.repair(quick)
+            return played, "invalid", warning
+        try:
+            action = read_action(text, self.game)
+        except ProtocolError:
+            return CALL, "bad_action", BAD_ACTION
+        if action is None:
+            return CALL, "invalid", INVALID_ACTION
+        played, warning = state.repair(action)
+        return played, "invalid" if played.kind is not action.kind else "resized", warning
+
     def _replace(self, seat: int, kind: str) -> None:
         """Play the stand-in action for a seat that timed out or is not connected."""
-        state = self.state
-        assert state is not None
+        node = self._node
+        assert node is not None
         if kind == "disconnect" or self.on_timeout == "fold":
-            action = FOLD if state.can_fold() else CALL
+            action = FOLD if node.state.can_fold() else CALL
         else:
             action = CALL
         self._count(seat, kind)
@@ -511,23 +547,39 @@ class MatchEngine:
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
-        old = self.state
-        assert old is not None
-        self.state = state = old.apply(action)
-        # The betting string grows by the action, plus a '/' per round started (or run out).
-        text = str(action) if action.size else "fcr"[action.kind]
-        self._betting += text + "/" * (len(state.history) - len(old.history))
+        """Play ``action`` (legal: repaired already) for the position to act."""
+        node = self._node
+        assert node is not None
+        key = str(action) if action.size else "fcr"[action.kind]
+        child = node.children.get(key)
+        if child is None:
+            child = self._grow(node, key, action)
+        self._node = child
+        self._betting = child.betting
         self.decision_count += 1
-        if state.finished:
+        if child.finished:
             self._acting = None
-            self._cards = self._final_cards(state)
+            self._cards = self._final_cards(child.state)
             self._broadcast()
             self._end_hand()
         else:
-            self._acting = self._seat_of_position[state.current_player]
-            if state.round != self._cards_round:
-                self._set_round(state.round)
+            self._acting = self._seat_of_position[child.player]
+            if child.round != self._cards_round:
+                self._set_round(child.round)
             self._broadcast()
+
+    def _grow(self, node: BettingNode, key: str, action: Action) -> BettingNode:
+        """The node after ``action`` at ``node``, new to the tree."""
+        state = node.state.apply(action)
+        # The betting string grows by the action, plus a '/' per round started (or run out).
+        child = BettingNode(state, node.betting + key + "/" * (len(state.history) - len(node.state.history)))
+        self._tree_size += 1
+        if self._tree_size > MAX_TREE_NODES:  # the current hand keeps its own path
+            self._root = BettingNode(self._root.state, "")
+            self._tree_size = 1
+        else:
+            node.children[key] = child
+        return child
 
     # ----------------------------------------------------------------- hands
 
@@ -550,37 +602,41 @@ class MatchEngine:
         self._events = []
         self._warnings_this_hand = [0] * n
         hole, board = self._dealer.deal()
-        self.state = state = State.initial(self.game, hole, board)
-        self._prepare_cards(state)
+        self._hole = hole
+        self._board = board
+        self._prepare_cards()
+        self._node = root = self._root
         self._betting = ""
-        self._acting = self._seat_of_position[state.current_player]
+        self._acting = self._seat_of_position[root.player]
         self.decision_count += 1
         self._broadcast()
 
-    def _prepare_cards(self, state: State) -> None:
+    def _prepare_cards(self) -> None:
         """The hand's card texts, formatted once: what ``view_of`` shows, without rebuilding views.
 
         While the hand runs a position sees its own hole cards and the board of the rounds reached;
         ``_final_cards`` adds the others' at a showdown (tests check this against ``view_of``).
         """
-        key = (state.hole, state.board)
+        key = (self._hole, self._board)
         texts = self._text_cache.get(key)
         if texts is None:
             n = self._n
-            hole_text = [format_cards(h) for h in state.hole]
+            hole_text = [format_cards(h) for h in self._hole]
             hidden = ["|" * p + hole_text[p] + "|" * (n - 1 - p) for p in range(n)]
             suffix = []
+            groups: list[tuple[tuple[Card, ...], ...]] = []
             text = ""
             start = 0
             for r, count in enumerate(self.game.num_board_cards):
-                group = state.board[start : start + count]
+                group = self._board[start : start + count]
                 start += count
                 if r > 0 or group:
                     text += "/" + format_cards(group)
                 suffix.append(text)
-            texts = (hole_text, hidden, suffix)
+                groups.append((groups[-1] if groups else ()) + (group,))
+            texts = (hole_text, hidden, suffix, groups)
             _remember(self._text_cache, key, texts)
-        self._hole_text, self._hidden, self._board_suffix = texts
+        self._hole_text, self._hidden, self._board_suffix, self._board_groups = texts
         self._set_round(0)
 
     def _set_round(self, round_: int) -> None:
@@ -619,34 +675,30 @@ class MatchEngine:
 
     def _end_hand(self) -> None:
         """Score the hand, report its log line and record, and deal the next one (or finish)."""
-        state = self.state
-        assert state is not None
+        node = self._node
+        assert node is not None
         h = self.hand
         by_position = self._seat_of_position
-        key = (state.hole, state.board, self._betting)
-        values = self._payoff_cache.get(key)
-        if values is None:  # small games repeat deals and bettings: the showdown is worked out once
-            values = state.payoffs()
-            _remember(self._payoff_cache, key, values)
+        betting = self._betting
+        key = (self._hole, self._board, betting)
+        payoff = self._payoff_cache.get(key)
+        if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
+            values = node.state.with_cards(self._hole, self._board).payoffs()
+            payoff = (values, "|".join(format_value(v) for v in values))
+            _remember(self._payoff_cache, key, payoff)
+        values, values_text = payoff
         totals = self.totals
         for p, v in enumerate(values):
             totals[by_position[p]] += v
         names = tuple(self.names[s] for s in by_position)
         # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
         state_line = (
-            f"STATE:{h}:{self._betting}:{'|'.join(self._hole_text)}{self._board_suffix[state.round]}:"
-            f"{'|'.join(format_value(v) for v in values)}:{'|'.join(names)}"
+            f"STATE:{h}:{betting}:{'|'.join(self._hole_text)}{self._board_suffix[node.round]}:"
+            f"{values_text}:{'|'.join(names)}"
         )
         record = HandRecord(
-            hand=h,
-            game=self.game_label,
-            players=names,
-            seats=tuple(by_position),
-            hole=state.hole,
-            board=state.board_by_round(),
-            betting=self._betting,
-            values=values,
-            events=tuple(self._events),
+            h, self.game_label, names, tuple(by_position), self._hole, self._board_groups[node.round],
+            betting, values, tuple(self._events),
         )
         self.hands_played += 1
         self._out.append(HandFinished(record, state_line))

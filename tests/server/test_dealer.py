@@ -21,6 +21,7 @@ from showdown.server.dealer import (
     SeatStatus,
     Send,
 )
+from showdown.server import dealer as dealer_module
 from showdown.server.dealing import CardDealer
 
 from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
@@ -81,6 +82,31 @@ def test_random_matches_in_every_catalog_game(seed: int, fixed: bool) -> None:
     engine, c = play_randomly(name, seed, hands=6, fixed=fixed)
     assert c.finished is not None and c.finished.hands_played == 6
     assert sum(engine.totals) == pytest.approx(0)
+
+
+def test_betting_tree_is_bounded_and_starting_afresh_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No-limit trees never end: a tiny cap makes the engine start its tree afresh every few actions."""
+    _, whole = play_randomly("holdem-nolimit", seed=3, hands=40)
+    monkeypatch.setattr(dealer_module, "MAX_TREE_NODES", 5)
+    engine, capped = play_randomly("holdem-nolimit", seed=3, hands=40)
+    assert [h.state_line for h in capped.hands] == [h.state_line for h in whole.hands]
+    assert capped.sent == whole.sent
+    assert engine._tree_size <= 5
+
+
+def test_repeated_replies_are_repaired_the_same_way_every_time() -> None:
+    """Reply outcomes are memoised per betting node; warnings and counts still come every time."""
+    engine, c = kuhn_engine(hands=4)
+    for _ in range(4):  # fold with nothing to call: the reference calls instead, and warns each time
+        seat = engine.waiting_for
+        assert seat is not None
+        feed(engine, c, seat, f"{c.sent[seat][-1]}:f")
+        seat = engine.waiting_for
+        assert seat is not None
+        feed(engine, c, seat, f"{c.sent[seat][-1]}:c")
+    assert engine.hands_played == 4
+    assert sum(counts["invalid"] for counts in engine.counts) == 4
+    assert all(h.record.betting == "cc" for h in c.hands)
 
 
 def test_cards_match_the_reference_dealing() -> None:
