@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from math import isfinite as _isfinite
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -195,6 +196,18 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
 
 
 _COMPACT = json.JSONEncoder(separators=(",", ":"))  # made once: json.dumps with options makes one per call
+_json_str = json.encoder.encode_basestring_ascii  # a JSON string literal, escaped as json.dumps does
+_cards_json_memo: dict[tuple[Card, ...], str] = {}
+
+
+def _cards_json(cards: tuple[Card, ...]) -> str:
+    """``"AsKd"`` with its quotes; memoised (decks are small, so the memo stays small)."""
+    text = _cards_json_memo.get(cards)
+    if text is None:
+        text = _json_str(format_cards(cards))
+        if len(_cards_json_memo) < 1 << 16:
+            _cards_json_memo[cards] = text
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,19 +230,35 @@ class HandRecord:
     events: tuple[dict[str, Any], ...] = field(default=())
 
     def to_json(self) -> str:
-        return _COMPACT.encode(
-            {
-                "hand": self.hand,
-                "game": self.game,
-                "players": list(self.players),
-                "seats": list(self.seats),
-                "hole": [format_cards(h) for h in self.hole],
-                "board": [format_cards(g) for g in self.board],
-                "betting": self.betting,
-                "values": list(self.values),
-                "events": list(self.events),
-            }
+        """One compact JSON object. Written once per hand by the dealer, so the usual record (no
+        events, finite float values) is put together from pieces; the result is exactly what
+        ``json`` writes for ``as_dict()`` (tests check)."""
+        values = self.values
+        if self.events or not all(type(v) is float and _isfinite(v) for v in values):
+            return _COMPACT.encode(self.as_dict())
+        return (
+            f'{{"hand":{int(self.hand)},"game":{_json_str(self.game)},'
+            f'"players":[{",".join(map(_json_str, self.players))}],'
+            f'"seats":[{",".join(map(str, map(int, self.seats)))}],'
+            f'"hole":[{",".join(map(_cards_json, self.hole))}],'
+            f'"board":[{",".join(map(_cards_json, self.board))}],'
+            f'"betting":{_json_str(self.betting)},'
+            f'"values":[{",".join(map(float.__repr__, values))}],"events":[]}}'
         )
+
+    def as_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data (cards as text)."""
+        return {
+            "hand": self.hand,
+            "game": self.game,
+            "players": list(self.players),
+            "seats": list(self.seats),
+            "hole": [format_cards(h) for h in self.hole],
+            "board": [format_cards(g) for g in self.board],
+            "betting": self.betting,
+            "values": list(self.values),
+            "events": list(self.events),
+        }
 
     @classmethod
     def from_json(cls, text: str) -> HandRecord:

@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import dataclasses
+import json
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -85,6 +88,19 @@ def test_state_lines_and_records_round_trip(seed: int, hand: int, name: str, rnd
     record = HandRecord(hand, name, names, tuple(range(game.num_players)), s.hole, s.board_by_round(), s.betting, s.payoffs(), ({"seat": 0, "kind": "timeout"},))
     assert HandRecord.from_json(record.to_json()) == record
     assert record.to_logged_hand() == logged
+    plain = dataclasses.replace(record, events=())  # the dealer's usual record: the quick path
+    assert plain.to_json() == json.dumps(plain.as_dict(), separators=(",", ":"))
+    assert HandRecord.from_json(plain.to_json()) == plain
+
+
+@given(
+    st.text(max_size=12),
+    st.lists(st.text(max_size=8), min_size=2, max_size=3),
+    st.lists(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-10**6, 10**6), min_size=2, max_size=3),
+)
+def test_record_json_is_what_json_writes_for_any_names_and_values(game: str, players: list[str], values: list[float]) -> None:
+    record = HandRecord(7, game, tuple(players), (0, 1), ((0, 1), (2,)), ((), (5,)), "cr/c", tuple(values))
+    assert record.to_json() == json.dumps(record.as_dict(), separators=(",", ":"))
 
 
 def test_bad_hand_record_is_a_protocol_error() -> None:
