@@ -299,24 +299,22 @@ def play(
         send = sock.sendall
         recv = sock.recv
         send(_VERSION_BYTES)
-        pending = b""
+        pending = ""
         try:
             while True:
                 data = recv(1 << 16)
                 if not data:
                     break
-                if pending:
-                    data = pending + data
-                lines = data.split(b"\n")
+                lines = (pending + data.decode("ascii", "replace")).split("\n")
                 pending = lines.pop()  # an unfinished line waits for the next read
-                for raw in lines:
-                    reply = handle(raw.decode("ascii", "replace").rstrip("\r"))
+                for line in lines:
+                    reply = handle(line.rstrip("\r"))
                     if reply is not None:
                         send(reply.encode("ascii") + b"\r\n")
         except (ConnectionResetError, BrokenPipeError):
             pass  # the dealer went away: the match is over for us
         if pending.strip():
-            handle(pending.decode("ascii", "replace").rstrip("\r"))  # a last line without newline: hooks only
+            handle(pending.rstrip("\r"))  # a last line without newline: hooks only
     finally:
         sock.close()
     return session.close()

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import Any
 
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import Card
@@ -23,7 +24,6 @@ class ActionKind(IntEnum):
     RAISE = 2
 
 
-_LETTER = {ActionKind.FOLD: "f", ActionKind.CALL: "c", ActionKind.RAISE: "r"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,9 +37,9 @@ class Action:
     size: int = 0
 
     def __str__(self) -> str:
-        if self.kind is ActionKind.RAISE and self.size:
+        if self.size and self.kind is ActionKind.RAISE:
             return f"r{self.size}"
-        return _LETTER[self.kind]
+        return "fcr"[self.kind]
 
     @property
     def is_fold(self) -> bool:
@@ -92,6 +92,9 @@ def format_betting(rounds: Iterable[Iterable[Action]]) -> str:
     return "/".join("".join(str(a) for a in r) for r in rounds)
 
 
+_NOT_YET: Any = object()  # a cached value not worked out yet
+
+
 class State:
     """One hand in progress or finished, from the omniscient point of view.
 
@@ -112,6 +115,7 @@ class State:
         "min_raise_to",
         "finished",
         "_player",
+        "_bounds",
     )
 
     game: GameDef
@@ -149,6 +153,7 @@ class State:
             s.min_raise_to = 0
         s.finished = False
         s._player = s._next_player(game.first_player[0] + game.num_players - 1)
+        s._bounds = _NOT_YET
         return s
 
     # ----------------------------------------------------------------- queries
@@ -229,7 +234,14 @@ class State:
         """(min, max) raise-to totals when a raise is legal, else None.
 
         In limit games both equal the fixed raise-to (current bet + raiseSize, capped at the stack).
+        Worked out once per state (agents and the dealer ask at every decision).
         """
+        bounds = self._bounds
+        if bounds is _NOT_YET:
+            bounds = self._bounds = self._raise_bounds()
+        return bounds  # type: ignore[no-any-return]
+
+    def _raise_bounds(self) -> tuple[int, int] | None:
         if self.finished:
             return None
         g = self.game
@@ -362,6 +374,7 @@ class State:
         s.max_spent = max_spent
         s.min_raise_to = min_raise_to
         s.finished = False
+        s._bounds = _NOT_YET
 
         if folded.count(True) + 1 >= g.num_players:
             s.finished = True

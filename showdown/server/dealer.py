@@ -82,11 +82,42 @@ class Reject(NamedTuple):
     line: str
 
 
-class HandFinished(NamedTuple):
-    """A hand ended: its ``.log`` line and its JSON Lines record."""
+class HandFinished:
+    """A hand ended: its ``.log`` line and its JSON Lines record.
 
-    record: HandRecord
-    state_line: str
+    Both are put together when first read, so that a driver can send the next hand's first lines
+    before it spends time on the logs.
+    """
+
+    __slots__ = ("hand", "_parts", "_done")
+
+    def __init__(self, hand: int, *parts: Any) -> None:
+        """``parts``: what ``_build`` takes, in its order."""
+        self.hand = hand
+        self._parts = parts
+        self._done: tuple[HandRecord, str] | None = None
+
+    @property
+    def record(self) -> HandRecord:
+        return self._built()[0]
+
+    @property
+    def state_line(self) -> str:
+        return self._built()[1]
+
+    def _built(self) -> tuple[HandRecord, str]:
+        done = self._done
+        if done is None:
+            label, names, seats, hole, hole_text, board_groups, board_text, betting, values, values_text, events = self._parts
+            self._parts = ()
+            h = self.hand
+            # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
+            line = f"STATE:{h}:{betting}:{'|'.join(hole_text)}{board_text}:{values_text}:{'|'.join(names)}"
+            done = self._done = (HandRecord(h, label, names, seats, hole, board_groups, betting, values, events), line)
+        return done
+
+    def __repr__(self) -> str:
+        return f"HandFinished({self.state_line!r})"
 
 
 class MatchFinished(NamedTuple):
@@ -225,8 +256,14 @@ class MatchEngine:
         self.hands_played = 0
         self.decision_count = 0
         self._stop_requested = False
-        self._seat_of_position: list[int] = list(range(n))
-        self._position_of_seat: list[int] = list(range(n))
+        # seat of each position and position of each seat, and the names by position, per rotation
+        self._seating = [
+            ([(p + shift) % n for p in range(n)], [(s - shift) % n for s in range(n)]) for shift in range(n)
+        ]
+        self._names_by_shift = [tuple(self.names[seat] for seat in seats) for seats, _ in self._seating]
+        self._shift = 0
+        self._seat_of_position, self._position_of_seat = self._seating[0]
+        self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
         self._prefix: list[str] = []  # "MATCHSTATE:<position>:<hand>" by position
         self._root = BettingNode(State.initial(game), "")
@@ -407,6 +444,15 @@ class MatchEngine:
         if not self.finished:
             self._finish(aborted=True, reason="stopped")
         return out
+
+    def prepare(self) -> None:
+        """Work ahead while a seat thinks: deal the next hand now, so the hand's end costs less.
+
+        The cards are the same as when dealt later (the generator is only ever read in order);
+        a hand dealt but never played is simply dropped.
+        """
+        if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
+            self._next_deal = self._dealer.deal()
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -595,13 +641,16 @@ class MatchEngine:
         self.hand += 1
         h = self.hand
         n = self._n
-        shift = 0 if self.fixed_seats else h % n
-        self._seat_of_position = [(p + shift) % n for p in range(n)]
-        self._position_of_seat = [(s - shift) % n for s in range(n)]
+        self._shift = shift = 0 if self.fixed_seats else h % n
+        self._seat_of_position, self._position_of_seat = self._seating[shift]
         self._prefix = [f"MATCHSTATE:{p}:{h}" for p in range(n)]
         self._events = []
         self._warnings_this_hand = [0] * n
-        hole, board = self._dealer.deal()
+        if self._next_deal is not None:
+            hole, board = self._next_deal
+            self._next_deal = None
+        else:
+            hole, board = self._dealer.deal()
         self._hole = hole
         self._board = board
         self._prepare_cards()
@@ -690,18 +739,14 @@ class MatchEngine:
         totals = self.totals
         for p, v in enumerate(values):
             totals[by_position[p]] += v
-        names = tuple(self.names[s] for s in by_position)
-        # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
-        state_line = (
-            f"STATE:{h}:{betting}:{'|'.join(self._hole_text)}{self._board_suffix[node.round]}:"
-            f"{values_text}:{'|'.join(names)}"
-        )
-        record = HandRecord(
-            h, self.game_label, names, tuple(by_position), self._hole, self._board_groups[node.round],
-            betting, values, tuple(self._events),
-        )
         self.hands_played += 1
-        self._out.append(HandFinished(record, state_line))
+        self._out.append(
+            HandFinished(
+                h, self.game_label, self._names_by_shift[self._shift], tuple(by_position), self._hole,
+                self._hole_text, self._board_groups[node.round], self._board_suffix[node.round], betting, values,
+                values_text, tuple(self._events),
+            )
+        )
         if self.hands_played >= self.hands:
             self._finish(aborted=False, reason=None)
         elif self._stop_requested:

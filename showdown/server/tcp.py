@@ -343,36 +343,29 @@ class MatchServer:
 
         Hands are logged after the lines are written, so the logging overlaps the client's turn.
         """
-        pending: dict[int, list[str]] = {}
+        deferred = self._deferred
         finished_hands: list[HandFinished] = []
         for o in outputs:
-            if isinstance(o, Send):
-                lines = pending.get(o.seat)
-                if lines is None:
-                    pending[o.seat] = [o.line]
-                else:
-                    lines.append(o.line)
-            elif isinstance(o, HandFinished):
-                finished_hands.append(o)
-            elif isinstance(o, SeatWarning):
-                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
-            elif isinstance(o, Reject):
-                self._deferred[o.seat] += pending.pop(o.seat, [])
-                self._write_seat(o.seat)
-                self._reject(o)
+            kind = type(o)
+            if kind is Send:
+                deferred[o.seat].append(o.line)  # type: ignore[union-attr]
+            elif kind is HandFinished:
+                finished_hands.append(o)  # type: ignore[arg-type]
+            elif kind is SeatWarning:
+                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")  # type: ignore[union-attr]
+            elif kind is Reject:
+                self._write_seat(o.seat)  # type: ignore[union-attr]
+                self._reject(o)  # type: ignore[arg-type]
             else:
-                self._finished = o
-        if pending:
-            acting = self.engine.acting_seat
-            deferred = self._deferred
-            for seat, lines in pending.items():
-                deferred[seat] += lines
-                if seat == acting:
-                    self._write_seat(seat)
-                elif self._observer_timer is None:
-                    self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
+                self._finished = o  # type: ignore[assignment]
+        acting = self.engine.acting_seat
+        if acting is not None and deferred[acting]:
+            self._write_seat(acting)
+        if self._observer_timer is None and any(deferred):
+            self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
         for hand in finished_hands:
             self._log_hand(hand)
+        self.engine.prepare()  # the next deal, while the seat to act thinks
         if self._trace and not self._started_traced and self.engine.started:
             self._started_traced = True
             _err(f"STARTED at {time.time():.6f}")

@@ -94,6 +94,23 @@ def test_betting_tree_is_bounded_and_starting_afresh_changes_nothing(monkeypatch
     assert engine._tree_size <= 5
 
 
+def test_dealing_ahead_changes_nothing() -> None:
+    """``prepare`` deals the next hand early; cards, lines and logs stay the same, stop included."""
+    plain_engine, plain = play_randomly("leduc", seed=9, hands=30)
+    engine = MatchEngine(get_game("leduc"), ["p0", "p1"], 30, 9)
+    c = Collected()
+    connect_all(engine, c)
+    rng = random.Random(9)
+    while not engine.finished:
+        engine.prepare()
+        engine.prepare()  # twice: still one hand ahead
+        seat = engine.waiting_for
+        assert seat is not None
+        feed(engine, c, seat, f"{c.sent[seat][-1]}:{random_action(engine.state, rng)}")
+    assert [h.state_line for h in c.hands] == [h.state_line for h in plain.hands]
+    assert c.sent == plain.sent
+
+
 def test_repeated_replies_are_repaired_the_same_way_every_time() -> None:
     """Reply outcomes are memoised per betting node; warnings and counts still come every time."""
     engine, c = kuhn_engine(hands=4)
