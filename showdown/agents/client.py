@@ -146,6 +146,33 @@ class ClientSession:
                 print(f"showdown client: warning: {exc}", file=sys.stderr, flush=True)
             return None
 
+    def latest(self, lines: list[str]) -> list[str]:
+        """Of lines read together, those that need handling: from the last MATCHSTATE on.
+
+        Every MATCHSTATE line is complete in itself and only the latest can still be answered (an
+        earlier turn of ours was played for us already), so when nothing else needs the earlier
+        lines (no hand hooks, no tracking) they are dropped unread: the answer goes out sooner.
+        Finished hands are still counted: each new hand number means the hand before it ended.
+        """
+        if self.track or self._wants_start or self._wants_end:
+            return lines
+        for i in range(len(lines) - 1, 0, -1):
+            if lines[i].startswith("MATCHSTATE:"):
+                break
+        else:
+            return lines
+        hand = self._hand_text
+        ended = self._ended
+        for line in lines[: i + 1]:
+            if line.startswith("MATCHSTATE:"):
+                number = line.split(":", 3)[2]
+                if number != hand:
+                    if not ended:
+                        self.hands += 1
+                    hand = number
+                    ended = False
+        return lines[i:]
+
     def close(self) -> PlayResult:
         """End of the stream: the result so far."""
         return PlayResult(self.hands, self.decisions, self.total if self.track else None)
@@ -294,6 +321,7 @@ def play(
     g = resolve_game(game if game is not None else agent.game)
     session = ClientSession(agent, g, strict=strict, track=track)
     handle = session.feed
+    latest = session.latest
     sock = connect(host, port)
     try:
         send = sock.sendall
@@ -307,6 +335,8 @@ def play(
                     break
                 lines = (pending + data.decode("ascii", "replace")).split("\n")
                 pending = lines.pop()  # an unfinished line waits for the next read
+                if len(lines) > 1:
+                    lines = latest(lines)
                 for line in lines:
                     reply = handle(line.rstrip("\r"))
                     if reply is not None:

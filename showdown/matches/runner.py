@@ -99,6 +99,7 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
 
 
 _CHEAP_AGENTS = ("random", "call", "bluff", "rules")
+STATS_BATCH = 256  # hands folded into the running statistics at a time
 
 
 class Progress:
@@ -116,9 +117,11 @@ class Progress:
         delay: float = 2.0,
         every: float = 0.5,
         show_agents: bool = True,
+        catch_up: Callable[[], None] | None = None,
     ) -> None:
         self.total = total
         self.stats = stats
+        self.catch_up = catch_up  # brings ``stats`` up to date before a line is shown
         self.show_agents = show_agents
         self.stream = stream if stream is not None else sys.stderr
         self.tty = self.stream.isatty()
@@ -132,6 +135,8 @@ class Progress:
         if now < self.next:
             return
         self.next = now + self.every
+        if self.catch_up is not None:
+            self.catch_up()
         done = self.stats.hands
         rate = done / (now - self.start) if now > self.start else 0.0
         parts = [f"{done:,}/{self.total:,} hands", f"{rate:,.0f} hands/s"]
@@ -208,20 +213,34 @@ async def run_match_async(
     # AIVAT folded in batch by batch: memory stays flat however many hands
     collector = AivatAccumulator(labels, plan.aivat, big_blind=big_blind, num_positions=n) if plan.estimator == "aivat" else None
     stats = MatchStats(labels, big_blind, n)
-    show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
-    ticker = Progress(config.hands, stats) if show_progress else None
-    add = stats.add
     collect = collector.add_record if collector is not None else None
+    waiting: list[HandRecord] = []  # hands not yet in the statistics: they go in by the batch
+    played = 0
 
-    def hand_done(record: HandRecord) -> None:
+    def catch_up() -> None:
+        """Fold the waiting hands into the statistics (a batch costs less per hand than one by one)."""
         nonlocal collect, collector
-        add(record.seats, record.values)
+        if not waiting:
+            return
+        stats.add_many([r.seats for r in waiting], [r.values for r in waiting])
         if collect is not None:
             try:
-                collect(record)
+                for record in waiting:
+                    collect(record)
             except ShowdownError as exc:  # a hand AIVAT cannot place: plain figures, said once
                 collect = collector = None
                 plan.notes.append(f"AIVAT not possible: {exc}")
+        waiting.clear()
+
+    show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
+    ticker = Progress(config.hands, stats, catch_up=catch_up) if show_progress else None
+
+    def hand_done(record: HandRecord) -> None:
+        nonlocal played
+        played += 1
+        waiting.append(record)
+        if len(waiting) >= STATS_BATCH:
+            catch_up()
         if ticker is not None:
             ticker.update()
         if on_hand is not None:
@@ -285,7 +304,7 @@ async def run_match_async(
         if agent.killed or (over and rc == 0):
             return
         last = agent.stderr_tail[-1] if agent.stderr_tail else ""
-        if rc == 2 and config.agents[agent.seat].name is not None and stats.hands == 0 and not over:
+        if rc == 2 and config.agents[agent.seat].name is not None and played == 0 and not over:
             # a built-in agent refused its settings (bad option, missing strategy file): a usage
             # error like an unknown agent name, so the match stops before it starts
             message = last.split(": error: ", 1)[-1] or "exited with status 2"
@@ -354,6 +373,7 @@ async def run_match_async(
         await _reap(agents)
     if config_errors:
         raise ConfigError(config_errors[0])
+    catch_up()
     show_mbb = len(set(game.blind)) > 1
     analysis = _analysis(stats, collector, plan, result.totals, show_mbb)
     return MatchReport(

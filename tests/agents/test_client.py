@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from showdown.agents import CALL, Agent, ClientSession, View, make_agent, play, play_async
+from showdown.agents.baseline import RandomAgent
 from showdown.agents.client import resolve_game
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
@@ -247,6 +248,54 @@ def test_bluff_and_call_in_no_limit_over_the_asyncio_client() -> None:
     totals = dealer.join()
     assert [r.hands for r in results] == [40, 40]
     assert [r.total for r in results] == pytest.approx(totals)
+
+
+def test_latest_keeps_the_last_state_and_what_follows_it() -> None:
+    game = get_game("kuhn")
+    session = ClientSession(RandomAgent(game, seed=1), game)
+    batch = ["MATCHSTATE:0:0:cc:Ks|Qh", "MATCHSTATE:1:1::|Jd", "MATCHSTATE:1:1:r:|Jd", "# a comment"]
+    assert session.latest(batch) == batch[2:]
+    assert session.hands == 1  # hand 0 ended in a dropped line
+    assert session.feed(batch[2]) is not None and session.feed(batch[3]) is None
+    hooked = ClientSession(Scripted([]), game)
+    assert hooked.latest(batch) == batch  # hooks see every line
+
+
+@pytest.mark.parametrize("game_name", ["kuhn", "holdem-nolimit-3p"])
+def test_lines_read_together_are_answered_once_and_every_hand_is_counted(game_name: str) -> None:
+    """Our dealer sends a seat its lines in batches; agents without hooks answer only the latest
+    state (``ClientSession.latest``) and still count every hand; a hooked agent reads them all."""
+    from showdown.server.tcp import DealerOptions, run_match
+
+    game = get_game(game_name)
+    hands = 150
+    hooked = {0}
+    results: list = [None] * game.num_players
+    threads: list[threading.Thread] = []
+
+    class Counting(RandomAgent):
+        ended = 0
+
+        def hand_end(self, view: View) -> None:
+            self.ended += 1
+
+    def run(seat: int, port: int) -> None:
+        agent = (Counting if seat in hooked else RandomAgent)(game, seed=seat)
+        results[seat] = (play(agent, "127.0.0.1", port, game), agent)
+
+    def on_ports(ports: list[int]) -> None:
+        threads.extend(threading.Thread(target=run, args=(s, p)) for s, p in enumerate(ports))
+        for t in threads:
+            t.start()
+
+    names = [f"p{s}" for s in range(game.num_players)]
+    result = run_match(game, "batched", hands, 4, names, DealerOptions(), on_ports=on_ports)
+    for t in threads:
+        t.join(30)
+    assert result.hands_played == hands
+    assert all(not any(counts.values()) for counts in result.replacements.values())  # every reply was the one awaited
+    assert [r.hands for r, _ in results] == [hands] * game.num_players
+    assert results[0][1].ended == hands
 
 
 def test_connection_refused_is_one_clear_error() -> None:
