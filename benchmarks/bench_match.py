@@ -22,6 +22,14 @@ from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.runner import run_match
 
 
+def _has_uvloop() -> bool:
+    try:
+        import uvloop  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=100_000)
@@ -47,8 +55,9 @@ def main() -> int:
         log_mb = sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1e6
         print(
             f"showdown match {args.game} {' '.join(args.agents)} --hands {args.hands}: "
-            f"{report.hands} hands in {report.elapsed:.2f} s = {report.hands_per_second:,.0f} hands/s "
-            f"(wall {wall:.2f} s with start-up: {report.hands / wall:,.0f} hands/s)"
+            f"{report.hands} hands in {report.play_seconds:.2f} s of play = {report.hands_per_second:,.0f} hands/s "
+            f"(wall {wall:.2f} s with start-up and report: {report.hands / wall:,.0f} hands/s; "
+            f"event loop {'uvloop' if _has_uvloop() else 'asyncio'})"
         )
         print(f"peak RSS: runner+dealer {self_rss:.0f} MB, largest agent {child_rss:.0f} MB; logs {log_mb:.1f} MB")
         if any(sum(c.values()) for c in report.replacements.values()) or report.failures:

@@ -42,14 +42,17 @@ class MatchReport:
     aborted: bool = False
     interrupted: bool = False
     reason: str | None = None
-    elapsed: float = 0.0
+    elapsed: float = 0.0  # the whole match, agents' start-up included
+    play_seconds: float = 0.0  # from the first deal to the end (0: not measured)
     failures: list[str] = field(default_factory=list)
     analysis: Analysis | None = None
     halves: list[dict[str, Any]] = field(default_factory=list)  # duplicate: per half, seats and logs
 
     @property
     def hands_per_second(self) -> float:
-        return self.hands / self.elapsed if self.elapsed > 0 else 0.0
+        """Hands per second of play (the agents' start-up is not counted when it was measured)."""
+        seconds = self.play_seconds or self.elapsed
+        return self.hands / seconds if seconds > 0 else 0.0
 
     @property
     def estimator(self) -> str:
@@ -131,6 +134,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "interrupted": r.interrupted,
         "reason": r.reason,
         "elapsed_s": round(r.elapsed, 3),
+        "play_s": round(r.play_seconds, 3),
         "hands_per_s": round(r.hands_per_second, 1),
         "failures": r.failures,
         "notes": list(a.notes) if a is not None else [],

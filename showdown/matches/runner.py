@@ -396,6 +396,7 @@ async def run_match_async(
         interrupted=interrupted,
         reason=result.reason,
         elapsed=elapsed,
+        play_seconds=result.play_seconds,
         failures=failures,
         analysis=analysis,
     )

@@ -116,6 +116,7 @@ class MatchResult:
     reason: str | None = None  # why an aborted match ended early
     hands: int = 0  # hands the match was meant to have
     seed: int = 0
+    play_seconds: float = 0.0  # from the first deal to the end (the seats' start-up not counted)
 
 
 class _SeatConnection(asyncio.Protocol):
@@ -215,6 +216,8 @@ class MatchServer:
         self._finished: MatchFinished | None = None
         self._ended = False
         self._started_traced = False
+        self._play_started: float | None = None  # loop time of the first deal
+        self._play_seconds = 0.0
         self._trace = options.trace
 
     # ----------------------------------------------------------------- public
@@ -366,6 +369,8 @@ class MatchServer:
         for hand in finished_hands:
             self._log_hand(hand)
         self.engine.prepare()  # the next deal, while the seat to act thinks
+        if self._play_started is None and self.engine.started:
+            self._play_started = self._loop.time()
         if self._trace and not self._started_traced and self.engine.started:
             self._started_traced = True
             _err(f"STARTED at {time.time():.6f}")
@@ -507,6 +512,8 @@ class MatchServer:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self._play_started is not None:
+            self._play_seconds = self._loop.time() - self._play_started
         score_line = format_score_line(f.score)
         if self._log is not None:
             self._log.write((score_line + "\n").encode())
@@ -564,6 +571,7 @@ class MatchServer:
             reason=f.reason,
             hands=self.hands,
             seed=self.seed,
+            play_seconds=self._play_seconds,
         )
 
     async def _shutdown(self) -> None:
