@@ -10,6 +10,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -820,6 +820,9 @@ class LineSplitter:
         return len(self._buf)
 
     def feed(self, data: bytes) -> list[str]:
+        if not self._buf and data[-1:] == b"\n" and data.find(b"\n") == len(data) - 1 and len(data) <= self.limit:
+            # the usual read: one whole line
+            return [data[: -2 if data[-2:-1] == b"\r" else -1].decode("latin-1")]
         buf = self._buf + data if self._buf else data
         limit = self.limit
         lines: list[str] = []
