@@ -15,6 +15,7 @@ dealer:                   # optional dealer settings (milliseconds)
   t_response_ms: 600000
   start_timeout_ms: 10000
   on_timeout: fold        # fold | call | abort
+  spin_us: 200            # busy-wait this long for a fast agent's reply (microseconds; 0: never)
 duplicate: false          # play every deal again with the seats moved (see showdown.matches.duplicate)
 estimator: aivat          # plain | duplicate | aivat (default: the best available)
 jobs: 2                   # duplicate halves played at once (default: the number of cores)
@@ -103,6 +104,7 @@ class DealerSettings:
     start_timeout_ms: int | None = 15_000
     reconnect_ms: int = 2_000
     on_timeout: str = "fold"
+    spin_us: int = 200  # busy-wait for a fast agent's reply (microseconds; 0: never; see server.tcp.BusyWait)
 
 
 @dataclass(frozen=True, slots=True)

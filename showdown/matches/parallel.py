@@ -13,6 +13,7 @@ once. No new child starts after an interrupt.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -133,6 +134,8 @@ async def run_jobs(
     async def play(i: int) -> None:
         state = states[i]
         job = state.job
+        if parallel > 1:  # dealers that busy-wait would take the cores their neighbours' agents need
+            job = dataclasses.replace(job, config=dataclasses.replace(job.config, dealer=dataclasses.replace(job.config.dealer, spin_us=0)))
         job.result_path.parent.mkdir(parents=True, exist_ok=True)
         if job.config.out is not None:
             Path(job.config.out).mkdir(parents=True, exist_ok=True)

@@ -257,6 +257,7 @@ async def run_match_async(
         start_timeout_ms=d.start_timeout_ms,
         on_timeout=d.on_timeout,
         reconnect_ms=d.reconnect_ms,
+        spin_us=d.spin_us,
         log_dir=config.out,
         game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
     )

@@ -354,3 +354,49 @@ def test_event_loop_falls_back_to_asyncio_without_uvloop(monkeypatch: pytest.Mon
         assert type(loop).__module__.startswith("asyncio")
     finally:
         loop.close()
+
+
+# ------------------------------------------------------------------ busy-waiting for replies
+
+
+class _Conn:
+    """Just enough of a seat connection for ``BusyWait``: a transport that knows its socket."""
+
+    def __init__(self, sock: Any) -> None:
+        self.poller = None
+        self.transport = self
+        self._sock = sock
+
+    def get_extra_info(self, name: str) -> Any:
+        return self._sock
+
+
+def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats() -> None:
+    import socket
+
+    from showdown.server.tcp import BusyWait
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        wait = BusyWait(budget_us=2_000)
+        conn = _Conn(ours)
+        theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\n")
+        wait.wait(conn)  # type: ignore[arg-type]
+        assert wait.hits == 1 and wait.misses == 0
+        ours.recv(100)
+        for _ in range(BusyWait.MISSES):  # nothing comes: each window is a miss, then it pauses
+            wait.wait(conn)  # type: ignore[arg-type]
+        assert wait.paused == BusyWait.PAUSE and wait.misses == 0
+        theirs.send(b"x\n")
+        wait.wait(conn)  # paused: no polling, no hit counted
+        assert wait.hits == 1 and wait.paused == BusyWait.PAUSE - 1
+
+
+async def test_busy_waiting_changes_nothing_in_the_logs(tmp_path: Path) -> None:
+    logs = []
+    for spin in (0, 200):
+        result, _ = await play(KUHN, 30, lambda ports: [normal(p) for p in ports], tmp_path / str(spin), spin_us=spin)
+        check_logs(result, 30)
+        assert result.log_path is not None
+        logs.append([line for line in result.log_path.read_text().splitlines() if line.startswith(("STATE", "SCORE"))])
+    assert logs[0] == logs[1]
