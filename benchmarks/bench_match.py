@@ -5,7 +5,9 @@ process over loopback TCP, logs on. Prints hands/s and peak RSS of the runner (d
 and of the largest agent process. ``--profile`` runs the first agent under cProfile and prints
 where its time goes.
 
-    PYTHONPATH=. python3 benchmarks/bench_match.py [--hands N] [--game G] [--agents A B] [--profile]
+    python benchmarks/bench_match.py [--hands N] [--repeat K] [--spin-us US] [--game G] [--agents A B] [--profile]
+
+Run it with the project's environment (``.venv/bin/python``, which ``make install`` sets up).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import argparse
 import pstats
 import resource
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.config import AgentSpec, DealerSettings, MatchConfig
 from showdown.matches.runner import run_match
 
 
@@ -35,9 +38,17 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=100_000)
     parser.add_argument("--game", default="kuhn")
     parser.add_argument("--agents", nargs="+", default=["random", "random"])
+    parser.add_argument("--repeat", type=int, default=1, help="play the match this many times; report the median")
+    parser.add_argument("--spin-us", type=int, default=DealerSettings().spin_us, help="the dealer's busy-wait (0: never)")
     parser.add_argument("--profile", action="store_true", help="profile the first agent process")
     args = parser.parse_args()
+    rates = [_one(args) for _ in range(args.repeat)]
+    if args.repeat > 1:
+        print(f"median of {args.repeat}: {statistics.median(rates):,.0f} hands/s (all: {', '.join(f'{r:,.0f}' for r in rates)})")
+    return 0
 
+
+def _one(args: argparse.Namespace) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         specs = [AgentSpec(name=a) for a in args.agents]
         prof = Path(tmp) / "agent.prof"
@@ -46,7 +57,10 @@ def main() -> int:
                 command=f"{sys.executable} -m cProfile -o {prof} -m showdown.agents.cli_agent {args.agents[0]} --seed 1",
                 label=f"{args.agents[0]}-profiled",
             )
-        config = MatchConfig(game=args.game, agents=tuple(specs), hands=args.hands, seed=0, out=Path(tmp))
+        config = MatchConfig(
+            game=args.game, agents=tuple(specs), hands=args.hands, seed=0, out=Path(tmp),
+            dealer=DealerSettings(spin_us=args.spin_us),
+        )
         start = time.perf_counter()
         report = run_match(config, progress=False)
         wall = time.perf_counter() - start
@@ -57,7 +71,7 @@ def main() -> int:
             f"showdown match {args.game} {' '.join(args.agents)} --hands {args.hands}: "
             f"{report.hands} hands in {report.play_seconds:.2f} s of play = {report.hands_per_second:,.0f} hands/s "
             f"(wall {wall:.2f} s with start-up and report: {report.hands / wall:,.0f} hands/s; "
-            f"event loop {'uvloop' if _has_uvloop() else 'asyncio'})"
+            f"event loop {'uvloop' if _has_uvloop() else 'asyncio'}, spin {args.spin_us} us)"
         )
         print(f"peak RSS: runner+dealer {self_rss:.0f} MB, largest agent {child_rss:.0f} MB; logs {log_mb:.1f} MB")
         if any(sum(c.values()) for c in report.replacements.values()) or report.failures:
@@ -65,7 +79,7 @@ def main() -> int:
         if args.profile and prof.exists():
             print("\nagent profile (top 15 by own time):")
             pstats.Stats(str(prof)).sort_stats("tottime").print_stats(15)
-    return 0
+        return report.hands_per_second
 
 
 if __name__ == "__main__":

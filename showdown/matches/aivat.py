@@ -483,7 +483,7 @@ class AivatEstimator:
 
     def fit_counts(self, counts: Mapping[tuple[int, int], np.ndarray], seats: Sequence[bool] | None = None) -> dict[int, float]:
         """``action_fit``'s p-values from ``action_counts`` (only the seats ``seats`` marks, if given)."""
-        from scipy.stats import chi2  # type: ignore[import-untyped]
+        from scipy.special import chdtrc  # type: ignore[import-untyped]  # chi-square survival; scipy.stats loads 3x slower
 
         stat: dict[int, float] = {}
         dof: dict[int, int] = {}
@@ -505,7 +505,7 @@ class AivatEstimator:
             sup = support[cells]
             stat[seat] = stat.get(seat, 0.0) + float((np.where(sup, (o - e) ** 2 / np.where(sup, e, 1.0), 0.0)).sum())
             dof[seat] = dof.get(seat, 0) + int((k[cells] - 1).sum())
-        return {seat: float(chi2.sf(stat[seat], dof[seat])) for seat in stat if dof[seat] > 0}
+        return {seat: float(chdtrc(dof[seat], stat[seat])) for seat in stat if dof[seat] > 0}
 
     def _estimate_once(
         self, codes: DealCodes, seats: np.ndarray, values0: np.ndarray, replaced: np.ndarray, known: list[bool]

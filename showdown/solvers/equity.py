@@ -46,7 +46,6 @@ from pathlib import Path
 from typing import IO
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
 
 from showdown.cache import cache_dir
 from showdown.errors import CardError, SolverError
@@ -309,6 +308,8 @@ def _grouped_sums(
     order = np.argsort(out.astype(np.int16), kind="stable")
     indptr = np.zeros(num_out + 1, dtype=np.int64)
     np.cumsum(np.bincount(out, minlength=num_out), out=indptr[1:])
+    import scipy.sparse as sp  # type: ignore[import-untyped]  # here: a command line need not load scipy
+
     weighted = sp.csr_matrix(
         ((size * weights[row].astype(np.int32))[order], cell[order], indptr), shape=(num_out, num_cells)
     )

@@ -42,8 +42,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-import scipy.sparse as sp  # type: ignore[import-untyped]
-from scipy.optimize import linprog  # type: ignore[import-untyped]
 
 from showdown.errors import SolverError
 from showdown.solvers.equity import CLASS_NAMES, NUM_CLASSES, EquityTable, equity_table
@@ -220,6 +218,8 @@ def _alice_best_values(game: OneRoundGame, mats: _Matrices, bob: np.ndarray) -> 
 
 def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     """Bob's form: variables ``mu`` (169) then ``y[b, k]``; one row per (bet, Alice class)."""
+    import scipy.sparse as sp  # type: ignore[import-untyped]  # here: a command line need not load scipy
+
     n, m = NUM_CLASSES, len(game.bets)
     # row (b, a): -mu[a] + sum_k G_b[a, k] y[b, k] <= -bb p_a ; 1 + n entries per row, columns sorted
     indices = np.empty((m, n, n + 1), dtype=np.int32)
@@ -239,6 +239,8 @@ def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
 
 def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class)."""
+    import scipy.sparse as sp  # type: ignore[import-untyped]
+
     n, m = NUM_CLASSES, len(game.bets)
     nx = n * (m + 1)
     # row (b, k): z[b, k] - sum_a G_b[a, k] x[a, b] <= 0
@@ -439,6 +441,8 @@ def solve_one_round(
     }
     if method == "highs-ipm":
         options["ipm_optimality_tolerance"] = 1e-10
+    from scipy.optimize import linprog  # type: ignore[import-untyped]
+
     result = linprog(method=method, options=options, **program)
     solved = time.perf_counter()
     if result.status != 0:
