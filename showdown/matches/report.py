@@ -160,7 +160,7 @@ def format_table(r: MatchReport) -> str:
     if r.halves:
         seats += f", duplicate ({len(r.halves)} halves)"
     played = f"{r.hands:,} hands" if r.hands == r.hands_requested else f"{r.hands:,} of {r.hands_requested:,} hands"
-    lines = [f"{r.game}: {played}, seed {r.seed}, {seats}, {r.elapsed:.1f} s ({r.hands_per_second:,.0f} hands/s)"]
+    lines = [f"{r.game}: {played}, seed {r.seed}, {seats}, {r.elapsed:.1f} s ({r.hands_per_second:,.0f} hands/s of play)"]
     if r.interrupted:
         lines.append("interrupted: partial results")
     if r.aborted and r.reason:
