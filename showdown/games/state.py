@@ -129,6 +129,7 @@ class State:
     min_raise_to: int
     finished: bool
     _player: int
+    _bounds: Any  # raise_bounds() once worked out, else _NOT_YET
 
     @classmethod
     def initial(

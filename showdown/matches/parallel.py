@@ -135,7 +135,8 @@ async def run_jobs(
         state = states[i]
         job = state.job
         if parallel > 1:  # dealers that busy-wait would take the cores their neighbours' agents need
-            job = dataclasses.replace(job, config=dataclasses.replace(job.config, dealer=dataclasses.replace(job.config.dealer, spin_us=0)))
+            quiet = dataclasses.replace(job.config.dealer, spin_us=0)
+            job = dataclasses.replace(job, config=dataclasses.replace(job.config, dealer=quiet))
         job.result_path.parent.mkdir(parents=True, exist_ok=True)
         if job.config.out is not None:
             Path(job.config.out).mkdir(parents=True, exist_ok=True)

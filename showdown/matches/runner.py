@@ -35,6 +35,7 @@ from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
 from showdown.matches.stats import MatchStats
 from showdown.protocol.logfile import HandRecord
+from showdown.status import StatusLine
 
 __all__ = ["run_match", "run_match_async", "seat_labels", "derive_seed", "agent_command", "Progress"]
 
@@ -102,7 +103,7 @@ _CHEAP_AGENTS = ("random", "call", "bluff", "rules")
 STATS_BATCH = 256  # hands folded into the running statistics at a time
 
 
-class Progress:
+class Progress(StatusLine):
     """A progress line on stderr: hands done, hands/s and each agent's running chips/100.
 
     Printed only after ``delay`` seconds and at most every ``every`` seconds; on a terminal it
@@ -123,8 +124,7 @@ class Progress:
         self.stats = stats
         self.catch_up = catch_up  # brings ``stats`` up to date before a line is shown
         self.show_agents = show_agents
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = self.stream.isatty()
+        super().__init__(stream)
         self.start = time.monotonic()
         self.next = self.start + delay
         self.every = every if self.tty else max(every, 5.0)
@@ -143,18 +143,7 @@ class Progress:
         if self.show_agents:
             for name, e in zip(self.stats.names, self.stats.agents()):
                 parts.append(f"{name} {e.per100:+.1f}/100")
-        text = "  ".join(parts)
-        if self.tty:
-            self.stream.write("\r" + text[:200] + "\x1b[K")
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-        self.shown = True
-
-    def finish(self) -> None:
-        if self.shown and self.tty:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        self.show("  ".join(parts))
 
 
 @dataclass

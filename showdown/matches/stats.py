@@ -27,6 +27,7 @@ from showdown.protocol.logfile import HandRecord
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "Z95",
@@ -296,7 +297,7 @@ class MatchStats:
     def add_record(self, record: HandRecord) -> None:
         self.add(record.seats, record.values)
 
-    def add_many(self, seats: np.ndarray, values: np.ndarray) -> None:
+    def add_many(self, seats: ArrayLike, values: ArrayLike) -> None:
         """Many hands at once: ``seats`` and ``values`` are ``(hands, positions)`` arrays (as ``add``)."""
         import numpy as np
 

@@ -63,6 +63,7 @@ from showdown.matches.config import (
     load_yaml,
 )
 from showdown.matches.stats import Estimate
+from showdown.status import StatusLine
 
 __all__ = [
     "MatchOutcome",
@@ -545,12 +546,11 @@ def _duration(seconds: float) -> str:
     return f"{seconds // 3600}h{(seconds % 3600) // 60:02d}m"
 
 
-class _Progress:
+class _Progress(StatusLine):
     """Matches done, hands, rate and time left on stderr (one rewritten line on a terminal)."""
 
     def __init__(self, total_matches: int, total_hands: int, done_matches: int, done_hands: int, stream: Any = None, every: float = 2.0) -> None:
-        self.stream = stream if stream is not None else sys.stderr
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        super().__init__(stream)
         self.every = every if self.tty else max(every, 10.0)
         self.total_matches = total_matches
         self.total_hands = total_hands
@@ -558,7 +558,6 @@ class _Progress:
         self.base_hands = done_hands
         self.start = time.monotonic()
         self.next = self.start + 1.0
-        self.shown = False
 
     def update(self, matches_done: int, hands_now: int, running: int, force: bool = False) -> None:
         now = time.monotonic()
@@ -573,23 +572,7 @@ class _Progress:
             f"tournament: {self.base_matches + matches_done}/{self.total_matches} matches done, {running} running, "
             f"{self.base_hands + played:,}/{self.total_hands:,} hands, {rate:,.0f} hands/s, {eta}"
         )
-        if self.tty:
-            self.stream.write("\r" + text[:200] + "\x1b[K")
-        else:
-            self.stream.write(text + "\n")
-        self.stream.flush()
-        self.shown = True
-
-    def line(self, text: str) -> None:
-        if self.tty and self.shown:
-            self.stream.write("\r\x1b[K")
-        self.stream.write(text + "\n")
-        self.stream.flush()
-
-    def finish(self) -> None:
-        if self.tty and self.shown:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        self.show(text)
 
 
 def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: TournamentConfig, game: Any) -> MatchOutcome:

@@ -256,20 +256,22 @@ class MatchEngine:
         self.hands_played = 0
         self.decision_count = 0
         self._stop_requested = False
-        # seat of each position and position of each seat, and the names by position, per rotation
+        # per rotation: the seat at each position, the position of each seat, the names by position
         self._seating = [
-            ([(p + shift) % n for p in range(n)], [(s - shift) % n for s in range(n)]) for shift in range(n)
+            (
+                [(p + shift) % n for p in range(n)],
+                [(s - shift) % n for s in range(n)],
+                tuple(self.names[(p + shift) % n] for p in range(n)),
+            )
+            for shift in range(n)
         ]
-        self._names_by_shift = [tuple(self.names[seat] for seat in seats) for seats, _ in self._seating]
-        self._shift = 0
-        self._seat_of_position, self._position_of_seat = self._seating[0]
+        self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
         self._prefix: list[str] = []  # "MATCHSTATE:<position>:<hand>" by position
         self._root = BettingNode(State.initial(game), "")
         self._tree_size = 1
         self._node: BettingNode | None = None  # where the current hand's betting is
-        self._betting = ""  # the current betting string (the node's)
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._board_groups: list[tuple[tuple[Card, ...], ...]] = []  # board groups by round reached
@@ -329,7 +331,8 @@ class MatchEngine:
     def current_line(self, seat: int) -> str:
         """The MATCHSTATE line ``seat`` would be sent now for the current state."""
         p = self._position_of_seat[seat]
-        return self._prefix[p] + ":" + self._betting + ":" + self._cards[p]
+        assert self._node is not None
+        return self._prefix[p] + ":" + self._node.betting + ":" + self._cards[p]
 
     # ----------------------------------------------------------------- inputs
 
@@ -587,7 +590,7 @@ class MatchEngine:
         else:
             action = CALL
         self._count(seat, kind)
-        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=self._betting)
+        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting)
         if kind == "timeout":
             self._out.append(SeatWarning(seat, f"ran out of time; played {action}"))
         self._apply(action)
@@ -601,7 +604,6 @@ class MatchEngine:
         if child is None:
             child = self._grow(node, key, action)
         self._node = child
-        self._betting = child.betting
         self.decision_count += 1
         if child.finished:
             self._acting = None
@@ -641,8 +643,8 @@ class MatchEngine:
         self.hand += 1
         h = self.hand
         n = self._n
-        self._shift = shift = 0 if self.fixed_seats else h % n
-        self._seat_of_position, self._position_of_seat = self._seating[shift]
+        shift = 0 if self.fixed_seats else h % n
+        self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
         self._prefix = [f"MATCHSTATE:{p}:{h}" for p in range(n)]
         self._events = []
         self._warnings_this_hand = [0] * n
@@ -655,7 +657,6 @@ class MatchEngine:
         self._board = board
         self._prepare_cards()
         self._node = root = self._root
-        self._betting = ""
         self._acting = self._seat_of_position[root.player]
         self.decision_count += 1
         self._broadcast()
@@ -706,7 +707,8 @@ class MatchEngine:
 
     def _broadcast(self) -> None:
         """The current state to every connected seat (the reference sends it to all, every time)."""
-        betting = ":" + self._betting + ":"
+        assert self._node is not None
+        betting = ":" + self._node.betting + ":"
         prefix = self._prefix
         cards = self._cards
         pos = self._position_of_seat
@@ -728,7 +730,7 @@ class MatchEngine:
         assert node is not None
         h = self.hand
         by_position = self._seat_of_position
-        betting = self._betting
+        betting = node.betting
         key = (self._hole, self._board, betting)
         payoff = self._payoff_cache.get(key)
         if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
@@ -742,7 +744,7 @@ class MatchEngine:
         self.hands_played += 1
         self._out.append(
             HandFinished(
-                h, self.game_label, self._names_by_shift[self._shift], tuple(by_position), self._hole,
+                h, self.game_label, self._names_by_position, tuple(by_position), self._hole,
                 self._hole_text, self._board_groups[node.round], self._board_suffix[node.round], betting, values,
                 values_text, tuple(self._events),
             )
@@ -820,9 +822,6 @@ class LineSplitter:
         return len(self._buf)
 
     def feed(self, data: bytes) -> list[str]:
-        if not self._buf and data[-1:] == b"\n" and data.find(b"\n") == len(data) - 1 and len(data) <= self.limit:
-            # the usual read: one whole line
-            return [data[: -2 if data[-2:-1] == b"\r" else -1].decode("latin-1")]
         buf = self._buf + data if self._buf else data
         limit = self.limit
         lines: list[str] = []

@@ -275,7 +275,6 @@ class MatchServer:
         self._jsonl: IO[bytes] | None = None
         self._finished: MatchFinished | None = None
         self._ended = False
-        self._started_traced = False
         self._play_started: float | None = None  # loop time of the first deal
         self._play_seconds = 0.0
         self._trace = options.trace
@@ -378,9 +377,9 @@ class MatchServer:
             self._fail(exc)
             return
         if self._busy_wait is not None:
-            seat = self.engine.waiting_for
-            if seat is not None:
-                self._busy_wait.wait(self._conns[seat])
+            awaited = self.engine.waiting_for
+            if awaited is not None:
+                self._busy_wait.wait(self._conns[awaited])
 
     def _lost(self, conn: _SeatConnection) -> None:
         self._all_conns.discard(conn)
@@ -415,18 +414,17 @@ class MatchServer:
         deferred = self._deferred
         finished_hands: list[HandFinished] = []
         for o in outputs:
-            kind = type(o)
-            if kind is Send:
-                deferred[o.seat].append(o.line)  # type: ignore[union-attr]
-            elif kind is HandFinished:
-                finished_hands.append(o)  # type: ignore[arg-type]
-            elif kind is SeatWarning:
-                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")  # type: ignore[union-attr]
-            elif kind is Reject:
-                self._write_seat(o.seat)  # type: ignore[union-attr]
-                self._reject(o)  # type: ignore[arg-type]
+            if isinstance(o, Send):
+                deferred[o.seat].append(o.line)
+            elif isinstance(o, HandFinished):
+                finished_hands.append(o)
+            elif isinstance(o, SeatWarning):
+                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
+            elif isinstance(o, Reject):
+                self._write_seat(o.seat)
+                self._reject(o)
             else:
-                self._finished = o  # type: ignore[assignment]
+                self._finished = o
         acting = self.engine.acting_seat
         if acting is not None and deferred[acting]:
             self._write_seat(acting)
@@ -437,9 +435,8 @@ class MatchServer:
         self.engine.prepare()  # the next deal, while the seat to act thinks
         if self._play_started is None and self.engine.started:
             self._play_started = self._loop.time()
-        if self._trace and not self._started_traced and self.engine.started:
-            self._started_traced = True
-            _err(f"STARTED at {time.time():.6f}")
+            if self._trace:
+                _err(f"STARTED at {time.time():.6f}")
         if self._finished is not None:
             if not self._ended:
                 self._ended = True
