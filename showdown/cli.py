@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="showdown",
         description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
     )
+    from showdown import __version__
+
+    parser.add_argument("--version", action="version", version=f"showdown {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("games", help="list the built-in games", description="List the built-in game catalog.")
@@ -153,7 +156,7 @@ def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParse
         methods.add_parser("cfr", help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
                            description="Run a CFR-family algorithm; watch, stop with Ctrl-C, resume from a checkpoint.")
     )
-    one_round = methods.add_parser("one-round", help="seed 003: one-round hold'em (Alice bets, Bob calls or folds) by LP")
+    one_round = methods.add_parser("one-round", help="one-round hold'em ('Near optimal holdem play with one round of betting': Alice raises, Bob calls or folds) by LP")
     add_one_round_arguments(one_round)
     one_round.set_defaults(handler=one_round_handler)
     add_exploit_arguments(
@@ -166,7 +169,7 @@ def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParse
     equity.set_defaults(handler=equity_handler)
     add_plot_arguments(
         sub.add_parser("plot", help="draw a strategy chart or an exploitability curve (needs matplotlib)",
-                       description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown[plot]'.")
+                       description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown-poker[plot]'.")
     )
 
 

@@ -1,4 +1,4 @@
-"""Pictures of strategies and solver runs (matplotlib, an optional extra: ``pip install showdown[plot]``).
+"""Pictures of strategies and solver runs (matplotlib, an optional extra: ``pip install 'showdown-poker[plot]'``).
 
 matplotlib is imported only when a picture is drawn, through ``require_matplotlib``, which turns its
 absence into one clear line. Figures are drawn on matplotlib's Agg canvas directly (no ``pyplot``),
@@ -51,7 +51,7 @@ def require_matplotlib() -> ModuleType:
         from matplotlib.backends.backend_agg import FigureCanvasAgg  # noqa: F401  (the Agg canvas)
     except ImportError:
         raise MissingDependencyError(
-            "drawing pictures needs matplotlib, which is not installed: pip install 'showdown[plot]' "
+            "drawing pictures needs matplotlib, which is not installed: pip install 'showdown-poker[plot]' "
             "(or pip install matplotlib)"
         ) from None
     return matplotlib

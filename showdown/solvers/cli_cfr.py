@@ -45,7 +45,7 @@ CFR_DESCRIPTION = (
 PLOT_DESCRIPTION = (
     "Draw a picture: 'strategy FILE' draws a strategy file (N-card Kuhn: the four panels of the seeds; "
     "Leduc: one panel per betting sequence); 'curve FILE...' draws exploitability curves written by "
-    "'showdown solve cfr'. Needs matplotlib (pip install 'showdown[plot]')."
+    "'showdown solve cfr'. Needs matplotlib (pip install 'showdown-poker[plot]')."
 )
 
 

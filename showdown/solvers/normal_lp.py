@@ -5,7 +5,7 @@ Each player of Kuhn poker has 6 information sets with 2 actions, so 2^6 = 64 pur
 irrelevant are dropped (the "reduced" normal form of the seeds). Entries are position 0's expected
 chips, chance included, computed as ``x_i^T A y_j`` from the sequence form (pure plans are 0/1).
 
-Labels follow the UBC wiki's (seed 002) with the ACPC cards: six letters, the three lowest-to-highest
+Labels follow the UBC Wiki's ("Poker and linear programming") with the ACPC cards: six letters, the three lowest-to-highest
 cards Q, K, A (the wiki's J, Q, K). Position 0: first-round move per card (``C`` check, ``B`` bet),
 then the answer to check-bet per card (``F`` fold, ``C`` call, ``X`` when the first move was a bet, in
 the reduced form only). Position 1: the answer to a bet per card (``F``/``C``), then the move after a

@@ -1,0 +1,7 @@
+"""``python -m showdown``: the same command as ``showdown``."""
+
+import sys
+
+from showdown.cli import main
+
+sys.exit(main())
