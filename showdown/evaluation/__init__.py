@@ -1,0 +1,1 @@
+"""The numbers: statistics and intervals, estimators, confidence sequences, ratings and rankings."""
