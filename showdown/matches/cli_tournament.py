@@ -11,11 +11,11 @@ from showdown import argtypes
 __all__ = ["add_tournament_parser", "run_tournament_command"]
 
 
-
-
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="FILE.yaml", help="the tournament file (game, agents, hands, duplicate, seed, jobs, out)")
     p.add_argument("--jobs", type=argtypes.positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
+    p.add_argument("--executor", choices=("local", "ray"), help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
+    p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to use with --executor ray (default: start Ray on this machine)")
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
@@ -41,8 +41,11 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     """Handler: validate, play or resume, print. Exit 0 when complete, 130 when interrupted."""
     from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
 
+    from showdown.matches.executors import make_executor
+
     cfg = load_tournament_config(args.config)
-    result = run_tournament(cfg, jobs=args.jobs, progress=args.progress)
+    executor = make_executor(args.executor, args.address)
+    result = run_tournament(cfg, jobs=args.jobs, progress=args.progress, executor=executor)
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
     else:

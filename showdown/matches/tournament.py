@@ -48,7 +48,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from showdown.errors import ConfigError, ShowdownError
 from showdown.matches.config import (
@@ -64,6 +64,9 @@ from showdown.matches.config import (
 )
 from showdown.matches.stats import Estimate
 from showdown.status import StatusLine
+
+if TYPE_CHECKING:
+    from showdown.matches.executors import Executor
 
 __all__ = [
     "MatchOutcome",
@@ -610,13 +613,17 @@ def run_tournament(
     progress: bool | None = None,
     stream: Any = None,
     install_signals: bool = True,
+    executor: Executor | None = None,
 ) -> TournamentResult:
-    """Play (or resume) the tournament and write ``results.json``; returns the results."""
+    """Play (or resume) the tournament and write ``results.json``; returns the results.
+
+    ``executor`` plays the matches: the local process pool by default, or a Ray cluster."""
     import asyncio
     import threading
 
     from showdown.games.catalog import get_game
-    from showdown.matches.parallel import Job, default_parallel, run_jobs
+    from showdown.matches.executors import LocalExecutor
+    from showdown.matches.parallel import Job, default_parallel
 
     game = get_game(cfg.game)
     matches = plan_matches(cfg)
@@ -698,7 +705,7 @@ def run_tournament(
         install_signals = False
     states = (
         asyncio.run(
-            run_jobs(
+            (executor or LocalExecutor()).run(
                 job_list,
                 parallel,
                 on_tick=on_tick,

@@ -1,0 +1,152 @@
+"""A real two-node Ray cluster on this machine, for the executor tests.
+
+Run inside a private network namespace (``unshare --net``) with only the loopback interface up,
+so that Ray, which refuses to advertise 127.0.0.1 when the machine has another address, has no
+other choice and every byte stays on loopback. Used by ``test_executors.py`` as
+``unshare --net -- python tests/matches/ray_cluster.py WORKDIR SCENARIO``; prints one JSON line.
+
+Scenarios: ``same`` plays a tournament locally and on the cluster and compares every log byte
+for byte and the results; ``kill`` kills the second node's raylet while the tournament runs on the
+cluster and checks that the final results are the same as the local ones.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+BIN = Path(sys.executable).parent
+PORT = 6391
+
+
+def sh(*args: str, check: bool = True) -> str:
+    proc = subprocess.run(args, capture_output=True, text=True, check=False, timeout=120)
+    if check and proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.strip()[-500:]}")
+    return proc.stdout
+
+
+def ray(*args: str, check: bool = True) -> str:
+    return sh(str(BIN / "ray"), *args, check=check)
+
+
+def start_cluster(temp: Path) -> None:
+    # notice a dead node within about two seconds instead of the default fifteen
+    os.environ.update(RAY_health_check_period_ms="500", RAY_health_check_failure_threshold="4", RAY_health_check_timeout_ms="500")
+    sh("ip", "link", "set", "lo", "up")
+    common = ["--num-cpus=3", "--disable-usage-stats", f"--temp-dir={temp}"]
+    ray("start", "--head", f"--port={PORT}", "--include-dashboard=false", *common)
+    ray("start", f"--address=127.0.0.1:{PORT}", *common)
+
+
+def second_raylet() -> int | None:
+    """The PID of the raylet of the node that is not the head."""
+    out = sh("ps", "-eo", "pid,args", check=False)
+    for line in out.splitlines():
+        if "/raylet/raylet " in line and " --head " not in line + " ":
+            return int(line.split()[0])
+    return None
+
+
+def tournament_file(folder: Path, out: str) -> Path:
+    path = folder / f"{out}.yaml"
+    path.write_text(
+        "game: kuhn\nhands: 400\nseed: 5\nduplicate: true\n"
+        f"out: {out}\nagents: [random, rules, bluff, call]\n",
+        encoding="utf-8",
+    )
+    return path
+
+
+def run(folder: Path, out: str, address: str | None) -> dict[str, Any]:
+    from showdown.matches.executors import make_executor
+    from showdown.matches.tournament import (
+        load_tournament_config,
+        run_tournament,
+        tournament_json,
+    )
+
+    cfg = load_tournament_config(tournament_file(folder, out))
+    executor = make_executor("ray" if address else None, address)
+    result = run_tournament(cfg, jobs=2, progress=False, install_signals=False, executor=executor)
+    doc = tournament_json(result)
+    return doc
+
+
+def comparable(doc: dict[str, Any]) -> str:
+    """results.json without what depends on the clock or on the output folder's name."""
+    doc = dict(doc)
+    doc.pop("elapsed_s", None)
+    for m in doc.get("matches", []):
+        m.pop("logs", None)
+    return json.dumps(doc, sort_keys=True)
+
+
+def logs(folder: Path) -> dict[str, bytes]:
+    root = folder / "matches"
+    return {
+        str(p.relative_to(root)): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.suffix in (".log", ".jsonl")
+    }
+
+
+def main() -> int:
+    work = Path(sys.argv[1])
+    scenario = sys.argv[2]
+    os.chdir(work)
+    temp = Path(tempfile.mkdtemp(prefix="sdr-", dir="/tmp"))  # short: Ray's socket paths must fit 107 bytes
+    start_cluster(temp)
+    report: dict[str, Any] = {"scenario": scenario}
+    try:
+        local = run(work, "local", None)
+        killed: list[int] = []
+        if scenario == "kill":
+            def kill_later() -> None:
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    done = list((work / "cluster" / "matches").rglob("*.done.json")) if (work / "cluster").exists() else []
+                    if len(done) >= 2:
+                        pid = second_raylet()
+                        if pid is not None:
+                            os.kill(pid, signal.SIGKILL)
+                            killed.append(pid)
+                        return
+                    time.sleep(0.05)
+
+            threading.Thread(target=kill_later, daemon=True).start()
+        cluster = run(work, "cluster", f"127.0.0.1:{PORT}")
+        import ray as ray_module
+
+        report["nodes"] = len(ray_module.nodes())
+        if killed:  # the cluster notices a dead node after its health checks fail
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and sum(1 for n in ray_module.nodes() if n.get("Alive")) > 1:
+                time.sleep(0.5)
+        report["alive_nodes"] = sum(1 for n in ray_module.nodes() if n.get("Alive"))
+        ray_module.shutdown()
+        report["killed"] = killed
+        report["complete"] = bool(local["complete"] and cluster["complete"])
+        report["same_results"] = comparable(local) == comparable(cluster)
+        a, b = logs(work / "local"), logs(work / "cluster")
+        report["log_files"] = len(a)
+        report["same_logs"] = a == b and len(a) > 0
+        report["different_logs"] = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[:5]
+    finally:
+        ray("stop", "--force", check=False)
+        shutil.rmtree(temp, ignore_errors=True)
+    print(json.dumps(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Executors: the local pool and a real two-node Ray cluster give the same tournament."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ConfigError
+from showdown.matches.config import AgentSpec, MatchConfig, config_to_json
+from showdown.matches.executors import LocalExecutor, make_executor, play_job_here
+
+HERE = Path(__file__).resolve().parent
+
+
+def test_make_executor_names_the_choices_and_needs_ray_for_an_address():
+    assert isinstance(make_executor(None), LocalExecutor)
+    assert isinstance(make_executor("local"), LocalExecutor)
+    with pytest.raises(ConfigError, match="choose one of local, ray"):
+        make_executor("slurm")
+    with pytest.raises(ConfigError, match="--executor ray"):
+        make_executor("local", "127.0.0.1:6379")
+
+
+def test_a_job_played_in_a_private_folder_returns_its_logs_and_result(tmp_path):
+    config = MatchConfig(
+        game="kuhn",
+        agents=(AgentSpec("random"), AgentSpec("rules")),
+        hands=50,
+        seed=3,
+        out=str(tmp_path / "unused"),
+        name="kuhn.job",
+    )
+    doc = play_job_here(config_to_json(config))
+    assert doc["error"] is None, doc
+    assert doc["result"]["hands"] == 50
+    assert {"kuhn.job.log", "kuhn.job.jsonl"} <= set(doc["files"])
+    assert doc["files"]["kuhn.job.log"].startswith(b"# name/game/hands/seed")
+    assert not Path(doc["folder"]).exists()  # the private folder is gone
+    assert not (tmp_path / "unused").exists()
+
+
+def _ray_cluster_runs_here() -> str | None:
+    if shutil.which("unshare") is None or shutil.which("ip") is None:
+        return "needs unshare and ip (util-linux, iproute2)"
+    if os.geteuid() != 0:
+        return "needs root to make a private network namespace for the cluster"
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return "needs the cluster extra: pip install 'showdown-poker[cluster]'"
+    return None
+
+
+def _cluster(tmp_path: Path, scenario: str) -> dict[str, object]:
+    reason = _ray_cluster_runs_here()
+    if reason is not None:
+        pytest.skip(reason)
+    proc = subprocess.run(
+        ["unshare", "--net", "--", sys.executable, str(HERE / "ray_cluster.py"), str(tmp_path), scenario],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(HERE.parents[1])},
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
+    assert proc.returncode == 0 and lines, proc.stdout[-2000:] + proc.stderr[-2000:]
+    return json.loads(lines[-1])
+
+
+def test_a_tournament_on_ray_survives_a_killed_node_with_the_same_logs_and_results(tmp_path):
+    report = _cluster(tmp_path, "kill")
+    assert report["nodes"] == 2
+    assert report["killed"], "the second node was never killed"
+    assert report["alive_nodes"] == 1
+    assert report["complete"]
+    assert report["log_files"] == 24  # 6 pairs x 2 duplicate halves x (.log, .jsonl)
+    assert report["same_logs"], report["different_logs"]
+    assert report["same_results"]
+
+
+@pytest.mark.slow
+def test_a_tournament_on_ray_gives_byte_identical_logs(tmp_path):
+    report = _cluster(tmp_path, "same")
+    assert report["nodes"] == 2 and report["alive_nodes"] == 2
+    assert report["same_logs"], report["different_logs"]
+    assert report["same_results"]
