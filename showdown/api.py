@@ -1,0 +1,241 @@
+"""The Python API: matches and tournaments from a script or a notebook.
+
+```python
+import showdown
+
+result = showdown.run_match("kuhn", ["equilibrium", "rules"], hands=2000, seed=1)
+print(result)                 # the same table as `showdown match`
+result.to_json()              # the `--json` document
+result.to_csv()               # one row per agent and per position
+
+table = showdown.run_tournament("examples/tournament.yaml")
+table.to_csv()
+```
+
+Agents are built-in names (``"cfr"``), ``{"name": ..., "options": {...}}`` or ``{"command": ...}``
+entries as in a match file, ``AgentSpec`` values, or in-process ``Agent`` objects, which play in a
+thread of this process and meet the dealer over TCP like every other seat. Both calls block until
+the match is over; from inside a running event loop (Jupyter) they run in a worker thread with an
+event loop of their own, so calling them there works too (``await run_match_async(...)`` is the
+non-blocking form).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import csv
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from showdown.errors import ConfigError
+
+if TYPE_CHECKING:
+    from showdown.matches.config import AgentSpec
+    from showdown.matches.report import MatchReport
+    from showdown.matches.tournament import TournamentResult
+
+__all__ = ["MatchResult", "TournamentTable", "run_match", "run_match_async", "run_tournament"]
+
+T = TypeVar("T")
+
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """A finished match: ``report`` holds every figure; ``to_json``/``to_csv`` export them."""
+
+    report: MatchReport
+
+    def to_json(self) -> dict[str, Any]:
+        """The document ``showdown match --json`` prints."""
+        from showdown.matches.report import report_json
+
+        return report_json(self.report)
+
+    def to_csv(self) -> str:
+        """One row per agent, then per position: what, name, hands, total, per100, ci95 and mbb."""
+        return match_csv(self.to_json())
+
+    def __str__(self) -> str:
+        from showdown.matches.report import format_table
+
+        return format_table(self.report)
+
+
+@dataclass(frozen=True)
+class TournamentTable:
+    """A finished (or resumed) tournament: ``result`` holds the tables and rankings."""
+
+    result: TournamentResult
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``results.json`` document."""
+        from showdown.matches.tournament import tournament_json
+
+        return tournament_json(self.result)
+
+    def to_csv(self) -> str:
+        """The cross table, one row per (row agent, column agent) cell."""
+        return tournament_csv(self.to_json())
+
+    def __str__(self) -> str:
+        from showdown.matches.tournament import format_tournament
+
+        return format_tournament(self.result)
+
+
+def match_csv(doc: Mapping[str, Any]) -> str:
+    """CSV of a ``--json`` match document: per agent and per position, with intervals."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["what", "name", "hands", "total", "per100", "ci95_low", "ci95_high", "mbb_per_hand", "estimator"])
+    for a in doc.get("agents", []):
+        ci = a.get("ci95") or [None, None]
+        w.writerow(["agent", a["name"], doc["hands"], a.get("total"), a["per100"], ci[0], ci[1], a.get("mbb_per_hand"), doc.get("estimator")])
+    for p in doc.get("positions", []):
+        ci = p.get("ci95") or [None, None]
+        w.writerow(["position", p["position"], doc["hands"], "", p["per100"], ci[0], ci[1], p.get("mbb_per_hand"), doc.get("estimator")])
+    return out.getvalue()
+
+
+def tournament_csv(doc: Mapping[str, Any]) -> str:
+    """CSV of ``results.json``'s cross table: row agent, column agent, hands, per100 and its interval."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["agent", "opponent", "hands", "per100", "ci95_low", "ci95_high"])
+    for agent, row in doc.get("cross_table", {}).items():
+        for opponent, cell in row.items():
+            if cell is None:
+                continue
+            ci = cell.get("ci95") or [None, None]
+            w.writerow([agent, opponent, cell["hands"], cell["per100"], ci[0], ci[1]])
+    return out.getvalue()
+
+
+def _spec(agent: Any, where: str) -> AgentSpec:
+    from showdown.agents.base import Agent
+    from showdown.matches.config import AgentSpec, agent_spec
+
+    if isinstance(agent, AgentSpec):
+        return agent
+    if isinstance(agent, Agent):
+        return AgentSpec(name="in-process", label=type(agent).__name__, options={"instance": agent})
+    if isinstance(agent, (str, Mapping)):
+        return agent_spec(agent, where)
+    raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
+
+
+def _blocking(call: Callable[[], T]) -> T:
+    """Run ``call`` here, or in a worker thread when this thread already runs an event loop."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return call()
+    with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="showdown") as pool:
+        return pool.submit(call).result()
+
+
+def _config(
+    game: str,
+    agents: Sequence[Any],
+    *,
+    hands: int,
+    seed: int,
+    duplicate: bool,
+    fixed_seats: bool,
+    out: str | Path | None,
+    estimator: str | None,
+    name: str | None,
+) -> Any:
+    from showdown.matches.config import MatchConfig
+
+    specs = tuple(_spec(a, f"agent {i + 1}") for i, a in enumerate(agents))
+    return MatchConfig(
+        game=game,
+        agents=specs,
+        hands=hands,
+        seed=seed,
+        duplicate=duplicate,
+        fixed_seats=fixed_seats,
+        out=Path(out) if out is not None else Path("out"),
+        estimator=estimator,
+        name=name,
+        progress=False,
+    ).check()
+
+
+def run_match(
+    game: str,
+    agents: Sequence[Any],
+    *,
+    hands: int = 1000,
+    seed: int = 0,
+    duplicate: bool = False,
+    fixed_seats: bool = False,
+    out: str | Path | None = None,
+    estimator: str | None = None,
+    name: str | None = None,
+) -> MatchResult:
+    """Play a match between ``agents`` (each its own seat) and return its result.
+
+    Logs go to ``out`` (default ``out/``), named as ``showdown match`` names them.
+    """
+    from showdown.matches.runner import run_match as run
+
+    config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
+                     out=out, estimator=estimator, name=name)
+    return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None)))
+
+
+async def run_match_async(
+    game: str,
+    agents: Sequence[Any],
+    *,
+    hands: int = 1000,
+    seed: int = 0,
+    duplicate: bool = False,
+    fixed_seats: bool = False,
+    out: str | Path | None = None,
+    estimator: str | None = None,
+    name: str | None = None,
+) -> MatchResult:
+    """``run_match`` as a coroutine, for code that already runs an event loop."""
+    from showdown.matches.runner import run_match_async as run
+
+    config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
+                     out=out, estimator=estimator, name=name)
+    return MatchResult(await run(config, progress=False, notify=lambda _text: None))
+
+
+def run_tournament(
+    config: str | Path | Mapping[str, Any],
+    *,
+    jobs: int | None = None,
+    executor: str | None = None,
+    address: str | None = None,
+    progress: bool = False,
+) -> TournamentTable:
+    """Play (or resume) a tournament from a YAML file or the same keys as a mapping."""
+    from showdown.matches.executors import make_executor
+    from showdown.matches.tournament import (
+        load_tournament_config,
+        parse_tournament_config,
+    )
+    from showdown.matches.tournament import run_tournament as run
+
+    if isinstance(config, Mapping):
+        from showdown.matches.config import Where
+
+        data = json.loads(json.dumps(config))  # plain values only, as a YAML file would give
+        cfg = parse_tournament_config(data, Where("<tournament>"), default_out=Path("out") / "tournament")
+    else:
+        cfg = load_tournament_config(config)
+    chosen = make_executor(executor, address)
+    return TournamentTable(
+        _blocking(lambda: run(cfg, jobs=jobs, progress=progress, install_signals=False, executor=chosen))
+    )

@@ -1,0 +1,47 @@
+"""The Python API: a match and a tournament from a script and from inside a running event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+
+import showdown
+from showdown.api import MatchResult
+
+
+def test_run_match_from_a_script_returns_figures_json_and_csv(tmp_path):
+    result = showdown.run_match("kuhn", ["equilibrium", "rules"], hands=300, seed=2, out=tmp_path)
+    assert isinstance(result, MatchResult)
+    doc = result.to_json()
+    assert doc["hands"] == 300 and [a["name"] for a in doc["agents"]] == ["equilibrium", "rules"]
+    rows = list(csv.DictReader(io.StringIO(result.to_csv())))
+    assert [r["name"] for r in rows] == ["equilibrium", "rules", "0", "1"]
+    assert float(rows[0]["per100"]) == doc["agents"][0]["per100"]
+    assert "equilibrium" in str(result)
+    assert (tmp_path / "kuhn.equilibrium-rules.seed2.log").exists()
+
+
+def test_the_sync_api_works_inside_a_running_event_loop(tmp_path):
+    async def notebook_cell() -> MatchResult:
+        return showdown.run_match("kuhn", ["random", "call"], hands=100, seed=4, out=tmp_path)
+
+    result = asyncio.run(notebook_cell())
+    assert result.to_json()["hands"] == 100
+
+
+def test_run_match_async_is_awaitable(tmp_path):
+    result = asyncio.run(showdown.run_match_async("kuhn", ["rules", "call"], hands=100, seed=5, out=tmp_path))
+    assert result.report.hands == 100
+
+
+def test_run_tournament_from_a_mapping_gives_a_cross_table_csv(tmp_path):
+    table = showdown.run_tournament(
+        {"game": "kuhn", "hands": 200, "seed": 1, "out": str(tmp_path / "t"), "agents": ["rules", "call", "bluff"]},
+        jobs=2,
+    )
+    doc = table.to_json()
+    assert doc["complete"] and len(doc["matches"]) == 3
+    rows = list(csv.DictReader(io.StringIO(table.to_csv())))
+    assert len(rows) == 6 and {r["agent"] for r in rows} == {"rules", "call", "bluff"}
+    assert (tmp_path / "t" / "results.json").exists()
