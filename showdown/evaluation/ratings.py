@@ -85,12 +85,14 @@ def pairwise_wins(values: ArrayLike, agents: ArrayLike, n: int) -> np.ndarray:
     return wins
 
 
-def bradley_terry(wins: ArrayLike, *, tol: float = 1e-10, max_iterations: int = 10_000) -> Ratings:
+def bradley_terry(wins: ArrayLike, *, prior: float = 0.0, tol: float = 1e-10, max_iterations: int = 10_000) -> Ratings:
     """Fit Bradley-Terry strengths to ``wins[i, j]`` (times i beat j) by Hunter's MM iteration.
 
-    An agent that won (or lost) every comparison left in the field has no finite maximum-likelihood
-    strength: it is set aside as ``+inf`` (``-inf``), its comparisons carry no information about
-    the others, and the rest are fitted among themselves.
+    ``prior`` adds that many virtual wins each way to every pair that met (a weak prior pulling
+    ratings together, as rating tools do, so that a clean sweep gives a large finite rating).
+    Without it, an agent that won (or lost) every comparison left in the field has no finite
+    maximum-likelihood strength: it is set aside as ``+inf`` (``-inf``), its comparisons carry no
+    information about the others, and the rest are fitted among themselves.
     """
     w = np.array(wins, dtype=float)
     if w.ndim != 2 or w.shape[0] != w.shape[1]:
@@ -99,6 +101,9 @@ def bradley_terry(wins: ArrayLike, *, tol: float = 1e-10, max_iterations: int = 
         raise ShowdownError("bradley_terry: wins must be finite counts >= 0")
     n = w.shape[0]
     np.fill_diagonal(w, 0.0)
+    if prior < 0:
+        raise ShowdownError("bradley_terry: the prior must be >= 0")
+    w = w + prior * ((w + w.T) > 0)
     rating = np.full(n, np.nan)
     field = np.flatnonzero((w + w.T).sum(axis=1) > 0)
     while field.size:

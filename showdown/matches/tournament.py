@@ -62,10 +62,11 @@ from showdown.matches.config import (
     config_to_json,
     load_yaml,
 )
-from showdown.matches.stats import Estimate
+from showdown.matches.stats import EXACT_ZERO, Estimate
 from showdown.status import StatusLine
 
 if TYPE_CHECKING:
+    from showdown.evaluation.ratings import Ratings
     from showdown.matches.executors import Executor
 
 __all__ = [
@@ -338,6 +339,7 @@ class MatchOutcome:
     exact: bool
     logs: list[str]
     notes: list[str] = field(default_factory=list)
+    wins: dict[tuple[int, int], int] = field(default_factory=dict)  # (i, j): blocks of deals agent i won against j
 
 
 def combine(estimates: Sequence[Estimate], equal_weights: bool = False) -> Estimate:
@@ -422,6 +424,7 @@ class TournamentResult:
     elapsed: float
     played_now: int  # halves played in this run (the rest were resumed)
     notes: list[str] = field(default_factory=list)
+    ratings: Ratings | None = None  # Bradley-Terry, from the hands won against each other
 
 
 def _pair(ci: tuple[float, float] | None) -> list[float] | None:
@@ -437,7 +440,7 @@ def tournament_json(r: TournamentResult) -> dict[str, Any]:
     def est(e: Estimate | None) -> dict[str, Any] | None:
         if e is None:
             return None
-        return {"hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "se100": e.se100}
+        return {"hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "se100": e.se100, "significant": _significant(e)}
 
     return {
         "game": r.config.game,
@@ -478,9 +481,36 @@ def tournament_json(r: TournamentResult) -> dict[str, Any]:
             for i, field_e, runoff_e, rnd, rank in r.ranks
         ],
         "ranking_method": "bankroll instant runoff (ACPC); vs_field is the total bankroll per 100 hands",
+        "ratings": _ratings_json(labels, r.ratings),
+        "ratings_method": f"Bradley-Terry on blocks of {RATING_BLOCK} deals won against each other (more chips; Hunter's MM) with one virtual win each way per pair, Elo points with 95% intervals",
         "elapsed_s": round(r.elapsed, 1),
         "notes": r.notes,
     }
+
+
+def _significant(e: Estimate) -> bool:
+    """The 95% interval excludes zero."""
+    ci = e.ci95
+    if abs(e.mean) <= EXACT_ZERO * max(1, e.big_blind):  # an exact zero, up to round-off
+        return False
+    return ci is not None and all(math.isfinite(x) for x in ci) and (ci[0] > 0 or ci[1] < 0)
+
+
+def _ratings_json(labels: Sequence[str], ratings: Ratings | None) -> list[dict[str, object]]:
+    if ratings is None:
+        return []
+    from showdown.evaluation.ratings import ratings_table
+
+    return ratings_table(labels, ratings)
+
+
+def _elo_cells(ratings: Ratings | None, i: int) -> list[str]:
+    if ratings is None or math.isnan(ratings.rating[i]):
+        return ["-", "-"]
+    elo, (lo, hi) = ratings.elo[i], ratings.elo_ci95[i]
+    if not math.isfinite(elo):
+        return ["+inf" if elo > 0 else "-inf", "-"]
+    return [f"{elo:+.0f}", f"[{lo:+.0f}, {hi:+.0f}]" if math.isfinite(lo) and math.isfinite(hi) else "-"]
 
 
 def _cell(e: Estimate | None) -> str:
@@ -489,7 +519,7 @@ def _cell(e: Estimate | None) -> str:
     value = round(e.per100, 2) + 0.0  # no "-0.00" from rounding noise
     if e.half_width is None:
         return f"{value:+.2f}"
-    return f"{value:+.2f} ±{e.half_width:.2f}"
+    return f"{value:+.2f} ±{e.half_width:.2f}" + ("*" if _significant(e) else " ")
 
 
 def format_tournament(r: TournamentResult) -> str:
@@ -505,7 +535,7 @@ def format_tournament(r: TournamentResult) -> str:
     if estimators:
         lines.append("estimators: " + ", ".join(estimators))
     lines.append("")
-    lines.append("row agent against column agent, chips per 100 hands ± 95% interval")
+    lines.append("row agent against column agent, chips per 100 hands ± 95% interval (* the interval excludes zero)")
     head = [""] + list(labels)
     rows = [head]
     for i in range(n):
@@ -514,8 +544,11 @@ def format_tournament(r: TournamentResult) -> str:
     for row in rows:
         lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]).rstrip())
     lines.append("")
-    lines.append("ranking (bankroll instant runoff; 'vs field' is the mean against every other agent)")
-    rank_rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round"]]
+    lines.append(
+        "ranking (bankroll instant runoff; 'vs field' is the mean against every other agent; "
+        f"Elo: Bradley-Terry rating from blocks of {RATING_BLOCK} deals won against each other)"
+    )
+    rank_rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round", "Elo", "Elo 95% CI"]]
     ranks = [row[4] for row in r.ranks]
     for i, fe, re_, rnd, rank in r.ranks:
         ci = fe.ci95
@@ -525,8 +558,9 @@ def format_tournament(r: TournamentResult) -> str:
                 labels[i],
                 f"{fe.per100:+.2f}",
                 "n/a" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]",
-                _cell(re_) if re_.hands else "-",
+                _cell(re_).rstrip(" *") if re_.hands else "-",
                 str(rnd),
+                *_elo_cells(r.ratings, i),
             ]
         )
     widths = [max(len(row[c]) for row in rank_rows) for c in range(len(rank_rows[0]))]
@@ -603,7 +637,52 @@ def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: Tourna
     estimates = {index[name]: e for name, e in zip(a.names, a.agents)}
     plain = {index[name]: e for name, e in zip(a.names, a.plain_agents)}
     logs_out = [str(r.get("log")) for r in results if r.get("log")]
-    return MatchOutcome(match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, plan.notes + a.notes)
+    wins = _block_wins(table, [index[name] for name in table.names])
+    return MatchOutcome(
+        match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, plan.notes + a.notes, wins
+    )
+
+
+RATING_BLOCK = 100
+"""Hands per rated game: the Bradley-Terry ratings compare agents on blocks of this many consecutive
+deals (both duplicate halves of a deal in the same block), won by whoever won more chips in them.
+Single hands would reward winning many small pots (an always-bluffer wins most hands and loses
+chips); a block's chip total follows the agents' chip rates, and still gives many games per match."""
+
+
+RATING_PRIOR = 1.0
+"""Virtual blocks won each way by every pair that met: a sweep gives a large, finite rating."""
+
+
+def _block_wins(table: Any, agent_of_name: Sequence[int]) -> dict[tuple[int, int], int]:
+    """Blocks of deals each agent won against each other one (more chips in the block), by agent index."""
+    import numpy as np
+
+    from showdown.evaluation.ratings import pairwise_wins
+
+    if not len(agent_of_name) or not table.hands:
+        return {}
+    agents = np.asarray(agent_of_name, dtype=np.int64)[np.asarray(table.seats, dtype=np.int64)]
+    present = np.unique(agents)
+    block = np.asarray(table.number, dtype=np.int64) // RATING_BLOCK
+    blocks = int(block.max()) + 1
+    column = np.searchsorted(present, agents)
+    sums = np.zeros((blocks, present.size))
+    np.add.at(sums, (np.repeat(block, agents.shape[1]), column.ravel()), np.asarray(table.values).ravel())
+    played = np.unique(block)
+    counts = pairwise_wins(sums[played], np.broadcast_to(present, (played.size, present.size)), int(present.max()) + 1)
+    return {(int(i), int(j)): int(counts[i, j]) for i, j in zip(*np.nonzero(counts))}
+
+
+def hand_ratings(outcomes: Sequence[MatchOutcome], n: int) -> Ratings:
+    """Bradley-Terry ratings of the agents from the blocks of deals they won against each other."""
+    from showdown.evaluation.ratings import bradley_terry
+
+    wins = [[0] * n for _ in range(n)]
+    for m in outcomes:
+        for (i, j), k in m.wins.items():
+            wins[i][j] += k
+    return bradley_terry(wins, prior=RATING_PRIOR)
 
 
 def run_tournament(
@@ -737,7 +816,8 @@ def run_tournament(
     table = cross_table(outcomes, len(cfg.labels))
     ranks = ranking(table)
     result = TournamentResult(
-        cfg, outcomes, table, ranks, len(matches), complete, time.monotonic() - started, len(job_list), notes
+        cfg, outcomes, table, ranks, len(matches), complete, time.monotonic() - started, len(job_list), notes,
+        ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None,
     )
     doc = tournament_json(result)
     tmp = out / f"results.json.{os.getpid()}.tmp"

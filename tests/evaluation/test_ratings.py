@@ -77,3 +77,10 @@ def test_bad_input_is_one_error():
         bradley_terry([[0, -1], [1, 0]])
     with pytest.raises(ShowdownError):
         bradley_terry([[0, 1, 2]])
+
+
+def test_a_prior_keeps_a_sweep_finite_and_ordered():
+    r = bradley_terry([[0, 10, 10], [0, 0, 6], [0, 4, 0]], prior=1.0)
+    assert all(math.isfinite(x) for x in r.rating)
+    assert r.rating[0] > r.rating[1] > r.rating[2]
+    assert all(math.isfinite(x) for x in r.se)

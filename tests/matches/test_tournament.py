@@ -15,6 +15,7 @@ import pytest
 from showdown.errors import ConfigError
 from showdown.matches.stats import Estimate
 from showdown.matches.tournament import (
+    format_tournament,
     combine,
     cross_table,
     load_tournament_config,
@@ -137,6 +138,12 @@ def test_a_small_tournament_runs_writes_results_and_resumes(tmp_path: Path) -> N
     assert doc["complete"] and len(doc["matches"]) == 3 and doc["matches"][0]["estimator"] == "duplicate"
     assert set(doc["cross_table"]["rules"]) == {"bluff", "random"}
     assert [r["rank"] for r in doc["ranking"]] == [1, 2, 3]
+    # Bradley-Terry ratings beside the runoff, and significance per cross-table cell
+    assert {r["agent"] for r in doc["ratings"]} == {"rules", "bluff", "random"}
+    assert all(isinstance(r["elo"], float) and r["elo_ci95"][0] <= r["elo"] <= r["elo_ci95"][1] for r in doc["ratings"])
+    cell = doc["cross_table"]["rules"]["random"]
+    assert cell["significant"] == (cell["ci95"][0] > 0 or cell["ci95"][1] < 0)
+    assert "Elo" in format_tournament(result)
     assert all(Path(log).exists() for m in doc["matches"] for log in m["logs"])
     assert len(list((tmp_path / "out" / "matches").glob("*/*.log"))) == 6
     # the same command again: nothing is replayed, the same figures come out
@@ -172,3 +179,20 @@ def test_interrupted_tournament_resumes_where_it_stopped(tmp_path: Path) -> None
     assert f"resuming: {done_before} of 6 match halves already played" in run.stderr
     doc = json.loads((out / "results.json").read_text())
     assert doc["complete"] and len(doc["matches"]) == 3
+
+
+def test_bankroll_and_runoff_disagree_on_a_hand_made_table_with_known_outcome() -> None:
+    # d exploits the weak e hugely and loses a little to everyone else: the total bankroll ranks it
+    # first, the instant runoff (e goes out first, then d's edge is gone) ranks it last of a, b, c, d
+    win = {("a", "b"): 0.05, ("a", "c"): 0.05, ("b", "c"): 0.05, ("a", "d"): 0.1, ("b", "d"): 0.1,
+           ("c", "d"): 0.1, ("a", "e"): 0.2, ("b", "e"): 0.2, ("c", "e"): 0.2, ("d", "e"): 3.0}
+    names = "abcde"
+    outcomes = [
+        MatchOutcome(f"{x}-{y}", (names.index(x), names.index(y)),
+                     {names.index(x): est(v, 0.0), names.index(y): est(-v, 0.0)}, {}, "aivat", 100, True, [])
+        for (x, y), v in win.items()
+    ]
+    ranks = ranking(cross_table(outcomes, 5))
+    bankroll = sorted(range(5), key=lambda i: -next(r[1].mean for r in ranks if r[0] == i))
+    assert names[bankroll[0]] == "d"
+    assert [names[r[0]] for r in ranks] == ["a", "b", "c", "d", "e"]
