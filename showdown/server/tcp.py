@@ -266,7 +266,8 @@ class MatchServer:
         self._timed: TimedMatch | None = None
         self._loop: asyncio.AbstractEventLoop  # set by start(), before anything can call in
         self._done: asyncio.Future[MatchFinished] | None = None
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: asyncio.Handle | None = None
+        self._timer_when = 0.0  # when self._timer fires (loop time)
         self._advance_pending = False
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
@@ -493,9 +494,12 @@ class MatchServer:
             return
         timer = self._timer
         if timer is not None:
-            if timer.when() <= deadline:
+            if self._timer_when <= deadline:
                 return
             timer.cancel()
+        # the deadline is kept here: for a time already past, uvloop's call_at gives a plain Handle
+        # (a call_soon) that has no when()
+        self._timer_when = deadline
         self._timer = self._loop.call_at(deadline, self._on_timer)
 
     def _on_timer(self) -> None:
