@@ -57,6 +57,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     log.add_argument("-l", dest="log", action="store_false", help="do not write the log files")
     log.add_argument("-L", dest="log", action="store_true", help="write the log files (default)")
     p.set_defaults(log=True)
+    p.add_argument("--force", action="store_true", help="overwrite the logs of a match with the same name (refused otherwise)")
     p.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM trace on stderr (only warnings, errors, score)")
     p.add_argument("-a", dest="append", action="store_true", help="accepted and ignored (no transaction files)")
     p.add_argument("-t", dest="tlog", action="store_false", help="accepted and ignored (no transaction files)")
@@ -105,6 +106,7 @@ def options_from_args(args: argparse.Namespace) -> DealerOptions:
         reconnect_ms=args.reconnect_ms,
         spin_us=args.spin_us,
         log_dir=Path.cwd() if args.log else None,
+        force=args.force,
         trace=not args.quiet,
         game_label=args.game,
     )
@@ -119,14 +121,19 @@ def run_dealer(args: argparse.Namespace) -> int:
               "a dropped seat can reconnect to the running match instead", file=sys.stderr)
     options = options_from_args(args)
     server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
+    stopped_by: list[int] = []
+
+    def stop(sig: int) -> None:
+        stopped_by.append(sig)
+        server.request_stop()
 
     async def main() -> MatchResult:
         ports = await server.start()
         print(" ".join(str(p) for p in ports), flush=True)
         loop = asyncio.get_running_loop()
         try:
-            loop.add_signal_handler(signal.SIGINT, server.request_stop)
-            loop.add_signal_handler(signal.SIGTERM, server.request_stop)
+            loop.add_signal_handler(signal.SIGINT, stop, signal.SIGINT)
+            loop.add_signal_handler(signal.SIGTERM, stop, signal.SIGTERM)
         except (NotImplementedError, RuntimeError):  # not on this platform or thread
             pass
         return await server.run()
@@ -134,6 +141,13 @@ def run_dealer(args: argparse.Namespace) -> int:
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         result = runner.run(main())
     print(format_score_line(Score(result.totals, result.names)), flush=True)
+    if server.error is not None:
+        print(f"showdown dealer: error: {server.error}", file=sys.stderr)
+        return 1
+    if stopped_by:  # like a shell: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM)
+        print(f"showdown dealer: stopped by {signal.Signals(stopped_by[0]).name} after {result.hands_played} of "
+              f"{result.hands} hands; the logs hold every finished hand", file=sys.stderr)
+        return 128 + stopped_by[0]
     return 1 if result.aborted else 0
 
 

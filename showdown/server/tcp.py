@@ -42,6 +42,7 @@ is always written.
 from __future__ import annotations
 
 import asyncio
+import errno
 import functools
 import importlib
 import json
@@ -94,6 +95,7 @@ class DealerOptions:
     game_label: str | None = None  # the game as the log header names it (default: game.name)
     max_queue: int = 1000  # lines queued per seat while it is not its turn
     spin_us: int = 200  # how long to busy-wait for a reply before the event loop sleeps (0: never)
+    force: bool = False  # overwrite existing logs of the same match (otherwise refused)
 
     def limits(self) -> TimeLimits:
         return TimeLimits(
@@ -256,6 +258,9 @@ class MatchServer:
         ports = list(options.ports) if options.ports else [0] * n
         if len(ports) != n:
             raise ShowdownError(f"{len(ports)} ports given for {n} seats")
+        taken = [p for p in ports if p]
+        if len(set(taken)) != len(taken):
+            raise ShowdownError(f"the same port is given to two seats ({','.join(map(str, ports))}): give each seat its own")
         self._want_ports = ports
         self.ports: list[int] = []
         self.log_path: Path | None = None
@@ -272,6 +277,7 @@ class MatchServer:
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
+        self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
         self._log: IO[bytes] | None = None
         self._jsonl: IO[bytes] | None = None
         self._finished: MatchFinished | None = None
@@ -408,9 +414,10 @@ class MatchServer:
             self._fail(exc)
 
     def _handle(self, outputs: list[Output]) -> None:
-        """Carry out the engine's outputs: lines to the acting seat at once, logs flushed per hand.
+        """Carry out the engine's outputs: logs written per hand, then lines to the acting seat at once.
 
-        Hands are logged after the lines are written, so the logging overlaps the client's turn.
+        A hand is in both logs before any seat can see how it ended, so a dealer killed at any point
+        never leaves a hand that its players saw finish out of the log.
         """
         deferred = self._deferred
         finished_hands: list[HandFinished] = []
@@ -426,13 +433,13 @@ class MatchServer:
                 self._reject(o)
             else:
                 self._finished = o
+        for hand in finished_hands:  # logged before any seat is sent the hand's end, as the reference does
+            self._log_hand(hand)
         acting = self.engine.acting_seat
         if acting is not None and deferred[acting]:
             self._write_seat(acting)
         if self._observer_timer is None and any(deferred):
             self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
-        for hand in finished_hands:
-            self._log_hand(hand)
         self.engine.prepare()  # the next deal, while the seat to act thinks
         if self._play_started is None and self.engine.started:
             self._play_started = self._loop.time()
@@ -535,17 +542,29 @@ class MatchServer:
         if log_dir is None:
             return
         log_dir = Path(log_dir)
+        log_path = log_dir / f"{self.match_name}.log"
+        jsonl_path = log_dir / f"{self.match_name}.jsonl"
+        mode = "wb" if self.options.force else "xb"  # never overwrite a match's logs unless told to
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
+            for path in (log_path, jsonl_path):
+                if mode == "xb" and path.exists():
+                    raise FileExistsError(path)
             self._ensure_game_file(log_dir)
-            self.log_path = log_dir / f"{self.match_name}.log"
-            self.jsonl_path = log_dir / f"{self.match_name}.jsonl"
-            self._log = open(self.log_path, "wb", buffering=0)  # one write per hand, nothing held back
-            self._jsonl = open(self.jsonl_path, "wb", buffering=0)
+            self._log = open(log_path, mode, buffering=0)  # one write per hand, nothing held back
+            self._jsonl = open(jsonl_path, mode, buffering=0)
+            self.log_path, self.jsonl_path = log_path, jsonl_path
+            _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
+        except FileExistsError as exc:
+            self._close_listeners()
+            raise ShowdownError(
+                f"{exc.args[0] if exc.args else log_path} already exists: logs are never overwritten; "
+                "give the match another name, or --force to overwrite"
+            ) from None
         except OSError as exc:
             self._close_listeners()
+            self._close_logs()
             raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.strerror or exc}") from None
-        self._log.write(("\n".join(self._header().lines()) + "\n").encode())
 
     def _ensure_game_file(self, log_dir: Path) -> None:
         """Make the header's game resolvable: write ``<match>.game`` when the label is not."""
@@ -563,11 +582,39 @@ class MatchServer:
         self.engine.game_label = name
 
     def _log_hand(self, o: HandFinished) -> None:
-        if self._log is not None and self._jsonl is not None:
-            self._log.write((o.state_line + "\n").encode())
-            self._jsonl.write((o.record.to_json() + "\n").encode())
+        """Append the hand to both logs; a write that fails (a full disk) takes back what it wrote of
+        that hand in either file, so both keep only complete hands, and stops the match at once."""
+        log, jsonl = self._log, self._jsonl
+        if log is not None and jsonl is not None:
+            log_end = log.tell()
+            try:
+                _append(log, (o.state_line + "\n").encode())
+                _append(jsonl, (o.record.to_json() + "\n").encode())
+            except OSError as exc:
+                try:
+                    log.truncate(log_end)
+                except OSError:
+                    pass
+                self._disk_failed(exc, o.hand)
+                return
         if self.on_hand is not None:
             self.on_hand(o.record)
+
+    def _disk_failed(self, exc: OSError, hand: int) -> None:
+        where = self.log_path.parent if self.log_path is not None else "the log folder"
+        what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
+        self.error = (
+            f"cannot write hand {hand} to the logs in {where}: {what}; the match stopped, "
+            f"every complete hand before it is in the logs (free some space and start a new match)"
+        )
+        self._close_logs()
+        if self._timed is not None and self._finished is None:
+            self._stop_requests = 2
+            self._loop.call_soon(self._stop_now)
+
+    def _stop_now(self) -> None:
+        if self._timed is not None and self._finished is None:
+            self._handle(self._timed.stop_now(self._loop.time()))
 
     def _replacements(self) -> dict[str, dict[str, int]]:
         return {name: dict(self.engine.counts[seat]) for seat, name in enumerate(self.names)}
@@ -582,8 +629,31 @@ class MatchServer:
         if self._play_started is not None:
             self._play_seconds = self._loop.time() - self._play_started
         score_line = format_score_line(f.score)
+        if f.hands_played == 0:
+            self._discard_logs()  # a match that never dealt a hand leaves nothing that looks like one
+        try:
+            self._write_score_and_summary(f, score_line)
+        except OSError as exc:
+            self._disk_failed(exc, f.hands_played)
+        if f.aborted:
+            _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
+        if self._trace:
+            _err(f"FINISHED at {time.time():.6f}")
+            _err(score_line)
+        if self._trace or any(any(c.values()) for c in self._replacements().values()):
+            _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
+        if self._observer_timer is not None:
+            self._observer_timer.cancel()
+        self._write_observers()
+        for conn in list(self._all_conns):
+            conn.close()
+        done = self._done
+        if done is not None and not done.done():
+            done.set_result(f)
+
+    def _write_score_and_summary(self, f: MatchFinished, score_line: str) -> None:
         if self._log is not None:
-            self._log.write((score_line + "\n").encode())
+            _append(self._log, (score_line + "\n").encode())
             self._log.close()
             self._log = None
         if self._jsonl is not None:
@@ -600,24 +670,16 @@ class MatchServer:
                 "totals": list(f.score.totals),
                 "replacements": self._replacements(),
             }
-            self._jsonl.write((json.dumps(summary, separators=(",", ":")) + "\n").encode())
+            _append(self._jsonl, (json.dumps(summary, separators=(",", ":")) + "\n").encode())
             self._jsonl.close()
             self._jsonl = None
-        if f.aborted:
-            _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
-        if self._trace:
-            _err(f"FINISHED at {time.time():.6f}")
-            _err(score_line)
-        if self._trace or any(any(c.values()) for c in self._replacements().values()):
-            _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
-        if self._observer_timer is not None:
-            self._observer_timer.cancel()
-        self._write_observers()
-        for conn in list(self._all_conns):
-            conn.close()
-        done = self._done
-        if done is not None and not done.done():
-            done.set_result(f)
+
+    def _discard_logs(self) -> None:
+        self._close_logs()
+        for path in (self.log_path, self.jsonl_path):
+            if path is not None:
+                path.unlink(missing_ok=True)
+        self.log_path = self.jsonl_path = None
 
     def _summary_line(self) -> str:
         parts = []
@@ -658,12 +720,18 @@ class MatchServer:
         for conn in list(self._all_conns):
             if conn.transport is not None:
                 conn.transport.abort()
-        for f in (self._log, self._jsonl):
-            if f is not None:
-                f.close()
-        self._log = self._jsonl = None
+        self._close_logs()
         for server in self._servers:
             await server.wait_closed()
+
+    def _close_logs(self) -> None:
+        for f in (self._log, self._jsonl):
+            if f is not None:
+                try:
+                    f.close()
+                except OSError:
+                    pass
+        self._log = self._jsonl = None
 
     def _close_listeners(self) -> None:
         for server in self._servers:
@@ -678,6 +746,19 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str
         raise ShowdownError(f"cannot listen on host {host!r}: {exc.strerror or exc}") from None
     family, _, _, _, sockaddr = infos[0]
     return family, str(sockaddr[0])
+
+
+def _append(f: IO[bytes], data: bytes) -> None:
+    """Write all of ``data`` at the end of ``f`` or nothing: a short write (a full disk) is taken back."""
+    start = f.tell()
+    try:
+        written = f.write(data)
+    except OSError:
+        f.truncate(start)
+        raise
+    if written is not None and written != len(data):
+        f.truncate(start)
+        raise OSError(errno.ENOSPC, "No space left on device")
 
 
 def _err(line: str) -> None:
