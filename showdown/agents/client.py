@@ -294,6 +294,14 @@ def resolve_game(game: GameDef | str | None) -> GameDef:
     return get_game(spec)
 
 
+MAX_LINE_BYTES = 1 << 16
+"""The longest line a client accepts from a dealer (a MATCHSTATE line is a few hundred bytes)."""
+
+
+def _too_long(host: str, port: int) -> str:
+    return f"the dealer at {host}:{port} sent a line longer than {MAX_LINE_BYTES} bytes: not an ACPC dealer?"
+
+
 def connect(host: str, port: int, timeout: float | None = 30.0) -> socket.socket:
     """A TCP connection to a dealer seat with Nagle off (replies are tiny and latency-bound)."""
     try:
@@ -335,6 +343,8 @@ def play(
                     break
                 lines = (pending + data.decode("ascii", "replace")).split("\n")
                 pending = lines.pop()  # an unfinished line waits for the next read
+                if len(pending) > MAX_LINE_BYTES:
+                    raise ProtocolError(_too_long(host, port))
                 if len(lines) > 1:
                     lines = latest(lines)
                 for line in lines:
@@ -365,7 +375,7 @@ async def play_async(
     g = resolve_game(game if game is not None else agent.game)
     session = ClientSession(agent, g, strict=strict, track=track)
     try:
-        reader, writer = await asyncio.open_connection(host, port, limit=1 << 16)
+        reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE_BYTES)
     except OSError as exc:
         raise ShowdownError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc}") from None
     sock = writer.get_extra_info("socket")
@@ -378,6 +388,8 @@ async def play_async(
                 raw = await reader.readline()
             except (ConnectionResetError, asyncio.IncompleteReadError):
                 break
+            except ValueError:  # asyncio's LimitOverrunError: the line outgrew the reader's limit
+                raise ProtocolError(_too_long(host, port)) from None
             if not raw:
                 break
             reply = session.feed(raw.decode("ascii", "replace").rstrip("\r\n"))

@@ -61,6 +61,12 @@ from showdown.server.dealing import CardDealer
 # ------------------------------------------------------------------------------------ outputs
 
 
+MAX_IGNORED_LINES = 8
+"""Lines in a row from the acting seat that answer no state sent before they count as an invalid reply."""
+
+MAX_EVENTS_PER_HAND = 32
+"""Events kept in one hand's record; the rest are counted in one last ``more`` event."""
+
 class Send(NamedTuple):
     """Send ``line`` (without its ``\\r\\n``) to ``seat``."""
 
@@ -286,6 +292,7 @@ class MatchEngine:
         if game.is_limit:
             self._quick["r"] = RAISE
         self._events: list[dict[str, Any]] = []
+        self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
         self._warnings_this_hand = [0] * n
         self._out: list[Output] = []
 
@@ -538,16 +545,26 @@ class MatchEngine:
         try:
             reply = parse_reply(line, self.game)
         except ProtocolError:
-            self._warn(seat, "ignored", BAD_STATE, line)
+            self._ignore(seat, BAD_STATE, line)
             return
         assert self.state is not None
         if not reply.state.same_decision_point(view_of(self.state, self._position_of_seat[seat], self.hand)):
-            self._warn(seat, "ignored", UNREQUESTED, line)
+            self._ignore(seat, UNREQUESTED, line)
             return
         if reply.action_text is None:
             self._bad_action(seat, line)
         else:
             self._take_action(seat, reply.action_text)
+
+    def _ignore(self, seat: int, why: str, line: str) -> None:
+        """A line from the acting seat that is no reply to its current state. A few are passed over
+        (a stale line from a reconnect); ``MAX_IGNORED_LINES`` of them in one decision count as an
+        invalid answer, so a seat sending only garbage costs the match no more than that."""
+        self._warn(seat, "ignored", why, line)
+        self._ignored_now += 1
+        if self._ignored_now >= MAX_IGNORED_LINES:
+            self._warn(seat, "invalid", f"{MAX_IGNORED_LINES} lines in a row that answer no state sent; played call", line)
+            self._apply(CALL)
 
     def _bad_action(self, seat: int, line: str) -> None:
         self._warn(seat, "bad_action", BAD_ACTION, line)
@@ -604,6 +621,7 @@ class MatchEngine:
         if child is None:
             child = self._grow(node, key, action)
         self._node = child
+        self._ignored_now = 0
         self.decision_count += 1
         if child.finished:
             self._acting = None
@@ -773,9 +791,19 @@ class MatchEngine:
         self.counts[seat][kind] += 1
 
     def _event(self, seat: int, kind: str, message: str, **extra: Any) -> None:
+        """Record what happened in this hand; past ``MAX_EVENTS_PER_HAND`` only a count is kept (a
+        client looping on bad lines must not grow a hand's record without bound)."""
+        events = self._events
+        if len(events) >= MAX_EVENTS_PER_HAND:
+            last = events[-1]
+            if last.get("kind") != "more":
+                last = {"kind": "more", "seat": -1, "name": "", "message": "more events in this hand", "count": 0}
+                events.append(last)
+            last["count"] += 1
+            return
         event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message}
         event.update(extra)
-        self._events.append(event)
+        events.append(event)
 
     def _warn(self, seat: int, kind: str, text: str, line: str) -> None:
         """Count, record (the first ``max_warnings`` per seat and hand) and report a repair."""

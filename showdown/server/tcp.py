@@ -77,6 +77,9 @@ CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connect
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
 
 
+WARNINGS_SHOWN = 5
+"""Warnings printed per seat; after that they are only counted (the replacement summary)."""
+
 @dataclass
 class DealerOptions:
     """How the match is served; the timeouts are the reference dealer's (milliseconds)."""
@@ -277,6 +280,7 @@ class MatchServer:
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
+        self._warnings_shown = [0] * n
         self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
         self._log: IO[bytes] | None = None
         self._jsonl: IO[bytes] | None = None
@@ -427,7 +431,7 @@ class MatchServer:
             elif isinstance(o, HandFinished):
                 finished_hands.append(o)
             elif isinstance(o, SeatWarning):
-                _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
+                self._warning(o)
             elif isinstance(o, Reject):
                 self._write_seat(o.seat)
                 self._reject(o)
@@ -454,6 +458,15 @@ class MatchServer:
         if not self._advance_pending and self.engine.needs_advance:
             self._advance_pending = True
             self._loop.call_soon(self._advance)
+
+    def _warning(self, o: SeatWarning) -> None:
+        """The first few warnings of each seat on stderr; the rest are counted in the summary."""
+        shown = self._warnings_shown[o.seat]
+        self._warnings_shown[o.seat] = shown + 1
+        if shown < WARNINGS_SHOWN:
+            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
+        elif shown == WARNINGS_SHOWN:
+            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): more warnings are counted in the summary at the end")
 
     def _write_seat(self, seat: int) -> None:
         """Write every line waiting for ``seat`` in one ``transport.write``."""

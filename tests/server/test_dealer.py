@@ -12,6 +12,8 @@ from showdown.games.state import Action, ActionKind, State
 from showdown.protocol.logfile import LoggedHand, format_state_line
 from showdown.protocol.matchstate import format_matchstate, view_of
 from showdown.server.dealer import (
+    MAX_EVENTS_PER_HAND,
+    MAX_IGNORED_LINES,
     BAD_STATE,
     COUNT_KINDS,
     LineSplitter,
@@ -180,9 +182,9 @@ def test_queue_is_bounded_and_overflow_is_counted() -> None:
 
 def test_warnings_per_hand_are_capped_but_all_counted() -> None:
     engine, c = kuhn_engine(max_warnings=3)
-    for _ in range(10):
+    for _ in range(MAX_IGNORED_LINES - 1):
         feed(engine, c, 0, "junk")
-    assert engine.counts[0]["ignored"] == 10
+    assert engine.counts[0]["ignored"] == MAX_IGNORED_LINES - 1
     assert len(c.warnings) == 4 and c.warnings[-1][1].startswith("more warnings")
     feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:c")
     feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
@@ -293,3 +295,22 @@ def test_splitter_is_independent_of_how_bytes_arrive(chunks: list[bytes], limit:
     pieces = LineSplitter(limit)
     got = [line for chunk in chunks for line in pieces.feed(chunk)]
     assert got == whole
+
+
+def test_a_seat_sending_only_lines_that_answer_nothing_has_its_turn_played_after_a_bound() -> None:
+    engine, c = kuhn_engine()
+    for _ in range(MAX_IGNORED_LINES):
+        feed(engine, c, 0, "MATCHSTATE:0:9::Ks|:c")  # a state that was never sent
+    assert engine.counts[0]["ignored"] == MAX_IGNORED_LINES and engine.counts[0]["invalid"] == 1
+    feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")  # the garbage counted as a call (check): seat 2 acts
+    assert c.hands[0].record.betting == "cc"
+
+
+def test_a_hand_record_keeps_a_bounded_number_of_events() -> None:
+    engine, c = kuhn_engine()
+    for _ in range(50):  # a disconnected seat trying bad VERSION lines over and over
+        drive(engine, c, engine.receive(1, "VERSION:bad"))
+        drive(engine, c, engine.connected(1))
+    feed(engine, c, 1, "VERSION:2.0.0")
+    events = c.hands[0].record.events if c.hands else ()
+    assert len(events) <= MAX_EVENTS_PER_HAND + 1

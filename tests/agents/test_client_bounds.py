@@ -1,0 +1,73 @@
+"""The agent client bounds what it reads: a dealer that sends an endless line ends it with one line."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import resource
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from showdown.agents.baseline import RandomAgent
+from showdown.agents.client import MAX_LINE_BYTES, play, play_async
+from showdown.errors import ProtocolError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def flooding_dealer(total: int) -> tuple[int, threading.Thread]:
+    """A server that reads the VERSION line, then sends ``total`` bytes with no newline."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(100)
+            chunk = b"x" * 65536
+            sent = 0
+            try:
+                while sent < total:
+                    conn.sendall(chunk)
+                    sent += len(chunk)
+            except OSError:
+                pass
+        server.close()
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return server.getsockname()[1], thread
+
+
+def test_play_refuses_a_line_longer_than_the_limit() -> None:
+    port, thread = flooding_dealer(20 * MAX_LINE_BYTES)
+    with pytest.raises(ProtocolError, match="longer than"):
+        play(RandomAgent(seed=1), "127.0.0.1", port, "kuhn")
+    thread.join(5)
+
+
+def test_play_async_refuses_a_line_longer_than_the_limit() -> None:
+    port, thread = flooding_dealer(20 * MAX_LINE_BYTES)
+    with pytest.raises(ProtocolError, match="longer than"):
+        asyncio.run(play_async(RandomAgent(seed=1), "127.0.0.1", port, "kuhn"))
+    thread.join(5)
+
+
+def test_the_agent_process_ends_with_one_line_and_bounded_memory() -> None:
+    port, thread = flooding_dealer(200 << 20)  # 200 MB without a newline
+    proc = subprocess.run(
+        [sys.executable, "-m", "showdown", "agent", "random", "--game", "kuhn", "127.0.0.1", str(port)],
+        capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False,
+    )
+    assert proc.returncode != 0
+    assert "longer than" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().count("\n") == 0
+    # the child's peak resident memory: far below the 200 MB it was sent
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss < 150_000  # KiB
+    thread.join(5)
