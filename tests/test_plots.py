@@ -23,7 +23,7 @@ def test_missing_matplotlib_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -
     with pytest.raises(MissingDependencyError) as err:
         require_matplotlib()
     assert isinstance(err.value, ShowdownError)
-    assert "pip install 'showdown[plot]'" in str(err.value) and "\n" not in str(err.value)
+    assert "pip install 'showdown-poker[plot]'" in str(err.value) and "\n" not in str(err.value)
 
 
 def test_importing_the_module_does_not_import_matplotlib() -> None:

@@ -18,9 +18,6 @@ __all__ = ["add_match_parser", "run_match_command"]
 
 
 
-
-
-
 def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
     """Add the ``match`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
@@ -34,11 +31,21 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
         "Example: showdown match kuhn rules random --hands 10000",
     )
     p.add_argument("game", nargs="?", help="catalog name or .game file (or 'game' in --config)")
-    p.add_argument("agents", nargs="*", metavar="agent", help="built-in agent names, one per seat")
+    p.add_argument("agents", nargs="*", metavar="agent",
+                   help="one per seat, seat 1 first: a built-in agent (showdown agent --help lists them), "
+                   "your bot as a file (./my_bot.py, ./my_bot), or a Python class module:Class from this folder")
+    p.add_argument("-o", "--option", dest="options", action="append", default=[], metavar="[SEAT:]KEY=VALUE",
+                   help="an agent option: for every agent that has it, or with SEAT: for that seat only "
+                   "(e.g. -o 1:strategy=s.json); repeatable")
     p.add_argument("--hands", type=argtypes.positive, help="number of hands (default 1000)")
     p.add_argument("--seed", type=argtypes.seed, help="dealing seed; agents' seeds derive from it (default 0)")
     p.add_argument("--fixed-seats", action="store_true", default=None, help="do not rotate seats")
-    p.add_argument("--out", type=Path, help="directory for <match>.log and <match>.jsonl (default: .)")
+    p.add_argument("--out", type=Path, help="directory for the logs and each bot's output (default: out/)")
+    p.add_argument("--force", action="store_true", default=None, help="overwrite the logs of an earlier match of the same name")
+    p.add_argument("--max-replaced", type=float, metavar="SHARE",
+                   help="mark the match degraded (exit status 3) when the dealer played for a seat in more than "
+                   "this share of hands (default 0.01: 1%%)")
+    p.add_argument("--csv", action="store_true", help="print the results as CSV (one row per agent and per position)")
     p.add_argument("--no-log", action="store_true", help="write no log files")
     p.add_argument("--name", help="match name (the log file names)")
     p.add_argument("--config", metavar="FILE", help="YAML match file (see showdown.matches.config)")
@@ -64,18 +71,24 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
 
 
 def run_match_command(args: argparse.Namespace) -> int:
-    """Handler: build the config, play, print the table or JSON. Exit 0, 1 if aborted, 130 if stopped."""
+    """Handler: build the config, play, print the table, JSON or CSV; the exit status: ``exit_status``."""
     from showdown.matches.config import AgentSpec, load_match_config, merge_config
     from showdown.matches.report import format_table, report_json
     from showdown.matches.runner import run_match
 
+    from showdown.matches.agent_words import agents_from_words
+
     base: dict[str, Any] = load_match_config(args.config) if args.config else {}
-    agents = tuple(AgentSpec(name=a) for a in args.agents) if args.agents else None
+    agents = agents_from_words(args.agents, args.options) if args.agents else None
     if args.agents and len(args.agents) == 1:
         raise ConfigError("a match needs at least two agents, e.g. showdown match kuhn random call")
+    if args.options and not args.agents:
+        raise ConfigError("-o sets options of the agents named on the command line; in a YAML file put them under 'options'")
+    if args.max_replaced is not None and not 0 <= args.max_replaced <= 1:
+        raise ConfigError(f"--max-replaced is a share of hands from 0 to 1 (0.01 is 1%), got {args.max_replaced}")
     out = args.out
     if out is None and not args.no_log and "out" not in base:
-        out = Path(".")
+        out = Path("out")
     config = merge_config(
         base,
         game=args.game,
@@ -89,6 +102,8 @@ def run_match_command(args: argparse.Namespace) -> int:
         duplicate=True if (args.duplicate or args.estimator == "duplicate") else None,
         estimator=args.estimator,
         jobs=args.jobs,
+        force=args.force,
+        max_replaced=args.max_replaced,
     )
     if args.no_log:
         from dataclasses import replace
@@ -97,9 +112,21 @@ def run_match_command(args: argparse.Namespace) -> int:
     report = run_match(config)
     if args.json:
         print(json.dumps(report_json(report), indent=2))
+    elif args.csv:
+        from showdown.api import match_csv
+
+        print(match_csv(report_json(report)), end="")
     else:
         print(format_table(report))
     sys.stdout.flush()
+    return exit_status(report)
+
+
+def exit_status(report: Any) -> int:
+    """0 played in full; 1 aborted; 3 degraded (the dealer played a seat too often); 128 + the
+    signal when stopped early (130 Ctrl-C, 143 SIGTERM), as a shell reports it."""
     if report.interrupted:
-        return 130
-    return 1 if report.aborted else 0
+        return 128 + (report.stop_signal or 2)
+    if report.aborted:
+        return 1
+    return 3 if report.degraded else 0

@@ -27,9 +27,10 @@ agents[1].seed: ...``); the line numbers come from the YAML nodes' marks.
 
 from __future__ import annotations
 
+import difflib
 import re
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -123,6 +124,8 @@ class MatchConfig:
     duplicate: bool = False  # also play every deal with the seats moved, and pair the results
     estimator: str | None = None  # plain | duplicate | aivat; None: the best available
     jobs: int | None = None  # duplicate halves at once (None: the number of cores)
+    force: bool = False  # overwrite the logs of an earlier match of the same name
+    max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
 
     def check(self, where: str = "match") -> MatchConfig:
         """Raise ``ConfigError`` for values no match can run with; returns self."""
@@ -236,7 +239,15 @@ def _as_where(where: str | Where) -> Where:
     return where if isinstance(where, Where) else Where(where)
 
 
-def agent_spec(entry: Any, where: str | Where) -> AgentSpec:
+def unknown_key(where: str, key: Any, known: Iterable[str], what: str = "known keys") -> ConfigError:
+    """The error for a misspelt key: the nearest known key first, then the full list."""
+    known = sorted(known)
+    near = difflib.get_close_matches(str(key).replace("-", "_"), known, n=1, cutoff=0.6)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    return ConfigError(f"{where}: unknown key {key!r}: {hint}({what}: {', '.join(known)})")
+
+
+def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> AgentSpec:
     """An ``AgentSpec`` from a YAML agent entry: a name, or a mapping with ``name`` or ``command``."""
     at = _as_where(where)
     if isinstance(entry, str):
@@ -248,10 +259,7 @@ def agent_spec(entry: Any, where: str | Where) -> AgentSpec:
     allowed = {"name", "command", "label", "seed", "options"}
     for key in entry:
         if key not in allowed:
-            raise ConfigError(
-                f"{at(key)}: unknown key {key!r} (agent keys: {', '.join(sorted(allowed))}; "
-                f"put agent settings under 'options')"
-            )
+            raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
     name = entry.get("name")
     command = entry.get("command")
     if (name is None) == (command is None):
@@ -273,11 +281,32 @@ def agent_spec(entry: Any, where: str | Where) -> AgentSpec:
         raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
+    if command is not None and base_dir is not None:
+        command = resolve_command(command, base_dir)
     return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options))
+
+
+def resolve_command(command: str, base_dir: Path) -> str:
+    """``command`` with its relative paths taken from ``base_dir`` (a YAML file's folder), so the
+    file works from any current folder: each word that names an existing file or folder there and
+    is not one here as an absolute path (e.g. ``./my_bot``, ``bots/x.py``)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return command
+    out = []
+    for w in words:
+        p = Path(w)
+        if not p.is_absolute() and not w.startswith("-") and (base_dir / p).exists() and ("/" in w or p.suffix):
+            out.append(str((base_dir / p).resolve()))
+        else:
+            out.append(w)
+    return shlex.join(out)
 
 
 _TOP_KEYS = {
     "game", "agents", "hands", "seed", "fixed_seats", "out", "name", "dealer", "progress", "duplicate", "estimator", "jobs",
+    "force", "max_replaced",
 }  # fmt: skip
 _DEALER_KEYS = set(DealerSettings.__dataclass_fields__)
 
@@ -294,8 +323,10 @@ def _bool(value: Any, where: str) -> bool:
     return value
 
 
-def parse_match_config(data: Any, source: str | Where = "<config>") -> dict[str, Any]:
-    """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given)."""
+def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Path | None = None) -> dict[str, Any]:
+    """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
+
+    ``base_dir`` (the YAML file's folder) is where relative paths in commands and ``out`` start."""
     at = _as_where(source)
     if data is None:
         return {}
@@ -306,7 +337,7 @@ def parse_match_config(data: Any, source: str | Where = "<config>") -> dict[str,
         key_s = str(key).replace("-", "_")
         where = at(key)
         if key_s not in _TOP_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r} (known keys: {', '.join(sorted(_TOP_KEYS))})")
+            raise unknown_key(where, key, _TOP_KEYS)
         if key_s == "game":
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: expected a game name or .game file path, got {value!r}")
@@ -314,12 +345,16 @@ def parse_match_config(data: Any, source: str | Where = "<config>") -> dict[str,
         elif key_s == "agents":
             if not isinstance(value, Sequence) or isinstance(value, str):
                 raise ConfigError(f"{where}: expected a list of agents, got {value!r}")
-            out["agents"] = tuple(agent_spec(e, at.sub(key, i)) for i, e in enumerate(value))
+            out["agents"] = tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(value))
         elif key_s == "hands":
             out["hands"] = _int(value, where, 1)
         elif key_s == "seed":
             out["seed"] = _int(value, where, 0)
-        elif key_s in ("fixed_seats", "progress", "duplicate"):
+        elif key_s == "max_replaced":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+                raise ConfigError(f"{where}: expected a share of hands from 0 to 1 (0.01 is 1%), got {value!r}")
+            out["max_replaced"] = float(value)
+        elif key_s in ("fixed_seats", "progress", "duplicate", "force"):
             out[key_s] = _bool(value, where)
         elif key_s == "jobs":
             out["jobs"] = _int(value, where, 1)
@@ -347,7 +382,7 @@ def _dealer(value: Any, at: Where) -> DealerSettings:
     for key, v in value.items():
         k = str(key).replace("-", "_")
         if k not in _DEALER_KEYS:
-            raise ConfigError(f"{at()}: unknown key {key!r} (known keys: {', '.join(sorted(_DEALER_KEYS))})")
+            raise unknown_key(at(), key, _DEALER_KEYS, "dealer keys")
         if k == "on_timeout":
             if v not in _ON_TIMEOUT:
                 raise ConfigError(f"{at(key)}: expected one of {', '.join(_ON_TIMEOUT)}, got {v!r}")
@@ -362,7 +397,7 @@ def _dealer(value: Any, at: Where) -> DealerSettings:
 def load_match_config(path: str | Path) -> dict[str, Any]:
     """Read and validate a YAML match file; ``ConfigError`` if unreadable or invalid."""
     data, at = load_yaml(path)
-    return parse_match_config(data, at)
+    return parse_match_config(data, at, Path(path).resolve().parent)
 
 
 def config_to_json(config: MatchConfig) -> dict[str, Any]:
@@ -383,6 +418,8 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
         "duplicate": config.duplicate,
         "estimator": config.estimator,
         "jobs": config.jobs,
+        "force": config.force,
+        "max_replaced": config.max_replaced,
     }
 
 
@@ -405,6 +442,8 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
         duplicate=bool(d.get("duplicate", False)),
         estimator=d.get("estimator"),
         jobs=d.get("jobs"),
+        force=bool(d.get("force", False)),
+        max_replaced=float(d.get("max_replaced", 0.01)),
     )
 
 

@@ -191,8 +191,11 @@ async def run_duplicate_async(
             analysis.agents = [analysis.agents[i] for i in order]
             analysis.plain_agents = [analysis.plain_agents[i] for i in order]
         replacements: dict[str, dict[str, int]] = {}
+        replaced_hands: dict[str, int] = {}
         failures: list[str] = []
         for _, r in present:
+            for name, count in (r.get("replaced_hands") or {}).items():
+                replaced_hands[name] = replaced_hands.get(name, 0) + int(count)
             for name, counts in r.get("replacements", {}).items():
                 acc = replacements.setdefault(name, {})
                 for k, v in counts.items():
@@ -236,6 +239,8 @@ async def run_duplicate_async(
             failures=failures,
             analysis=analysis,
             halves=half_docs,
+            replaced_hands=replaced_hands,
+            max_replaced=config.max_replaced,
         )
     finally:
         for job in jobs:

@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 __all__ = ["MatchReport", "format_table", "report_json"]
 
 
+DEFAULT_MAX_REPLACED = 0.01
+"""A match in which the dealer acted for a seat in more than this share of hands is degraded."""
+
 @dataclass
 class MatchReport:
     """What ``run_match`` returns: per-agent and per-position results plus where the logs are.
@@ -47,6 +50,28 @@ class MatchReport:
     failures: list[str] = field(default_factory=list)
     analysis: Analysis | None = None
     halves: list[dict[str, Any]] = field(default_factory=list)  # duplicate: per half, seats and logs
+    replaced_hands: dict[str, int] = field(default_factory=dict)  # by seat name: hands the dealer acted for it
+    max_replaced: float = DEFAULT_MAX_REPLACED  # share of hands above which the match is degraded
+    stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
+
+    @property
+    def degraded(self) -> bool:
+        """Some seat was played by the dealer (timeouts, absence) in more than ``max_replaced`` of the
+        hands: the figures then describe the dealer's check/fold, not that agent."""
+        return bool(self.hands) and any(n > self.max_replaced * self.hands for n in self.replaced_hands.values())
+
+    def degraded_text(self) -> str | None:
+        worst = [
+            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%)"
+            for name, n in self.replaced_hands.items()
+            if self.hands and n > self.max_replaced * self.hands
+        ]
+        if not worst:
+            return None
+        return (
+            "DEGRADED MATCH: " + "; ".join(worst)
+            + f" (over {100 * self.max_replaced:g}% of the hands): these figures do not measure that agent"
+        )
 
     @property
     def hands_per_second(self) -> float:
@@ -132,6 +157,9 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "big_blind": r.big_blind,
         "aborted": r.aborted,
         "interrupted": r.interrupted,
+        "degraded": r.degraded,
+        "replaced_hands": r.replaced_hands,
+        "max_replaced": r.max_replaced,
         "reason": r.reason,
         "elapsed_s": round(r.elapsed, 3),
         "play_s": round(r.play_seconds, 3),
@@ -161,8 +189,11 @@ def format_table(r: MatchReport) -> str:
         seats += f", duplicate ({len(r.halves)} halves)"
     played = f"{r.hands:,} hands" if r.hands == r.hands_requested else f"{r.hands:,} of {r.hands_requested:,} hands"
     lines = [f"{r.game}: {played}, seed {r.seed}, {seats}, {r.elapsed:.1f} s ({r.hands_per_second:,.0f} hands/s of play)"]
+    degraded = r.degraded_text()
+    if degraded:
+        lines.insert(0, degraded)
     if r.interrupted:
-        lines.append("interrupted: partial results")
+        lines.append("stopped early: partial results")
     if r.aborted and r.reason:
         lines.append(f"match aborted: {r.reason}")
     if r.analysis is not None:

@@ -90,6 +90,8 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
     """Unknown built-in names and bad options fail here, before anything starts."""
     from showdown.agents.registry import is_known_agent, make_agent, agent_names
 
+    if any(s.name is not None and ":" in s.name for s in specs) and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # module:Class agents come from the current folder, as in the agent process
     for i, spec in enumerate(specs):
         if spec.name is None:
             continue
@@ -100,6 +102,7 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
 
 
 _CHEAP_AGENTS = ("random", "call", "bluff", "rules")
+_DEALER_PLAYED = frozenset({"timeout", "disconnect"})  # event kinds where the dealer chose the action
 STATS_BATCH = 256  # hands folded into the running statistics at a time
 
 
@@ -151,6 +154,8 @@ class _AgentProcess:
     seat: int
     label: str
     args: list[str]
+    output_path: Path | None = None  # where its stdout and stderr go (beside the logs)
+    env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=5))
     reader: asyncio.Task[None] | None = None
@@ -224,9 +229,15 @@ async def run_match_async(
     show_progress = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
     ticker = Progress(config.hands, stats, catch_up=catch_up) if show_progress else None
 
+    replaced_hands = dict.fromkeys(labels, 0)
+
     def hand_done(record: HandRecord) -> None:
         nonlocal played
         played += 1
+        if record.events:
+            for seat in {e.get("seat") for e in record.events if e.get("kind") in _DEALER_PLAYED}:
+                if isinstance(seat, int) and 0 <= seat < len(labels):
+                    replaced_hands[labels[seat]] += 1
         waiting.append(record)
         if len(waiting) >= STATS_BATCH:
             catch_up()
@@ -248,6 +259,7 @@ async def run_match_async(
         reconnect_ms=d.reconnect_ms,
         spin_us=d.spin_us,
         log_dir=config.out,
+        force=config.force,
         game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
     )
     server = MatchServer(game, _match_name(config, labels), config.hands, config.seed, labels, options, on_hand=hand_done)
@@ -264,8 +276,14 @@ async def run_match_async(
     env = dict(os.environ)
     env["SHOWDOWN_GAME"] = game_arg
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+    match_name = _match_name(config, labels)
     agents = [
-        _AgentProcess(i, labels[i], agent_command(spec, game_arg, seeds[i], HOST, ports[i]))
+        _AgentProcess(
+            i,
+            labels[i],
+            agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
+            output_path=Path(config.out) / f"{match_name}.{labels[i]}.stderr" if config.out is not None else None,
+        )
         for i, spec in enumerate(config.agents)
     ]
     wait_note = (
@@ -275,13 +293,33 @@ async def run_match_async(
     )
 
     async def read_stderr(agent: _AgentProcess, stream: asyncio.StreamReader) -> None:
-        while True:
-            raw = await stream.readline()
-            if not raw:
-                return
-            text = raw.decode("utf-8", "replace").rstrip()
-            if text:
-                agent.stderr_tail.append(text)
+        """Keep the last lines for messages and copy everything to the seat's output file."""
+        sink = None
+        if agent.output_path is not None:
+            try:
+                sink = open(agent.output_path, "wb")
+            except OSError:
+                sink = None
+        try:
+            while True:
+                try:
+                    raw = await stream.readline()
+                except ValueError:  # a line over the reader's limit: keep its start
+                    raw = await stream.read(1 << 16)
+                if not raw:
+                    return
+                if sink is not None:
+                    try:
+                        sink.write(raw)
+                        sink.flush()
+                    except OSError:
+                        sink = None
+                text = raw.decode("utf-8", "replace").rstrip()
+                if text:
+                    agent.stderr_tail.append(text[:300])
+        finally:
+            if sink is not None:
+                sink.close()
 
     async def watch(agent: _AgentProcess) -> None:
         assert agent.proc is not None
@@ -294,6 +332,15 @@ async def run_match_async(
         if agent.killed or (over and rc == 0):
             return
         last = agent.stderr_tail[-1] if agent.stderr_tail else ""
+        if not server.engine.started and not over:
+            # it never got to play: the match stops before its first hand, and says why
+            why = f"exited with status {rc}" if rc > 0 else ("was killed by signal %d" % -rc if rc < 0 else "exited")
+            said = "; ".join(list(agent.stderr_tail)[-3:]) or "it printed nothing"
+            where = f" (its output: {agent.output_path})" if agent.output_path is not None else ""
+            config_errors.append(f"agent {agent.label} (seat {agent.seat + 1}) {why} before the match began: {said}{where}")
+            server.request_stop()
+            server.request_stop()
+            return
         if rc == 2 and config.agents[agent.seat].name is not None and played == 0 and not over:
             # a built-in agent refused its settings (bad option, missing strategy file): a usage
             # error like an unknown agent name, so the match stops before it starts
@@ -318,33 +365,40 @@ async def run_match_async(
             agent.proc = await asyncio.create_subprocess_exec(
                 *agent.args,
                 stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.DEVNULL,
-                stderr=asyncio.subprocess.PIPE,
-                env=env,
+                # its stdout and stderr in one stream: read for messages, copied beside the logs
+                stdout=asyncio.subprocess.DEVNULL if agent.output_path is None else asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE if agent.output_path is None else asyncio.subprocess.STDOUT,
+                env={**env, **agent.env},
                 start_new_session=True,  # the terminal's Ctrl-C is for the runner only
             )
         except OSError as exc:
             what = spec.command or spec.name
-            fail(agent, f"could not be started ({what}: {exc.strerror or exc}){wait_note}")
+            config_errors.append(
+                f"agent {agent.label} (seat {agent.seat + 1}) could not be started: {what}: {exc.strerror or exc}"
+            )
+            server.request_stop()
+            server.request_stop()
             return
-        assert agent.proc.stderr is not None
-        agent.reader = asyncio.ensure_future(read_stderr(agent, agent.proc.stderr))
+        stream = agent.proc.stderr if agent.output_path is None else agent.proc.stdout
+        assert stream is not None
+        agent.reader = asyncio.ensure_future(read_stderr(agent, stream))
         agent.watcher = asyncio.ensure_future(watch(agent))
 
     loop = asyncio.get_running_loop()
-    interrupted = False
+    interrupted = 0  # the signal that stopped the match (SIGINT or SIGTERM), 0 while none did
 
-    def on_sigint() -> None:
+    def on_signal(sig: int) -> None:
         nonlocal interrupted
         if not interrupted:
             say("stopping after this hand (Ctrl-C again to stop at once)")
-        interrupted = True
+        interrupted = interrupted or sig
         server.request_stop()
 
     signals_installed = False
     if install_signals:
         try:
-            loop.add_signal_handler(signal.SIGINT, on_sigint)
+            loop.add_signal_handler(signal.SIGINT, on_signal, signal.SIGINT)
+            loop.add_signal_handler(signal.SIGTERM, on_signal, signal.SIGTERM)
             signals_installed = True
         except (NotImplementedError, RuntimeError, ValueError):
             pass
@@ -358,6 +412,7 @@ async def run_match_async(
         over = True
         if signals_installed:
             loop.remove_signal_handler(signal.SIGINT)
+            loop.remove_signal_handler(signal.SIGTERM)
         if ticker is not None:
             ticker.finish()
         await _reap(agents)
@@ -367,6 +422,7 @@ async def run_match_async(
     show_mbb = len(set(game.blind)) > 1
     analysis = _analysis(stats, collector, plan, result.totals, show_mbb)
     return MatchReport(
+        max_replaced=config.max_replaced,
         game=config.game,
         hands=result.hands_played,
         hands_requested=config.hands,
@@ -383,7 +439,9 @@ async def run_match_async(
         show_mbb=show_mbb,
         big_blind=big_blind,
         aborted=result.aborted and not interrupted,
-        interrupted=interrupted,
+        interrupted=bool(interrupted),
+        stop_signal=interrupted,
+        replaced_hands=replaced_hands,
         reason=result.reason,
         elapsed=elapsed,
         play_seconds=result.play_seconds,

@@ -60,6 +60,7 @@ from showdown.matches.config import (
     _dealer,
     agent_spec,
     config_to_json,
+    unknown_key,
     load_yaml,
 )
 from showdown.matches.stats import EXACT_ZERO, Estimate
@@ -111,7 +112,9 @@ def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
     return seat_labels(specs)
 
 
-def parse_tournament_config(data: Any, at: Where, default_out: Path | None = None) -> TournamentConfig:
+def parse_tournament_config(
+    data: Any, at: Where, default_out: Path | None = None, base_dir: Path | None = None
+) -> TournamentConfig:
     """Validate a parsed tournament document (see the module docstring); ``ConfigError`` with line."""
     from showdown.games.catalog import get_game
 
@@ -119,7 +122,7 @@ def parse_tournament_config(data: Any, at: Where, default_out: Path | None = Non
         raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
     for key in data:
         if str(key).replace("-", "_") not in _KEYS:
-            raise ConfigError(f"{at(key)}: unknown key {key!r} (known keys: {', '.join(sorted(_KEYS))})")
+            raise unknown_key(at(key), key, _KEYS)
     d = {str(k).replace("-", "_"): (k, v) for k, v in data.items()}
     for required in ("game", "agents", "hands"):
         if required not in d:
@@ -181,7 +184,7 @@ def parse_tournament_config(data: Any, at: Where, default_out: Path | None = Non
     key, entries = d["agents"]
     if not isinstance(entries, Sequence) or isinstance(entries, str):
         raise ConfigError(f"{at(key)}: expected a list of agents, got {entries!r}")
-    specs = tuple(agent_spec(e, at.sub(key, i)) for i, e in enumerate(entries))
+    specs = tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(entries))
     n = game.num_players
     if len(specs) < n:
         raise ConfigError(f"{at(key)}: {game.name or 'the game'} is a {n}-player game: a tournament needs at least {n} agents, got {len(specs)}")
@@ -223,7 +226,7 @@ def load_tournament_config(path: str | Path) -> TournamentConfig:
     """Read and validate a tournament YAML file (``ConfigError`` naming file, line and key)."""
     data, at = load_yaml(path, "tournament file")
     p = Path(path)
-    return parse_tournament_config(data, at, default_out=Path(p.stem))
+    return parse_tournament_config(data, at, default_out=Path(p.stem), base_dir=p.resolve().parent)
 
 
 # ---------------------------------------------------------------------- the matches
@@ -283,6 +286,7 @@ def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
             dealer=cfg.dealer,
             progress=False,
             estimator="plain",
+            force=True,  # an unfinished half is replayed from its first hand, over its own logs
         )
         if cfg.duplicate:
             halves = tuple(half_configs(base, [cfg.labels[i] for i in group], match_id, base.out or cfg.out))

@@ -128,14 +128,14 @@ def run_dealer(args: argparse.Namespace) -> int:
         server.request_stop()
 
     async def main() -> MatchResult:
-        ports = await server.start()
-        print(" ".join(str(p) for p in ports), flush=True)
         loop = asyncio.get_running_loop()
-        try:
+        try:  # before the ports are printed: whoever reads them may signal at once
             loop.add_signal_handler(signal.SIGINT, stop, signal.SIGINT)
             loop.add_signal_handler(signal.SIGTERM, stop, signal.SIGTERM)
         except (NotImplementedError, RuntimeError):  # not on this platform or thread
             pass
+        ports = await server.start()
+        print(" ".join(str(p) for p in ports), flush=True)
         return await server.run()
 
     with asyncio.Runner(loop_factory=new_event_loop) as runner:

@@ -648,7 +648,9 @@ class MatchServer:
             self._write_score_and_summary(f, score_line)
         except OSError as exc:
             self._disk_failed(exc, f.hands_played)
-        if f.aborted:
+        if f.aborted and self._stop_requests and self.error is None:
+            _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")  # the user's stop, no error
+        elif f.aborted:
             _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
         if self._trace:
             _err(f"FINISHED at {time.time():.6f}")

@@ -121,27 +121,45 @@ agents:
     assert verify_log(report.log_path).ok  # type: ignore[arg-type]
 
 
-def test_agents_that_fail_to_start_or_crash_do_not_stop_the_match(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        ("{tmp}/no-such-bot", "could not be started: {tmp}/no-such-bot: No such file"),
+        ("{py} -c \"import no_such_module_anywhere\"", "exited with status 1 before the match began: "),
+        ("{py} -c \"import sys; print('loading'); sys.exit('bot: no model file')\"", "bot: no model file"),
+    ],
+)
+def test_a_bot_that_cannot_start_stops_the_match_before_its_first_hand(tmp_path: Path, command: str, says: str) -> None:
+    command = command.format(tmp=tmp_path, py=sys.executable)
+    cfg = config("kuhn", AgentSpec(command=command, label="mybot"), "random", hands=50, out=tmp_path,
+                 dealer=DealerSettings(start_timeout_ms=15_000))
+    started = time.monotonic()
+    with pytest.raises(ConfigError) as err:
+        run_match(cfg, progress=False)
+    assert time.monotonic() - started < 10  # not the 15 s start timeout
+    assert str(err.value).startswith("agent mybot (seat 1) ")
+    assert says.format(tmp=tmp_path) in str(err.value)
+    assert not list(tmp_path.glob("*.log")) and not list(tmp_path.glob("*.jsonl"))  # nothing looks like a match
+
+
+def test_a_bot_that_dies_during_the_match_marks_it_degraded(tmp_path: Path) -> None:
     crash_later = (
         f"{sys.executable} -c \"import sys, socket; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
         f"s.sendall(b'VERSION:2.0.0\\r\\n'); s.recv(100); sys.exit('bot: something broke')\""
     )
-    cfg = config(
-        "kuhn3p",
-        AgentSpec(command=str(tmp_path / "no-such-bot")),
-        AgentSpec(command=crash_later, label="crasher"),
-        "random",
-        hands=50,
-        out=tmp_path,
-        dealer=DealerSettings(start_timeout_ms=1500, reconnect_ms=200),
-    )
+    cfg = config("kuhn3p", AgentSpec(command=crash_later, label="crasher"), "random", "call", hands=50, out=tmp_path,
+                 dealer=DealerSettings(reconnect_ms=200))
     report, notes = play(cfg)
     assert report.hands == 50 and not report.aborted
-    assert len(notes) == 2
-    assert any("no-such-bot (seat 1) could not be started" in n and "No such file" in n for n in notes)
-    assert any("crasher (seat 2) exited with status 1: bot: something broke; the dealer plays" in n for n in notes)
-    assert report.replacements["no-such-bot"]["disconnect"] > 0
+    assert any("crasher (seat 1) exited with status 1: bot: something broke; the dealer plays" in n for n in notes)
     assert report.replacements["crasher"]["disconnect"] > 0
+    assert report.replaced_hands["crasher"] >= 45 and report.replaced_hands["random"] == 0
+    assert report.degraded
+    table = format_table(report)
+    assert table.splitlines()[0].startswith("DEGRADED MATCH: crasher was played by the dealer in")
+    doc = report_json(report)
+    assert doc["degraded"] is True and doc["replaced_hands"]["crasher"] == report.replaced_hands["crasher"]
+    assert (tmp_path / f"{report.log_path.stem}.crasher.stderr").read_text().strip().endswith("bot: something broke")  # type: ignore[union-attr]
     assert verify_log(report.log_path).ok  # type: ignore[arg-type]
 
 

@@ -137,7 +137,7 @@ def test_plot_needs_matplotlib_and_says_so(tmp_path: Path, monkeypatch: pytest.M
     parser = argparse.ArgumentParser()
     add_plot_arguments(parser)
     args = parser.parse_args(["strategy", str(tmp_path / "s.json")])
-    with pytest.raises(ShowdownError, match="pip install 'showdown\\[plot\\]'") as err:
+    with pytest.raises(ShowdownError, match="pip install 'showdown-poker\\[plot\\]'") as err:
         args.handler(args)
     assert "\n" not in str(err.value)
 

@@ -1,0 +1,84 @@
+"""`showdown match` as a user runs it: own bots without YAML, options, output files, stops and exits."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.matches.verify import verify_log
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+
+def showdown(cwd: Path, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=cwd, env=ENV, capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
+def test_your_own_bot_file_and_class_play_without_yaml_and_logs_go_to_out(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "examples" / "my_bot.py", tmp_path / "my_bot.py")
+    (tmp_path / "folder_bot.py").write_text(
+        "from showdown.agents import Agent, FOLD, CALL\n"
+        "class Folder(Agent):\n"
+        "    def act(self, view):\n"
+        "        return FOLD if view.can_fold() else CALL\n"
+    )
+    r = showdown(tmp_path, "match", "leduc", "./my_bot.py", "folder_bot:Folder", "--hands", "200", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [a["name"] for a in doc["agents"]] == ["my_bot", "Folder"]
+    assert doc["agents"][0]["total"] > 0  # folding to every bet loses
+    log = tmp_path / doc["log"]
+    assert log.parent == tmp_path / "out" and verify_log(log).ok
+    assert (tmp_path / "out" / f"{log.stem}.my_bot.stderr").exists()
+
+
+def test_options_on_the_command_line_reach_the_named_seat(tmp_path: Path) -> None:
+    r = showdown(tmp_path, "match", "kuhn", "random", "random", "-o", "2:seed=7", "--hands", "50", "--json")
+    assert r.returncode == 0, r.stderr
+    bad = showdown(tmp_path, "match", "kuhn", "random", "call", "-o", "3:seed=1", "--hands", "50")
+    assert bad.returncode == 2 and "only 2 seats" in bad.stderr and bad.stderr.count("\n") == 1
+
+
+def test_a_second_run_never_overwrites_the_first(tmp_path: Path) -> None:
+    first = showdown(tmp_path, "match", "kuhn", "random", "call", "--hands", "50")
+    assert first.returncode == 0, first.stderr
+    log = tmp_path / "out" / "kuhn.random-call.seed0.log"
+    before = log.read_bytes()
+    again = showdown(tmp_path, "match", "kuhn", "random", "call", "--hands", "70")
+    assert again.returncode == 2 and "already exists" in again.stderr and again.stderr.count("\n") == 1
+    assert log.read_bytes() == before
+    forced = showdown(tmp_path, "match", "kuhn", "random", "call", "--hands", "70", "--force")
+    assert forced.returncode == 0 and verify_log(log).hands == 70
+
+
+def test_sigterm_stops_a_match_like_ctrl_c_with_the_summary_and_exit_143(tmp_path: Path) -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "10000000"],
+                            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = tmp_path / "out" / "kuhn.random-call.seed0.log"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not (log.exists() and log.stat().st_size > 2000):
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 143, err
+    assert "stopped early" in out and "random" in out
+    assert "ERROR" not in err and "Traceback" not in err
+    assert log.read_text().splitlines()[-1].startswith("SCORE:")
+    assert verify_log(log).ok
+
+
+def test_csv_output(tmp_path: Path) -> None:
+    r = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "100", "--csv")
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.splitlines()
+    assert rows[0].startswith("what,name,hands") and rows[1].startswith("agent,rules,100")
