@@ -65,14 +65,22 @@ def _verify_log(args: argparse.Namespace) -> int:
     game = get_game(args.game) if args.game else None
     status = 0
     for path in args.logs:
-        report = verify_log(path, game=game, seed=args.seed)
+        report = verify_log(path, game=game, seed=args.seed, partial=args.partial)
+        where = f" ({path})" if len(args.logs) > 1 else ""
+        for note in report.notes:
+            print(f"note: {note}")
         if report.ok:
-            print(f"OK {report.hands} hands" + (f" ({path})" if len(args.logs) > 1 else ""))
+            if report.complete:
+                print(f"OK {report.hands} hands{where}")
+            else:
+                asked = f" of {report.requested:,}" if report.requested is not None else ""
+                print(f"OK {report.hands}{asked} hands, a match that stopped early (--partial){where}")
         else:
             status = 1
             for problem in report.problems:
                 print(f"{path}: {problem}")
-            print(f"FAILED {len(report.problems)} of {report.hands} hands ({path})")
+            asked = f" ({report.requested:,} requested)" if report.requested is not None else ""
+            print(f"FAILED {len(report.problems)} problem(s) in {report.hands} hands{asked} ({path})")
     return status
 
 
@@ -111,6 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("logs", nargs="+", metavar="LOGFILE")
     p.add_argument("--game", help="game file or catalog name (default: from the log header)")
     p.add_argument("--seed", type=int, help="dealing seed (default: from the log header)")
+    p.add_argument("--partial", action="store_true",
+                   help="accept a match that stopped early (fewer hands than the header asks for, no SCORE line)")
     p.set_defaults(handler=_verify_log)
 
     _add_plugin_commands(sub)

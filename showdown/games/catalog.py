@@ -51,11 +51,17 @@ def builtin_game_text(name: str) -> str:
     return resources.files("showdown.games").joinpath("data", entry.file).read_text(encoding="utf-8")
 
 
+MAX_KUHN_CARDS = 10_000
+"""The largest N of kuhn-N: what a name (or a log header) can ask for stays bounded."""
+
+
 @cache
 def kuhn_n(n: int) -> GameDef:
     """The seeds' N-card Kuhn: one suit, ranks 0..N-1 in the solver's sense; highest card wins."""
     if n < 3:
         raise GameDefError(f"kuhn-{n}: N-card Kuhn needs N >= 3")
+    if n > MAX_KUHN_CARDS:
+        raise GameDefError(f"kuhn-{n}: at most {MAX_KUHN_CARDS:,} cards (a larger deck is no game anyone can solve or serve)")
     return replace(_builtin("kuhn"), num_ranks=n, name=f"kuhn-{n}")
 
 

@@ -212,6 +212,7 @@ class LogSet:
     game: GameDef | None
     scores: list[tuple[Path, Score]]  # files that had a SCORE line (or a JSONL summary's totals)
     files: list[Path]
+    notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
 def _is_jsonl(path: Path) -> bool:
@@ -226,13 +227,22 @@ def _is_jsonl(path: Path) -> bool:
     return False
 
 
-def _iter_file(path: Path) -> Iterator[tuple[int, str]]:
+def _iter_file(path: Path, torn: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """The file's lines with their numbers. A last line with no line end is what a crash leaves
+    mid-write: it is not read (even if it would parse, it may be cut short), and ``torn`` says so."""
     try:
-        f = path.open("r", encoding="utf-8")
+        f = path.open("r", encoding="utf-8", errors="replace")
     except OSError as exc:
         raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
     with f:
         for number, line in enumerate(f, start=1):
+            if not line.endswith("\n"):
+                if torn is not None and line.strip():
+                    torn.append(
+                        f"{path}:{number}: the last line is cut off (the writer stopped mid-line); "
+                        f"the {number - 1} complete lines before it were read"
+                    )
+                return
             yield number, line
 
 
@@ -282,26 +292,59 @@ def read_logs(
     for p in files:
         if not p.is_file():
             raise ShowdownError(f"no such log file: {p}")
+    notes: list[str] = []
+    files = _one_file_per_match(files, notes)
+    labels = [_game_of_file(p) for p in files]
     if game is None:
-        label = _game_of_file(files[0])
-        game = _resolve_game(label, files[0]) if label else None
+        game = _resolve_game(labels[0], files[0]) if labels[0] else None
+    _check_one_game(files, labels, game)
     encoder = encoder_for(game) if (encoder_for is not None and game is not None) else None
     collector = HandCollector(encoder=encoder)
     scores: list[tuple[Path, Score]] = []
     for k, path in enumerate(files):
         half = k if halves else 0
         if _is_jsonl(path):
-            score = _read_jsonl(path, collector, half)
+            score = _read_jsonl(path, collector, half, notes)
         else:
-            score = _read_acpc(path, collector, half)
+            score = _read_acpc(path, collector, half, notes)
         if score is not None:
             scores.append((path, score))
-    return LogSet(collector.table(), game, scores, files)
+    return LogSet(collector.table(), game, scores, files, notes)
 
 
-def _read_acpc(path: Path, collector: HandCollector, half: int) -> Score | None:
+def _one_file_per_match(files: list[Path], notes: list[str]) -> list[Path]:
+    """``X.log`` and ``X.jsonl`` are the same match written twice: keep the JSON Lines one (it has
+    the dealer's events), so that ``analyze out/*`` counts each match once."""
+    given = {p.resolve() for p in files}
+    kept: list[Path] = []
+    for p in files:
+        twin = p.with_suffix(".jsonl")
+        if p.suffix == ".log" and twin.resolve() in given:
+            notes.append(f"{p} and {twin} are the same match: read {twin.name} only")
+            continue
+        if p.resolve() in {k.resolve() for k in kept}:
+            continue
+        kept.append(p)
+    return kept
+
+
+def _check_one_game(files: list[Path], labels: list[str | None], game: GameDef | None) -> None:
+    """Logs of different games cannot be pooled: one line naming the first file that differs."""
+    first = labels[0]
+    for path, label in zip(files[1:], labels[1:]):
+        if label == first or label is None or first is None:
+            continue
+        other = _resolve_game(label, path)
+        if game is not None and other is not None and other == game:
+            continue
+        raise ShowdownError(
+            f"{path} is a log of {label!r} but {files[0]} is one of {first!r}: analyze the games separately"
+        )
+
+
+def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
     score: Score | None = None
-    for number, raw in _iter_file(path):
+    for number, raw in _iter_file(path, notes):
         line = raw.rstrip("\r\n")
         try:
             if line.startswith("STATE:"):
@@ -317,9 +360,9 @@ def _read_acpc(path: Path, collector: HandCollector, half: int) -> Score | None:
     return score
 
 
-def _read_jsonl(path: Path, collector: HandCollector, half: int) -> Score | None:
+def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
     score: Score | None = None
-    for number, raw in _iter_file(path):
+    for number, raw in _iter_file(path, notes):
         line = raw.strip()
         if not line:
             continue
@@ -365,6 +408,7 @@ class Analysis:
     known: tuple[str, ...] = ()  # players whose strategy AIVAT used
     notes: list[str] = field(default_factory=list)
     consistency_p: float | None = None  # AIVAT: p-value of "the chips won agree with the strategies"
+    reason: str = ""  # why this estimator was chosen, for the estimator line
 
     def agent_reduction(self, i: int) -> float | None:
         """How many times fewer hands the estimator needs than the plain estimate (player ``i``)."""
@@ -722,6 +766,7 @@ class EstimatorPlan:
     estimator: str
     aivat: Any = None
     notes: list[str] = field(default_factory=list)
+    reason: str = ""  # why this one: said on the estimator line
 
 
 def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool) -> EstimatorPlan:
@@ -737,20 +782,23 @@ def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, d
 
     if requested == "duplicate" and not duplicate:
         raise ConfigError("the duplicate estimator needs the match played in duplicate (--duplicate)")
+    fallback = "duplicate" if duplicate else "plain"
     if requested in ("plain", "duplicate"):
-        return EstimatorPlan(requested)
+        return EstimatorPlan(requested, reason="as requested")
     why = supports(game)
     if why is not None:
         if requested == "aivat":
             raise ConfigError(f"--estimator aivat: {why}")
-        return EstimatorPlan("duplicate" if duplicate else "plain")
+        return EstimatorPlan(fallback, reason=f"AIVAT does not apply: {why}")
     strategies, unknown = known_strategies(specs, game)
     if not any(s is not None for s in strategies) and requested is None:
-        return EstimatorPlan("duplicate" if duplicate else "plain")
+        paired = "; the deals are paired" if duplicate else ""
+        return EstimatorPlan(fallback, reason=f"no agent's strategy is known, so AIVAT would correct chance only{paired}")
     notes = [f"strategy not used for {n}" for n in unknown] if any(s is not None for s in strategies) else [
         "no agent's strategy is known: AIVAT corrects for chance only"
     ]
-    return EstimatorPlan("aivat", AivatEstimator(game, strategies), notes)
+    reason = "as requested" if requested == "aivat" else "the best available: a strategy is known"
+    return EstimatorPlan("aivat", AivatEstimator(game, strategies), notes, reason)
 
 
 # ---------------------------------------------------------------------- output
@@ -834,9 +882,10 @@ def _gain(x: float | None) -> str:
 
 def estimator_line(a: Analysis) -> str:
     """One line saying how the figures were estimated."""
+    why = f" ({a.reason})" if a.reason else ""
     if a.estimator == "plain" and not a.paired:
-        return "estimator: plain (each hand's chips; variance stratified by position)"
-    parts = [f"estimator: {a.estimator}"]
+        return f"estimator: plain{why or ' (each hand' + chr(39) + 's chips; variance stratified by position)'}"
+    parts = [f"estimator: {a.estimator}{why}"]
     if a.estimator == "aivat":
         known = ", ".join(a.known) if a.known else "none (chance corrected only)"
         parts.append(f"strategies known: {known}")

@@ -123,10 +123,15 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         if not known:
             notes.append("no player's strategy is known: AIVAT corrects for chance only")
         chosen = "aivat"
+        reason = "as requested" if estimator == "aivat" else "strategies given with --known"
     else:
         if estimator is None and args.known:
             notes.append("AIVAT is not possible for this game: plain estimate")
         chosen = estimator if estimator in ("plain", "duplicate") else ("duplicate" if args.duplicate else "plain")
+        reason = "as requested" if estimator else (
+            "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
+            "as showdown match does for built-in agents"
+        )
     analysis = analyze(
         table,
         estimator=chosen,
@@ -135,7 +140,8 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         aivat=aivat,
         pair=args.duplicate,
     )
-    analysis.notes = notes + analysis.notes
+    analysis.notes = notes + logs.notes + analysis.notes
+    analysis.reason = reason
     _check_scores(logs, analysis)
     if args.plot:
         out = plot_cumulative(table, args.plot, title=f"{g.name if g is not None else ''} cumulative winnings".strip())

@@ -180,6 +180,7 @@ async def run_duplicate_async(
             pair=len(present) > 1,
         )
         analysis.notes = plan.notes + analysis.notes
+        analysis.reason = plan.reason
         order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
         totals = tuple(analysis.totals[i] if i >= 0 else 0.0 for i in order)
         none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)

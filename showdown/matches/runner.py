@@ -458,10 +458,13 @@ def _analysis(stats: MatchStats, collector: Any, plan: Any, totals: Sequence[flo
         try:
             a = collector.analysis(show_mbb=show_mbb, totals=totals)
             a.notes = plan.notes + a.notes
+            a.reason = plan.reason
             return a
         except ShowdownError as exc:
             return plain_analysis(stats, totals, show_mbb=show_mbb, notes=[f"AIVAT not possible: {exc}"])
-    return plain_analysis(stats, totals, show_mbb=show_mbb, notes=plan.notes)
+    a = plain_analysis(stats, totals, show_mbb=show_mbb, notes=plan.notes)
+    a.reason = plan.reason
+    return a
 
 
 async def _reap(agents: Sequence[_AgentProcess]) -> None:

@@ -24,8 +24,15 @@ TOLERANCE = 5e-7  # values are printed with six decimals
 
 @dataclass
 class VerifyReport:
+    """What an audit found: ``hands`` played (logged), ``requested`` (the header's count, None when
+    unknown), ``problems`` (each a line), ``notes`` (a torn last line), ``complete`` (every requested
+    hand is there and the SCORE line closes the log)."""
+
     hands: int = 0
     problems: list[str] = field(default_factory=list)
+    requested: int | None = None
+    complete: bool = True
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -39,21 +46,32 @@ def resolve_log_game(game_name: str, log_path: Path) -> GameDef:
         return get_game(str(beside))
     try:
         return get_game(game_name)
-    except GameDefError:
+    except GameDefError as exc:
         raise GameDefError(
             f"{log_path}: the header names game {game_name!r}, which is neither a catalog game nor a file "
-            f"next to the log; pass --game GAME"
+            f"next to the log ({exc}); pass --game GAME"
         ) from None
 
 
-def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None = None) -> VerifyReport:
-    """Replay every hand of the log at ``path``; ``game`` and ``seed`` override the header."""
+def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None = None, *, partial: bool = False) -> VerifyReport:
+    """Replay every hand of the log at ``path``; ``game`` and ``seed`` override the header.
+
+    Beyond each hand, the log as a whole must be the match its header announces: hand numbers from
+    0 with no gap and no repeat, as many hands as the header asks for, and a SCORE line equal to the
+    sum of the hands. A log that stops short (a crash, a stopped match) is a problem unless
+    ``partial``; its complete hands are still checked. A last line cut mid-write is left out and noted.
+    """
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise ShowdownError(f"cannot read log {p}: {exc.strerror or exc}") from None
-    log = parse_log(text.splitlines(), source=str(p))
+    lines = text.split("\n")
+    notes: list[str] = []
+    tail = lines.pop()  # "" when the file ends with a line end
+    if tail.strip():
+        notes.append(f"{p}:{len(lines) + 1}: the last line is cut off (the writer stopped mid-line); it is not checked")
+    log = parse_log(lines, source=str(p))
     if game is None:
         if not log.headers:
             raise ShowdownError(f"{p}: no '# name/game/hands/seed' header; pass --game and --seed")
@@ -62,7 +80,40 @@ def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None =
         if not log.headers:
             raise ShowdownError(f"{p}: no header to take the seed from; pass --seed")
         seed = log.headers[0].seed
-    return verify_hands(log, game, seed)
+    report = verify_hands(log, game, seed)
+    report.notes += notes
+    check_match(log, report, partial, torn=bool(notes))
+    return report
+
+
+def check_match(log: LogFile, report: VerifyReport, partial: bool, torn: bool = False) -> None:
+    """The log as one match: numbering, count against the header, the closing SCORE line."""
+    numbers = [h.hand for h in log.hands]
+    expected = 0
+    for n in numbers:
+        if n < expected:
+            report.problems.append(f"hand {n} appears again (or out of order) after hand {expected - 1}")
+            break
+        if n > expected:
+            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
+            report.problems.append(f"hands {missing} are missing: the log jumps from hand {expected - 1} to {n}")
+            break
+        expected = n + 1
+    requested = log.headers[0].hands if log.headers else None
+    report.requested = requested
+    if requested is not None and report.hands > requested:
+        report.problems.append(f"{report.hands:,} hands logged but the header asks for {requested:,}")
+    short = requested is not None and report.hands < requested
+    report.complete = not short and log.score is not None and not torn
+    if not report.complete and not partial:
+        if short:
+            report.problems.append(
+                f"only {report.hands:,} of the {requested:,} hands the header asks for (--partial accepts a match that stopped early)"
+            )
+        elif log.score is None:
+            report.problems.append("no SCORE line: the match did not finish (--partial accepts a match that stopped early)")
+        else:
+            report.problems.append("the last line is cut off (--partial accepts a match that stopped early)")
 
 
 def verify_hands(log: LogFile, game: GameDef, seed: int) -> VerifyReport:

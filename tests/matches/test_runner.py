@@ -253,7 +253,7 @@ def test_ctrl_c_stops_cleanly_with_logs_and_partial_results(tmp_path: Path) -> N
     data = json.loads(out)
     assert data["interrupted"] is True and 50 < data["hands"] < 100000000
     assert all(sum(c.values()) == 0 for c in data["replacements"].values())
-    report = verify_log(logs[0])
+    report = verify_log(logs[0], partial=True)
     assert report.ok and report.hands == data["hands"]
     assert "SCORE:" in logs[0].read_text()
     assert "stopping after this hand" in err

@@ -106,7 +106,7 @@ async def test_a_killed_dealer_keeps_every_finished_hand(tmp_path: Path) -> None
     await asyncio.wait_for(asyncio.gather(*clients), 10)
     text = log.read_text()
     assert text.endswith("\n") and "SCORE" not in text
-    report = verify_log(log)
+    report = verify_log(log, partial=True)  # killed: no SCORE line, the hands so far
     assert report.ok and report.hands >= 20
     records = (tmp_path / "killed.jsonl").read_text().splitlines()
     assert len(records) == report.hands  # one complete record per logged hand
@@ -129,4 +129,4 @@ async def test_ctrl_c_stops_after_the_current_hand_and_scores(tmp_path: Path) ->
     assert proc.returncode == 130  # stopped by Ctrl-C (SIGINT), as a shell reports it
     assert out.splitlines()[-1].startswith("SCORE:")
     assert log.read_text().splitlines()[-1] == out.splitlines()[-1]
-    assert verify_log(log).ok
+    assert verify_log(log, partial=True).ok  # stopped early: fewer hands than the header asks for

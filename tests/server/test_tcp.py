@@ -259,7 +259,7 @@ async def test_abort_mode_stops_at_the_first_timeout_but_writes_the_score(tmp_pa
     assert result.log_path is not None
     lines = result.log_path.read_text().splitlines()
     assert [line.split(":")[0] for line in lines[4:]] == ["STATE", "STATE", "SCORE"]
-    assert verify_log(result.log_path).ok
+    assert verify_log(result.log_path, partial=True).ok
 
 
 async def test_request_stop_finishes_the_current_hand_and_scores(tmp_path: Path) -> None:
@@ -270,7 +270,7 @@ async def test_request_stop_finishes_the_current_hand_and_scores(tmp_path: Path)
     result = await asyncio.wait_for(server.run(), LIMIT)
     await asyncio.gather(*tasks)
     assert result.aborted and 0 < result.hands_played < 100_000
-    assert verify_log(result.log_path).ok  # type: ignore[arg-type]
+    assert verify_log(result.log_path, partial=True).ok  # type: ignore[arg-type]
 
 
 async def test_no_clients_and_a_start_timeout_still_plays_and_scores(tmp_path: Path) -> None:

@@ -1,0 +1,55 @@
+"""analyze reads what it is given once and honestly: torn tails, twin files, mixed games."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ShowdownError
+from showdown.matches.analyze import read_logs
+
+from tests.conftest import DATA
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, check=False)
+
+
+def test_a_torn_jsonl_keeps_every_complete_hand(tmp_path: Path) -> None:
+    r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "200", "--out", ".")
+    assert r.returncode == 0, r.stderr
+    jsonl = tmp_path / "kuhn.random-call.seed0.jsonl"
+    text = jsonl.read_text().splitlines(keepends=True)
+    jsonl.write_text("".join(text[:150]) + text[150][:30])  # what a crash leaves
+    logs = read_logs([jsonl])
+    assert logs.table.hands == 150 and any("cut off" in n for n in logs.notes)
+    out = cli(tmp_path, "analyze", str(jsonl))
+    assert out.returncode == 0 and "150 hands" in out.stdout and "cut off" in out.stdout
+
+
+def test_the_log_and_jsonl_of_one_match_are_counted_once(tmp_path: Path) -> None:
+    r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "200", "--out", ".")
+    assert r.returncode == 0, r.stderr
+    files = sorted(str(p) for p in tmp_path.glob("kuhn.random-call.seed0.*") if p.suffix in (".log", ".jsonl"))
+    logs = read_logs(files)
+    assert logs.table.hands == 200 and len(logs.files) == 1 and logs.files[0].suffix == ".jsonl"
+    assert any("same match" in n for n in logs.notes)
+
+
+def test_logs_of_different_games_are_not_pooled() -> None:
+    with pytest.raises(ShowdownError, match="analyze the games separately"):
+        read_logs([DATA / "kuhn.limit.2p.1000h.seed0.log", DATA / "leduc.limit.2p.1000h.seed0.log"])
+
+
+def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
+    out = cli(tmp_path, "analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"))
+    assert out.returncode == 0
+    line = next(x for x in out.stdout.splitlines() if x.startswith("estimator:"))
+    assert "plain" in line and "--known" in line
