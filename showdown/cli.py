@@ -6,9 +6,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from showdown import argtypes
 from showdown.errors import ShowdownError
 
 Handler = Callable[[argparse.Namespace], int]
+
+MAX_HAND_NUMBER = 10_000_000
 
 
 def _games(args: argparse.Namespace) -> int:
@@ -105,8 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         "actions, and show every MATCHSTATE line each position is sent and the log line.",
     )
     p.add_argument("game", help="catalog name or .game file")
-    p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
-    p.add_argument("--number", type=int, default=0, help="hand number (default 0)")
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="dealing seed (default 0)")
+    p.add_argument("--number", type=argtypes.whole_number(0, MAX_HAND_NUMBER, "a hand number"), default=0,
+                   help=f"hand number (default 0; at most {MAX_HAND_NUMBER:,}: the deck is dealt through every hand before it)")
     p.set_defaults(handler=_hand)
 
     p = sub.add_parser(
@@ -183,6 +187,29 @@ def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParse
     )
 
 
+OUTPUT_OPTIONS = ("output", "checkpoint", "plot")
+"""Options that name a file a command writes: checked before any work, so a long solve is not lost."""
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Every output file's folder must exist and be writable (one line otherwise)."""
+    import os
+    from pathlib import Path
+
+    for name in OUTPUT_OPTIONS:
+        value = getattr(args, name, None)
+        if not isinstance(value, (str, Path)) or not str(value):
+            continue
+        folder = Path(value).expanduser().parent
+        option = "--" + name.replace("_", "-")
+        if not folder.is_dir():
+            raise ShowdownError(f"{option} {value}: the folder {folder} does not exist (create it first)")
+        if not os.access(folder, os.W_OK):
+            raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
+        if Path(value).is_dir():
+            raise ShowdownError(f"{option} {value}: is a folder; give a file name")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -191,12 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        check_outputs(args)
         return handler(args)
     except ShowdownError as exc:
         print(f"showdown {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"showdown {args.command}: interrupted", file=sys.stderr)
+        print(f"showdown {args.command}: stopped (Ctrl-C)", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

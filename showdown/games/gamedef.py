@@ -235,6 +235,11 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
             )
         return tuple(values)
 
+    if betting is not Betting.LIMIT and "stack" not in raw:
+        raise GameDefError(
+            f"{source}: a no-limit game needs stacks: add a line like 'stack = 20000 20000' (without one the "
+            f"reference dealer gives every player 2,147,483,647 chips, and results in the billions)"
+        )
     raise_default = None if betting is Betting.LIMIT else 0
     raise_size: tuple[int, ...] = ()
     if "raisesize" in raw or betting is Betting.LIMIT:

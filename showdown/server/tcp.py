@@ -649,7 +649,8 @@ class MatchServer:
         except OSError as exc:
             self._disk_failed(exc, f.hands_played)
         if f.aborted and self._stop_requests and self.error is None:
-            _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")  # the user's stop, no error
+            if f.hands_played:  # the user's stop, no error (before the first hand: the caller says why)
+                _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")
         elif f.aborted:
             _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
         if self._trace:

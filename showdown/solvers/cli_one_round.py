@@ -20,6 +20,8 @@ from showdown.solvers.equity import (
     CLASS_NAMES,
     EquityError,
     build_equity_table,
+    cards_equity,
+    hand_cards,
     cached_table_path,
     class_index,
     equity_table,
@@ -238,7 +240,20 @@ def equity_handler(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         raise EquityError("nothing to do: give two hand classes (showdown equity AA KK) or --build")
     if force and not build:
         raise EquityError("--force only makes sense with --build")
-    pair = [class_index(name) for name in names]  # parse before any long build
+    cards = [hand_cards(name) for name in names]  # parse before any long build
+    if len(cards) == 2 and cards[0] is not None and cards[1] is not None:
+        win, tie, loss = cards_equity(cards[0], cards[1])
+        total = win + tie + loss
+        print(
+            f"{names[0]} vs {names[1]}: win {win / total:.5f}  tie {tie / total:.5f}  loss {loss / total:.5f}"
+            f"  (these exact cards, over all {total:,} boards)",
+            file=stream,
+        )
+        return 0
+    pair = [class_index(name) for name in names]
+    if any(c is not None for c in cards):
+        print(f"note: answering for hand classes {CLASS_NAMES[pair[0]]} vs {CLASS_NAMES[pair[1]]} "
+              "(give both hands as cards, like AsKd AhAd, for those exact cards)", file=stream)
 
     if build:
         _build(stream, force=force, processes=getattr(args, "processes", None))
