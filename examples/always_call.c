@@ -9,7 +9,7 @@
  * --first gives the first position to act in each round (0-based; default 0 in every round, as in
  * Kuhn and Leduc; heads-up hold'em with reverse blinds is 1,0,0,0).
  *
- * The protocol: send "VERSION:2.0.0", then read MATCHSTATE:<position>:<hand>:<betting>:<cards>
+ * The protocol: send "VERSION:2.0.0" (with " token=SECRET" when $SHOWDOWN_SEAT_TOKEN is set), then read MATCHSTATE:<position>:<hand>:<betting>:<cards>
  * lines. Every seat gets the state before every action, so the bot works out whose turn it is:
  * starting from the round's first player, each action passes the turn to the next player who has
  * not folded. The hand is over when one player is left or when opponents' cards are shown. On our
@@ -97,7 +97,13 @@ int main(int argc, char **argv) {
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 
     FILE *in = fdopen(fd, "r");
-    const char *version = "VERSION:2.0.0\r\n";
+    /* showdown match gives each bot it starts a secret for its seat: send it with the version */
+    const char *token = getenv("SHOWDOWN_SEAT_TOKEN");
+    char version[160];
+    if (token && *token && strlen(token) < 100)
+        snprintf(version, sizeof version, "VERSION:2.0.0 token=%s\r\n", token);
+    else
+        snprintf(version, sizeof version, "VERSION:2.0.0\r\n");
     if (write(fd, version, strlen(version)) < 0) return 1;
     char line[MAX_LINE + 4];
     while (fgets(line, MAX_LINE, in)) {

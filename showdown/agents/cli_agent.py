@@ -43,6 +43,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an agent option (repeatable)"
     )
+    p.add_argument("--token", help="the seat's secret, sent with the VERSION line (default: $SHOWDOWN_SEAT_TOKEN)")
     p.add_argument("--verbose", action="store_true", help="print hands played and the total on stderr at the end")
     p.set_defaults(handler=run_agent_command)
 
@@ -76,7 +77,7 @@ def run_agent_command(args: argparse.Namespace) -> int:
     if args.seed is not None:
         options["seed"] = args.seed
     agent = make_agent(args.name, game, options)
-    result = play(agent, args.host, args.port, game, track=args.verbose)
+    result = play(agent, args.host, args.port, game, track=args.verbose, token=args.token)
     if args.verbose:
         print(f"{args.name}: {result.hands} hands, {result.decisions} decisions, total {result.total or 0:+g}", file=sys.stderr)
     return 0

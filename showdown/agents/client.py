@@ -25,14 +25,21 @@ from showdown.errors import ConfigError, IllegalActionError, ProtocolError, Show
 from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
-from showdown.protocol.matchstate import VERSION_LINE, parse_cards_field
+from showdown.protocol.matchstate import format_version_line, parse_cards_field
 
 __all__ = ["ClientSession", "PlayResult", "play", "play_async", "run_bot", "resolve_game", "GAME_ENV"]
 
 GAME_ENV = "SHOWDOWN_GAME"
 """Environment variable naming the game for bots started without ``--game`` (the runner sets it)."""
 
-_VERSION_BYTES = (VERSION_LINE + "\r\n").encode("ascii")
+TOKEN_ENV = "SHOWDOWN_SEAT_TOKEN"
+"""The secret ``showdown match`` gives each agent it starts; the client sends it with its VERSION line."""
+
+
+def version_bytes(token: str | None = None) -> bytes:
+    """The first line to send: ``VERSION:2.0.0``, with the seat token (``token`` or $SHOWDOWN_SEAT_TOKEN)."""
+    token = token if token is not None else os.environ.get(TOKEN_ENV) or None
+    return (format_version_line(token) + "\r\n").encode("ascii")
 _LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
 
@@ -321,10 +328,12 @@ def play(
     *,
     strict: bool = False,
     track: bool = False,
+    token: str | None = None,
 ) -> PlayResult:
     """Play a whole match over a blocking socket until the dealer closes the connection.
 
-    ``track`` adds up this seat's result (``PlayResult.total``); ``strict``: see ``ClientSession``.
+    ``track`` adds up this seat's result (``PlayResult.total``); ``strict``: see ``ClientSession``;
+    ``token`` proves the seat (default: $SHOWDOWN_SEAT_TOKEN, set by ``showdown match``).
     """
     g = resolve_game(game if game is not None else agent.game)
     session = ClientSession(agent, g, strict=strict, track=track)
@@ -334,7 +343,7 @@ def play(
     try:
         send = sock.sendall
         recv = sock.recv
-        send(_VERSION_BYTES)
+        send(version_bytes(token))
         pending = ""
         try:
             while True:
@@ -368,6 +377,7 @@ async def play_async(
     *,
     strict: bool = False,
     track: bool = False,
+    token: str | None = None,
 ) -> PlayResult:
     """``play`` for an asyncio program: same protocol, asyncio streams."""
     import asyncio
@@ -382,7 +392,7 @@ async def play_async(
     if sock is not None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     try:
-        writer.write(_VERSION_BYTES)
+        writer.write(version_bytes(token))
         while True:
             try:
                 raw = await reader.readline()

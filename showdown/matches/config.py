@@ -70,6 +70,7 @@ class AgentSpec:
     label: str | None = None
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
+    token: bool = True  # send the seat token it is given ($SHOWDOWN_SEAT_TOKEN); false for a foreign bot that cannot
 
     @property
     def display(self) -> str:
@@ -256,7 +257,7 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         return AgentSpec(name=entry.strip())
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{at()}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
-    allowed = {"name", "command", "label", "seed", "options"}
+    allowed = {"name", "command", "label", "seed", "options", "token"}
     for key in entry:
         if key not in allowed:
             raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
@@ -283,7 +284,12 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
     if command is not None and base_dir is not None:
         command = resolve_command(command, base_dir)
-    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options))
+    token = entry.get("token", True)
+    if not isinstance(token, bool):
+        raise ConfigError(f"{at('token')}: expected true or false, got {token!r}")
+    if not token and command is None:
+        raise ConfigError(f"{at('token')}: built-in agents always send their seat token; 'token: false' is for a command")
+    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token)
 
 
 def resolve_command(command: str, base_dir: Path) -> str:
@@ -405,7 +411,7 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
     return {
         "game": config.game,
         "agents": [
-            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options)}
+            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options), "token": a.token}
             for a in config.agents
         ],
         "hands": config.hands,
@@ -426,7 +432,8 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
 def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
     """The inverse of ``config_to_json``."""
     agents = tuple(
-        AgentSpec(name=a.get("name"), command=a.get("command"), label=a.get("label"), seed=a.get("seed"), options=dict(a.get("options") or {}))
+        AgentSpec(name=a.get("name"), command=a.get("command"), label=a.get("label"), seed=a.get("seed"),
+                  options=dict(a.get("options") or {}), token=bool(a.get("token", True)))
         for a in d["agents"]
     )
     return MatchConfig(

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import secrets
 import os
 import shlex
 import signal
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from showdown.agents.client import TOKEN_ENV
 from showdown.errors import ConfigError, ShowdownError
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef
@@ -248,7 +250,14 @@ async def run_match_async(
 
     d = config.dealer
     game_arg = game_argument(config.game)
+    # every seat a secret, on loopback too: no other process can take a seat of this match
+    tokens = tuple(secrets.token_hex(16) if spec.token else None for spec in config.agents)
+    for spec, label in zip(config.agents, labels):
+        if not spec.token:
+            say(f"agent {label} sends no seat token (token: false): its seat is guarded only by its port "
+                "closing once it connects")
     options = DealerOptions(
+        tokens=tokens,
         host=HOST,
         fixed_seats=config.fixed_seats,
         t_response_ms=d.t_response_ms,
@@ -268,6 +277,19 @@ async def run_match_async(
     config_errors: list[str] = []
     over = False
 
+    def refused(seat: int, why: str) -> None:
+        """Before the first hand, a seat whose own bot is refused (no or a wrong token) cannot play."""
+        if server.engine.started or "token" not in why or config_errors:
+            return
+        spec = config.agents[seat]
+        hint = (" (a bot started by showdown match gets its secret in $SHOWDOWN_SEAT_TOKEN and sends "
+                "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry)")
+        config_errors.append(f"agent {labels[seat]} (seat {seat + 1}) was refused its seat: {why}{hint if spec.command else ''}")
+        server.request_stop()
+        server.request_stop()
+
+    server.on_refused = refused
+
     def fail(agent: _AgentProcess, text: str) -> None:
         line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
         failures.append(line)
@@ -283,6 +305,7 @@ async def run_match_async(
             labels[i],
             agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
             output_path=Path(config.out) / f"{match_name}.{labels[i]}.stderr" if config.out is not None else None,
+            env={TOKEN_ENV: tokens[i]} if tokens[i] is not None else {},
         )
         for i, spec in enumerate(config.agents)
     ]

@@ -209,6 +209,24 @@ def parse_version(line: str) -> tuple[int, int, int]:
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 
+TOKEN_PREFIX = " token="
+"""A client proves its seat by ``VERSION:2.0.0 token=SECRET`` as its first line. The reference dealer
+reads the version with ``sscanf`` and ignores the rest, so such a client works with it too."""
+
+
+def format_version_line(token: str | None = None) -> str:
+    """The first line a client sends, with its seat token when it has one."""
+    return VERSION_LINE if not token else f"{VERSION_LINE}{TOKEN_PREFIX}{token}"
+
+
+def split_token(line: str) -> tuple[str, str | None]:
+    """``"VERSION:2.0.0 token=abc"`` -> (``"VERSION:2.0.0"``, ``"abc"``); no token: (line, None)."""
+    head, sep, token = line.partition(TOKEN_PREFIX)
+    if not sep:
+        return line, None
+    return head, token.strip()
+
+
 def version_compatible(version: tuple[int, int, int]) -> bool:
     """Same major and minor as ours; the reference tolerates other versions with an error line."""
     return version[:2] == PROTOCOL_VERSION[:2]

@@ -57,6 +57,13 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     log.add_argument("-l", dest="log", action="store_false", help="do not write the log files")
     log.add_argument("-L", dest="log", action="store_true", help="write the log files (default)")
     p.set_defaults(log=True)
+    p.add_argument("--tokens", action="store_true",
+                   help="give each seat a secret its client must send ('VERSION:2.0.0 token=SECRET'); printed on the "
+                   "line after the ports (always on when listening beyond loopback)")
+    p.add_argument("--tokens-file", metavar="FILE",
+                   help="also write the seat tokens to FILE (one per line, readable by you only)")
+    p.add_argument("--no-tokens", action="store_true",
+                   help="listen beyond loopback without seat tokens: anyone who reaches a port first takes that seat")
     p.add_argument("--force", action="store_true", help="overwrite the logs of a match with the same name (refused otherwise)")
     p.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM trace on stderr (only warnings, errors, score)")
     p.add_argument("-a", dest="append", action="store_true", help="accepted and ignored (no transaction files)")
@@ -112,6 +119,36 @@ def options_from_args(args: argparse.Namespace) -> DealerOptions:
     )
 
 
+def seat_tokens(args: argparse.Namespace, seats: int) -> tuple[str | None, ...] | None:
+    """Seat secrets when asked for, or when the dealer listens beyond loopback (unless --no-tokens)."""
+    import ipaddress
+    import os
+    import secrets
+
+    try:
+        loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = False
+    if args.no_tokens and (args.tokens or args.tokens_file):
+        raise ShowdownError("--no-tokens contradicts --tokens and --tokens-file")
+    if not loopback and not args.no_tokens:
+        args.tokens = True
+    if not loopback and args.no_tokens:
+        print(f"WARNING: listening on {args.host} without seat tokens: anyone who reaches a port first plays that seat",
+              file=sys.stderr)
+    if not (args.tokens or args.tokens_file):
+        return None
+    tokens = tuple(secrets.token_hex(16) for _ in range(seats))
+    if args.tokens_file:
+        try:
+            fd = os.open(args.tokens_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write("\n".join(tokens) + "\n")
+        except OSError as exc:
+            raise ShowdownError(f"cannot write --tokens-file {args.tokens_file}: {exc.strerror or exc}") from None
+    return tokens
+
+
 def run_dealer(args: argparse.Namespace) -> int:
     """Handler of ``showdown dealer``: 0 when every hand was played, 1 when the match ended early."""
     game = get_game(args.game)
@@ -120,6 +157,8 @@ def run_dealer(args: argparse.Namespace) -> int:
         print("note: -a/-T (transaction files, resuming) are not supported and are ignored; "
               "a dropped seat can reconnect to the running match instead", file=sys.stderr)
     options = options_from_args(args)
+    tokens = seat_tokens(args, len(args.names))
+    options.tokens = tokens
     server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
     stopped_by: list[int] = []
 
@@ -136,6 +175,8 @@ def run_dealer(args: argparse.Namespace) -> int:
             pass
         ports = await server.start()
         print(" ".join(str(p) for p in ports), flush=True)
+        if tokens is not None:
+            print(" ".join(t or "-" for t in tokens), flush=True)
         return await server.run()
 
     with asyncio.Runner(loop_factory=new_event_loop) as runner:

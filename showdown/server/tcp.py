@@ -44,6 +44,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import functools
+import hmac
 import importlib
 import json
 import os
@@ -60,6 +61,7 @@ from showdown.errors import GameDefError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import HandRecord, LogHeader, format_score_line
+from showdown.protocol.matchstate import split_token
 from showdown.server.dealer import (
     HandFinished,
     LineSplitter,
@@ -99,6 +101,9 @@ class DealerOptions:
     max_queue: int = 1000  # lines queued per seat while it is not its turn
     spin_us: int = 200  # how long to busy-wait for a reply before the event loop sleeps (0: never)
     force: bool = False  # overwrite existing logs of the same match (otherwise refused)
+    tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
+    first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
+    max_pending: int = 16  # connections per port that have not yet proved their seat
 
     def limits(self) -> TimeLimits:
         return TimeLimits(
@@ -137,6 +142,8 @@ class _SeatConnection(asyncio.Protocol):
         self.splitter = LineSplitter()
         self.closed = False
         self.poller: Any = None  # select.poll on the socket, for BusyWait
+        self.pending = True  # not yet holding its seat: its first line decides
+        self.deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -150,6 +157,8 @@ class _SeatConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
+        if self.deadline is not None:
+            self.deadline.cancel()
         self.server._lost(self)
 
     def pause_writing(self) -> None:
@@ -281,6 +290,15 @@ class MatchServer:
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
         self._warnings_shown = [0] * n
+        self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
+        tokens = tuple(options.tokens) if options.tokens is not None else (None,) * n
+        if len(tokens) != n:
+            raise ShowdownError(f"{len(tokens)} seat tokens given for {n} seats")
+        self._tokens: tuple[str | None, ...] = tokens
+        self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
+        self._refusals_shown = 0
+        self.on_refused: Callable[[int, str], None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
         self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
         self._log: IO[bytes] | None = None
         self._jsonl: IO[bytes] | None = None
@@ -352,22 +370,107 @@ class MatchServer:
     # ----------------------------------------------------------------- connections
 
     def _accepted(self, conn: _SeatConnection) -> None:
-        self._all_conns.add(conn)
+        """A new connection waits (bounded in number and time) until its first line proves its seat."""
         seat = conn.seat
         if self._timed is None or self._finished is not None:
             conn.close("# ERROR: the match is over")
             return
-        if self._conns[seat] is not None:
-            conn.close(f"# ERROR: seat {seat + 1} is already connected")
-            return
-        if not self.engine.can_connect(seat):
-            conn.close(f"# ERROR: seat {seat + 1} is out of this match")
-            return
+        pending = self._pending[seat]
+        if len(pending) >= self.options.max_pending:
+            # a connect flood: the oldest silent connection makes room (a real bot speaks at once)
+            oldest = next(iter(pending))
+            del pending[oldest]
+            if oldest.deadline is not None:
+                oldest.deadline.cancel()
+            if oldest.transport is not None:
+                oldest.transport.abort()
+        self._all_conns.add(conn)
+        pending[conn] = None
+        conn.deadline = self._loop.call_later(self.options.first_line_ms / 1000, self._first_line_late, conn)
+
+    def _first_line_late(self, conn: _SeatConnection) -> None:
+        conn.deadline = None
+        if conn.pending:
+            self._pending[conn.seat].pop(conn, None)
+            conn.close("# ERROR: no VERSION line in time")
+
+    def _take_seat(self, conn: _SeatConnection, first: str) -> str | None:
+        """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
+        seat = conn.seat
+        self._pending[seat].pop(conn, None)
+        conn.pending = False
+        if conn.deadline is not None:
+            conn.deadline.cancel()
+            conn.deadline = None
+        line, token = split_token(first)
+        want = self._tokens[seat]
+        why = None
+        if want is not None and token is None:
+            why = "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
+        elif want is not None and not hmac.compare_digest(token or "", want):
+            why = "wrong seat token"
+        elif self._conns[seat] is not None:
+            why = f"seat {seat + 1} is already connected"
+        elif not self.engine.can_connect(seat):
+            why = f"seat {seat + 1} is out of this match"
+        if why is not None:
+            self._refused(seat, why)
+            conn.close(f"# ERROR: {why}")
+            return None
         self._conns[seat] = conn
-        self._guarded(self._timed.connected, seat)
+        for other in list(self._pending[seat]):  # the seat is taken: the others wait for nothing
+            other.close(f"# ERROR: seat {seat + 1} is already connected")
+        self._pending[seat].clear()
+        self._pause_listener(seat)
+        self._guarded(self._timed.connected, seat)  # type: ignore[union-attr]
+        return line
+
+    def _refused(self, seat: int, why: str) -> None:
+        """A connection refused at a seat's port: counted, the first few said, the match undisturbed."""
+        self.engine.counts[seat]["rejected"] += 1
+        self.refusals[seat].append(why)
+        del self.refusals[seat][:-5]
+        shown = self._refusals_shown
+        self._refusals_shown += 1
+        if shown < WARNINGS_SHOWN:
+            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): connection refused: {why}")
+        if self.on_refused is not None:
+            self.on_refused(seat, why)
+
+    def _pause_listener(self, seat: int) -> None:
+        """The reference closes a seat's listener once the seat is taken: nobody else can connect."""
+        server = self._servers[seat] if seat < len(self._servers) else None
+        if server is not None and server.is_serving():
+            server.close()
+
+    def _resume_listener(self, seat: int) -> None:
+        """Listen on the seat's port again so that its holder can reconnect (with its token)."""
+        if self._finished is not None or seat >= len(self._servers) or self._servers[seat].is_serving():
+            return
+        task = self._loop.create_task(self._listen_again(seat))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _listen_again(self, seat: int) -> None:
+        family, address = await _resolve(self._loop, self.options.host)
+        try:
+            self._servers[seat] = await self._loop.create_server(
+                functools.partial(_SeatConnection, self, seat), address, self.ports[seat], family=family,
+                reuse_address=True,
+            )
+        except OSError as exc:
+            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): cannot listen again on port {self.ports[seat]} "
+                 f"for its reconnection: {exc.strerror or exc}")
 
     def _lines(self, conn: _SeatConnection, lines: list[str]) -> None:
         seat = conn.seat
+        if conn.pending:
+            if self._timed is None or self._finished is not None:
+                return
+            first = self._take_seat(conn, lines[0])
+            if first is None:
+                return
+            lines = [first, *lines[1:]]
         if self._conns[seat] is not conn or self._timed is None or self._finished is not None:
             return
         if self._trace:
@@ -395,9 +498,11 @@ class MatchServer:
     def _lost(self, conn: _SeatConnection) -> None:
         self._all_conns.discard(conn)
         seat = conn.seat
+        self._pending[seat].pop(conn, None)
         if self._conns[seat] is not conn:
             return
         self._conns[seat] = None
+        self._resume_listener(seat)
         self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
         if self._timed is not None and self._finished is None:
             self._guarded(self._timed.disconnected, seat)
@@ -497,6 +602,7 @@ class MatchServer:
             return
         self._conns[o.seat] = None  # the engine already counts the seat as away
         conn.close(o.line)
+        self._resume_listener(o.seat)
 
     def _advance(self) -> None:
         self._advance_pending = False

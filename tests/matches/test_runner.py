@@ -144,8 +144,9 @@ def test_a_bot_that_cannot_start_stops_the_match_before_its_first_hand(tmp_path:
 
 def test_a_bot_that_dies_during_the_match_marks_it_degraded(tmp_path: Path) -> None:
     crash_later = (
-        f"{sys.executable} -c \"import sys, socket; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
-        f"s.sendall(b'VERSION:2.0.0\\r\\n'); s.recv(100); sys.exit('bot: something broke')\""
+        f"{sys.executable} -c \"import os, sys, socket; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
+        f"s.sendall(('VERSION:2.0.0 token=' + os.environ['SHOWDOWN_SEAT_TOKEN'] + '\\r\\n').encode()); "
+        f"s.recv(100); sys.exit('bot: something broke')\""
     )
     cfg = config("kuhn3p", AgentSpec(command=crash_later, label="crasher"), "random", "call", hands=50, out=tmp_path,
                  dealer=DealerSettings(reconnect_ms=200))

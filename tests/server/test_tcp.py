@@ -239,10 +239,8 @@ async def test_second_connection_to_a_seat_is_refused(tmp_path: Path) -> None:
     first = Client(KUHN, ports[0], call_policy)
     await first.connect()
     await asyncio.sleep(0.05)
-    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
-    assert (await reader.readline()).startswith(b"# ERROR: seat 1 is already connected")
-    assert await reader.read() == b""
-    writer.close()
+    with pytest.raises(ConnectionRefusedError):  # the seat is taken: its listener is closed, as the reference does
+        await asyncio.open_connection("127.0.0.1", ports[0])
     tasks = [asyncio.create_task(first.run()), asyncio.create_task(Client(KUHN, ports[1], call_policy).run())]
     result = await asyncio.wait_for(server.run(), LIMIT)
     await asyncio.gather(*tasks)

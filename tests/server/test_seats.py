@@ -1,0 +1,128 @@
+"""No one takes a seat that is not theirs: tokens, listeners that close, squatters and floods."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.games.catalog import get_game
+from showdown.server.tcp import DealerOptions, MatchServer
+from tests.server.clients import Client, call_policy
+from tests.server.test_tcp import LIMIT, check_logs
+
+KUHN = get_game("kuhn")
+ROOT = Path(__file__).resolve().parents[2]
+TOKENS = ("a" * 32, "b" * 32)
+
+
+def with_token(port: int, token: str) -> Client:
+    return Client(KUHN, port, call_policy, version=f"VERSION:2.0.0 token={token}\r\n".encode())
+
+
+async def refused_line(port: int, first: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(first)
+    line = await asyncio.wait_for(reader.readline(), 5)
+    writer.close()
+    return line
+
+
+async def test_a_client_without_the_seat_token_is_refused_and_the_match_is_undisturbed(tmp_path: Path) -> None:
+    server = MatchServer(KUHN, "m", 20, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, tokens=TOKENS))
+    ports = await server.start()
+    assert (await refused_line(ports[0], b"VERSION:2.0.0\r\n")).startswith(b"# ERROR: no seat token")
+    assert (await refused_line(ports[0], b"VERSION:2.0.0 token=" + b"x" * 32 + b"\r\n")).startswith(b"# ERROR: wrong seat token")
+    clients = [with_token(ports[0], TOKENS[0]), with_token(ports[1], TOKENS[1])]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 20)
+    assert result.replacements["a"]["rejected"] == 2 and sum(result.replacements["b"].values()) == 0
+    assert "wrong seat token" in server.refusals[0][-1]
+
+
+async def test_an_idle_squatter_cannot_block_the_start(tmp_path: Path) -> None:
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300))
+    ports = await server.start()
+    squatters = [await asyncio.open_connection("127.0.0.1", ports[0]) for _ in range(3)]  # connect, say nothing
+    clients = [Client(KUHN, ports[0], call_policy), Client(KUHN, ports[1], call_policy)]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 10)
+    for reader, writer in squatters:  # each was closed, the seat went to the real client
+        assert await asyncio.wait_for(reader.read(), 5) in (b"", b"# ERROR: seat 1 is already connected\r\n",
+                                                            b"# ERROR: no VERSION line in time\r\n")
+        writer.close()
+
+
+async def test_a_dead_agent_s_seat_cannot_be_taken_over_without_its_token(tmp_path: Path) -> None:
+    server = MatchServer(KUHN, "m", 400, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, tokens=TOKENS, reconnect_ms=3_000))
+    ports = await server.start()
+
+    async def quit_at_hand_5(line: str, my_turn: bool, client: Client) -> bytes:
+        if line.split(":")[2] == "5":
+            await client.close()
+            return b""
+        return call_policy(line, my_turn, client)
+
+    dying = Client(KUHN, ports[0], quit_at_hand_5, version=f"VERSION:2.0.0 token={TOKENS[0]}\r\n".encode())
+    tasks = [asyncio.create_task(dying.run()), asyncio.create_task(with_token(ports[1], TOKENS[1]).run())]
+    await asyncio.wait_for(tasks[0], LIMIT)
+    await asyncio.sleep(0.1)  # the seat's port listens again, for its holder only
+    intruder = await refused_line(ports[0], b"VERSION:2.0.0\r\n")
+    assert intruder.startswith(b"# ERROR: no seat token")
+    back = with_token(ports[0], TOKENS[0])  # the real agent comes back with its token
+    tasks.append(asyncio.create_task(back.run()))
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 400)
+    assert back.received  # it played again
+
+
+async def test_a_connect_flood_is_bounded_and_the_match_finishes(tmp_path: Path) -> None:
+    server = MatchServer(KUHN, "m", 200, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=500, max_pending=8))
+    ports = await server.start()
+    flood = []
+    for _ in range(100):
+        try:
+            flood.append(await asyncio.open_connection("127.0.0.1", ports[0]))
+        except OSError:
+            pass
+    clients = [Client(KUHN, ports[0], call_policy), Client(KUHN, ports[1], call_policy)]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 200)
+    for _, writer in flood:
+        writer.close()
+
+
+def dealer(*args: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "showdown", "dealer", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_dealer_tokens_are_printed_and_written_for_the_owner_only(tmp_path: Path) -> None:
+    proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--tokens", "--tokens-file", str(tmp_path / "t"), "--start_timeout", "200")
+    assert proc.stdout is not None
+    ports = proc.stdout.readline().split()
+    tokens = proc.stdout.readline().split()
+    proc.communicate(timeout=30)
+    assert len(ports) == 2 and len(tokens) == 2 and all(len(t) == 32 for t in tokens)
+    assert (tmp_path / "t").read_text().split() == tokens
+    assert (tmp_path / "t").stat().st_mode & 0o777 == 0o600
+
+
+def test_listening_beyond_loopback_needs_tokens_or_an_explicit_no(tmp_path: Path) -> None:
+    proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--host", "0.0.0.0", "--start_timeout", "200")
+    out, _ = proc.communicate(timeout=30)
+    assert len(out.splitlines()[1].split()) == 2  # tokens were made and printed
+    proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--host", "0.0.0.0", "--no-tokens", "--start_timeout", "200")
+    out, err = proc.communicate(timeout=30)
+    assert "without seat tokens" in err
