@@ -42,6 +42,8 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
     p.add_argument("--fixed-seats", action="store_true", default=None, help="do not rotate seats")
     p.add_argument("--out", type=Path, help="directory for the logs and each bot's output (default: out/)")
     p.add_argument("--force", action="store_true", default=None, help="overwrite the logs of an earlier match of the same name")
+    p.add_argument("--resume", metavar="MATCH", help="continue a killed match from its logs: its .match.json, its .log, "
+                   "or the folder holding it (the first unfinished hand, the same cards)")
     p.add_argument("--max-replaced", type=float, metavar="SHARE",
                    help="mark the match degraded (exit status 3) when the dealer played for a seat in more than "
                    "this share of hands (default 0.01: 1%%)")
@@ -78,6 +80,15 @@ def run_match_command(args: argparse.Namespace) -> int:
 
     from showdown.matches.agent_words import agents_from_words
 
+    if args.resume:
+        from showdown.matches.runner import load_match_file
+
+        if args.game or args.agents or args.config:
+            raise ConfigError("--resume takes the match's own settings: give no game, agents or --config with it")
+        report = run_match(load_match_file(args.resume))
+        print(json.dumps(report_json(report), indent=2) if args.json else format_table(report))
+        sys.stdout.flush()
+        return exit_status(report)
     base: dict[str, Any] = load_match_config(args.config) if args.config else {}
     agents = agents_from_words(args.agents, args.options) if args.agents else None
     if args.agents and len(args.agents) == 1:

@@ -126,6 +126,7 @@ class MatchConfig:
     estimator: str | None = None  # plain | duplicate | aivat; None: the best available
     jobs: int | None = None  # duplicate halves at once (None: the number of cores)
     force: bool = False  # overwrite the logs of an earlier match of the same name
+    resume: bool = False  # continue a killed match from its logs
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
 
     def check(self, where: str = "match") -> MatchConfig:

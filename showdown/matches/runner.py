@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import secrets
 import os
 import shlex
@@ -165,6 +166,64 @@ class _AgentProcess:
     killed: bool = False
 
 
+MATCH_FILE_SUFFIX = ".match.json"
+
+
+def save_match_file(config: MatchConfig, name: str) -> Path:
+    """``<out>/<match>.match.json``: the settings of the match, so that ``--resume`` can restart it."""
+    from dataclasses import replace
+
+    from showdown.matches.config import config_to_json
+
+    assert config.out is not None
+    path = Path(config.out) / f"{name}{MATCH_FILE_SUFFIX}"
+    doc = config_to_json(replace(config, name=name, force=False, resume=False))
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+    return path
+
+
+def load_match_file(where: str | Path) -> MatchConfig:
+    """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished match."""
+    from dataclasses import replace
+
+    from showdown.matches.config import config_from_json
+
+    p = Path(where)
+    if p.is_dir():
+        candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
+        unfinished = [c for c in candidates if not _finished_log(c)]
+        if len(unfinished) != 1:
+            names = ", ".join(c.name.removesuffix(MATCH_FILE_SUFFIX) for c in unfinished) or "none"
+            raise ConfigError(f"--resume {where}: {len(unfinished)} unfinished matches there ({names}); name one's .match.json")
+        p = unfinished[0]
+    elif p.suffix in (".log", ".jsonl"):
+        p = p.with_suffix(MATCH_FILE_SUFFIX)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
+    return replace(config_from_json(doc), resume=True)
+
+
+def _replay_finished_hands(jsonl: Path, hands: int, hand_done: Callable[[HandRecord], None]) -> None:
+    """A resumed match's report covers every hand: the ones played before the crash come from its log."""
+    with jsonl.open("r", encoding="utf-8") as f:
+        for _, line in zip(range(hands), f):
+            hand_done(HandRecord.from_json(line))
+
+
+def _finished_log(match_file: Path) -> bool:
+    log = match_file.with_name(match_file.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, log.stat().st_size - 300))
+            return b"\nSCORE:" in f.read()
+    except OSError:
+        return False
+
+
 def _match_name(config: MatchConfig, labels: Sequence[str]) -> str:
     if config.name:
         return config.name
@@ -196,6 +255,9 @@ async def run_match_async(
     _check_agents(config.agents, game)
     if config.duplicate:
         from showdown.matches.duplicate import run_duplicate_async
+
+        if config.resume:
+            raise ConfigError("--resume continues a plain match; a duplicate match is replayed (run it again with --force)")
 
         return await run_duplicate_async(
             config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals
@@ -269,10 +331,15 @@ async def run_match_async(
         spin_us=d.spin_us,
         log_dir=config.out,
         force=config.force,
+        resume=config.resume,
         game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
     )
     server = MatchServer(game, _match_name(config, labels), config.hands, config.seed, labels, options, on_hand=hand_done)
     ports = await server.start()
+    if config.out is not None:
+        save_match_file(config, _match_name(config, labels))
+    if server.resumed_at and server.jsonl_path is not None:
+        _replay_finished_hands(server.jsonl_path, server.resumed_at, hand_done)
     failures: list[str] = []
     config_errors: list[str] = []
     over = False

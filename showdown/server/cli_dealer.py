@@ -66,9 +66,13 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="listen beyond loopback without seat tokens: anyone who reaches a port first takes that seat")
     p.add_argument("--force", action="store_true", help="overwrite the logs of a match with the same name (refused otherwise)")
     p.add_argument("-q", dest="quiet", action="store_true", help="no TO/FROM trace on stderr (only warnings, errors, score)")
-    p.add_argument("-a", dest="append", action="store_true", help="accepted and ignored (no transaction files)")
-    p.add_argument("-t", dest="tlog", action="store_false", help="accepted and ignored (no transaction files)")
-    p.add_argument("-T", dest="tlog", action="store_true", help="accepted and ignored (no transaction files)")
+    p.add_argument("--resume", "-a", dest="resume", action="store_true",
+                   help="continue a killed match from its logs: the first unfinished hand, the same cards (as the "
+                   "reference's -a; starts the match when it has no logs yet)")
+    p.add_argument("-t", dest="tlog", action="store_false",
+                   help="accepted for the reference's command line; no .tlog is needed: the logs, written whole "
+                   "per hand, are the transaction record")
+    p.add_argument("-T", dest="tlog", action="store_true", help="accepted, as -t")
     p.set_defaults(tlog=False)
     p.add_argument("--t_response", "--t-response", type=argtypes.non_negative, default=600_000, metavar="MS",
                    help="time limit per decision (default 600000)")
@@ -114,6 +118,7 @@ def options_from_args(args: argparse.Namespace) -> DealerOptions:
         spin_us=args.spin_us,
         log_dir=Path.cwd() if args.log else None,
         force=args.force,
+        resume=args.resume,
         trace=not args.quiet,
         game_label=args.game,
     )
@@ -153,9 +158,6 @@ def run_dealer(args: argparse.Namespace) -> int:
     """Handler of ``showdown dealer``: 0 when every hand was played, 1 when the match ended early."""
     game = get_game(args.game)
     game.require_servable()
-    if args.append or args.tlog:
-        print("note: -a/-T (transaction files, resuming) are not supported and are ignored; "
-              "a dropped seat can reconnect to the running match instead", file=sys.stderr)
     options = options_from_args(args)
     tokens = seat_tokens(args, len(args.names))
     options.tokens = tokens

@@ -37,7 +37,7 @@ Every replacement and ignored line is counted per seat (``counts``) and listed i
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, NamedTuple, Union
 
@@ -649,9 +649,26 @@ class MatchEngine:
 
     # ----------------------------------------------------------------- hands
 
+    def resume(self, hands_done: int, totals: Sequence[float], counts: Mapping[int, Mapping[str, int]] = {}) -> None:
+        """Before the start: continue a match whose first ``hands_done`` hands are already played and
+        logged (crash resume). The next hand dealt is hand ``hands_done``, with the cards and seating
+        it would have had; ``totals`` (by seat) and the replacement ``counts`` carry on from the logs."""
+        if self.started:
+            raise ShowdownError("a match can only be resumed before it starts")
+        if not 0 <= hands_done <= self.hands:
+            raise ShowdownError(f"cannot resume at hand {hands_done} of a {self.hands}-hand match")
+        self._dealer.skip(hands_done)
+        self.hand = hands_done - 1
+        self.hands_played = hands_done
+        self.totals = [float(t) for t in totals]
+        for seat, by_kind in counts.items():
+            for kind, n in by_kind.items():
+                if kind in self.counts[seat]:
+                    self.counts[seat][kind] += n
+
     def _start(self) -> None:
         self.started = True
-        if self.hands == 0:
+        if self.hands == 0 or self.hands_played >= self.hands:
             self._finish(aborted=False, reason=None)
             return
         self._start_hand()

@@ -101,6 +101,7 @@ class DealerOptions:
     max_queue: int = 1000  # lines queued per seat while it is not its turn
     spin_us: int = 200  # how long to busy-wait for a reply before the event loop sleeps (0: never)
     force: bool = False  # overwrite existing logs of the same match (otherwise refused)
+    resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
     max_pending: int = 16  # connections per port that have not yet proved their seat
@@ -289,6 +290,7 @@ class MatchServer:
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
+        self.resumed_at: int | None = None  # the hand a resumed match continued from
         self._warnings_shown = [0] * n
         self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
         tokens = tuple(options.tokens) if options.tokens is not None else (None,) * n
@@ -663,6 +665,9 @@ class MatchServer:
         log_dir = Path(log_dir)
         log_path = log_dir / f"{self.match_name}.log"
         jsonl_path = log_dir / f"{self.match_name}.jsonl"
+        if self.options.resume and log_path.exists():
+            self._resume_logs(log_dir, log_path, jsonl_path)
+            return
         mode = "wb" if self.options.force else "xb"  # never overwrite a match's logs unless told to
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
@@ -678,12 +683,39 @@ class MatchServer:
             self._close_listeners()
             raise ShowdownError(
                 f"{exc.args[0] if exc.args else log_path} already exists: logs are never overwritten; "
-                "give the match another name, or --force to overwrite"
+                "give the match another name, --resume to continue it, or --force to overwrite"
             ) from None
         except OSError as exc:
             self._close_listeners()
             self._close_logs()
             raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.strerror or exc}") from None
+
+    def _resume_logs(self, log_dir: Path, log_path: Path, jsonl_path: Path) -> None:
+        """Continue a killed match: its logs say which hands are finished (see ``server.resume``)."""
+        from showdown.server.resume import resume_point, truncate
+
+        try:
+            self._ensure_game_file(log_dir)
+            point = resume_point(log_path, jsonl_path, self._header(), self.names)
+            truncate(log_path, point.log_size)
+            if jsonl_path.exists():
+                truncate(jsonl_path, point.jsonl_size)
+            self._log = open(log_path, "ab", buffering=0)
+            self._jsonl = open(jsonl_path, "ab", buffering=0)
+            self.log_path, self.jsonl_path = log_path, jsonl_path
+            if point.hands == 0 and point.log_size == 0:
+                _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
+        except ShowdownError:
+            self._close_listeners()
+            self._close_logs()
+            raise
+        except OSError as exc:
+            self._close_listeners()
+            self._close_logs()
+            raise ShowdownError(f"cannot resume from the logs in {log_dir}: {exc.strerror or exc}") from None
+        self.engine.resume(point.hands, [point.totals[name] for name in self.names], point.counts)
+        self.resumed_at = point.hands
+        _err(f"resuming {self.match_name} at hand {point.hands} of {self.hands}")
 
     def _ensure_game_file(self, log_dir: Path) -> None:
         """Make the header's game resolvable: write ``<match>.game`` when the label is not."""

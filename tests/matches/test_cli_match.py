@@ -82,3 +82,27 @@ def test_csv_output(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     rows = r.stdout.splitlines()
     assert rows[0].startswith("what,name,hands") and rows[1].startswith("agent,rules,100")
+
+
+def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path) -> None:
+    ref = showdown(tmp_path, "match", "leduc", "rules", "call", "--hands", "3000", "--out", "ref")
+    assert ref.returncode == 0, ref.stderr
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "leduc", "rules", "call", "--hands", "3000",
+                             "--out", "run"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    log = tmp_path / "run" / "leduc.rules-call.seed0.log"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (log.exists() and log.read_bytes().count(b"STATE:") > 500):
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGKILL)  # the runner, its dealer and its agents, at once
+    proc.communicate(timeout=30)
+    resumed = showdown(tmp_path, "match", "--resume", "run", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    doc = json.loads(resumed.stdout)
+    assert doc["hands"] == 3000  # the report covers every hand, not only those after the crash
+    for suffix in (".log", ".jsonl"):
+        a = (tmp_path / "ref" / f"leduc.rules-call.seed0{suffix}").read_bytes()
+        b = (tmp_path / "run" / f"leduc.rules-call.seed0{suffix}").read_bytes()
+        assert a == b, suffix
+    again = showdown(tmp_path, "match", "--resume", "run")
+    assert again.returncode == 2 and "0 unfinished matches" in again.stderr

@@ -1,0 +1,141 @@
+"""Crash resume: continue a killed match from its own logs.
+
+The reference dealer resumes from a transaction log (``.tlog``, flags ``-a -t -T``). Ours needs no
+extra file: every hand is written to both logs, whole, before any seat is told how it ended (see
+``MatchServer._handle``), so the logs themselves say which hands are finished. ``resume_point``
+reads them, checks that they belong to the match being restarted (same name, game, hand count,
+seed, players), drops what a crash can leave at the end (a torn last line, a hand in one log and
+not yet in the other), and says where to continue: the first unfinished hand, with the running
+totals. The dealer then deals from there with the same cards it would have dealt, so a match killed
+and resumed with deterministic agents ends with logs identical to those of a match never killed
+(unlike the reference, no second header is appended).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from showdown.errors import ProtocolError, ShowdownError
+from showdown.protocol.logfile import LogHeader, parse_header_line, parse_state_line
+
+__all__ = ["ResumePoint", "resume_point"]
+
+
+@dataclass
+class ResumePoint:
+    """Where a killed match continues: ``hands`` finished (hand numbers 0..hands-1), the chips each
+    name has won, the dealer's replacement counts recorded in those hands, and the byte lengths the
+    two logs keep."""
+
+    hands: int
+    totals: dict[str, float]
+    counts: dict[int, dict[str, int]] = field(default_factory=dict)
+    log_size: int = 0
+    jsonl_size: int = 0
+
+
+def _complete_lines(path: Path) -> list[bytes]:
+    """The file's lines with their line ends; a last line without one (torn) is left out."""
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    lines.pop()  # b"" after a final line end, or the torn remainder
+    return [line + b"\n" for line in lines]
+
+
+def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tuple[str, ...]) -> ResumePoint:
+    """Read the logs of a killed match and say where to continue (``ShowdownError`` if they are
+    not this match's, or if the match already finished)."""
+    log_lines = _complete_lines(log_path)
+    headers = [h for h in (parse_header_line(x.decode("utf-8", "replace")) for x in log_lines if x.startswith(b"#")) if h]
+    if not headers:
+        raise ShowdownError(f"{log_path}: no header line: not the log of a match, cannot resume from it")
+    got = headers[0]
+    want = (header.match, header.game, header.hands, header.seed)
+    if (got.match, got.game, got.hands, got.seed) != want:
+        raise ShowdownError(
+            f"{log_path} is the log of another match ({got.match} {got.game} {got.hands} hands seed {got.seed}); "
+            f"this one is {header.match} {header.game} {header.hands} hands seed {header.seed}: "
+            "resume with the same command it was started with"
+        )
+    if any(x.startswith(b"SCORE:") for x in log_lines):
+        raise ShowdownError(f"{log_path}: this match already finished (it has its SCORE line): nothing to resume")
+    log_size = 0
+    totals = dict.fromkeys(names, 0.0)
+    hands = 0
+    state_ends: list[int] = []
+    for line in log_lines:
+        log_size += len(line)
+        if not line.startswith(b"STATE:"):
+            continue
+        try:
+            hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
+        except (ProtocolError, UnicodeDecodeError) as exc:
+            raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None
+        if hand.hand != hands:
+            raise ShowdownError(f"{log_path}: hand {hand.hand} follows hand {hands - 1}: cannot resume from this log")
+        if set(hand.names) != set(names):
+            raise ShowdownError(f"{log_path}: hand {hand.hand} was played by {'|'.join(hand.names)}, not {'|'.join(names)}")
+        hands += 1
+        state_ends.append(log_size)
+    records: list[int] = []
+    jsonl_size = 0
+    counts: dict[int, dict[str, int]] = {}
+    if jsonl_path.exists():
+        for line in _complete_lines(jsonl_path):
+            if len(records) == hands:
+                break
+            try:
+                record = json.loads(line)
+            except ValueError:
+                break
+            if record.get("summary") or record.get("hand") != len(records):
+                break
+            jsonl_size += len(line)
+            records.append(jsonl_size)
+            for event in record.get("events") or ():
+                seat, kind = event.get("seat"), event.get("kind")
+                if isinstance(seat, int) and isinstance(kind, str) and seat >= 0:
+                    by_kind = counts.setdefault(seat, {})
+                    by_kind[kind] = by_kind.get(kind, 0) + 1
+    finished = min(hands, len(records))  # a hand in the .log but not yet in the .jsonl is played again
+    if finished < hands:
+        log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
+        totals = _totals(log_lines, names, finished)
+    elif hands:
+        totals = _totals(log_lines, names, hands)
+    jsonl_size = records[finished - 1] if finished else 0
+    return ResumePoint(finished, totals, counts, log_size, jsonl_size)
+
+
+def _header_size(lines: list[bytes]) -> int:
+    size = 0
+    for line in lines:
+        if not line.startswith(b"#"):
+            break
+        size += len(line)
+    return size
+
+
+def _totals(lines: list[bytes], names: tuple[str, ...], hands: int) -> dict[str, float]:
+    totals = dict.fromkeys(names, 0.0)
+    seen = 0
+    for line in lines:
+        if seen == hands:
+            break
+        if line.startswith(b"STATE:"):
+            hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
+            for name, value in zip(hand.names, hand.values):
+                totals[name] += value
+            seen += 1
+    return totals
+
+
+def truncate(path: Path, size: int) -> None:
+    """Cut ``path`` back to ``size`` bytes (what a crash left after the last finished hand)."""
+    with open(path, "r+b") as f:
+        f.truncate(size)
+        f.flush()
+        os.fsync(f.fileno())

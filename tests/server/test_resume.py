@@ -1,0 +1,126 @@
+"""Crash resume: a dealer killed with SIGKILL at random points and restarted with --resume ends with
+logs identical, line for line, to those of the same match never killed."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.matches.verify import verify_log
+from showdown.server.resume import resume_point
+from showdown.protocol.logfile import LogHeader
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+GAME, HANDS, SEED = "leduc", 3000, 11
+AGENTS = ("rules", "call")  # deterministic: the same decisions whenever a hand is replayed
+
+
+def start(folder: Path, *extra: str) -> tuple[subprocess.Popen[str], list[subprocess.Popen[str]]]:
+    dealer = subprocess.Popen(
+        [sys.executable, "-m", "showdown", "dealer", "m", GAME, str(HANDS), str(SEED), "p1", "p2", "-q", *extra],
+        cwd=folder, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert dealer.stdout is not None
+    ports = dealer.stdout.readline().split()
+    agents = [
+        subprocess.Popen([sys.executable, "-m", "showdown", "agent", name, "--game", GAME, "127.0.0.1", port],
+                         env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for name, port in zip(AGENTS, ports)
+    ]
+    return dealer, agents
+
+
+def finish(dealer: subprocess.Popen[str], agents: list[subprocess.Popen[str]]) -> int:
+    dealer.communicate(timeout=120)
+    for a in agents:
+        a.wait(timeout=30)
+    return dealer.returncode
+
+
+def kill(dealer: subprocess.Popen[str], agents: list[subprocess.Popen[str]]) -> None:
+    dealer.send_signal(signal.SIGKILL)
+    dealer.communicate(timeout=30)
+    for a in agents:
+        a.kill()
+        a.wait(timeout=30)
+
+
+def hands_logged(folder: Path) -> int:
+    try:
+        return (folder / "m.log").read_bytes().count(b"\nSTATE:")
+    except OSError:
+        return 0
+
+
+def played_with_kills(folder: Path, kills: int, rng: random.Random) -> int:
+    """Play the match, killing the dealer ``kills`` times at random moments; returns the kills made."""
+    made = 0
+    dealer, agents = start(folder)
+    while made < kills:
+        target = min(HANDS - 1, hands_logged(folder) + rng.randint(50, HANDS // (kills + 1)))
+        deadline = time.monotonic() + 60
+        while hands_logged(folder) < target and dealer.poll() is None and time.monotonic() < deadline:
+            time.sleep(rng.uniform(0.0, 0.01))
+        if dealer.poll() is not None:
+            break
+        kill(dealer, agents)
+        made += 1
+        dealer, agents = start(folder, "--resume")
+    assert finish(dealer, agents) == 0
+    return made
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("never_killed")
+    assert finish(*start(folder)) == 0
+    return folder
+
+
+def check_identical(folder: Path, reference: Path) -> None:
+    for name in ("m.log", "m.jsonl"):
+        assert (folder / name).read_bytes() == (reference / name).read_bytes(), name
+    assert verify_log(folder / "m.log").ok
+
+
+def test_a_match_killed_three_times_and_resumed_has_the_logs_of_one_never_killed(tmp_path: Path, reference: Path) -> None:
+    made = played_with_kills(tmp_path, 3, random.Random(1))
+    assert made >= 2
+    check_identical(tmp_path, reference)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trial", range(20))
+def test_kill_and_resume_twenty_times_at_random_points(tmp_path: Path, reference: Path, trial: int) -> None:
+    played_with_kills(tmp_path, 3, random.Random(100 + trial))
+    check_identical(tmp_path, reference)
+
+
+def test_resume_refuses_the_logs_of_another_match_or_a_finished_one(tmp_path: Path, reference: Path) -> None:
+    header = LogHeader("m", GAME, HANDS + 1, SEED)
+    with pytest.raises(Exception, match="another match"):
+        resume_point(reference / "m.log", reference / "m.jsonl", header, ("p1", "p2"))
+    with pytest.raises(Exception, match="already finished"):
+        resume_point(reference / "m.log", reference / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+
+
+def test_a_torn_tail_and_a_hand_missing_from_the_jsonl_are_played_again(tmp_path: Path, reference: Path) -> None:
+    log = (reference / "m.log").read_bytes().splitlines(keepends=True)
+    jsonl = (reference / "m.jsonl").read_bytes().splitlines(keepends=True)
+    header = [x for x in log if x.startswith(b"#")]
+    states = [x for x in log if x.startswith(b"STATE:")]
+    (tmp_path / "m.log").write_bytes(b"".join(header + states[:100]) + states[100][:20])  # torn
+    (tmp_path / "m.jsonl").write_bytes(b"".join(jsonl[:99]))  # hand 99 not yet in the jsonl
+    point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+    assert point.hands == 99
+    dealer, agents = start(tmp_path, "--resume")
+    assert finish(dealer, agents) == 0
+    check_identical(tmp_path, reference)
