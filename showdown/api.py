@@ -123,11 +123,18 @@ def _spec(agent: Any, where: str) -> AgentSpec:
 
     if isinstance(agent, AgentSpec):
         return agent
-    if isinstance(agent, Agent):
-        return AgentSpec(name="in-process", label=type(agent).__name__, options={"instance": agent})
+    if isinstance(agent, Agent):  # played in this process: the runner does not start it
+        return AgentSpec(name="in-process", label=type(agent).__name__)
     if isinstance(agent, (str, Mapping)):
         return agent_spec(agent, where)
     raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
+
+
+def _objects(agents: Sequence[Any]) -> dict[int, Any]:
+    """Seat -> Agent object, for the agents given as objects."""
+    from showdown.agents.base import Agent
+
+    return {i: a for i, a in enumerate(agents) if isinstance(a, Agent)}
 
 
 def _blocking(call: Callable[[], T]) -> T:
@@ -189,7 +196,8 @@ def run_match(
 
     config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
                      out=out, estimator=estimator, name=name)
-    return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None)))
+    objects = _objects(agents)
+    return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None, in_process=objects)))
 
 
 async def run_match_async(
@@ -209,7 +217,7 @@ async def run_match_async(
 
     config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
                      out=out, estimator=estimator, name=name)
-    return MatchResult(await run(config, progress=False, notify=lambda _text: None))
+    return MatchResult(await run(config, progress=False, notify=lambda _text: None, in_process=_objects(agents)))
 
 
 def run_tournament(

@@ -45,3 +45,23 @@ def test_run_tournament_from_a_mapping_gives_a_cross_table_csv(tmp_path):
     rows = list(csv.DictReader(io.StringIO(table.to_csv())))
     assert len(rows) == 6 and {r["agent"] for r in rows} == {"rules", "call", "bluff"}
     assert (tmp_path / "t" / "results.json").exists()
+
+
+def test_an_agent_object_plays_in_process_over_tcp(tmp_path):
+    from showdown.agents import CALL, Agent
+
+    class Caller(Agent):
+        def __init__(self) -> None:
+            super().__init__()
+            self.decisions = 0
+
+        def act(self, view):
+            self.decisions += 1
+            return CALL
+
+    me = Caller()
+    result = showdown.run_match("leduc", [me, "rules"], hands=200, seed=3, out=tmp_path)
+    doc = result.to_json()
+    assert doc["hands"] == 200 and doc["agents"][0]["name"] == "Caller"
+    assert me.decisions >= 200  # it really played, in this process
+    assert sum(sum(c.values()) for c in result.report.replacements.values()) == 0

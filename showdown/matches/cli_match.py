@@ -64,6 +64,9 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
         help="how win rates are estimated (default: the best available: aivat when an agent's strategy "
         "is known, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
     )
+    p.add_argument("--executor", choices=("local", "ray"),
+                   help="where duplicate halves run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
+    p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster for --executor ray (default: Ray on this machine)")
     p.add_argument("--jobs", type=argtypes.positive, help="duplicate halves played at once (default: the number of cores)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--progress", action="store_true", default=None, help="show a progress line even when stderr is not a terminal")
@@ -115,7 +118,11 @@ def run_match_command(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         force=args.force,
         max_replaced=args.max_replaced,
+        executor=args.executor,
+        address=args.address,
     )
+    if (config.executor or config.address) and not config.duplicate:
+        raise ConfigError("--executor and --address say where duplicate halves run: add --duplicate")
     if args.no_log:
         from dataclasses import replace
 

@@ -44,7 +44,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     from showdown.matches.executors import make_executor
 
     cfg = load_tournament_config(args.config)
-    executor = make_executor(args.executor, args.address)
+    executor = make_executor(args.executor, args.address) if (args.executor or args.address) else None  # else the file's
     result = run_tournament(cfg, jobs=args.jobs, progress=args.progress, executor=executor)
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))

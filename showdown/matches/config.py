@@ -127,6 +127,8 @@ class MatchConfig:
     jobs: int | None = None  # duplicate halves at once (None: the number of cores)
     force: bool = False  # overwrite the logs of an earlier match of the same name
     resume: bool = False  # continue a killed match from its logs
+    executor: str | None = None  # where duplicate halves run: local (default) | ray
+    address: str | None = None  # the Ray cluster (None: Ray on this machine)
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
 
     def check(self, where: str = "match") -> MatchConfig:
@@ -427,6 +429,8 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
         "jobs": config.jobs,
         "force": config.force,
         "max_replaced": config.max_replaced,
+        "executor": config.executor,
+        "address": config.address,
     }
 
 
@@ -452,6 +456,8 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
         jobs=d.get("jobs"),
         force=bool(d.get("force", False)),
         max_replaced=float(d.get("max_replaced", 0.01)),
+        executor=d.get("executor"),
+        address=d.get("address"),
     )
 
 

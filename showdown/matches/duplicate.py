@@ -88,7 +88,7 @@ async def run_duplicate_async(
 ) -> MatchReport:
     """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
     from showdown.matches.analyze import analyze, plan_estimator, read_logs
-    from showdown.matches.parallel import Job, default_parallel, run_jobs
+    from showdown.matches.parallel import Job, default_parallel
     from showdown.matches.runner import Progress, _match_name, seat_labels
 
     game = get_game(config.game)
@@ -132,7 +132,9 @@ async def run_duplicate_async(
             say("stopping after this hand (Ctrl-C again to stop at once)")
 
     try:
-        states = await run_jobs(
+        from showdown.matches.executors import make_executor
+
+        states = await make_executor(config.executor, config.address).run(
             jobs, parallel, on_tick=tick, on_line=line, on_interrupt=interrupted_once, install_signals=install_signals
         )
         elapsed = time.monotonic() - started

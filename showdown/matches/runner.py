@@ -25,7 +25,7 @@ import signal
 import sys
 import time
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -239,9 +239,16 @@ async def run_match_async(
     progress: bool | None = None,
     notify: Callable[[str], None] | None = None,
     install_signals: bool = False,
+    in_process: Mapping[int, Any] | None = None,
 ) -> MatchReport:
-    """Play ``config`` and return its report (see the module docstring)."""
+    """Play ``config`` and return its report (see the module docstring).
+
+    ``in_process`` maps seats (from 0) to ``Agent`` objects that play in this process, over TCP
+    like every other seat (the Python API's agents given as objects); their specs are not started.
+    """
     from showdown.server.tcp import DealerOptions, MatchServer
+
+    in_process = dict(in_process or {})
 
     config.check()
     say = notify if notify is not None else _stderr_line
@@ -252,9 +259,12 @@ async def run_match_async(
         raise ConfigError(
             f"{config.game} is a {n}-player game but {len(config.agents)} agents were given"
         )
-    _check_agents(config.agents, game)
+    _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate:
         from showdown.matches.duplicate import run_duplicate_async
+
+        if in_process:
+            raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")
 
         if config.resume:
             raise ConfigError("--resume continues a plain match; a duplicate match is replayed (run it again with --force)")
@@ -493,9 +503,18 @@ async def run_match_async(
         except (NotImplementedError, RuntimeError, ValueError):
             pass
     started = time.monotonic()
+    in_process_tasks: list[asyncio.Future[Any]] = []
     try:
+        from showdown.agents.client import play_async
+
         for agent in agents:
-            await spawn(agent)
+            if agent.seat in in_process:
+                task = asyncio.ensure_future(
+                    play_async(in_process[agent.seat], HOST, ports[agent.seat], game, token=tokens[agent.seat])
+                )
+                in_process_tasks.append(task)
+            else:
+                await spawn(agent)
         result = await server.run()
     finally:
         elapsed = time.monotonic() - started
@@ -505,6 +524,8 @@ async def run_match_async(
             loop.remove_signal_handler(signal.SIGTERM)
         if ticker is not None:
             ticker.finish()
+        if in_process_tasks:
+            await asyncio.wait(in_process_tasks, timeout=AGENT_EXIT_GRACE)
         await _reap(agents)
     if config_errors:
         raise ConfigError(config_errors[0])
@@ -602,6 +623,7 @@ def run_match(
     progress: bool | None = None,
     notify: Callable[[str], None] | None = None,
     install_signals: bool = True,
+    in_process: Mapping[int, Any] | None = None,
 ) -> MatchReport:
     """Blocking ``run_match_async`` in a fresh event loop (uvloop when installed).
 
@@ -615,5 +637,6 @@ def run_match(
         install_signals = False
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         return runner.run(
-            run_match_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals)
+            run_match_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals,
+                            in_process=in_process)
         )

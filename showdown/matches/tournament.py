@@ -86,7 +86,7 @@ __all__ = [
     "tournament_json",
 ]
 
-_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer")
+_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer", "executor", "address")
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,8 @@ class TournamentConfig:
     jobs: int | None = None
     estimator: str | None = None
     dealer: DealerSettings = field(default_factory=DealerSettings)
+    executor: str | None = None  # local (default) | ray
+    address: str | None = None  # the Ray cluster (None: Ray on this machine)
     source: str = "<tournament>"
 
 
@@ -192,7 +194,18 @@ def parse_tournament_config(
     if len(set(labels)) != len(labels):
         raise ConfigError(f"{at(key)}: agent labels must differ, got {', '.join(labels)}")
     _check_agents(specs, game, at.sub(key))
+    executor = address = None
+    for name in ("executor", "address"):
+        if name in d:
+            k, v = d[name]
+            if not isinstance(v, str) or not v:
+                raise ConfigError(f"{at(k)}: expected a name, got {v!r}")
+            if name == "executor" and v not in ("local", "ray"):
+                raise ConfigError(f"{at(k)}: the executor is local or ray, got {v!r}")
+            executor, address = (v, address) if name == "executor" else (executor, v)
     return TournamentConfig(
+        executor=executor,
+        address=address,
         game=game_name,
         agents=specs,
         labels=tuple(labels),
@@ -301,7 +314,7 @@ def _fingerprint(config: MatchConfig) -> str:
     from showdown.games.gamedef import format_gamedef
 
     doc = config_to_json(config)
-    for volatile in ("out", "progress", "jobs"):
+    for volatile in ("out", "progress", "jobs", "executor", "address", "force"):
         doc.pop(volatile, None)
     doc["gamedef"] = format_gamedef(get_game(config.game))
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
@@ -705,7 +718,7 @@ def run_tournament(
     import threading
 
     from showdown.games.catalog import get_game
-    from showdown.matches.executors import LocalExecutor
+    from showdown.matches.executors import make_executor
     from showdown.matches.parallel import Job, default_parallel
 
     game = get_game(cfg.game)
@@ -788,7 +801,7 @@ def run_tournament(
         install_signals = False
     states = (
         asyncio.run(
-            (executor or LocalExecutor()).run(
+            (executor or make_executor(cfg.executor, cfg.address)).run(
                 job_list,
                 parallel,
                 on_tick=on_tick,

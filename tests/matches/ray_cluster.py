@@ -82,6 +82,19 @@ def run(folder: Path, out: str, address: str | None) -> dict[str, Any]:
     return doc
 
 
+def duplicate_match_same(work: Path) -> bool:
+    """`showdown match --duplicate` with its halves on the cluster writes the local run's logs."""
+    outs = []
+    for name, extra in (("dup_local", []), ("dup_ray", ["--executor", "ray", "--address", f"127.0.0.1:{PORT}"])):
+        cmd = [sys.executable, "-m", "showdown", "match", "kuhn", "rules", "random", "--hands", "300",
+               "--duplicate", "--out", str(work / name), *extra]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=False)
+        if proc.returncode != 0:
+            raise SystemExit(f"duplicate match failed: {proc.stderr.strip()[-500:]}")
+        outs.append({p.name: p.read_bytes() for p in sorted((work / name).glob("*.jsonl"))})
+    return outs[0] == outs[1] and len(outs[0]) == 2
+
+
 def comparable(doc: dict[str, Any]) -> str:
     """results.json without what depends on the clock or on the output folder's name."""
     doc = dict(doc)
@@ -140,6 +153,7 @@ def main() -> int:
         a, b = logs(work / "local"), logs(work / "cluster")
         report["log_files"] = len(a)
         report["same_logs"] = a == b and len(a) > 0
+        report["duplicate_same_logs"] = duplicate_match_same(work)
         report["different_logs"] = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[:5]
     finally:
         ray("stop", "--force", check=False)

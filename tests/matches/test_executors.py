@@ -83,6 +83,7 @@ def test_a_tournament_on_ray_survives_a_killed_node_with_the_same_logs_and_resul
     assert report["log_files"] == 24  # 6 pairs x 2 duplicate halves x (.log, .jsonl)
     assert report["same_logs"], report["different_logs"]
     assert report["same_results"]
+    assert report["duplicate_same_logs"]  # showdown match --duplicate --executor ray
 
 
 @pytest.mark.slow
