@@ -3,8 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test-extras
 
-.PHONY: install test test-slow demo bench clean
+.PHONY: install test test-slow check demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -13,21 +14,30 @@ $(STAMP): pyproject.toml
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
 	touch $(STAMP)
 
+# the extras some tests exercise for real: pictures (matplotlib) and a Ray cluster
+$(TEST_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[plot,cluster]'
+	touch $(TEST_STAMP)
+
 install: $(STAMP)
 
-test: $(STAMP)
+check: $(TEST_STAMP)
+	$(BIN)/ruff check showdown tests benchmarks examples
+	$(BIN)/python -m mypy
+
+test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q
 
-test-slow: $(STAMP)
+test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m slow
 
 demo: $(STAMP)
 	$(BIN)/showdown games
 	@echo
-	$(BIN)/showdown match kuhn equilibrium rules --hands 5000 --seed 1 --out out/demo
+	$(BIN)/showdown match kuhn equilibrium rules --hands 5000 --seed 1 --out out/demo --force
 
 bench: $(STAMP)
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

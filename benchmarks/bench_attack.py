@@ -45,7 +45,7 @@ async def attacker(kind: str, port: int, stop: asyncio.Event, counts: dict[str, 
             return
         try:
             reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
-        except (OSError, asyncio.TimeoutError):
+        except (TimeoutError, OSError):
             await asyncio.sleep(0.05)  # refused: the seat's listener is closed while it is taken
             counts["refused"] = counts.get("refused", 0) + 1
             continue
@@ -65,7 +65,7 @@ async def attacker(kind: str, port: int, stop: asyncio.Event, counts: dict[str, 
                 for _ in range(50):
                     writer.write(bytes(rng.getrandbits(8) for _ in range(200)) + b"\n")
                 await asyncio.wait_for(reader.read(), 30)
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError):
+        except (TimeoutError, OSError, asyncio.IncompleteReadError):
             pass
         finally:
             writer.close()
@@ -83,7 +83,6 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
     tokens = (await dealer.stdout.readline()).decode().split()
     stop = asyncio.Event()
     counts: dict[str, int] = {}
-    rng = random.Random(7)
     kinds = ["idle", "churn", "half_line", "wrong_token", "junk"]
     attackers = [
         asyncio.create_task(attacker(kinds[i % len(kinds)], int(ports[i % 2]), stop, counts, random.Random(i)))
@@ -108,7 +107,7 @@ async def main(args: argparse.Namespace) -> dict[str, object]:
             pass
         try:
             await asyncio.wait_for(dealer.wait(), 0.2)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
     seconds = time.monotonic() - started
     stop.set()

@@ -13,7 +13,7 @@ import argparse
 
 import numpy as np
 
-from showdown.solvers.regret_matching import RPS_ACTIONS, ROCK_PAPER_SCISSORS, learn_against_fixed
+from showdown.solvers.regret_matching import ROCK_PAPER_SCISSORS, RPS_ACTIONS, learn_against_fixed
 
 OPPONENT = np.array([0.4, 0.3, 0.3])
 

@@ -34,9 +34,9 @@ def _hand(args: argparse.Namespace) -> int:
     import numpy as np
 
     from showdown.games.catalog import get_game
+    from showdown.games.state import State
     from showdown.protocol.logfile import LoggedHand, format_state_line
     from showdown.protocol.matchstate import format_matchstate, view_of
-    from showdown.games.state import State
     from showdown.server.dealing import CardDealer
 
     game = get_game(args.game)
@@ -131,14 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _add_plugin_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Commands whose parsers live next to their code (each module keeps its own options)."""
     from showdown.agents.cli_agent import add_agent_parser
     from showdown.matches.cli_analyze import add_analyze_parser
     from showdown.matches.cli_match import add_match_parser
     from showdown.matches.cli_tournament import add_tournament_parser
     from showdown.server.cli_dealer import add_dealer_parser
-
     from showdown.solvers.cli_cfr import add_cfr_arguments, add_plot_arguments
     from showdown.solvers.cli_one_round import (
         add_equity_arguments,

@@ -54,7 +54,8 @@ def require_matplotlib() -> ModuleType:
             "drawing pictures needs matplotlib, which is not installed: pip install 'showdown-poker[plot]' "
             "(or pip install matplotlib)"
         ) from None
-    return matplotlib
+    module: ModuleType = matplotlib  # typed whether or not matplotlib's own hints are installed
+    return module
 
 
 def new_figure(width: float, height: float) -> Any:

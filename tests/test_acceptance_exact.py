@@ -23,7 +23,7 @@ from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
 from showdown.protocol.logfile import parse_log
-from showdown.solvers.best_response import exploitability, expected_value
+from showdown.solvers.best_response import expected_value, exploitability
 from showdown.solvers.kuhn_analytic import KUHN_VALUE
 from showdown.solvers.strategy import Strategy
 from showdown.solvers.tree import build_tree

@@ -54,7 +54,7 @@ _EPILOG = (
 )
 
 
-def add_agent_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+def add_agent_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``agent`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "agent",

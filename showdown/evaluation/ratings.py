@@ -121,7 +121,7 @@ def bradley_terry(wins: ArrayLike, *, prior: float = 0.0, tol: float = 1e-10, ma
         games = sub + sub.T
         total_wins = sub.sum(axis=1)
         p = np.ones(field.size)
-        for iterations in range(1, max_iterations + 1):
+        for iterations in range(1, max_iterations + 1):  # noqa: B007 (the count is reported)
             new = total_wins / (games / (p[:, None] + p[None, :])).sum(axis=1)
             new /= math.exp(float(np.log(new).mean()))
             done = float(np.max(np.abs(np.log(new) - np.log(p)))) < tol

@@ -27,7 +27,6 @@ import operator
 from collections.abc import Sequence
 from enum import IntEnum
 from functools import cache
-
 from typing import Any
 
 import numpy as np

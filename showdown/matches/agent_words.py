@@ -41,7 +41,7 @@ def agent_from_word(word: str) -> AgentSpec:
 
 def parse_option(text: str) -> tuple[int | None, str, Any]:
     """``[SEAT:]KEY=VALUE`` -> (seat from 1, or None for all; key; value as YAML reads it)."""
-    import yaml
+    import yaml  # type: ignore[import-untyped,unused-ignore]
 
     head, eq, value = text.partition("=")
     if not eq or not head:

@@ -46,7 +46,7 @@ import numpy as np
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
-from showdown.solvers.strategy import Profile, Strategy, StrategyError, strategy_to_arrays, uniform_strategy
+from showdown.solvers.strategy import Profile, Strategy, strategy_to_arrays, uniform_strategy
 from showdown.solvers.tree import GameTree, NodeKind, build_tree, check_solvable
 
 __all__ = [

@@ -19,7 +19,7 @@ from showdown.errors import ConfigError, ShowdownError
 __all__ = ["add_analyze_parser", "run_analyze_command"]
 
 
-def add_analyze_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+def add_analyze_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``analyze`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "analyze",

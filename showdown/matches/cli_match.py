@@ -18,7 +18,7 @@ __all__ = ["add_match_parser", "run_match_command"]
 
 
 
-def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``match`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "match",
@@ -77,11 +77,10 @@ def add_match_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentPa
 
 def run_match_command(args: argparse.Namespace) -> int:
     """Handler: build the config, play, print the table, JSON or CSV; the exit status: ``exit_status``."""
-    from showdown.matches.config import AgentSpec, load_match_config, merge_config
+    from showdown.matches.agent_words import agents_from_words
+    from showdown.matches.config import load_match_config, merge_config
     from showdown.matches.report import format_table, report_json
     from showdown.matches.runner import run_match
-
-    from showdown.matches.agent_words import agents_from_words
 
     if args.resume:
         from showdown.matches.runner import load_match_file

@@ -22,7 +22,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.set_defaults(handler=run_tournament_command)
 
 
-def add_tournament_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> argparse.ArgumentParser:
+def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``tournament`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "tournament",
@@ -39,9 +39,8 @@ def add_tournament_parser(subparsers: "argparse._SubParsersAction[argparse.Argum
 
 def run_tournament_command(args: argparse.Namespace) -> int:
     """Handler: validate, play or resume, print. Exit 0 when complete, 130 when interrupted."""
-    from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
-
     from showdown.matches.executors import make_executor
+    from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
 
     cfg = load_tournament_config(args.config)
     executor = make_executor(args.executor, args.address) if (args.executor or args.address) else None  # else the file's

@@ -18,8 +18,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import secrets
 import os
+import secrets
 import shlex
 import signal
 import sys
@@ -91,11 +91,11 @@ def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: in
 
 def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
     """Unknown built-in names and bad options fail here, before anything starts."""
-    from showdown.agents.registry import is_known_agent, make_agent, agent_names
+    from showdown.agents.registry import agent_names, is_known_agent, make_agent
 
     if any(s.name is not None and ":" in s.name for s in specs) and os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())  # module:Class agents come from the current folder, as in the agent process
-    for i, spec in enumerate(specs):
+    for spec in specs:
         if spec.name is None:
             continue
         if not is_known_agent(spec.name):
@@ -382,15 +382,10 @@ async def run_match_async(
             labels[i],
             agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
             output_path=Path(config.out) / f"{match_name}.{labels[i]}.stderr" if config.out is not None else None,
-            env={TOKEN_ENV: tokens[i]} if tokens[i] is not None else {},
+            env={TOKEN_ENV: token} if (token := tokens[i]) is not None else {},
         )
         for i, spec in enumerate(config.agents)
     ]
-    wait_note = (
-        f"; the dealer plays check/fold for it after the start timeout ({d.start_timeout_ms / 1000:g} s)"
-        if d.start_timeout_ms is not None
-        else "; with no start timeout set the match cannot start"
-    )
 
     async def read_stderr(agent: _AgentProcess, stream: asyncio.StreamReader) -> None:
         """Keep the last lines for messages and copy everything to the seat's output file."""
@@ -427,14 +422,14 @@ async def run_match_async(
         if agent.reader is not None:
             try:
                 await asyncio.wait_for(agent.reader, 1.0)
-            except (asyncio.TimeoutError, asyncio.CancelledError):
+            except (TimeoutError, asyncio.CancelledError):
                 pass
         if agent.killed or (over and rc == 0):
             return
         last = agent.stderr_tail[-1] if agent.stderr_tail else ""
         if not server.engine.started and not over:
             # it never got to play: the match stops before its first hand, and says why
-            why = f"exited with status {rc}" if rc > 0 else ("was killed by signal %d" % -rc if rc < 0 else "exited")
+            why = f"exited with status {rc}" if rc > 0 else (f"was killed by signal {-rc}" if rc < 0 else "exited")
             said = "; ".join(list(agent.stderr_tail)[-3:]) or "it printed nothing"
             where = f" (its output: {agent.output_path})" if agent.output_path is not None else ""
             config_errors.append(f"agent {agent.label} (seat {agent.seat + 1}) {why} before the match began: {said}{where}")
@@ -587,7 +582,7 @@ async def _reap(agents: Sequence[_AgentProcess]) -> None:
         if a.proc.returncode is None:
             try:
                 await asyncio.wait_for(a.proc.wait(), max(0.05, deadline - time.monotonic()))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 a.killed = True
                 _signal(a.proc, signal.SIGTERM)
     for a in procs:
@@ -595,7 +590,7 @@ async def _reap(agents: Sequence[_AgentProcess]) -> None:
         if a.proc.returncode is None:
             try:
                 await asyncio.wait_for(a.proc.wait(), 2.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 _signal(a.proc, signal.SIGKILL)
                 await a.proc.wait()
     tasks = [t for a in procs for t in (a.watcher, a.reader) if t is not None]

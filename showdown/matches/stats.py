@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 from showdown.protocol.logfile import HandRecord
 
 if TYPE_CHECKING:
-    import numpy as np
     from numpy.typing import ArrayLike
 
 __all__ = [

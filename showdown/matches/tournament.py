@@ -60,8 +60,8 @@ from showdown.matches.config import (
     _dealer,
     agent_spec,
     config_to_json,
-    unknown_key,
     load_yaml,
+    unknown_key,
 )
 from showdown.matches.stats import EXACT_ZERO, Estimate
 from showdown.status import StatusLine

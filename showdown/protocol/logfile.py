@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 import re
-from math import isfinite as _isfinite
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from math import isfinite as _isfinite
 from typing import Any
 
 from showdown.errors import CardError, ProtocolError

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from showdown.errors import CardError, ProtocolError
 from showdown.games.cards import Card, format_cards, parse_cards
 from showdown.games.gamedef import MAX_LINE_BYTES, GameDef
-from showdown.games.state import FOLD, CALL, Action, ActionKind, State, format_betting, parse_betting
+from showdown.games.state import CALL, FOLD, Action, ActionKind, State, format_betting, parse_betting
 
 PROTOCOL_VERSION = (2, 0, 0)
 VERSION_LINE = "VERSION:2.0.0"

@@ -39,12 +39,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import Any, NamedTuple, Union
+from typing import Any, NamedTuple
 
 from showdown.errors import ProtocolError, ShowdownError
+from showdown.games.cards import Card, format_cards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, State
-from showdown.games.cards import Card, format_cards
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value
 from showdown.protocol.matchstate import (
     MAX_LINE,
@@ -135,7 +135,7 @@ class MatchFinished(NamedTuple):
     reason: str | None
 
 
-Output = Union[Send, SeatWarning, Reject, HandFinished, MatchFinished]
+Output = Send | SeatWarning | Reject | HandFinished | MatchFinished
 
 # ------------------------------------------------------------------------------------ betting tree
 

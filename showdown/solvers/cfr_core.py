@@ -33,7 +33,6 @@ from showdown.solvers.regret_matching import segment_normalize, segment_regret_m
 from showdown.solvers.strategy import Profile
 from showdown.solvers.tree import GameTree, NodeKind, PublicNode
 
-
 DENSE_PAYOFF_ENTRIES = 20_000
 """Largest sequence-form payoff matrix (own sequences x opponent sequences) kept dense."""
 SPARSE_PAYOFF_NONZEROS = 20_000

@@ -20,11 +20,11 @@ from showdown.solvers.equity import (
     CLASS_NAMES,
     EquityError,
     build_equity_table,
-    cards_equity,
-    hand_cards,
     cached_table_path,
+    cards_equity,
     class_index,
     equity_table,
+    hand_cards,
     load_equity_table,
     progress_printer,
     save_equity_table,
@@ -242,10 +242,10 @@ def equity_handler(args: argparse.Namespace, out: IO[str] | None = None) -> int:
         raise EquityError("--force only makes sense with --build")
     cards = [hand_cards(name) for name in names]  # parse before any long build
     if len(cards) == 2 and cards[0] is not None and cards[1] is not None:
-        win, tie, loss = cards_equity(cards[0], cards[1])
-        total = win + tie + loss
+        wins, ties, losses = cards_equity(cards[0], cards[1])
+        total = wins + ties + losses
         print(
-            f"{names[0]} vs {names[1]}: win {win / total:.5f}  tie {tie / total:.5f}  loss {loss / total:.5f}"
+            f"{names[0]} vs {names[1]}: win {wins / total:.5f}  tie {ties / total:.5f}  loss {losses / total:.5f}"
             f"  (these exact cards, over all {total:,} boards)",
             file=stream,
         )

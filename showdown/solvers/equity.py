@@ -49,7 +49,7 @@ import numpy as np
 
 from showdown.cache import cache_dir
 from showdown.errors import CardError, SolverError
-from showdown.games.cards import cards_text, RANKS, parse_card
+from showdown.games.cards import RANKS, cards_text, parse_card
 from showdown.games.evaluate import CATEGORY_SHIFT, hand_values
 
 __all__ = [

@@ -239,7 +239,7 @@ def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
 
 def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class)."""
-    import scipy.sparse as sp  # type: ignore[import-untyped]
+    import scipy.sparse as sp  # type: ignore[import-untyped,unused-ignore]
 
     n, m = NUM_CLASSES, len(game.bets)
     nx = n * (m + 1)

@@ -22,10 +22,9 @@ reaches a best response to the opponent (``best_response.complete_unreached``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
-
-from collections.abc import Iterator
 
 import numpy as np
 import scipy.sparse as sp  # type: ignore[import-untyped]

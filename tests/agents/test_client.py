@@ -15,7 +15,6 @@ from showdown.agents.client import resolve_game
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.state import FOLD, Action, parse_action
-
 from tests.agents.fake_dealer import FakeDealer
 from tests.conftest import DATA
 

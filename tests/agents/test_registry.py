@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from showdown.agents import Agent, View, agent_names, make_agent, register_agent
-from showdown.agents.cli_agent import main as agent_main, parse_option
+from showdown.agents.cli_agent import main as agent_main
+from showdown.agents.cli_agent import parse_option
 from showdown.agents.registry import is_known_agent, take_options
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, Action
-
 from tests.agents.fake_dealer import FakeDealer
 
 

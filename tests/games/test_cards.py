@@ -1,7 +1,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from showdown.errors import CardError
 from showdown.games.cards import format_card, format_cards, make_deck, parse_card, parse_cards

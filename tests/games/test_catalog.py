@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from showdown.errors import GameDefError
-from showdown.games.catalog import CATALOG, catalog_name, game_names, get_game, kuhn_n
 from showdown.games.cards import format_cards, make_deck
+from showdown.games.catalog import CATALOG, catalog_name, game_names, get_game, kuhn_n
 
 
 def test_catalog_has_the_promised_games() -> None:

@@ -3,12 +3,12 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from showdown.errors import GameDefError
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import Betting, GameDef, format_gamedef, load_gamedef, parse_gamedef
-
 from tests.conftest import SHARED_GAMES
 
 KUHN = """GAMEDEF

@@ -180,7 +180,7 @@ def test_action_frequencies_that_contradict_the_declared_strategies_drop_the_cla
     game = get_game("kuhn")
     eq = agent_strategy("equilibrium", game)
     table = {k: dict(v) for k, v in eq.table.items()}
-    for key, probs in table.items():
+    for probs in table.values():
         if len([p for p in probs.values() if p > 0]) == 2:  # a mixed choice: lean to the other action
             first, second = (a for a, p in probs.items() if p > 0)
             probs[first], probs[second] = 0.1, 0.9

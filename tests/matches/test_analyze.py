@@ -8,14 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
+from showdown.cli import main
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.aivat import AivatEstimator
 from showdown.matches.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
-from showdown.cli import main
 from showdown.protocol.logfile import HandRecord, parse_log
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,6 @@ import pytest
 
 from showdown.errors import ShowdownError
 from showdown.matches.analyze import read_logs
-
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
-
 from showdown.matches.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]

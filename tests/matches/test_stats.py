@@ -5,9 +5,8 @@ from __future__ import annotations
 import math
 import random
 
-import pytest
-
 import numpy as np
+import pytest
 
 from showdown.matches.stats import (
     Z95,

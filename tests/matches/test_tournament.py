@@ -15,14 +15,14 @@ import pytest
 from showdown.errors import ConfigError
 from showdown.matches.stats import Estimate
 from showdown.matches.tournament import (
-    format_tournament,
+    MatchOutcome,
     combine,
     cross_table,
+    format_tournament,
     load_tournament_config,
     plan_matches,
     ranking,
     run_tournament,
-    MatchOutcome,
 )
 
 ROOT = Path(__file__).resolve().parents[2]

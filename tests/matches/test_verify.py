@@ -9,7 +9,6 @@ import pytest
 
 from showdown.cli import main
 from showdown.matches.verify import verify_log
-
 from tests.conftest import DATA, REFERENCE_LOGS
 
 

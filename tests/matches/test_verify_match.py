@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from showdown.matches.verify import verify_log
-
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -4,7 +4,8 @@ import dataclasses
 import json
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
@@ -23,7 +24,6 @@ from showdown.protocol.logfile import (
     parse_state_line,
 )
 from showdown.server.dealing import CardDealer
-
 from tests.conftest import REFERENCE_LOGS
 
 

@@ -4,7 +4,8 @@ import ast
 import re
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
@@ -19,7 +20,6 @@ from showdown.protocol.matchstate import (
     view_of,
 )
 from showdown.server.dealing import CardDealer
-
 from tests.conftest import DATA
 
 TRANSCRIPTS = ["kuhn.limit.2p", "leduc.limit.2p", "holdem.limit.2p", "holdem.nolimit.2p"]

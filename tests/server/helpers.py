@@ -8,9 +8,8 @@ from dataclasses import dataclass, field
 
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.server.timing import TimedMatch, TimeLimits
 from showdown.server.dealer import HandFinished, LineSplitter, MatchEngine, MatchFinished, Output, SeatWarning, Send
-
+from showdown.server.timing import TimedMatch, TimeLimits
 from tests.conftest import DATA
 
 TRANSCRIPTS = ["kuhn.limit.2p", "leduc.limit.2p", "holdem.limit.2p", "holdem.nolimit.2p"]

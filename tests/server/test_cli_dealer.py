@@ -15,7 +15,6 @@ import pytest
 from showdown.games.catalog import get_game
 from showdown.matches.verify import verify_log
 from showdown.server.cli_dealer import add_dealer_parser, dealer_command, options_from_args
-
 from tests.server.clients import Client, call_policy, raise_policy
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,17 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.state import Action, ActionKind, State
 from showdown.protocol.logfile import LoggedHand, format_state_line
 from showdown.protocol.matchstate import format_matchstate, view_of
+from showdown.server import dealer as dealer_module
 from showdown.server.dealer import (
-    MAX_EVENTS_PER_HAND,
-    MAX_IGNORED_LINES,
     BAD_STATE,
     COUNT_KINDS,
+    MAX_EVENTS_PER_HAND,
+    MAX_IGNORED_LINES,
     LineSplitter,
     MatchEngine,
     MatchFinished,
@@ -23,9 +25,7 @@ from showdown.server.dealer import (
     SeatStatus,
     Send,
 )
-from showdown.server import dealer as dealer_module
 from showdown.server.dealing import CardDealer
-
 from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
 
 

@@ -12,8 +12,7 @@ import pytest
 
 from showdown.games.catalog import get_game
 from showdown.server.dealer import BAD_STATE, UNREQUESTED, VERSION_WARNING, LineSplitter, MatchEngine, Reject, SeatStatus
-from showdown.server.timing import TimeLimits, TimedMatch
-
+from showdown.server.timing import TimedMatch, TimeLimits
 from tests.server.helpers import Collected, EdgeCase, connect_all, drive, feed, load_edge_cases, simulate
 
 CASES = load_edge_cases()

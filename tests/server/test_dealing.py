@@ -8,7 +8,6 @@ import pytest
 from showdown.games.catalog import get_game
 from showdown.protocol.logfile import parse_log
 from showdown.server.dealing import MT19937, CardDealer, deal_hands
-
 from tests.conftest import DATA, REFERENCE_LOGS
 
 

@@ -18,7 +18,6 @@ import asyncio
 import os
 import random
 import re
-import subprocess
 import sys
 import time
 from dataclasses import dataclass, field

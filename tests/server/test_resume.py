@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from showdown.matches.verify import verify_log
-from showdown.server.resume import resume_point
 from showdown.protocol.logfile import LogHeader
+from showdown.server.resume import resume_point
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

@@ -8,8 +8,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from showdown.games.catalog import get_game
 from showdown.server.tcp import DealerOptions, MatchServer
 from tests.server.clients import Client, call_policy

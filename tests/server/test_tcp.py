@@ -20,7 +20,6 @@ from showdown.matches.verify import verify_log
 from showdown.protocol.logfile import HandRecord
 from showdown.server.dealer import MAX_IGNORED_LINES
 from showdown.server.tcp import DealerOptions, MatchResult, MatchServer
-
 from tests.server.clients import Client, call_policy, raise_policy
 from tests.server.helpers import TRANSCRIPTS, load_transcript
 

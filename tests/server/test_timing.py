@@ -8,7 +8,6 @@ from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.server.dealer import MatchEngine, SeatStatus
 from showdown.server.timing import TimedMatch, TimeLimits
-
 from tests.server.helpers import Collected
 
 

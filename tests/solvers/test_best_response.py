@@ -15,8 +15,8 @@ from showdown.solvers.best_response import (
     best_response_values,
     complete_unreached,
     counterfactual_values,
-    exploitability,
     expected_value,
+    exploitability,
     nash_conv,
 )
 from showdown.solvers.normal_lp import kuhn_normal_form

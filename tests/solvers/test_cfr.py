@@ -14,7 +14,7 @@ from showdown.errors import SolverError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
-from showdown.solvers.best_response import exploitability, expected_value
+from showdown.solvers.best_response import expected_value, exploitability
 from showdown.solvers.cfr import (
     ALGORITHMS,
     RULES,

@@ -4,7 +4,7 @@ import pytest
 
 from showdown.errors import SolverError
 from showdown.games.catalog import get_game
-from showdown.solvers.best_response import exploitability, expected_value
+from showdown.solvers.best_response import expected_value, exploitability
 from showdown.solvers.kuhn_analytic import (
     KUHN_VALUE,
     family_deviation,
