@@ -17,6 +17,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--executor", choices=("local", "ray"), help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to use with --executor ray (default: start Ray on this machine)")
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
+    p.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
     p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
     p.set_defaults(handler=run_tournament_command)
@@ -47,6 +48,10 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     result = run_tournament(cfg, jobs=args.jobs, progress=args.progress, executor=executor)
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
+    elif args.csv:
+        from showdown.api import tournament_csv
+
+        print(tournament_csv(tournament_json(result)), end="")
     else:
         print(format_tournament(result))
         print(f"results: {cfg.out / 'results.json'}")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -82,8 +83,46 @@ def make_executor(name: str | None, address: str | None = None) -> Executor:
 # ---------------------------------------------------------------------- one job, on any node
 
 
-def play_job_here(config_doc: dict[str, Any]) -> dict[str, Any]:
+def bot_files(config: Any) -> dict[str, tuple[bytes, int]]:
+    """The files outside bots' commands name (absolute paths after a YAML file's folder is applied):
+    path -> (bytes, mode), sent with a cluster job so that the bots run on any node."""
+    files: dict[str, tuple[bytes, int]] = {}
+    for spec in config.agents:
+        if spec.command is None:
+            continue
+        try:
+            words = shlex.split(spec.command)
+        except ValueError:
+            continue
+        for w in words:
+            p = Path(w)
+            if p.is_absolute() and p.is_file() and not str(p).startswith(sys.prefix) and p.stat().st_size < MAX_BOT_FILE:
+                files[w] = (p.read_bytes(), p.stat().st_mode & 0o777)
+    return files
+
+
+MAX_BOT_FILE = 64 << 20
+"""Bigger files (model weights) must be on the nodes already."""
+
+
+def _place_bot_files(config_doc: dict[str, Any], files: dict[str, tuple[bytes, int]], folder: Path) -> None:
+    """Write the bots' files into ``folder`` and point the commands at them."""
+    moved: dict[str, str] = {}
+    for k, (path, (data, mode)) in enumerate(sorted(files.items())):
+        target = folder / f"{k}_{Path(path).name}"
+        target.write_bytes(data)
+        target.chmod(mode)
+        moved[path] = str(target)
+    for agent in config_doc["agents"]:
+        if agent.get("command"):
+            words = shlex.split(agent["command"])
+            agent["command"] = shlex.join(moved.get(w, w) for w in words)
+
+
+def play_job_here(config_doc: dict[str, Any], files: dict[str, tuple[bytes, int]] | None = None) -> dict[str, Any]:
     """Play one job's match in a private folder on this node; return its result and files.
+
+    ``files`` are the outside bots' files (``bot_files``), written beside the match and used there.
 
     The returned document: ``result`` (the match's ``report_json`` document, or None),
     ``error`` (one line, or None), ``files`` (name -> bytes of every file the match wrote),
@@ -97,6 +136,9 @@ def play_job_here(config_doc: dict[str, Any]) -> dict[str, Any]:
         doc = dict(config_to_json(config))
         doc["out"] = str(folder / "out")
         (folder / "out").mkdir()
+        if files:
+            (folder / "bots").mkdir()
+            _place_bot_files(doc, files, folder / "bots")
         run_file = folder / "run.json"
         result_file = folder / "result.json"
         run_file.write_text(json.dumps({"config": doc, "result": str(result_file)}), encoding="utf-8")
@@ -122,12 +164,12 @@ def play_job_here(config_doc: dict[str, Any]) -> dict[str, Any]:
             error = tail[-1] if tail else f"the match process exited with status {proc.returncode}"
         if result is not None and "error" in result:
             error, result = str(result["error"]), None
-        files = {p.name: p.read_bytes() for p in sorted((folder / "out").iterdir()) if p.is_file()}
+        written = {p.name: p.read_bytes() for p in sorted((folder / "out").iterdir()) if p.is_file()}
         return {
             "name": name,
             "result": result,
             "error": error,
-            "files": files,
+            "files": written,
             "folder": str(folder / "out"),
             "returncode": proc.returncode,
             "seconds": seconds,
@@ -236,7 +278,7 @@ class RayExecutor:
         for i, job in enumerate(jobs):
             seats = len(job.config.agents)
             ref = remote.options(num_cpus=seats + 1, max_retries=self.max_retries, retry_exceptions=False).remote(
-                config_to_json(job.config)
+                config_to_json(job.config), bot_files(job.config)
             )
             pending[ref] = i
             states[i].started = time.monotonic()

@@ -104,3 +104,25 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
         assert a == b, suffix
     again = showdown(tmp_path, "match", "--resume", "run")
     assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+
+
+def test_a_command_in_a_yaml_file_runs_from_the_file_s_folder(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copy(ROOT / "examples" / "my_bot.py", bots / "my_bot.py")
+    (bots / "match.yaml").write_text(
+        f"game: kuhn\nhands: 100\nagents:\n  - {{command: \"{sys.executable} my_bot.py\", label: mine}}\n  - call\n"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    r = showdown(elsewhere, "match", "--config", str(bots / "match.yaml"), "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["agents"][0]["name"] == "mine"
+
+
+def test_tournament_csv(tmp_path: Path) -> None:
+    (tmp_path / "t.yaml").write_text("game: kuhn\nhands: 100\nagents: [rules, call, bluff]\n")
+    r = showdown(tmp_path, "tournament", "t.yaml", "--csv")
+    assert r.returncode == 0, r.stderr
+    rows = r.stdout.splitlines()
+    assert rows[0] == "agent,opponent,hands,per100,ci95_low,ci95_high" and len(rows) == 7

@@ -92,3 +92,21 @@ def test_a_tournament_on_ray_gives_byte_identical_logs(tmp_path):
     assert report["nodes"] == 2 and report["alive_nodes"] == 2
     assert report["same_logs"], report["different_logs"]
     assert report["same_results"]
+
+
+def test_a_job_carries_its_bots_files_and_runs_them_from_its_own_folder(tmp_path):
+    from showdown.matches.executors import bot_files
+
+    bot = tmp_path / "my_bot.py"
+    bot.write_text((HERE.parents[1] / "examples" / "my_bot.py").read_text())
+    config = MatchConfig(
+        game="kuhn",
+        agents=(AgentSpec(command=f"{sys.executable} {bot}", label="mine"), AgentSpec("call")),
+        hands=50, seed=1, out=str(tmp_path / "o"), name="kuhn.bot",
+    )
+    files = bot_files(config)
+    assert list(files) == [str(bot)]  # the interpreter is not shipped, the bot is
+    bot.unlink()  # as on another node: only the shipped copy exists
+    doc = play_job_here(config_to_json(config), files)
+    assert doc["error"] is None, doc
+    assert doc["result"]["agents"][0]["name"] == "mine"
