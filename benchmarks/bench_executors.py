@@ -16,6 +16,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,24 @@ AGENTS = ["random", "rules", "bluff", "call", "equilibrium"]
 
 def sh(*args: str) -> None:
     subprocess.run(args, check=True, capture_output=True, timeout=180)
+
+
+def stop_cluster(temp: Path) -> None:
+    """Kill this cluster's processes only (those whose command line names its temp folder); ``ray stop``
+    would stop every Ray instance on the machine."""
+    mark = str(temp)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if mark in cmdline:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def tournament(folder: Path, name: str, hands: int, address: str | None) -> float:
@@ -77,7 +96,7 @@ def inside(args: argparse.Namespace) -> int:
             "ratio_ray_over_local": round(cm / lm, 3),
         }))
     finally:
-        subprocess.run([str(BIN / "ray"), "stop", "--force"], capture_output=True, check=False)
+        stop_cluster(temp)
         shutil.rmtree(temp, ignore_errors=True)
         shutil.rmtree(work, ignore_errors=True)
     return 0

@@ -48,11 +48,29 @@ def start_cluster(temp: Path) -> None:
     ray("start", f"--address=127.0.0.1:{PORT}", *common)
 
 
-def second_raylet() -> int | None:
-    """The PID of the raylet of the node that is not the head."""
+def stop_cluster(temp: Path) -> None:
+    """Kill this cluster's processes only (those whose command line names its temp folder); ``ray stop``
+    would stop every Ray instance on the machine."""
+    mark = str(temp)
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if mark in cmdline:
+            try:
+                os.kill(int(entry.name), signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def second_raylet(temp: Path) -> int | None:
+    """The PID of the raylet of this cluster's node that is not the head."""
     out = sh("ps", "-eo", "pid,args", check=False)
     for line in out.splitlines():
-        if "/raylet/raylet " in line and " --head " not in line + " ":
+        if "/raylet/raylet " in line and " --head " not in line + " " and str(temp) in line:
             return int(line.split()[0])
     return None
 
@@ -129,7 +147,7 @@ def main() -> int:
                 while time.monotonic() < deadline:
                     done = list((work / "cluster" / "matches").rglob("*.done.json")) if (work / "cluster").exists() else []
                     if len(done) >= 2:
-                        pid = second_raylet()
+                        pid = second_raylet(temp)
                         if pid is not None:
                             os.kill(pid, signal.SIGKILL)
                             killed.append(pid)
@@ -156,7 +174,7 @@ def main() -> int:
         report["duplicate_same_logs"] = duplicate_match_same(work)
         report["different_logs"] = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[:5]
     finally:
-        ray("stop", "--force", check=False)
+        stop_cluster(temp)
         shutil.rmtree(temp, ignore_errors=True)
     print(json.dumps(report))
     return 0
