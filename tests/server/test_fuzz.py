@@ -15,6 +15,7 @@ The default run plays a dozen matches (a few thousand fuzzed replies); ``-m slow
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -231,6 +232,11 @@ def run_example(tmp: Path, game_name: str, moves: list[str], seed: int, hands: i
     check_match(tmp, result, hands)
     for k, v in dict(result["counts"]).items():  # type: ignore[call-overload]
         totals[k] = totals.get(k, 0) + v
+    totals["matches"] = totals.get("matches", 0) + 1
+    totals["hands"] = totals.get("hands", 0) + hands
+    report = os.environ.get("SHOWDOWN_FUZZ_TOTALS")  # where to keep the running totals of a long run
+    if report:
+        Path(report).write_text(json.dumps(totals, sort_keys=True))
 
 
 TOTALS: dict[str, int] = {}
@@ -262,4 +268,5 @@ def test_many_fuzzed_matches(tmp_path_factory, game_name, moves, seed):
 def test_report_fuzz_totals():
     """Prints the fuzzed replies by kind (run with -s to see them)."""
     if TOTALS:
-        print("fuzzed replies:", sum(TOTALS.values()), dict(sorted(TOTALS.items())))
+        replies = sum(v for k, v in TOTALS.items() if k not in ("matches", "hands"))
+        print("fuzzed replies:", replies, dict(sorted(TOTALS.items())))
