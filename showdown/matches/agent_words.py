@@ -32,6 +32,8 @@ def agent_from_word(word: str) -> AgentSpec:
         if not os.access(path, os.X_OK):
             raise ConfigError(f"{word} is not executable: chmod +x {word}, or give a .py file")
         return AgentSpec(command=shlex.quote(str(path.resolve())), label=path.stem)
+    if "/" in word or word.endswith(".py"):
+        raise ConfigError(f"no such bot file: {word} (an agent is a built-in name, a bot file, or module:Class)")
     if ":" in word:
         module, _, cls = word.partition(":")
         if not module or not cls:
