@@ -16,7 +16,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -24,31 +23,12 @@ import tempfile
 import time
 from pathlib import Path
 
-BIN = Path(sys.executable).parent
 PORT = 6393
 AGENTS = ["random", "rules", "bluff", "call", "equilibrium"]
 
 
 def sh(*args: str) -> None:
     subprocess.run(args, check=True, capture_output=True, timeout=180)
-
-
-def stop_cluster(temp: Path) -> None:
-    """Kill this cluster's processes only (those whose command line names its temp folder); ``ray stop``
-    would stop every Ray instance on the machine."""
-    mark = str(temp)
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-        except OSError:
-            continue
-        if mark in cmdline:
-            try:
-                os.kill(int(entry.name), signal.SIGKILL)
-            except OSError:
-                pass
 
 
 def tournament(folder: Path, name: str, hands: int, address: str | None) -> float:
@@ -68,12 +48,11 @@ def tournament(folder: Path, name: str, hands: int, address: str | None) -> floa
 
 
 def inside(args: argparse.Namespace) -> int:
-    temp = Path(tempfile.mkdtemp(prefix="sdb-", dir="/tmp"))
+    from showdown.matches.local_cluster import LocalCluster
+
     work = Path(tempfile.mkdtemp(prefix="showdown-bench-"))
-    common = ["--num-cpus=3", "--disable-usage-stats", f"--temp-dir={temp}"]
     sh("ip", "link", "set", "lo", "up")
-    sh(str(BIN / "ray"), "start", "--head", f"--port={PORT}", "--include-dashboard=false", *common)
-    sh(str(BIN / "ray"), "start", f"--address=127.0.0.1:{PORT}", *common)
+    cluster = LocalCluster(nodes=2, cpus=3, port=PORT).start()
     try:
         import ray
 
@@ -96,8 +75,7 @@ def inside(args: argparse.Namespace) -> int:
             "ratio_ray_over_local": round(cm / lm, 3),
         }))
     finally:
-        stop_cluster(temp)
-        shutil.rmtree(temp, ignore_errors=True)
+        cluster.stop()
         shutil.rmtree(work, ignore_errors=True)
     return 0
 

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any
 
-BIN = Path(sys.executable).parent
+from showdown.matches.local_cluster import LocalCluster
+
 PORT = 6391
 
 
@@ -33,46 +32,6 @@ def sh(*args: str, check: bool = True) -> str:
     if check and proc.returncode != 0:
         raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.strip()[-500:]}")
     return proc.stdout
-
-
-def ray(*args: str, check: bool = True) -> str:
-    return sh(str(BIN / "ray"), *args, check=check)
-
-
-def start_cluster(temp: Path) -> None:
-    # notice a dead node within about two seconds instead of the default fifteen
-    os.environ.update(RAY_health_check_period_ms="500", RAY_health_check_failure_threshold="4", RAY_health_check_timeout_ms="500")
-    sh("ip", "link", "set", "lo", "up")
-    common = ["--num-cpus=3", "--disable-usage-stats", f"--temp-dir={temp}"]
-    ray("start", "--head", f"--port={PORT}", "--include-dashboard=false", *common)
-    ray("start", f"--address=127.0.0.1:{PORT}", *common)
-
-
-def stop_cluster(temp: Path) -> None:
-    """Kill this cluster's processes only (those whose command line names its temp folder); ``ray stop``
-    would stop every Ray instance on the machine."""
-    mark = str(temp)
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
-        except OSError:
-            continue
-        if mark in cmdline:
-            try:
-                os.kill(int(entry.name), signal.SIGKILL)
-            except OSError:
-                pass
-
-
-def second_raylet(temp: Path) -> int | None:
-    """The PID of the raylet of this cluster's node that is not the head."""
-    out = sh("ps", "-eo", "pid,args", check=False)
-    for line in out.splitlines():
-        if "/raylet/raylet " in line and " --head " not in line + " " and str(temp) in line:
-            return int(line.split()[0])
-    return None
 
 
 def tournament_file(folder: Path, out: str) -> Path:
@@ -135,8 +94,10 @@ def main() -> int:
     work = Path(sys.argv[1])
     scenario = sys.argv[2]
     os.chdir(work)
-    temp = Path(tempfile.mkdtemp(prefix="sdr-", dir="/tmp"))  # short: Ray's socket paths must fit 107 bytes
-    start_cluster(temp)
+    # notice a dead node within about two seconds instead of the default fifteen
+    os.environ.update(RAY_health_check_period_ms="500", RAY_health_check_failure_threshold="4", RAY_health_check_timeout_ms="500")
+    sh("ip", "link", "set", "lo", "up")
+    nodes = LocalCluster(nodes=2, cpus=3, port=PORT).start()
     report: dict[str, Any] = {"scenario": scenario}
     try:
         local = run(work, "local", None)
@@ -147,7 +108,7 @@ def main() -> int:
                 while time.monotonic() < deadline:
                     done = list((work / "cluster" / "matches").rglob("*.done.json")) if (work / "cluster").exists() else []
                     if len(done) >= 2:
-                        pid = second_raylet(temp)
+                        pid = nodes.worker_raylet()
                         if pid is not None:
                             os.kill(pid, signal.SIGKILL)
                             killed.append(pid)
@@ -174,8 +135,7 @@ def main() -> int:
         report["duplicate_same_logs"] = duplicate_match_same(work)
         report["different_logs"] = sorted(k for k in set(a) | set(b) if a.get(k) != b.get(k))[:5]
     finally:
-        stop_cluster(temp)
-        shutil.rmtree(temp, ignore_errors=True)
+        nodes.stop()
     print(json.dumps(report))
     return 0
 
