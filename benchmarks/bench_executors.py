@@ -52,7 +52,7 @@ def inside(args: argparse.Namespace) -> int:
 
     work = Path(tempfile.mkdtemp(prefix="showdown-bench-"))
     sh("ip", "link", "set", "lo", "up")
-    cluster = LocalCluster(nodes=2, cpus=3, port=PORT).start()
+    nodes = LocalCluster(nodes=2, cpus=3, port=PORT).start()
     try:
         import ray
 
@@ -75,7 +75,7 @@ def inside(args: argparse.Namespace) -> int:
             "ratio_ray_over_local": round(cm / lm, 3),
         }))
     finally:
-        cluster.stop()
+        nodes.stop()
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
