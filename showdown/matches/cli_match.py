@@ -64,6 +64,11 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
         help="how win rates are estimated (default: the best available: aivat when an agent's strategy "
         "is known, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
     )
+    p.add_argument("--until-ci", type=float, metavar="WIDTH",
+                   help="stop once the first agent's 95%% interval is at most WIDTH chips per 100 hands either side "
+                   "(an anytime-valid confidence sequence, so stopping early keeps the error rate); --hands is the most")
+    p.add_argument("--until-separated", action="store_true", default=None,
+                   help="stop once the first agent's anytime-valid 95%% interval excludes zero; --hands is the most")
     p.add_argument("--executor", choices=("local", "ray"),
                    help="where duplicate halves run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster for --executor ray (default: Ray on this machine)")
@@ -119,7 +124,13 @@ def run_match_command(args: argparse.Namespace) -> int:
         max_replaced=args.max_replaced,
         executor=args.executor,
         address=args.address,
+        until_ci=args.until_ci,
+        until_separated=args.until_separated,
     )
+    if (config.until_ci is not None or config.until_separated) and config.duplicate:
+        raise ConfigError("--until-ci and --until-separated stop a plain match; give them without --duplicate")
+    if config.until_ci is not None and config.until_ci <= 0:
+        raise ConfigError(f"--until-ci is a half-width in chips per 100 hands, above 0; got {config.until_ci:g}")
     if (config.executor or config.address) and not config.duplicate:
         raise ConfigError("--executor and --address say where duplicate halves run: add --duplicate")
     if args.no_log:

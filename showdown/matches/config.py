@@ -128,6 +128,8 @@ class MatchConfig:
     force: bool = False  # overwrite the logs of an earlier match of the same name
     resume: bool = False  # continue a killed match from its logs
     executor: str | None = None  # where duplicate halves run: local (default) | ray
+    until_ci: float | None = None  # stop once the first agent's anytime-valid 95% half-width (chips/100) is this small
+    until_separated: bool = False  # stop once that interval excludes zero
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
 
@@ -431,6 +433,8 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
         "max_replaced": config.max_replaced,
         "executor": config.executor,
         "address": config.address,
+        "until_ci": config.until_ci,
+        "until_separated": config.until_separated,
     }
 
 
@@ -458,6 +462,8 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
         max_replaced=float(d.get("max_replaced", 0.01)),
         executor=d.get("executor"),
         address=d.get("address"),
+        until_ci=d.get("until_ci"),
+        until_separated=bool(d.get("until_separated", False)),
     )
 
 

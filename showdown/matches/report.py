@@ -53,6 +53,7 @@ class MatchReport:
     replaced_hands: dict[str, int] = field(default_factory=dict)  # by seat name: hands the dealer acted for it
     max_replaced: float = DEFAULT_MAX_REPLACED  # share of hands above which the match is degraded
     stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
+    stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
 
     @property
     def degraded(self) -> bool:
@@ -158,6 +159,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "aborted": r.aborted,
         "interrupted": r.interrupted,
         "degraded": r.degraded,
+        "stopping": r.stopping,
         "replaced_hands": r.replaced_hands,
         "max_replaced": r.max_replaced,
         "reason": r.reason,
@@ -194,6 +196,14 @@ def format_table(r: MatchReport) -> str:
         lines.insert(0, degraded)
     if r.interrupted:
         lines.append("stopped early: partial results")
+    if r.stopping is not None:
+        s = r.stopping
+        lo, hi = s["interval_per100"]
+        verdict = f"reached after {s['hands']:,} hands" if s["reached"] else f"not reached in {s['hands']:,} hands"
+        lines.append(
+            f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
+            f"[{lo:+.2f}, {hi:+.2f}] per 100 hands (a confidence sequence: valid however early it stopped)"
+        )
     if r.aborted and r.reason:
         lines.append(f"match aborted: {r.reason}")
     if r.analysis is not None:

@@ -207,6 +207,54 @@ def load_match_file(where: str | Path) -> MatchConfig:
     return replace(config_from_json(doc), resume=True)
 
 
+@dataclass
+class StoppingRule:
+    """``--until-ci`` / ``--until-separated``: stop once the first agent's anytime-valid interval
+    (a confidence sequence, valid however often it is looked at) is narrow enough or excludes zero."""
+
+    sequence: Any
+    label: str
+    half_width_per100: float | None
+    separated: bool
+    pending: list[float] = field(default_factory=list)
+    stopped: bool = False
+
+    @classmethod
+    def of(cls, config: MatchConfig, game: GameDef, label: str) -> StoppingRule | None:
+        if config.until_ci is None and not config.until_separated:
+            return None
+        from showdown.evaluation.confidence import ConfidenceSequence, hand_range
+
+        low, high = hand_range(game)
+        return cls(ConfidenceSequence(low, high), label, config.until_ci, config.until_separated)
+
+    def add(self, record: HandRecord) -> bool:
+        """Take a hand; True when the match may stop (looked at every 256 hands)."""
+        for name, value in zip(record.players, record.values):
+            if name == self.label:
+                self.pending.append(value)
+        if len(self.pending) < STATS_BATCH:
+            return False
+        self.sequence.update(self.pending)
+        self.pending.clear()
+        if self.separated and self.sequence.excludes(0.0):
+            return True
+        return self.half_width_per100 is not None and 100 * self.sequence.half_width() <= self.half_width_per100
+
+    def summary(self, hands: int) -> dict[str, Any]:
+        lo, hi = self.sequence.interval()
+        goal = "the interval excludes zero" if self.separated else f"a half-width of {self.half_width_per100:g}/100"
+        return {
+            "rule": "until-separated" if self.separated else "until-ci",
+            "agent": self.label,
+            "goal": goal,
+            "reached": self.stopped,
+            "hands": hands,
+            "interval_per100": [100 * lo, 100 * hi],
+            "method": "anytime-valid 95% confidence sequence (empirical Bernstein; Waudby-Smith and Ramdas 2023)",
+        }
+
+
 def _replay_finished_hands(jsonl: Path, hands: int, hand_done: Callable[[HandRecord], None]) -> None:
     """A resumed match's report covers every hand: the ones played before the crash come from its log."""
     with jsonl.open("r", encoding="utf-8") as f:
@@ -304,10 +352,14 @@ async def run_match_async(
     ticker = Progress(config.hands, stats, catch_up=catch_up) if show_progress else None
 
     replaced_hands = dict.fromkeys(labels, 0)
+    rule = StoppingRule.of(config, game, labels[0])
 
     def hand_done(record: HandRecord) -> None:
         nonlocal played
         played += 1
+        if rule is not None and rule.add(record) and not rule.stopped:
+            rule.stopped = True
+            server.request_stop()
         if record.events:
             for seat in {e.get("seat") for e in record.events if e.get("kind") in _DEALER_PLAYED}:
                 if isinstance(seat, int) and 0 <= seat < len(labels):
@@ -544,10 +596,11 @@ async def run_match_async(
         fixed_seats=config.fixed_seats,
         show_mbb=show_mbb,
         big_blind=big_blind,
-        aborted=result.aborted and not interrupted,
+        aborted=result.aborted and not interrupted and not (rule is not None and rule.stopped),
         interrupted=bool(interrupted),
         stop_signal=interrupted,
         replaced_hands=replaced_hands,
+        stopping=rule.summary(result.hands_played) if rule is not None else None,
         reason=result.reason,
         elapsed=elapsed,
         play_seconds=result.play_seconds,

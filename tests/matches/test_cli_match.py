@@ -126,3 +126,16 @@ def test_tournament_csv(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     rows = r.stdout.splitlines()
     assert rows[0] == "agent,opponent,hands,per100,ci95_low,ci95_high" and len(rows) == 7
+
+
+def test_until_separated_stops_a_lopsided_match_early_with_an_anytime_valid_interval(tmp_path: Path) -> None:
+    r = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["hands"] < 200000 and doc["stopping"]["reached"]
+    lo, hi = doc["stopping"]["interval_per100"]
+    assert lo > 0  # rules beats random
+    table = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-ci", "20",
+                     "--name", "ci", "--force")
+    assert table.returncode == 0, table.stderr
+    assert "stopping rule: a half-width of 20/100 for rules: reached after" in table.stdout
