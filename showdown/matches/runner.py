@@ -38,6 +38,7 @@ from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
 from showdown.matches.stats import MatchStats
 from showdown.protocol.logfile import HandRecord
+from showdown.server.tcp import DEALER_PLAYED
 from showdown.status import StatusLine
 
 __all__ = ["run_match", "run_match_async", "seat_labels", "derive_seed", "agent_command", "Progress"]
@@ -105,7 +106,6 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
 
 
 _CHEAP_AGENTS = ("random", "call", "bluff", "rules")
-_DEALER_PLAYED = frozenset({"timeout", "disconnect"})  # event kinds where the dealer chose the action
 STATS_BATCH = 256  # hands folded into the running statistics at a time
 
 
@@ -361,7 +361,7 @@ async def run_match_async(
             rule.stopped = True
             server.request_stop()
         if record.events:
-            for seat in {e.get("seat") for e in record.events if e.get("kind") in _DEALER_PLAYED}:
+            for seat in {e.get("seat") for e in record.events if e.get("kind") in DEALER_PLAYED}:
                 if isinstance(seat, int) and 0 <= seat < len(labels):
                     replaced_hands[labels[seat]] += 1
         waiting.append(record)

@@ -79,6 +79,9 @@ CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connect
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
 
 
+DEALER_PLAYED = frozenset({"timeout", "disconnect"})
+"""Event kinds in which the dealer chose a seat's action (it timed out or was not there)."""
+
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
 
@@ -290,6 +293,7 @@ class MatchServer:
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
+        self.replaced_hands = [0] * n  # by seat: hands in which the dealer acted for it (timeouts, absence)
         self.resumed_at: int | None = None  # the hand a resumed match continued from
         self._warnings_shown = [0] * n
         self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
@@ -545,6 +549,7 @@ class MatchServer:
             else:
                 self._finished = o
         for hand in finished_hands:  # logged before any seat is sent the hand's end, as the reference does
+            self._count_dealer_played(hand)
             self._log_hand(hand)
         acting = self.engine.acting_seat
         if acting is not None and deferred[acting]:
@@ -732,6 +737,13 @@ class MatchServer:
         (log_dir / name).write_text(format_gamedef(self.game), encoding="utf-8")
         self.engine.game_label = name
 
+    def _count_dealer_played(self, o: HandFinished) -> None:
+        events = o.record.events
+        if events:
+            for seat in {e.get("seat") for e in events if e.get("kind") in DEALER_PLAYED}:
+                if isinstance(seat, int) and 0 <= seat < len(self.replaced_hands):
+                    self.replaced_hands[seat] += 1
+
     def _log_hand(self, o: HandFinished) -> None:
         """Append the hand to both logs; a write that fails (a full disk) takes back what it wrote of
         that hand in either file, so both keep only complete hands, and stops the match at once."""
@@ -796,6 +808,9 @@ class MatchServer:
             _err(score_line)
         if self._trace or any(any(c.values()) for c in self._replacements().values()):
             _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
+        for seat, n in enumerate(self.replaced_hands):
+            if n:
+                _err(f"seat {seat + 1} ({self.names[seat]}) was played by the dealer in {n:,} of {f.hands_played:,} hands")
         if self._observer_timer is not None:
             self._observer_timer.cancel()
         self._write_observers()
@@ -823,6 +838,7 @@ class MatchServer:
                 "names": list(self.names),
                 "totals": list(f.score.totals),
                 "replacements": self._replacements(),
+                "replaced_hands": dict(zip(self.names, self.replaced_hands)),
             }
             _append(self._jsonl, (json.dumps(summary, separators=(",", ":")) + "\n").encode())
             self._jsonl.close()

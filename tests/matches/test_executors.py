@@ -110,3 +110,9 @@ def test_a_job_carries_its_bots_files_and_runs_them_from_its_own_folder(tmp_path
     doc = play_job_here(config_to_json(config), files)
     assert doc["error"] is None, doc
     assert doc["result"]["agents"][0]["name"] == "mine"
+
+
+def test_without_ray_the_executor_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ConfigError, match=r"pip install 'showdown-poker\[cluster\]'"):
+        make_executor("ray")

@@ -3,6 +3,7 @@ every finished hand logged before its end goes out, and one line for each user e
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -117,3 +118,14 @@ def test_a_full_disk_stops_the_match_with_one_line_and_keeps_every_complete_hand
         assert report.ok and report.hands == len(hands_log) and not report.complete
     finally:
         subprocess.run(["umount", str(disk)], check=False)
+
+
+def test_a_seat_that_never_connects_is_said_to_be_played_by_the_dealer(tmp_path: Path) -> None:
+    proc = dealer(tmp_path, "m", "kuhn", "30", "1", "a", "b", "-q", "--start_timeout", "4000")
+    ports = ports_of(proc)
+    only = agent(ports[0])  # seat 1 connects well within the start timeout; seat 2 never does
+    out, err = proc.communicate(timeout=60)
+    only.wait(timeout=30)
+    assert "seat 2 (b) was played by the dealer in 30 of 30 hands" in err
+    summary = json.loads((tmp_path / "m.jsonl").read_text().splitlines()[-1])
+    assert summary["replaced_hands"] == {"a": 0, "b": 30}
