@@ -307,6 +307,7 @@ class MatchServer:
         self._tasks: set[asyncio.Task[None]] = set()
         self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
         self._log: IO[bytes] | None = None
+        self._ends: list[int] | None = None  # byte lengths of the .log and .jsonl, once writing hands
         self._jsonl: IO[bytes] | None = None
         self._finished: MatchFinished | None = None
         self._ended = False
@@ -749,17 +750,23 @@ class MatchServer:
         that hand in either file, so both keep only complete hands, and stops the match at once."""
         log, jsonl = self._log, self._jsonl
         if log is not None and jsonl is not None:
-            log_end = log.tell()
+            if self._ends is None:  # where each file ends, kept here: no seek per hand
+                self._ends = [log.tell(), jsonl.tell()]
+            ends = self._ends
+            line = (o.state_line + "\n").encode()
+            record = (o.record.to_json() + "\n").encode()
             try:
-                _append(log, (o.state_line + "\n").encode())
-                _append(jsonl, (o.record.to_json() + "\n").encode())
+                _append(log, line, ends[0])
+                _append(jsonl, record, ends[1])
             except OSError as exc:
                 try:
-                    log.truncate(log_end)
+                    log.truncate(ends[0])
                 except OSError:
                     pass
                 self._disk_failed(exc, o.hand)
                 return
+            ends[0] += len(line)
+            ends[1] += len(record)
         if self.on_hand is not None:
             self.on_hand(o.record)
 
@@ -918,9 +925,11 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str
     return family, str(sockaddr[0])
 
 
-def _append(f: IO[bytes], data: bytes) -> None:
-    """Write all of ``data`` at the end of ``f`` or nothing: a short write (a full disk) is taken back."""
-    start = f.tell()
+def _append(f: IO[bytes], data: bytes, start: int | None = None) -> None:
+    """Write all of ``data`` at the end of ``f`` (which is at ``start``, when known) or nothing: a
+    short write (a full disk) is taken back."""
+    if start is None:
+        start = f.tell()
     try:
         written = f.write(data)
     except OSError:
