@@ -107,7 +107,7 @@ class DealerOptions:
     resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
-    max_pending: int = 16  # connections per port that have not yet proved their seat
+    max_pending: int = 4  # connections per port that have not yet proved their seat
 
     def limits(self) -> TimeLimits:
         return TimeLimits(
