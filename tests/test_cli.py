@@ -10,7 +10,7 @@ def test_games_lists_the_catalog_with_descriptions(capsys) -> None:
     assert main(["games"]) == 0
     out = capsys.readouterr().out.splitlines()
     names = [line.split()[0] for line in out]
-    assert names == ["kuhn", "kuhn3p", "leduc", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p", "kuhn-N"]
+    assert names == ["kuhn", "kuhn3p", "leduc", "leduc3p", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p", "kuhn-N"]
     assert all(len(line.split()) > 3 for line in out)
 
 

@@ -23,6 +23,7 @@ CATALOG: tuple[CatalogEntry, ...] = (
     CatalogEntry("kuhn", "kuhn.limit.2p.game", "Kuhn poker, 2 players: Q K A, ante 1, one bet of 1"),
     CatalogEntry("kuhn3p", "kuhn.limit.3p.game", "Kuhn poker, 3 players: J Q K A, ante 1, one bet of 1"),
     CatalogEntry("leduc", "leduc.limit.2p.game", "Leduc hold'em: 6 cards, 1 hole + 1 board card, bets 2 then 4"),
+    CatalogEntry("leduc3p", "leduc.limit.3p.game", "Leduc hold'em, 3 players: 8 cards (J Q K A, 2 suits), bets 2 then 4"),
     CatalogEntry(
         "holdem-limit", "holdem.limit.2p.reverse_blinds.game", "Heads-up limit hold'em, blinds 10/5, reverse blinds"
     ),

@@ -34,7 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -250,9 +250,22 @@ class CFRSolver:
         """Exploitability of the average strategy in chips per hand (``best_response.exploitability``)."""
         return self.flat.exploitability(self.average_sigma())
 
+    def measure(self, sigma: tuple[np.ndarray, np.ndarray]) -> float:
+        """Exploitability of ``sigma`` (what ``train`` records as the curve)."""
+        return self.flat.exploitability(sigma)
+
+    def strategy_of(self, sigma: tuple[np.ndarray, np.ndarray]) -> Strategy:
+        """The ``Strategy`` of behavioural strategies given per sequence."""
+        return arrays_to_strategy(self.tree, self.flat.to_profile(sigma))
+
     def average_value(self) -> float:
         """Position 0's expected chips per hand when both play the average strategy."""
         return self.flat.expected_value(self.average_sigma())
+
+    def average_values(self) -> tuple[float, ...]:
+        """Each position's expected chips per hand under the average strategy."""
+        v = self.average_value()
+        return (v, -v)
 
     # ------------------------------------------------------------------ checkpoints
 
@@ -264,20 +277,8 @@ class CFRSolver:
         """
         p = Path(path)
         lays = self.flat.players
-        meta = {
-            "format": CHECKPOINT_FORMAT,
-            "version": CHECKPOINT_VERSION,
-            "game": self.game.name,
-            "gamedef": format_gamedef(self.game),
-            "rule": asdict(self.rule),
-            "batch": self.batch,
-            "seed": self.seed,
-            "iterations": self.iterations,
-            "seconds": self.seconds,
-            "rng": self.rng.bit_generator.state,
-            "sequences": [lay.num_sequences for lay in lays],
-            "extra": extra or {},
-        }
+        meta = checkpoint_meta(self, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, extra)
+        meta["sequences"] = [lay.num_sequences for lay in lays]
         arrays: dict[str, np.ndarray] = {"meta": np.array(json.dumps(meta))}
         for q in (0, 1):
             # Stored in the tree's sequence numbering, which depends on the game only.
@@ -325,6 +326,23 @@ class CFRSolver:
         solver.rng.bit_generator.state = meta["rng"]
         solver._refresh()
         return solver, dict(meta.get("extra") or {})
+
+
+def checkpoint_meta(solver: Any, fmt: str, version: int, extra: dict[str, Any] | None) -> dict[str, Any]:
+    """The JSON header every CFR checkpoint starts with: game, rule, budget so far and the RNG state."""
+    return {
+        "format": fmt,
+        "version": version,
+        "game": solver.game.name,
+        "gamedef": format_gamedef(solver.game),
+        "rule": asdict(solver.rule),
+        "batch": solver.batch,
+        "seed": solver.seed,
+        "iterations": solver.iterations,
+        "seconds": solver.seconds,
+        "rng": solver.rng.bit_generator.state,
+        "extra": extra or {},
+    }
 
 
 def _checkpoint_game(path: Path, text: str, name: str) -> GameDef:
@@ -442,17 +460,57 @@ ALGORITHMS: dict[str, Callable[..., CFRSolver]] = {
 }
 
 
+class Solver(Protocol):
+    """What ``train`` and the command line need of a solver: heads-up ``CFRSolver`` or ``MultiCFRSolver``."""
+
+    iterations: int
+    seconds: float
+    game: GameDef
+    rule: Rule
+    seed: int | None
+    batch: int
+
+    def iterate(self, n: int = 1) -> None: ...
+    def average_sigma(self) -> Any: ...
+    def measure(self, sigma: Any) -> float: ...
+    def strategy_of(self, sigma: Any) -> Strategy: ...
+    def average_strategy(self) -> Strategy: ...
+    def save(self, path: str | Path, extra: dict[str, Any] | None = None) -> Path: ...
+    def average_value(self) -> float: ...
+    def average_values(self) -> tuple[float, ...]: ...
+
+
 def make_solver(
     game: GameDef | GameTree, algorithm: str = "cfr+", *, seed: int | None = 0, batch: int | None = None
-) -> CFRSolver:
+) -> Solver:
     """A fresh solver for ``algorithm`` (one of ``ALGORITHM_NAMES``); ``SolverError`` for other names.
 
+    Games of more than two players get a ``MultiCFRSolver`` (``showdown.solvers.multiplayer``).
     ``batch`` (Monte Carlo variants) defaults to ``DEFAULT_BATCHES``.
     """
     rule = RULES.get(algorithm)
     if rule is None:
         raise SolverError(f"unknown CFR algorithm {algorithm!r}: choose one of {', '.join(ALGORITHM_NAMES)}")
+    if isinstance(game, GameDef) and game.num_players > 2:
+        from showdown.solvers.multiplayer import MultiCFRSolver, build_ntree
+
+        return MultiCFRSolver(build_ntree(game), rule, seed=seed, batch=batch)
     return CFRSolver(game, rule, seed=seed, batch=batch)
+
+
+def load_solver(path: str | Path, game: GameDef | None = None) -> tuple[Solver, dict[str, Any]]:
+    """A heads-up or multiplayer solver restored from its checkpoint, and the ``extra`` data saved with it."""
+    from showdown.solvers.multiplayer import CHECKPOINT_FORMAT as MULTI_FORMAT
+    from showdown.solvers.multiplayer import MultiCFRSolver
+
+    try:
+        with np.load(Path(path), allow_pickle=False) as data:
+            fmt = json.loads(str(data["meta"])).get("format") if "meta" in data else None
+    except (OSError, KeyError, ValueError, AttributeError) as exc:
+        raise SolverError(f"{path}: not a CFR checkpoint ({exc})") from None
+    if fmt == MULTI_FORMAT:
+        return MultiCFRSolver.load(path, game)
+    return CFRSolver.load(path, game)
 
 
 # ---------------------------------------------------------------------- training to a budget
@@ -481,14 +539,14 @@ class TrainResult:
 
 
 def train(
-    solver: CFRSolver,
+    solver: Solver,
     *,
     iterations: int | None = None,
     seconds: float | None = None,
     target: float | None = None,
     curve: list[CurvePoint] | None = None,
     should_stop: Callable[[], bool] | None = None,
-    on_check: Callable[[CurvePoint, CFRSolver], None] | None = None,
+    on_check: Callable[[CurvePoint, Solver], None] | None = None,
     growth: float = 1.1,
 ) -> TrainResult:
     """Run ``solver`` until the first budget is met: ``iterations`` (its total count, so a resumed solver
@@ -514,7 +572,7 @@ def train(
     def check() -> float:
         nonlocal last_checked, last_check_time, sigma
         sigma = solver.average_sigma()
-        value = solver.flat.exploitability(sigma)
+        value = solver.measure(sigma)
         point = CurvePoint(solver.iterations, solver.seconds, value)
         curve.append(point)
         last_checked, last_check_time = solver.iterations, solver.seconds
@@ -545,7 +603,7 @@ def train(
                 stopped_by = "target"
     if last_checked != solver.iterations:
         e = check()
-    strategy = arrays_to_strategy(solver.tree, solver.flat.to_profile(sigma))
+    strategy = solver.strategy_of(sigma)
     return TrainResult(strategy, e, solver.iterations, solver.seconds, stopped_by, curve)
 
 
@@ -557,6 +615,7 @@ __all__ = [
     "DEFAULT_BATCHES",
     "RULES",
     "Rule",
+    "Solver",
     "TrainResult",
     "cfr",
     "cfr_plus",
@@ -564,6 +623,7 @@ __all__ = [
     "discounted_cfr",
     "external_sampling_cfr",
     "linear_cfr",
+    "load_solver",
     "make_solver",
     "train",
 ]

@@ -36,8 +36,9 @@ CHECKPOINT_EVERY = 60.0
 """Seconds between checkpoint writes during a long run (besides the one at the end)."""
 
 CFR_DESCRIPTION = (
-    "Solve a 2-player game (kuhn, kuhn-N, leduc) with a CFR variant, watching the exploitability of the "
-    "average strategy fall. Stops at the first budget met (--iterations counts the total, including "
+    "Solve a game (kuhn, kuhn-N, leduc; kuhn3p, leduc3p and other small limit games of 3 or more players) "
+    "with a CFR variant, watching the exploitability (NashConv for more than 2 players) of the average strategy "
+    "fall. Stops at the first budget met (--iterations counts the total, including "
     "iterations of a resumed checkpoint; default: 1000 iterations when no budget is given). Writes the "
     "strategy, its exploitability curve (CSV and JSON beside it) and, with --checkpoint, the solver state "
     "to resume from. Ctrl-C stops cleanly and writes them all."
@@ -110,7 +111,10 @@ def write_curve(points: list[Any], csv_path: Path, json_path: Path, game: str, a
 class _Progress:
     """The stderr progress line: rewritten in place on a terminal, else printed at growing intervals."""
 
-    def __init__(self, stream: TextIO, label: str, quiet: bool, start_iterations: int, start_seconds: float) -> None:
+    def __init__(
+        self, stream: TextIO, label: str, quiet: bool, start_iterations: int, start_seconds: float, measure: str = "exploitability"
+    ) -> None:
+        self.measure = measure
         self.stream = stream
         self.label = label
         self.quiet = quiet
@@ -126,7 +130,7 @@ class _Progress:
         rate = (iteration - self.start_iterations) / solved if solved > 0 else 0.0
         return (
             f"{self.label}: {iteration} iteration{'' if iteration == 1 else 's'}, {rate:,.0f} it/s, "
-            f"exploitability {exploitability:.3g} chips/hand ({seconds:.1f} s solving)"
+            f"{self.measure} {exploitability:.3g} chips/hand ({seconds:.1f} s solving)"
         )
 
     def update(self, iteration: int, seconds: float, exploitability: float, final: bool = False) -> None:
@@ -156,7 +160,7 @@ class _Progress:
 def cfr_handler(args: argparse.Namespace) -> int:
     """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
     from showdown.games.catalog import get_game
-    from showdown.solvers.cfr import CFRSolver, CurvePoint, make_solver, train
+    from showdown.solvers.cfr import CurvePoint, Solver, load_solver, make_solver, train
     from showdown.solvers.strategy import save_strategy
 
     for name, value in (("--iterations", args.iterations), ("--seconds", args.seconds), ("--target-exploitability", args.target)):
@@ -172,8 +176,9 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
     curve: list[CurvePoint] = []
+    solver: Solver
     if checkpoint is not None and checkpoint.exists():
-        solver, extra = CFRSolver.load(checkpoint, game)
+        solver, extra = load_solver(checkpoint, game)
         if solver.rule.name != args.algorithm:
             raise SolverError(
                 f"checkpoint {checkpoint} holds a {solver.rule.name} run, not {args.algorithm}: "
@@ -187,7 +192,8 @@ def cfr_handler(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
     csv_path, json_path = output_paths(output)
 
-    progress = _Progress(sys.stderr, f"{label} {args.algorithm}", args.quiet, solver.iterations, solver.seconds)
+    measure = "exploitability" if game.num_players == 2 else "NashConv"
+    progress = _Progress(sys.stderr, f"{label} {args.algorithm}", args.quiet, solver.iterations, solver.seconds, measure)
     if resumed:
         progress.message(f"resuming {checkpoint} at iteration {solver.iterations} ({solver.seconds:.1f} s solved)")
     stop = {"requested": False}
@@ -198,7 +204,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
             solver.save(checkpoint, {"curve": [[q.iteration, q.seconds, q.exploitability] for q in curve]})
             last_save[0] = time.perf_counter()
 
-    def on_check(point: CurvePoint, s: CFRSolver) -> None:
+    def on_check(point: CurvePoint, s: Solver) -> None:
         progress.update(point.iteration, point.seconds, point.exploitability)
         if checkpoint is not None and time.perf_counter() - last_save[0] >= CHECKPOINT_EVERY:
             save_checkpoint()
@@ -242,9 +248,11 @@ def cfr_handler(args: argparse.Namespace) -> int:
         "iterations": result.iterations,
         "seconds": result.seconds,
         "exploitability": result.exploitability,
+        "measure": measure,
         "stopped_by": result.stopped_by,
         "interrupted": interrupted,
         "value": solver.average_value(),  # position 0's expected chips per hand under the strategy
+        "values": list(solver.average_values()),  # every position's
         "strategy": str(output),
         "curve_csv": str(csv_path),
         "curve_json": str(json_path),
@@ -257,7 +265,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     else:
         print(
             f"{label} {args.algorithm}: {result.iterations} iterations in {result.seconds:.2f} s, "
-            f"exploitability {result.exploitability:.3g} chips/hand"
+            f"{measure} {result.exploitability:.3g} chips/hand"
             f"{', interrupted' if interrupted else ''}\n"
             f"strategy: {output}\ncurve: {csv_path}, {json_path}"
             + (f"\ncheckpoint: {checkpoint}" if checkpoint is not None else "")

@@ -32,7 +32,7 @@ import json
 import math
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -193,13 +193,20 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
     Keys and actions are checked against the game's tree when the tree can be built (games too large
     for the exact solvers get the probability checks only).
     """
-    if tree is None:
+    checker: Any = tree
+    if checker is None:
         from showdown.solvers.tree import build_tree
 
         try:
-            tree = build_tree(strategy.game)
+            if strategy.game.num_players > 2:
+                from showdown.solvers.multiplayer import build_ntree
+
+                checker = build_ntree(strategy.game)
+            else:
+                checker = build_tree(strategy.game)
         except SolverError:
-            tree = None
+            checker = None
+    tree = checker
     for key, probs in strategy.table.items():
         if tree is not None:
             if key not in tree.key_index:
