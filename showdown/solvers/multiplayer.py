@@ -110,6 +110,8 @@ class NTree:
         self.players = tuple(range(n_players))
         self._level_decisions: dict[tuple[int, int], np.ndarray] = {}
         self._player_edges: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._ancestor_cache: dict[int, np.ndarray | None] = {}
+        self._own_path = self._own_paths()
 
     # ------------------------------------------------------------------ deals
 
@@ -251,6 +253,22 @@ class NTree:
         self.iset = iset
         del g
 
+    def _own_paths(self) -> np.ndarray:
+        """Per information set, the flat strategy indices of its player's own earlier actions on the way
+        to it (the same in every deal of the set), padded with ``num_infosets * MAX_ACTIONS`` (a 1)."""
+        pad = self.num_infosets * MAX_ACTIONS
+        paths = np.full((self.num_infosets, len(self.levels)), pad, dtype=np.int64)
+        for i in range(self.num_infosets):
+            n, x, p = int(self.infoset_node[i]), int(self.infoset_deal[i]), int(self.infoset_player[i])
+            k = 0
+            while n > 0:
+                par = int(self.parent[n])
+                if self.actor[par] == p:
+                    paths[i, k] = self.edge[n, x]
+                    k += 1
+                n = par
+        return paths
+
     # ------------------------------------------------------------------ payoffs
 
     def _payoffs(self) -> None:
@@ -339,6 +357,11 @@ class NTree:
 
     def others_reach(self, prob: np.ndarray, player: int) -> np.ndarray:
         """Per node and deal, the product of every other player's reach (chance excluded: it is uniform)."""
+        ancestors = self._ancestors(player)
+        if ancestors is not None:  # small trees: one gather of every node's path, one product
+            padded = np.concatenate([prob, np.ones((1, prob.shape[1]))])
+            out: np.ndarray = padded[ancestors].prod(axis=1)
+            return out
         reach = np.empty_like(prob)
         reach[0] = 1.0
         for lo, hi in self.levels[1:]:
@@ -346,6 +369,26 @@ class NTree:
             theirs = (self.actor[par] != player)[:, None]
             reach[lo:hi] = reach[par] * np.where(theirs, prob[lo:hi], 1.0)
         return reach
+
+    def _ancestors(self, player: int) -> np.ndarray | None:
+        """Per node, the nodes on its path whose incoming edge is another player's action, padded with
+        the index one past the last node (a row of ones); None when the gather would be large."""
+        if player in self._ancestor_cache:
+            return self._ancestor_cache[player]
+        depth = len(self.levels)
+        table: np.ndarray | None = None
+        if len(self.betting) * depth * self.num_deals <= 2_000_000:
+            pad = len(self.betting)
+            table = np.full((len(self.betting), depth), pad, dtype=np.int64)
+            for n in range(1, len(self.betting)):
+                k, m = 0, n
+                while m > 0:
+                    if self.actor[self.parent[m]] != player:
+                        table[n, k] = m
+                        k += 1
+                    m = int(self.parent[m])
+        self._ancestor_cache[player] = table
+        return table
 
     def values(self, prob: np.ndarray, player: int, cols: np.ndarray | slice = slice(None)) -> np.ndarray:
         """``player``'s expected net chips from each node on, per deal: ``(nodes, deals)``."""
@@ -489,6 +532,7 @@ class MultiCFRSolver:
         self.regrets = np.zeros(shape)
         self.average_sums = np.zeros(shape)
         self._sigma = regret_matching(self.regrets, self.tree.legal)
+        self._row_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     @property
     def num_players(self) -> int:
@@ -508,8 +552,7 @@ class MultiCFRSolver:
     def _sample_others(self, players: tuple[int, ...]) -> np.ndarray:
         """The current strategy with the other players' rows replaced by one sampled action each."""
         sigma = self._sigma.copy()
-        others = ~np.isin(self.tree.infoset_player, players)
-        rows = np.flatnonzero(others)
+        rows = self._rows(tuple(p for p in self.tree.players if p not in players))
         cum = np.cumsum(sigma[rows], axis=1)
         u = self.rng.random((len(rows), 1))
         pick = np.minimum((u >= cum).sum(axis=1), MAX_ACTIONS - 1)
@@ -538,7 +581,7 @@ class MultiCFRSolver:
             gain = (value[kids] - value[dec][pos]) * opp[kids]
             edges = tree.edge[kids] if isinstance(cols, slice) else tree.edge[kids][:, cols]
             inst += np.bincount(edges.ravel(), weights=gain.ravel(), minlength=width)
-        rows = np.isin(tree.infoset_player, players)
+        rows = self._rows(players)
         t = self.iterations
         r = self.regrets
         r[rows] += scale * inst.reshape(r.shape)[rows]
@@ -556,26 +599,18 @@ class MultiCFRSolver:
             s[rows] *= (t / (t + 1.0)) ** rule.gamma
         self._sigma[rows] = regret_matching(r[rows], tree.legal[rows])
 
+    def _rows(self, players: tuple[int, ...]) -> np.ndarray:
+        """The information-set rows of ``players`` (cached)."""
+        rows = self._row_cache.get(players)
+        if rows is None:
+            rows = self._row_cache[players] = np.flatnonzero(np.isin(self.tree.infoset_player, players))
+        return rows
+
     def _own_reach(self, rows: np.ndarray) -> np.ndarray:
         """Each chosen information set's own reach probability under the current strategy."""
-        tree = self.tree
-        idx = np.flatnonzero(rows)
-        flat = self._sigma.reshape(-1)
-        nodes = tree.infoset_node[idx]
-        deals = tree.infoset_deal[idx]
-        players = tree.infoset_player[idx]
-        own = np.ones(len(idx))
-        node = nodes.copy()
-        while True:
-            live = node > 0
-            if not live.any():
-                break
-            par = tree.parent[node[live]]
-            by_me = tree.actor[par] == players[live]
-            factor = np.where(by_me, flat[tree.edge[node[live], deals[live]]], 1.0)
-            own[live] *= factor
-            node[live] = par
-        return own
+        flat = np.append(self._sigma.reshape(-1), 1.0)
+        out: np.ndarray = flat[self.tree._own_path[rows]].prod(axis=1)
+        return out
 
     # ------------------------------------------------------------------ results
 
