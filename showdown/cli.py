@@ -175,7 +175,9 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     add_exploit_arguments(
         sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
                        description="Exact best responses to a strategy file or a built-in agent's strategy; "
-                       "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand.")
+                       "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand. "
+                       "For 3 or more players (kuhn3p, leduc3p): each position's value, best response and gain, "
+                       "and NashConv (the sum of the gains).")
     )
     equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
     add_equity_arguments(equity)

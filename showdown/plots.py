@@ -252,9 +252,22 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
     return label, points
 
 
+def _measure(path: str | Path) -> str:
+    """What a JSON curve file measures (``exploitability``, or ``NashConv`` for 3+ players)."""
+    p = Path(path)
+    if p.suffix != ".json":
+        return "exploitability"
+    try:
+        return str(json.loads(p.read_text(encoding="utf-8")).get("measure", "exploitability"))
+    except (OSError, ValueError, AttributeError):
+        return "exploitability"
+
+
 def plot_curves(paths: Sequence[str | Path], out: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
     """Exploitability against iterations and against seconds (log-log), one line per curve file."""
     curves = [read_curve(p) for p in paths]
+    nash = all(_measure(p) == "NashConv" for p in paths)
+    what = "NashConv" if nash else "exploitability"
     fig = new_figure(11, 4.5)
     by_iter, by_time = fig.subplots(1, 2)
     for label, points in curves:
@@ -269,10 +282,10 @@ def plot_curves(paths: Sequence[str | Path], out: str | Path, *, title: str | No
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("exploitability (chips per hand)")
+        ax.set_ylabel(f"{what} (chips per hand)")
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize="small")
-    fig.suptitle(title or "exploitability of the average strategy")
+    fig.suptitle(title or f"{what} of the average strategy")
     o = Path(out)
     fig.savefig(o, dpi=dpi)
     return o

@@ -8,7 +8,9 @@ exploitable, at most ``DEFAULT_MAX_ITERATIONS`` iterations. A trained strategy i
 next agent for the same game starts at once (``cache=false`` retrains). ``seed`` seeds the action
 sampling only (training is deterministic, or seeded with 0 for the Monte Carlo variants).
 
-Every game the solvers' tree handles can be played: Kuhn, kuhn-N, Leduc. Hold'em is refused at start
+Every game the solvers' tree handles can be played: Kuhn, kuhn-N, Leduc, and games of more than two
+players (kuhn3p, leduc3p: ``showdown.solvers.multiplayer``). For leduc3p, whose training takes minutes,
+the default is a shipped strategy (``SHIPPED``: CFR+, 1,500 iterations). Hold'em is refused at start
 with a ``ConfigError``.
 """
 
@@ -66,18 +68,18 @@ class CFRAgent(Agent):
         for key, value in (("iterations", iterations), ("seconds", seconds)):
             if value is not None and value <= 0:
                 raise ConfigError(f"agent 'cfr': option {key!r} must be positive (got {value})")
-        tree = _tree(game)
+        keys = _infoset_keys(game)
         if isinstance(strategy, Strategy):
             loaded = strategy
         elif strategy is not None:
             loaded = _load(game, Path(strategy))
         else:
             loaded = trained_strategy(game, algorithm, iterations=iterations, seconds=seconds, cache=cache)
-        missing = [k for k in tree.infoset_keys() if k not in loaded.table]
+        missing = [k for k in keys if k not in loaded.table]
         if missing:
             raise ConfigError(
-                f"agent 'cfr': the strategy lacks {len(missing)} of {len(tree.infoset_keys())} information sets of "
-                f"game {game.name or '?'} (e.g. {missing[0]!r}); it must cover both positions"
+                f"agent 'cfr': the strategy lacks {len(missing)} of {len(keys)} information sets of "
+                f"game {game.name or '?'} (e.g. {missing[0]!r}); it must cover every position"
             )
         self.strategy = loaded
         self.seed = seed
@@ -93,11 +95,16 @@ class CFRAgent(Agent):
         return {k: dict(v) for k, v in self.strategy.table.items()}
 
 
-def _tree(game: GameDef) -> Any:
+def _infoset_keys(game: GameDef) -> tuple[str, ...]:
+    """Every information set of ``game`` (any number of players), or ``ConfigError`` if it is too large."""
     from showdown.solvers.tree import build_tree
 
     try:
-        return build_tree(game)
+        if game.num_players > 2:
+            from showdown.solvers.multiplayer import build_ntree
+
+            return build_ntree(game).infoset_keys
+        return build_tree(game).infoset_keys()
     except SolverError as exc:
         raise ConfigError(f"agent 'cfr' cannot play {game.name or 'this game'}: {str(exc).split('; use ')[0]}") from None
 
@@ -138,6 +145,10 @@ def trained_strategy(
     from showdown.solvers.cfr import make_solver, train
     from showdown.solvers.strategy import StrategyError, load_strategy, save_strategy
 
+    if algorithm == DEFAULT_ALGORITHM and iterations is None and seconds is None:
+        shipped = shipped_strategy(game)
+        if shipped is not None:
+            return shipped
     path = cache_path(game, algorithm, iterations, seconds)
     if cache and path.exists():
         try:
@@ -154,6 +165,24 @@ def trained_strategy(
         save_strategy(result.strategy, tmp, "json")
         os.replace(tmp, path)  # atomic: agents training at once never read a half-written file
     return result.strategy
+
+
+SHIPPED = {"leduc3p": "leduc3p.cfr+.strategy.npz"}
+"""Default strategies shipped with the package, for games whose training takes more than a few seconds."""
+
+
+def shipped_strategy(game: GameDef) -> Any:
+    """The shipped default strategy of ``game`` (matched by its definition), or None."""
+    from importlib import resources
+
+    from showdown.games.catalog import catalog_name
+    from showdown.solvers.strategy import load_strategy
+
+    name = catalog_name(game)
+    if name not in SHIPPED:
+        return None
+    with resources.as_file(resources.files("showdown.solvers").joinpath("data", SHIPPED[name])) as path:
+        return load_strategy(path, game) if path.exists() else None
 
 
 def _factory(game: GameDef, options: dict[str, Any]) -> Agent:

@@ -42,7 +42,7 @@ import numpy as np
 from showdown.agents.base import Agent, StrategyTable, View
 from showdown.agents.registry import register_agent, take_options
 from showdown.cache import cache_dir
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.games.state import Action
 from showdown.solvers.strategy import Strategy, StrategyError, infoset_key, load_strategy, save_strategy
@@ -240,7 +240,24 @@ class EquilibriumAgent(StrategyAgent):
     name = "equilibrium"
 
     @classmethod
-    def create(cls, game: GameDef, strategy: str | None = None, seed: int | None = None) -> EquilibriumAgent:
+    def create(
+        cls, game: GameDef, strategy: str | None = None, seed: int | None = None, **family: float
+    ) -> EquilibriumAgent:
+        from showdown.games.catalog import catalog_name
+
+        if catalog_name(game) == "kuhn3p" and not strategy:
+            # 3-player Kuhn: a member of the published equilibrium family (Szafron et al. 2013).
+            from showdown.solvers.kuhn3p_family import kuhn3p_equilibrium
+
+            try:
+                return cls(game, kuhn3p_equilibrium(**family), seed)
+            except SolverError as exc:
+                raise ConfigError(f"agent 'equilibrium': {exc}") from None
+        if family:
+            raise ConfigError(
+                f"agent 'equilibrium': options {', '.join(sorted(family))} choose a member of the 3-player Kuhn "
+                "family and apply to kuhn3p only"
+            )
         profile = load_complete_strategy(strategy, game) if strategy else equilibrium_strategy(game)
         return cls(game, profile, seed)
 
@@ -259,8 +276,13 @@ class NeverBluffAgent(StrategyAgent):
 
 
 def _equilibrium(game: GameDef, options: dict[str, Any]) -> Agent:
-    o = take_options("equilibrium", options, {"seed": int, "strategy": str})
+    spec: dict[str, type] = {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)}
+    o = take_options("equilibrium", options, spec)
     return EquilibriumAgent.create(game, **o)
+
+
+KUHN3P_PARAMETERS = ("c11", "b11", "b21", "b23", "b32", "c33", "c34")
+"""Options of ``equilibrium`` on kuhn3p: the free parameters of the Szafron-Gibson-Sturtevant family."""
 
 
 def _never_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
@@ -271,7 +293,8 @@ def _never_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
 register_agent(
     "equilibrium",
     _equilibrium,
-    "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); options: seed, strategy=FILE",
+    "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); on kuhn3p a member of the "
+    "published equilibrium family (options c11 b11 b21 b23 b32 c33 c34); options: seed, strategy=FILE",
 )
 register_agent(
     "never-bluff",

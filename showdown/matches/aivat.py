@@ -127,7 +127,12 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
     try:
         table = agent.strategy_table(game)
         strategy = Strategy(game, table)
-        strategy_to_arrays(build_tree(game), strategy)  # complete for both positions
+        if game.num_players > 2:
+            from showdown.solvers.multiplayer import build_ntree
+
+            build_ntree(game).from_strategy(strategy)  # complete for every position
+        else:
+            strategy_to_arrays(build_tree(game), strategy)  # complete for both positions
     except ShowdownError as exc:
         return None, f"its strategy table is not usable ({exc})"
     return strategy, None

@@ -54,6 +54,7 @@ class MatchReport:
     max_replaced: float = DEFAULT_MAX_REPLACED  # share of hands above which the match is degraded
     stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
     stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
+    exact_values: dict[str, Any] | None = None  # 3+ players, every strategy known: exact per-100 values
 
     @property
     def degraded(self) -> bool:
@@ -160,6 +161,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "interrupted": r.interrupted,
         "degraded": r.degraded,
         "stopping": r.stopping,
+        "exact_values": r.exact_values,
         "replaced_hands": r.replaced_hands,
         "max_replaced": r.max_replaced,
         "reason": r.reason,
@@ -212,6 +214,11 @@ def format_table(r: MatchReport) -> str:
         lines += [f"note: {n}" for n in r.analysis.notes]
     else:
         lines += _plain_rows(r)
+    if r.exact_values is not None:
+        x = r.exact_values
+        agents = ", ".join(f"{name} {v:+.2f}" for name, v in x["agents"].items())
+        positions = ", ".join(f"{p} {v:+.2f}" for p, v in enumerate(x["positions"]))
+        lines.append(f"exact expected chips/100 (every strategy known, these seat arrangements): {agents}; positions {positions}")
     changed = []
     for name, counts in r.replacements.items():
         shown = ", ".join(f"{k} {v}" for k, v in counts.items() if v)

@@ -353,6 +353,7 @@ async def run_match_async(
 
     replaced_hands = dict.fromkeys(labels, 0)
     rule = StoppingRule.of(config, game, labels[0])
+    exact = _ExactTracker.of(game, config.agents, in_process)
 
     def hand_done(record: HandRecord) -> None:
         nonlocal played
@@ -365,6 +366,8 @@ async def run_match_async(
                 if isinstance(seat, int) and 0 <= seat < len(labels):
                     replaced_hands[labels[seat]] += 1
         waiting.append(record)
+        if exact is not None:
+            exact.add(record.seats)
         if len(waiting) >= STATS_BATCH:
             catch_up()
         if ticker is not None:
@@ -606,7 +609,49 @@ async def run_match_async(
         play_seconds=result.play_seconds,
         failures=failures,
         analysis=analysis,
+        exact_values=exact.result(labels, big_blind) if exact is not None else None,
     )
+
+
+class _ExactTracker:
+    """Counts the seat arrangements of a match whose every seat plays a known strategy (games of more
+    than two players, where AIVAT does not apply), for the exact values beside the estimate."""
+
+    def __init__(self, game: GameDef, strategies: list[Any]) -> None:
+        self.game = game
+        self.strategies = strategies
+        self.arrangements: dict[tuple[int, ...], int] = {}
+
+    @classmethod
+    def of(cls, game: GameDef, specs: Sequence[AgentSpec], in_process: Mapping[int, Any]) -> _ExactTracker | None:
+        if game.num_players <= 2 or in_process or game.is_nolimit:
+            return None
+        from showdown.matches.aivat import known_strategies
+        from showdown.solvers.multiplayer import check_multiplayer_solvable
+
+        try:
+            check_multiplayer_solvable(game)
+        except ShowdownError:
+            return None
+        strategies, unknown = known_strategies(specs, game)
+        return None if unknown else cls(game, strategies)
+
+    def add(self, seats: tuple[int, ...]) -> None:
+        self.arrangements[seats] = self.arrangements.get(seats, 0) + 1
+
+    def result(self, labels: Sequence[str], big_blind: int) -> dict[str, Any] | None:
+        from showdown.evaluation.exact_values import exact_values
+
+        try:
+            values = exact_values(self.game, self.strategies, self.arrangements)
+        except ShowdownError:
+            return None
+        return {
+            "hands": values.hands,
+            "agents": {name: 100.0 * v for name, v in zip(labels, values.seats)},
+            "positions": [100.0 * v for v in values.positions],
+            "units": "chips per 100 hands",
+        }
 
 
 def _analysis(stats: MatchStats, collector: Any, plan: Any, totals: Sequence[float], show_mbb: bool) -> Any:

@@ -92,8 +92,11 @@ def output_paths(strategy: Path) -> tuple[Path, Path]:
     return strategy.with_name(name + ".curve.csv"), strategy.with_name(name + ".curve.json")
 
 
-def write_curve(points: list[Any], csv_path: Path, json_path: Path, game: str, algorithm: str) -> None:
-    """Write the exploitability curve as CSV (iteration,seconds,exploitability) and as JSON."""
+def write_curve(
+    points: list[Any], csv_path: Path, json_path: Path, game: str, algorithm: str, measure: str = "exploitability"
+) -> None:
+    """Write the exploitability curve as CSV (iteration,seconds,exploitability) and as JSON (NashConv,
+    named so in the JSON's ``measure``, for games of more than two players)."""
     with csv_path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["iteration", "seconds", "exploitability"])
@@ -102,6 +105,7 @@ def write_curve(points: list[Any], csv_path: Path, json_path: Path, game: str, a
     doc = {
         "game": game,
         "algorithm": algorithm,
+        "measure": measure,
         "unit": "chips per hand",
         "points": [{"iteration": q.iteration, "seconds": q.seconds, "exploitability": q.exploitability} for q in points],
     }
@@ -239,7 +243,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     progress.update(last.iteration, last.seconds, last.exploitability, final=True)
 
     save_strategy(result.strategy, output)
-    write_curve(curve, csv_path, json_path, label, args.algorithm)
+    write_curve(curve, csv_path, json_path, label, args.algorithm, measure)
     save_checkpoint()
     interrupted = result.stopped_by == "interrupted"
     summary = {

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -245,19 +246,44 @@ def _profile_of(args: argparse.Namespace) -> tuple[Strategy, str]:
 
 
 def exploit_report(profile: Strategy) -> dict[str, Any]:
-    """``best_response_values`` (position 0's, position 1's), ``nash_conv`` and ``exploitability``."""
+    """``best_response_values`` per position, ``nash_conv`` and ``exploitability``; for games of more
+    than two players also ``values`` (each position's under the profile) and ``gains`` (what each
+    position wins by deviating alone), and ``exploitability`` is NashConv / N, as OpenSpiel reports it."""
+    if profile.game.num_players > 2:
+        return _multiplayer_report(profile)
     from showdown.solvers.best_response import best_response_values
     from showdown.solvers.tree import build_tree
 
     tree = build_tree(profile.game)
-    missing = [k for k in tree.infoset_keys() if k not in profile.table]
-    if missing:
-        raise StrategyError(
-            f"the strategy lacks {len(missing)} of the game's {len(tree.infoset_keys())} information sets "
-            f"(e.g. {missing[0]!r}): exploitability needs both positions' strategies"
-        )
+    _check_complete(profile, tree.infoset_keys())
     br0, br1 = best_response_values(tree, profile)
     return {"best_response_values": [br0, br1], "nash_conv": br0 + br1, "exploitability": (br0 + br1) / 2.0}
+
+
+def _check_complete(profile: Strategy, keys: Sequence[str]) -> None:
+    missing = [k for k in keys if k not in profile.table]
+    if missing:
+        raise StrategyError(
+            f"the strategy lacks {len(missing)} of the game's {len(keys)} information sets "
+            f"(e.g. {missing[0]!r}): exploitability needs every position's strategy"
+        )
+
+
+def _multiplayer_report(profile: Strategy) -> dict[str, Any]:
+    from showdown.solvers.multiplayer import build_ntree, evaluate
+
+    tree = build_ntree(profile.game)
+    _check_complete(profile, tree.infoset_keys)
+    ev = evaluate(tree, tree.from_strategy(profile))
+    n = tree.num_players
+    return {
+        "players": n,
+        "values": list(ev.values),
+        "best_response_values": list(ev.best_response),
+        "gains": list(ev.gains),
+        "nash_conv": ev.nash_conv,
+        "exploitability": ev.nash_conv / n,
+    }
 
 
 def exploit_handler(args: argparse.Namespace) -> int:
@@ -271,6 +297,12 @@ def exploit_handler(args: argparse.Namespace) -> int:
     if args.json:
         doc: dict[str, Any] = {"game": label, "source": source, "units": "chips per hand", **report, "seconds": seconds}
         print(json.dumps(doc, indent=2))
+    elif "players" in report:
+        print(f"{label}, {source}:")
+        for p, (v, b, gain) in enumerate(zip(report["values"], report["best_response_values"], report["gains"])):
+            print(f"  position {p}: plays for {v:+.6f}, best response {b:+.6f}, gain {gain:.6f} chips/hand")
+        print(f"  NashConv (sum of the gains): {report['nash_conv']:.6f} chips/hand; "
+              f"exploitability (NashConv / {report['players']}): {report['exploitability']:.6f}")
     else:
         br0, br1 = report["best_response_values"]
         print(f"{label}, {source}:")

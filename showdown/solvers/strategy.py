@@ -229,8 +229,14 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
 
 
 def uniform_strategy(game: GameDef) -> Strategy:
-    """Every legal action equally likely at every information set of both players."""
+    """Every legal action equally likely at every information set of every player."""
     from showdown.solvers.tree import build_tree
+
+    if game.num_players > 2:
+        from showdown.solvers.multiplayer import build_ntree
+
+        ntree = build_ntree(game)
+        return ntree.to_strategy(ntree.uniform())
 
     tree = build_tree(game)
     table = {}

@@ -9,7 +9,7 @@ from showdown.games.catalog import CATALOG, catalog_name, game_names, get_game, 
 
 def test_catalog_has_the_promised_games() -> None:
     assert [e.name for e in CATALOG] == [
-        "kuhn", "kuhn3p", "leduc", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p",
+        "kuhn", "kuhn3p", "leduc", "leduc3p", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p",
     ]
     assert "kuhn-N" in game_names()
 
@@ -19,6 +19,8 @@ def test_kuhn_decks() -> None:
     assert format_cards(make_deck(k.num_ranks, k.num_suits)) == "QsKsAs"
     k3 = get_game("kuhn3p")
     assert k3.num_players == 3 and format_cards(make_deck(k3.num_ranks, k3.num_suits)) == "JsQsKsAs"
+    l3 = get_game("leduc3p")
+    assert l3.num_players == 3 and format_cards(make_deck(l3.num_ranks, l3.num_suits)) == "JhQhKhAhJsQsKsAs"
 
 
 def test_kuhn_n_is_kuhn_with_n_ranks() -> None:
