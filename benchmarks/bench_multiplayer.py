@@ -15,19 +15,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Callable
+
+from bench_cfr import best_of  # type: ignore[import-not-found]  # benchmarks/ is on the path when run
 
 from showdown.games.catalog import get_game
 from showdown.solvers.cfr import make_solver, train
-
-
-def best_of(fn: Callable[[], object], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def ours_to(algorithm: str, target: float) -> int:
