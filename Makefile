@@ -14,9 +14,9 @@ $(STAMP): pyproject.toml
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
 	touch $(STAMP)
 
-# the extras some tests exercise for real: pictures (matplotlib) and a Ray cluster
+# the extras some tests exercise for real: pictures (matplotlib), a Ray cluster and the browser view
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[plot,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,cluster,view]'
 	touch $(TEST_STAMP)
 
 install: $(STAMP)

@@ -150,6 +150,9 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     add_match_parser(sub)
     add_tournament_parser(sub)
     add_analyze_parser(sub)
+    from showdown.view.cli_view import add_view_parsers
+
+    add_view_parsers(sub)
     add_dealer_parser(sub)
     add_agent_parser(sub)
 

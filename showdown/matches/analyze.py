@@ -293,6 +293,7 @@ def read_logs(
         if not p.is_file():
             raise ShowdownError(f"no such log file: {p}")
     notes: list[str] = []
+    files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)
     labels = [_game_of_file(p) for p in files]
     if game is None:
@@ -310,6 +311,20 @@ def read_logs(
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
+
+
+NOT_LOGS = (".match.json", ".result.json", ".stderr", ".game", ".yaml", ".png")
+"""What ``showdown match`` writes beside its logs: ``analyze out/*`` passes over these."""
+
+
+def _only_logs(files: list[Path], notes: list[str]) -> list[Path]:
+    kept = [p for p in files if not p.name.endswith(NOT_LOGS)]
+    skipped = len(files) - len(kept)
+    if skipped:
+        notes.append(f"{skipped} file(s) beside the logs (match settings, results, bot output) were passed over")
+    if not kept:
+        raise ShowdownError("no log files among " + ", ".join(str(p) for p in files[:3]) + (" ..." if len(files) > 3 else ""))
+    return kept
 
 
 def _one_file_per_match(files: list[Path], notes: list[str]) -> list[Path]:

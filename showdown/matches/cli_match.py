@@ -73,6 +73,10 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    help="where duplicate halves run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster for --executor ray (default: Ray on this machine)")
     p.add_argument("--jobs", type=argtypes.positive, help="duplicate halves played at once (default: the number of cores)")
+    p.add_argument("--view", action="store_true",
+                   help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "
+                   "until Ctrl-C after the match (needs pip install 'showdown-poker[view]')")
+    p.add_argument("--view-port", type=int, default=0, metavar="PORT", help="port of --view (default: a free one)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--progress", action="store_true", default=None, help="show a progress line even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress line")
@@ -137,7 +141,31 @@ def run_match_command(args: argparse.Namespace) -> int:
         from dataclasses import replace
 
         config = replace(config, out=None)
+    stop_view = None
+    if args.view:
+        if config.out is None:
+            raise ConfigError("--view watches the logs: give it with an output folder, not --no-log")
+        from showdown.view.cli_view import start_view_thread
+
+        url, stop_view = start_view_thread([Path(config.out)], port=args.view_port)
+        print(f"view at {url} (live while the match runs)", file=sys.stderr, flush=True)
     report = run_match(config)
+    _print_report(report, args)
+    if stop_view is not None:
+        import threading
+
+        print("the view stays up: Ctrl-C to stop", file=sys.stderr, flush=True)
+        try:
+            threading.Event().wait()
+        except KeyboardInterrupt:
+            pass
+        stop_view()
+    return exit_status(report)
+
+
+def _print_report(report: Any, args: argparse.Namespace) -> None:
+    from showdown.matches.report import format_table, report_json
+
     if args.json:
         print(json.dumps(report_json(report), indent=2))
     elif args.csv:
@@ -147,7 +175,6 @@ def run_match_command(args: argparse.Namespace) -> int:
     else:
         print(format_table(report))
     sys.stdout.flush()
-    return exit_status(report)
 
 
 def exit_status(report: Any) -> int:

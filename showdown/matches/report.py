@@ -111,6 +111,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
 
     def fields(e: Estimate, plain: Estimate | None, gain: float | None) -> dict[str, Any]:
         out: dict[str, Any] = {
+            "hands": e.hands,
             "per100": e.per100,
             "ci95": _ci(e.ci95),
             "se100": e.se100,

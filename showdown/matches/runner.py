@@ -354,6 +354,9 @@ async def run_match_async(
     replaced_hands = dict.fromkeys(labels, 0)
     rule = StoppingRule.of(config, game, labels[0])
     exact = _ExactTracker.of(game, config.agents, in_process)
+    from showdown.evaluation.series import WinningsSeries
+
+    series = WinningsSeries(labels)
 
     def hand_done(record: HandRecord) -> None:
         nonlocal played
@@ -366,6 +369,7 @@ async def run_match_async(
                 if isinstance(seat, int) and 0 <= seat < len(labels):
                     replaced_hands[labels[seat]] += 1
         waiting.append(record)
+        series.add(record.seats, record.values)
         if exact is not None:
             exact.add(record.seats)
         if len(waiting) >= STATS_BATCH:
@@ -559,9 +563,13 @@ async def run_match_async(
 
         for agent in agents:
             if agent.seat in in_process:
-                task = asyncio.ensure_future(
-                    play_async(in_process[agent.seat], HOST, ports[agent.seat], game, token=tokens[agent.seat])
-                )
+                seat_client = in_process[agent.seat]
+                if hasattr(seat_client, "play_seat"):  # a seat client of its own (the browser's human seat)
+                    task = asyncio.ensure_future(seat_client.play_seat(HOST, ports[agent.seat], tokens[agent.seat]))
+                else:
+                    task = asyncio.ensure_future(
+                        play_async(seat_client, HOST, ports[agent.seat], game, token=tokens[agent.seat])
+                    )
                 in_process_tasks.append(task)
             else:
                 await spawn(agent)
@@ -582,7 +590,7 @@ async def run_match_async(
     catch_up()
     show_mbb = len(set(game.blind)) > 1
     analysis = _analysis(stats, collector, plan, result.totals, show_mbb)
-    return MatchReport(
+    report = MatchReport(
         max_replaced=config.max_replaced,
         game=config.game,
         hands=result.hands_played,
@@ -611,6 +619,32 @@ async def run_match_async(
         analysis=analysis,
         exact_values=exact.result(labels, big_blind) if exact is not None else None,
     )
+    if result.log_path is not None:
+        save_result_file(report, series.to_json())
+    return report
+
+
+RESULT_FILE_SUFFIX = ".result.json"
+
+
+def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) -> Path | None:
+    """``<out>/<match>.result.json``: the ``--json`` document of a finished match, with its thinned
+    cumulative winnings (``series``), so that ``showdown view`` opens any match at once."""
+    from showdown.matches.report import report_json
+
+    if report.log_path is None:
+        return None
+    path = report.log_path.with_name(report.log_path.name.removesuffix(".log") + RESULT_FILE_SUFFIX)
+    doc = report_json(report)
+    doc["series"] = series
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(doc) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        return None
+    return path
 
 
 class _ExactTracker:

@@ -1,0 +1,221 @@
+"""``showdown view``, ``showdown report`` and ``showdown play``: the browser view's command lines.
+
+* ``view PATH...``: serve the pages of the matches and tournaments under PATH on 127.0.0.1 (the
+  address is printed; nothing is opened), until Ctrl-C.
+* ``report PATH -o report.html``: the same pages as one self-contained file (data, script and style
+  inside; no server, no network), with the first ``--hands`` hands of each match for the replayer.
+* ``play GAME AGENT``: a real match against AGENT (its own process) where a person plays the other
+  seat in the browser (``view.play.HumanSeat``); the logs go under ``--out`` as for any match.
+
+Listening beyond loopback needs ``--public``: the pages show every card of every hand logged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError
+
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
+def add_view_parsers(sub: Any) -> None:
+    """Add ``view``, ``report`` and ``play`` to ``showdown``'s subcommands."""
+    p = sub.add_parser(
+        "view",
+        help="browse matches, hands and tournaments in a browser (live while a match runs)",
+        description="Serve a browser view of match output folders, logs (.jsonl, .log) or tournament folders: "
+        "results with intervals, a chart of winnings, a hand list with a replayer, a tournament's cross table; a "
+        "match still running updates live. Prints the address; needs pip install 'showdown-poker[view]'.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="match output folder, log file, or tournament folder")
+    _server_args(p)
+    p.set_defaults(handler=view_handler)
+
+    p = sub.add_parser(
+        "report",
+        help="write the browser view of matches/tournaments as one self-contained HTML file",
+        description="Write the view's pages as one HTML file with the data inside (no server, no network): "
+        "attach it to a paper or send it to a friend.",
+    )
+    p.add_argument("paths", nargs="+", metavar="PATH", help="match output folder, log file, or tournament folder")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the file to write")
+    p.add_argument("--hands", type=int, default=200, help="hands of each match kept for the replayer (default 200)")
+    p.set_defaults(handler=report_handler)
+
+    p = sub.add_parser(
+        "play",
+        help="play a seat yourself, in the browser, against an agent",
+        description="Start a dealer, AGENT as its own process, and a page where you play the other seat: your "
+        "cards, the board, the legal actions (bet sizes in no-limit), your running score with its interval and "
+        "the last hands. The page is a seat client like any bot: time limits, logs and replacements apply.",
+    )
+    p.add_argument("game", help="catalog name or .game file (2 players)")
+    p.add_argument("agent", help="the opponent: a built-in agent, ./bot.py or module:Class")
+    p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
+    p.add_argument("--out", default="out/play", help="folder for the logs (default out/play)")
+    p.add_argument("--t-response", type=float, default=300.0, metavar="S", help="your time per action in seconds (default 300)")
+    p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the agent")
+    _server_args(p)
+    p.set_defaults(handler=play_handler)
+
+
+def _server_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--public", action="store_true", help="allow listening beyond loopback (the pages show every card)")
+
+
+def _check_host(args: argparse.Namespace) -> None:
+    if args.host not in LOOPBACK and not args.public:
+        raise ConfigError(f"--host {args.host} listens beyond this machine: add --public if every card of these matches may be seen there")
+    if args.host not in LOOPBACK:
+        print(f"warning: serving on {args.host}: anyone who can reach it sees these matches", file=sys.stderr)
+
+
+def _url(host: str, port: int) -> str:
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}/"
+
+
+async def _serve_until_stopped(app: Any, host: str, port: int, announce: str) -> None:
+    from showdown.view.server import start_server
+
+    runner, bound = await start_server(app, host, port)
+    print(f"{announce} {_url(host, bound)}", flush=True)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):
+            pass
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def start_view_thread(paths: list[Path], host: str = "127.0.0.1", port: int = 0) -> tuple[str, Any]:
+    """Serve the view of ``paths`` from a thread of its own (``showdown match --view``); returns the
+    address and a function that stops it."""
+    import threading
+
+    from showdown.view.server import ViewApp, start_server
+
+    ready: dict[str, Any] = {}
+    started = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    async def serve() -> None:
+        try:
+            runner, bound = await start_server(ViewApp(paths), host, port)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller as one line
+            ready["error"] = exc
+            started.set()
+            return
+        ready["url"] = _url(host, bound)
+        ready["stop"] = asyncio.Event()
+        started.set()
+        await ready["stop"].wait()
+        await runner.cleanup()
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(serve()), name="showdown-view", daemon=True)
+    thread.start()
+    started.wait(10)
+    if "error" in ready:
+        raise ready["error"]
+    if "url" not in ready:
+        raise ConfigError("the view server did not start")
+
+    def stop() -> None:
+        loop.call_soon_threadsafe(ready["stop"].set)
+        thread.join(5)
+
+    return str(ready["url"]), stop
+
+
+def view_handler(args: argparse.Namespace) -> int:
+    from showdown.view.data import discover
+    from showdown.view.server import ViewApp
+
+    _check_host(args)
+    paths = [Path(p) for p in args.paths]
+    catalog = discover(paths)  # a missing path is one line now, not a page later
+    if not catalog.matches and not catalog.tournaments:
+        print(f"note: no logs or tournaments under {', '.join(map(str, paths))} yet; the page lists them as they appear", file=sys.stderr)
+    asyncio.run(_serve_until_stopped(ViewApp(paths), args.host, args.port, "view at"))
+    return 0
+
+
+def report_handler(args: argparse.Namespace) -> int:
+    from showdown.view.report import build_report
+
+    out = Path(args.output)
+    if not out.parent.exists():
+        raise ConfigError(f"cannot write {out}: folder {out.parent} does not exist")
+    html, counts = build_report([Path(p) for p in args.paths], hands=args.hands)
+    out.write_text(html, encoding="utf-8")
+    print(f"report: {out} ({counts['matches']} match(es), {counts['tournaments']} tournament(s), {len(html) / 1024:.0f} KiB)")
+    return 0
+
+
+def play_handler(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from showdown.agents.cli_agent import parse_option
+    from showdown.games.catalog import get_game
+    from showdown.matches.agent_words import agent_from_word
+    from showdown.matches.config import AgentSpec, DealerSettings, MatchConfig
+    from showdown.view.play import HumanSeat
+    from showdown.view.server import ViewApp
+
+    _check_host(args)
+    game = get_game(args.game)
+    if game.num_players != 2:
+        raise ConfigError(f"showdown play seats one person against one agent: {args.game} has {game.num_players} players")
+    if args.hands < 1:
+        raise ConfigError("--hands must be at least 1")
+    opponent = agent_from_word(args.agent)
+    if args.option:
+        opponent = replace(opponent, options={**dict(opponent.options), **dict(parse_option(o) for o in args.option)})
+    config = MatchConfig(
+        game=args.game,
+        agents=(AgentSpec(name="in-process", label="you"), opponent),
+        hands=args.hands,
+        seed=args.seed,
+        out=Path(args.out),
+        force=True,
+        progress=False,
+        dealer=DealerSettings(t_response_ms=int(args.t_response * 1000), t_hand_ms=int(args.t_response * 1000) * 50, t_per_hand_ms=10**9,
+                              start_timeout_ms=None, reconnect_ms=int(args.t_response * 1000)),
+    ).check()
+    seat = HumanSeat(game, ["you", opponent.display], args.hands)
+    app = ViewApp([], seat=seat)
+    asyncio.run(_play(config, seat, app, args))
+    return 0
+
+
+async def _play(config: Any, seat: Any, app: Any, args: argparse.Namespace) -> None:
+    from showdown.matches.report import format_table
+    from showdown.matches.runner import run_match_async
+    from showdown.view.server import start_server
+
+    runner, bound = await start_server(app, args.host, args.port)
+    print(f"play at {_url(args.host, bound)}?token={app.play_token}#/play", flush=True)
+    try:
+        report = await run_match_async(config, in_process={0: seat}, install_signals=True)
+        print(format_table(report))
+        await asyncio.sleep(0.5)  # the page shows the last hand
+    finally:
+        await seat.close()
+        await runner.cleanup()
+
+
+__all__ = ["add_view_parsers", "play_handler", "report_handler", "view_handler"]

@@ -1,0 +1,222 @@
+"""The view's web server (aiohttp): the page, its JSON API, live updates and the human seat's socket.
+
+One page (``static/index.html`` with ``app.js`` and ``style.css``, shipped in the package: no build
+step, no network) reads everything from ``/api/...``:
+
+* ``/api/index``: the matches and tournaments found; ``/api/match?key=K``: a match's summary;
+  ``/api/hands?key=K&agent=&position=&showdown=&min_won=&start=&limit=``: a page of hands;
+  ``/api/hand?key=K&offset=B``: one hand step by step; ``/api/tournament?key=K``.
+* ``/api/live?key=K``: server-sent events, a new summary whenever hands were added to the log.
+* ``/api/play/ws?token=T`` (``showdown play`` only): the human seat's WebSocket.
+
+Errors are JSON ``{"error": "one line"}`` with status 404; the page shows the line. The server
+listens on 127.0.0.1 unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import secrets
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError
+from showdown.view.data import Catalog, LogFollower, ViewError, discover, hand_list, hand_replay, match_summary, tournament_summary
+
+LIVE_POLL_S = 0.5
+"""How often a live page's log is looked at."""
+LIVE_MAX_S = 24 * 3600.0
+"""A live stream ends after this long (the page reconnects)."""
+
+
+def _aiohttp() -> Any:
+    try:
+        from aiohttp import web
+    except ImportError:
+        raise ConfigError("the browser view needs aiohttp: pip install 'showdown-poker[view]'") from None
+    return web
+
+
+def static_text(name: str) -> str:
+    """A file of the page, from the package."""
+    return resources.files("showdown.view").joinpath("static", name).read_text(encoding="utf-8")
+
+
+class ViewApp:
+    """The application: the paths it shows, and (for ``showdown play``) the human seat."""
+
+    def __init__(self, paths: list[Path], *, seat: Any = None) -> None:
+        self.paths = paths
+        self.seat = seat  # a play.HumanSeat, or None
+        self.play_token = secrets.token_urlsafe(16) if seat is not None else None
+
+    def catalog(self) -> Catalog:
+        return discover(self.paths) if self.paths else Catalog()
+
+    def build(self) -> Any:
+        web = _aiohttp()
+        app = web.Application(client_max_size=64 * 1024)
+        r = app.router
+        r.add_get("/", self.page)
+        r.add_get("/static/{name}", self.static)
+        r.add_get("/api/index", self.api(self.index))
+        r.add_get("/api/match", self.api(self.match))
+        r.add_get("/api/hands", self.api(self.hands))
+        r.add_get("/api/hand", self.api(self.hand))
+        r.add_get("/api/tournament", self.api(self.tournament))
+        r.add_get("/api/live", self.live)
+        r.add_get("/api/play/ws", self.play_socket)
+        return app
+
+    # ------------------------------------------------------------------ pages
+
+    async def page(self, request: Any) -> Any:
+        web = _aiohttp()
+        html = static_text("index.html").replace("__EMBEDDED__", "null")
+        return web.Response(text=html, content_type="text/html", headers={"Cache-Control": "no-store"})
+
+    async def static(self, request: Any) -> Any:
+        web = _aiohttp()
+        name = request.match_info["name"]
+        types = {"app.js": "application/javascript", "style.css": "text/css"}
+        if name not in types:
+            raise web.HTTPNotFound()
+        return web.Response(text=static_text(name), content_type=types[name])
+
+    def api(self, handler: Any) -> Any:
+        web = _aiohttp()
+
+        async def wrapped(request: Any) -> Any:
+            try:
+                doc = await asyncio.get_running_loop().run_in_executor(None, handler, dict(request.query))
+            except (ViewError, ValueError, KeyError) as exc:
+                return web.json_response({"error": _one_line(exc)}, status=404)
+            except Exception as exc:  # noqa: BLE001 - a page must never show a traceback
+                return web.json_response({"error": f"{type(exc).__name__}: {_one_line(exc)}"}, status=500)
+            return web.json_response(doc, dumps=_dumps)
+
+        return wrapped
+
+    # ------------------------------------------------------------------ API
+
+    def index(self, q: dict[str, str]) -> dict[str, Any]:
+        c = self.catalog()
+        return {
+            "matches": [{"key": k, "title": f.title, "finished": f.result is not None} for k, f in c.matches.items()],
+            "tournaments": [{"key": k, "title": k} for k in c.tournaments],
+            "play": self.seat is not None,
+        }
+
+    def match(self, q: dict[str, str]) -> dict[str, Any]:
+        return match_summary(self.catalog().match(q["key"]))
+
+    def hands(self, q: dict[str, str]) -> dict[str, Any]:
+        files = self.catalog().match(q["key"])
+        showdown = {"yes": True, "no": False}.get(q.get("showdown", ""))
+        return hand_list(
+            files,
+            agent=q.get("agent") or None,
+            position=int(q["position"]) if q.get("position") else None,
+            showdown=showdown,
+            min_won=float(q["min_won"]) if q.get("min_won") else None,
+            start=int(q.get("start") or 0),
+            limit=int(q.get("limit") or 50),
+        )
+
+    def hand(self, q: dict[str, str]) -> dict[str, Any]:
+        return hand_replay(self.catalog().match(q["key"]), int(q["offset"]))
+
+    def tournament(self, q: dict[str, str]) -> dict[str, Any]:
+        c = self.catalog()
+        return tournament_summary(c.tournament(q["key"]), c)
+
+    # ------------------------------------------------------------------ live
+
+    async def live(self, request: Any) -> Any:
+        """Server-sent events: ``summary`` each time the log grew, ``done`` once the match ended."""
+        web = _aiohttp()
+        try:
+            files = self.catalog().match(request.query["key"])
+        except (ViewError, KeyError) as exc:
+            return web.json_response({"error": _one_line(exc)}, status=404)
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        await resp.prepare(request)
+        follower = LogFollower(files.jsonl) if files.jsonl is not None else None
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        try:
+            while loop.time() - start < LIVE_MAX_S:
+                if follower is None:
+                    await resp.write(b"event: fail\ndata: " + json.dumps({"error": "no .jsonl log to follow"}).encode() + b"\n\n")
+                    break
+                try:
+                    added = follower.poll()
+                except ViewError as exc:
+                    await resp.write(b"event: fail\ndata: " + json.dumps({"error": str(exc)}).encode() + b"\n\n")
+                    break
+                if added or follower.finished is not None:
+                    doc = follower.summary()
+                    doc["key"] = files.key
+                    await resp.write(b"event: summary\ndata: " + _dumps(doc).encode() + b"\n\n")
+                if follower.finished is not None:
+                    await resp.write(b"event: done\ndata: {}\n\n")
+                    break
+                await asyncio.sleep(LIVE_POLL_S)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        return resp
+
+    # ------------------------------------------------------------------ the human seat
+
+    async def play_socket(self, request: Any) -> Any:
+        web = _aiohttp()
+        if self.seat is None:
+            return web.json_response({"error": "no seat to play here: start one with showdown play GAME AGENT"}, status=404)
+        if not self.play_token or not secrets.compare_digest(request.query.get("token", ""), self.play_token):
+            return web.json_response({"error": "wrong or missing token: open the address showdown play printed"}, status=403)
+        ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096)
+        await ws.prepare(request)
+        await self.seat.attach(ws)
+        return ws
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+
+
+def _clean(doc: Any) -> Any:
+    """JSON has no NaN or infinity: they become null (an interval that cannot be estimated)."""
+    if isinstance(doc, float):
+        return doc if math.isfinite(doc) else None
+    if isinstance(doc, dict):
+        return {k: _clean(v) for k, v in doc.items()}
+    if isinstance(doc, (list, tuple)):
+        return [_clean(v) for v in doc]
+    return doc
+
+
+def _dumps(doc: Any) -> str:
+    return json.dumps(_clean(doc), allow_nan=False, default=str)
+
+
+async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
+    """Start serving ``app``; returns (runner, the port it listens on)."""
+    web = _aiohttp()
+    runner = web.AppRunner(app.build(), access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    try:
+        await site.start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+    sockets = getattr(site._server, "sockets", None) or []
+    bound = sockets[0].getsockname()[1] if sockets else port
+    return runner, int(bound)
+
+
+__all__ = ["ViewApp", "start_server", "static_text"]

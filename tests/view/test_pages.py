@@ -1,0 +1,244 @@
+"""The browser view in a real headless Chromium: the match page shows the figures of ``showdown match
+--json``, the replayer steps through a known hand, the live page gains hands while a match runs, the
+tournament's cross table links to its matches, a saved report works with no server, and bad input
+is one clear line on the page."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.view.conftest import shot, wait_for
+
+
+def num(x: float, digits: int = 2) -> str:
+    """The page's number format: sign, fixed digits."""
+    return ("+" if x > 0 else "") + f"{x:.{digits}f}"
+
+
+def _played(tmp_path_factory: pytest.TempPathFactory, *words: str) -> tuple[Path, dict[str, Any]]:
+    """Play ``showdown match WORDS`` into a fresh folder: (the folder, its --json document)."""
+    out = tmp_path_factory.mktemp(words[0])
+    done = subprocess.run([sys.executable, "-m", "showdown", "match", *words, "--out", str(out), "--json"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    return out, json.loads(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def kuhn_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    return _played(tmp_path_factory, "kuhn", "rules", "random", "--hands", "2000", "--seed", "4")
+
+
+@pytest.fixture(scope="module")
+def leduc_match(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    return _played(tmp_path_factory, "leduc", "rules", "call", "--hands", "300", "--seed", "2")
+
+
+def _key(doc: dict[str, Any]) -> str:
+    return Path(doc["log"]).name.removesuffix(".log")
+
+
+def test_match_page_shows_the_figures_of_match_json(browser: Any, serve: Any, kuhn_match: tuple[Path, dict[str, Any]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    out, doc = kuhn_match
+    url = serve(out)
+    browser.get(url)  # one match here: the index goes straight to it
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=estimator]").text == doc["estimator"]
+    for agent in doc["agents"]:
+        row = browser.find_element(By.CSS_SELECTOR, f"tr[data-agent='{agent['name']}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(agent["per100"])
+        lo, hi = agent["ci95"]
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=ci95]").text == f"[{num(lo)}, {num(hi)}]"
+    for position in doc["positions"]:
+        row = browser.find_element(By.CSS_SELECTOR, f"tr[data-position='{position['position']}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(position["per100"])
+    assert "2,000 hands" in browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
+    assert browser.find_elements(By.CSS_SELECTOR, "[data-testid=chart] polyline")
+    wait_for(browser, "[data-testid=hand-list] tr[data-hand]")
+    shot(browser, "match")
+
+
+def test_hand_list_filters(browser: Any, serve: Any, leduc_match: tuple[Path, dict[str, Any]]) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    out, doc = leduc_match
+    browser.get(serve(out) + "#/match/" + _key(doc))
+    wait_for(browser, "[data-testid=hand-list] tr[data-hand]")
+    selects = browser.find_elements(By.CSS_SELECTOR, ".filters select")
+    Select(selects[2]).select_by_value("yes")  # went to showdown
+    time.sleep(1.0)
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=hand-list] tr[data-hand]")
+    assert rows
+    for row in rows:
+        betting = row.find_elements(By.TAG_NAME, "td")[4].text
+        assert "f" not in betting
+    shot(browser, "hands")
+
+
+def test_replayer_steps_through_a_known_hand(browser: Any, serve: Any, leduc_match: tuple[Path, dict[str, Any]]) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+
+    out, doc = leduc_match
+    jsonl = Path(doc["jsonl"])
+    offset = 0
+    record = None
+    with jsonl.open("rb") as f:  # the first hand that reached the board
+        for raw in f:
+            rec = json.loads(raw)
+            if not rec.get("summary") and "/" in rec["betting"]:
+                record = rec
+                break
+            offset += len(raw)
+    assert record is not None
+    browser.get(serve(out) + f"#/hand/{_key(doc)}/{offset}")
+    wait_for(browser, "[data-testid=steps]")
+    shown = [e.get_attribute("data-card") for e in browser.find_elements(By.CSS_SELECTOR, ".seat [data-card]")]
+    assert shown == record["hole"]
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=board]").text.startswith("board: none yet")
+    actions = [a for a in record["betting"].replace("/", "")]
+    steps = browser.find_elements(By.CSS_SELECTOR, "[data-testid=steps] li")
+    assert len(steps) == len(actions)
+    body = browser.find_element(By.TAG_NAME, "body")
+    for k in range(len(actions)):
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert browser.find_element(By.CSS_SELECTOR, "[data-testid=step]").text == f"step {k + 1} of {len(actions)}"
+    board = browser.find_element(By.CSS_SELECTOR, "[data-testid=board] [data-card]").get_attribute("data-card")
+    assert board == record["board"][1]
+    results = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "[data-testid=result]")]
+    assert results == [f"result {num(v, 0)}" for v in record["values"]]
+    shot(browser, "replayer")
+    browser.find_element(By.CSS_SELECTOR, "[data-testid=prev]").click()
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=step]").text == f"step {len(actions) - 1} of {len(actions)}"
+
+
+def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    match = subprocess.Popen(
+        [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "2000000", "--out", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob("*.jsonl")) or list(tmp_path.glob("*.jsonl"))[0].stat().st_size < 1000:
+            assert time.monotonic() < deadline, "the match did not start"
+            time.sleep(0.2)
+        key = list(tmp_path.glob("*.jsonl"))[0].name.removesuffix(".jsonl")
+        browser.get(serve(tmp_path) + "#/match/" + key)
+        wait_for(browser, "[data-testid=live]")
+
+        def hands() -> int:
+            text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
+            return int(text.split()[0].replace(",", ""))
+
+        first = hands()
+        time.sleep(2.5)
+        second = hands()
+        assert second > first > 0
+        shot(browser, "live")
+    finally:
+        match.send_signal(signal.SIGTERM)
+        match.wait(60)
+
+
+def test_tournament_cross_table_links_to_its_matches(browser: Any, serve: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "t.yaml").write_text(
+        "game: kuhn\nhands: 400\nseed: 3\nout: out\nagents:\n  - rules\n  - random\n  - bluff\n", encoding="utf-8"
+    )
+    subprocess.run([sys.executable, "-m", "showdown", "tournament", "t.yaml", "--jobs", "2"], cwd=tmp_path, capture_output=True,
+                   text=True, timeout=300, check=True)
+    results = json.loads((tmp_path / "out" / "results.json").read_text())
+    browser.get(serve(tmp_path / "out"))
+    link = wait_for(browser, "a[href^='#/tournament/']")
+    link.click()
+    wait_for(browser, "[data-testid=cross-table] td[data-row]")
+    cells = browser.find_elements(By.CSS_SELECTOR, "[data-testid=cross-table] td[data-row]")
+    assert len(cells) == 6
+    for cell in cells:
+        e = results["cross_table"][cell.get_attribute("data-row")][cell.get_attribute("data-col")]
+        assert cell.get_attribute("data-significant") == ("yes" if e["significant"] else "no")
+        assert cell.text.startswith(num(e["per100"]))
+    shot(browser, "tournament")
+    pair = {cells[0].get_attribute("data-row"), cells[0].get_attribute("data-col")}
+    cells[0].click()
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    names = {e.get_attribute("data-agent") for e in browser.find_elements(By.CSS_SELECTOR, "tr[data-agent]")}
+    assert names == pair
+
+
+def test_report_file_works_with_no_server(browser: Any, kuhn_match: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    out, doc = kuhn_match
+    report = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(out), "-o", str(report), "--hands", "50"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    text = report.read_text()
+    assert "/static/" not in text and "http" not in text.split("SHOWDOWN_EMBEDDED")[0].replace("http-equiv", "")
+    browser.get(report.as_uri())
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    for agent in doc["agents"]:
+        row = browser.find_element(By.CSS_SELECTOR, f"tr[data-agent='{agent['name']}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(agent["per100"])
+    rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=hand-list] tr[data-hand]")
+    assert len(rows) == 50
+    rows[3].click()
+    wait_for(browser, "[data-testid=steps]")
+
+
+def test_bad_input_is_one_line_on_the_page(browser: Any, serve: Any, tmp_path: Path, kuhn_match: tuple[Path, dict[str, Any]]) -> None:
+    from selenium.webdriver.common.by import By
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    browser.get(serve(empty))
+    assert "no match logs" in wait_for(browser, "[data-testid=error]").text
+
+    torn = tmp_path / "torn"
+    torn.mkdir()
+    _, doc = kuhn_match
+    lines = Path(doc["jsonl"]).read_bytes().splitlines(keepends=True)
+    (torn / "cut.jsonl").write_bytes(b"".join(lines[:500]) + lines[500][:30])
+    browser.get(serve(torn) + "#/match/cut")
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    assert "500 hands" in browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
+    assert "not complete" in browser.find_element(By.TAG_NAME, "body").text
+
+    odd = tmp_path / "odd"
+    odd.mkdir()
+    (odd / "odd.jsonl").write_text(lines[0].decode().replace('"game":"kuhn"', '"game":"no-such-game"'))
+    browser.get(serve(odd) + "#/match/odd")
+    error = wait_for(browser, "[data-testid=error]").text
+    assert "unknown game" in error and "Traceback" not in browser.page_source
+
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / "x.jsonl").write_text("this is not json\n")
+    browser.get(serve(garbage) + "#/match/x")
+    assert "not a showdown .jsonl log" in wait_for(browser, "[data-testid=error]").text
+
+
+def test_view_command_line_errors_are_one_line(tmp_path: Path) -> None:
+    missing = subprocess.run([sys.executable, "-m", "showdown", "view", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2 and "no such file or folder" in missing.stderr and "Traceback" not in missing.stderr
+    public = subprocess.run([sys.executable, "-m", "showdown", "view", str(tmp_path), "--host", "0.0.0.0"], capture_output=True, text=True, timeout=60)
+    assert public.returncode == 2 and "--public" in public.stderr
+    env = {**os.environ}
+    report = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
+                            capture_output=True, text=True, timeout=60, env=env)
+    assert report.returncode == 2 and "no match logs" in report.stderr

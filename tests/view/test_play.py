@@ -1,0 +1,134 @@
+"""``showdown play``: a person's clicks in the browser become the actions the dealer logs, in limit and
+no-limit (a raise size typed in); closing the tab is a disconnect the dealer handles."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from showdown.games.catalog import get_game
+from showdown.games.state import State, parse_action
+from tests.view.conftest import shot, wait_for
+
+
+def _start(game: str, agent: str, hands: int, out: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "showdown", "play", game, agent, "--hands", str(hands), "--port", "0", "--out", str(out), *extra],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()
+    assert line.startswith("play at "), line + (proc.stderr.read() if proc.stderr else "")
+    return proc, line.split()[-1]
+
+
+def _play(browser: Any, proc: subprocess.Popen[str], choose: Any, timeout: float = 120.0) -> None:
+    """Click what ``choose(buttons, size_input)`` picks whenever it is our turn, until the match ends."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None:
+        assert time.monotonic() < deadline, "the match did not end"
+        try:
+            buttons = [b for b in browser.find_elements(By.CSS_SELECTOR, "[data-action]") if b.is_enabled()]
+            if buttons:
+                sizes = browser.find_elements(By.CSS_SELECTOR, "[data-testid=raise-size]")
+                choose({b.get_attribute("data-action"): b for b in buttons}, sizes[0] if sizes else None)
+        except StaleElementReferenceException:
+            pass
+        time.sleep(0.05)
+
+
+def _human_actions(jsonl: Path) -> list[tuple[State, str]]:
+    """(state before, action) for every action of the seat named 'you' in the log."""
+    out = []
+    for raw in jsonl.read_text().splitlines():
+        rec = json.loads(raw)
+        if rec.get("summary"):
+            continue
+        game = get_game(rec["game"])
+        me = rec["players"].index("you")
+        state = State.initial(game)
+        for round_text in rec["betting"].split("/"):
+            i = 0
+            while i < len(round_text):
+                j = i + 1
+                while j < len(round_text) and round_text[j].isdigit():
+                    j += 1
+                token = round_text[i:j]
+                if state.current_player == me:
+                    out.append((state, token))
+                state = state.apply(parse_action(token))
+                i = j
+    return out
+
+
+def test_limit_clicks_are_the_logged_actions(browser: Any, tmp_path: Path) -> None:
+    proc, url = _start("kuhn", "call", 4, tmp_path)
+    try:
+        browser.get(url)
+        wait_for(browser, "[data-testid=actions]")
+        wait_for(browser, "[data-action]")
+        shot(browser, "play")
+
+        def choose(buttons: dict[str, Any], size: Any) -> None:
+            (buttons.get("r") or buttons["c"]).click()  # bet whenever we can, else check or call
+
+        _play(browser, proc, choose)
+        assert proc.wait(30) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+    actions = _human_actions(next(tmp_path.glob("*.jsonl")))
+    assert len(actions) >= 4
+    for state, token in actions:
+        assert token == ("r" if state.can_raise() else "c")
+    assert "Your score" in browser.find_element("css selector", "[data-testid=score]").text
+
+
+def test_nolimit_raise_size_typed_in_is_logged(browser: Any, tmp_path: Path) -> None:
+    typed: list[int] = []
+    proc, url = _start("holdem-nolimit", "call", 2, tmp_path)
+    try:
+        browser.get(url)
+        wait_for(browser, "[data-action]")
+
+        def choose(buttons: dict[str, Any], size: Any) -> None:
+            if "r" in buttons and size is not None and len(typed) < 3:
+                lo, hi = int(size.get_attribute("min")), int(size.get_attribute("max"))
+                amount = min(hi, lo + 150 + 50 * len(typed))
+                size.clear()
+                size.send_keys(str(amount))
+                typed.append(amount)
+                shot(browser, "play-nolimit")
+                buttons["r"].click()
+            else:
+                buttons["c"].click()
+
+        _play(browser, proc, choose)
+        assert proc.wait(30) == 0, proc.stderr.read() if proc.stderr else ""
+    finally:
+        proc.kill()
+    raises = [int(token[1:]) for _, token in _human_actions(next(tmp_path.glob("*.jsonl"))) if token.startswith("r")]
+    assert typed and raises == typed
+
+
+def test_closing_the_tab_is_a_disconnect(browser: Any, tmp_path: Path) -> None:
+    proc, url = _start("kuhn", "call", 3, tmp_path, "--t-response", "1")
+    try:
+        browser.get(url)
+        wait_for(browser, "[data-action]")
+        browser.get("about:blank")  # the tab goes away mid-hand
+        code = proc.wait(90)
+    finally:
+        proc.kill()
+    assert code in (0, 3)  # 3: degraded, the dealer played the seat in most hands
+    records = [json.loads(x) for x in next(tmp_path.glob("*.jsonl")).read_text().splitlines()]
+    hands = [r for r in records if not r.get("summary")]
+    assert len(hands) == 3
+    kinds = {e.get("kind") for r in hands for e in r.get("events", [])}
+    assert kinds & {"disconnect", "connection_lost", "timeout"}
