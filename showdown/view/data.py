@@ -436,6 +436,28 @@ def _went_to_showdown(rec: dict[str, Any]) -> bool:
     return len(rec.get("values", [])) - str(rec.get("betting", "")).count("f") >= 2
 
 
+def _record_at(path: Path, offset: int) -> dict[str, Any]:
+    """The hand record that starts at byte ``offset`` (a line start) of a JSON Lines log."""
+    missing = ViewError(f"no hand at byte {offset} of {path.name}")
+    if offset < 0:
+        raise missing
+    with path.open("rb") as f:
+        if offset > 0:
+            f.seek(offset - 1)
+            if f.read(1) != b"\n":
+                raise missing
+        raw = f.readline(1 << 20)
+    if not raw.endswith(b"\n"):
+        raise missing
+    try:
+        rec = json.loads(raw)
+    except ValueError:
+        raise missing from None
+    if not isinstance(rec, dict) or rec.get("summary"):
+        raise missing
+    return rec
+
+
 def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
     """One hand step by step: after each action, who acted, what, the pot and every stack's spend."""
     from showdown.games.cards import parse_cards
@@ -443,9 +465,7 @@ def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
 
     if files.jsonl is None:
         raise ViewError(f"match {files.key}: the replayer needs the .jsonl log")
-    rec = next((r for o, r in _records(files.jsonl, offset) if o == offset), None)
-    if rec is None:
-        raise ViewError(f"no hand at byte {offset} of {files.jsonl.name}")
+    rec = _record_at(files.jsonl, offset)
     game = _game(rec.get("game"))
     if game is None:
         raise ViewError(f"unknown game {rec.get('game')!r}")

@@ -32,7 +32,7 @@ function svg(tag, attrs) {
   return e;
 }
 const num = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : (x > 0 ? "+" : "") + Number(x).toFixed(d));
-const ci = (c, d = 2) => (c ? `[${num(c[0], d)}, ${num(c[1], d)}]` : "n/a");
+const ci = (c, d = 2) => (!c ? "n/a" : c[0] === c[1] ? "exact" : `[${num(c[0], d)}, ${num(c[1], d)}]`);
 const signClass = (x) => (x > 0 ? "pos" : x < 0 ? "neg" : "");
 const enc = encodeURIComponent;
 
