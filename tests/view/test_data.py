@@ -86,3 +86,39 @@ def test_report_embeds_everything(played: Path) -> None:
     assert "/static/" not in html and "window.SHOWDOWN_EMBEDDED = {" in html
     with pytest.raises(ViewError, match="no match logs"):
         build_report([played / "nothing"] if (played / "nothing").mkdir() is None else [])
+
+
+def test_match_with_view_serves_it_live_then_stops_on_ctrl_c(tmp_path: Path) -> None:
+    pytest.importorskip("aiohttp")
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "20000", "--out", str(tmp_path),
+         "--view", "--no-progress"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        assert line.startswith("view at http://127.0.0.1:"), line
+        url = line.split()[2]
+        deadline = time.monotonic() + 60
+        while True:
+            index = json.loads(urllib.request.urlopen(url + "api/index").read())
+            if index["matches"]:
+                break
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+        assert "stays up" in proc.stderr.readline()  # the match is over; the view is still there
+        key = index["matches"][0]["key"]
+        doc = json.loads(urllib.request.urlopen(f"{url}api/match?key={key}").read())
+        assert doc["hands"] == 20000 and doc["finished"]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert proc.stdout is not None and "chips/100" in proc.stdout.read()
+    finally:
+        proc.kill()
