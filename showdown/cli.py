@@ -149,6 +149,9 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
 
     add_match_parser(sub)
     add_tournament_parser(sub)
+    from showdown.matches.cli_plan import add_plan_parser
+
+    add_plan_parser(sub)
     add_analyze_parser(sub)
     from showdown.view.cli_view import add_view_parsers
 

@@ -1,0 +1,128 @@
+"""``showdown plan``: how many hands a match needs to separate a win rate from zero, from a pilot.
+
+The pilot is either logs already played (``--pilot LOG...``, the player ``--agent``; default the
+first) or a short match played now (``--agents A B``, ``--pilot-hands`` hands). See
+``evaluation.planning`` for the two answers (fixed sample, anytime-valid) and how they are found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.errors import ConfigError
+
+
+def add_plan_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "plan",
+        help="how many hands until a win rate of D per 100 is told apart from zero (from a pilot)",
+        description="Estimate the hands a match needs so that a true win rate of --difference chips per 100 hands "
+        "(or --difference-mbb mbb/hand) is told apart from zero: with a number of hands fixed in advance (95%% level, "
+        "80%% power by default), and with showdown match --until-separated (an anytime-valid confidence sequence, "
+        "simulated from the pilot). The pilot's spread comes from logs (--pilot) or a short match played now (--agents).",
+    )
+    p.add_argument("--game", help="catalog name or .game file (default: from the pilot logs)")
+    what = p.add_mutually_exclusive_group(required=True)
+    what.add_argument("--difference", type=float, metavar="D", help="the win rate to detect, chips per 100 hands")
+    what.add_argument("--difference-mbb", type=float, metavar="M", help="the win rate to detect, mbb per hand")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--pilot", nargs="+", metavar="LOG", help="logs of earlier hands (.log or .jsonl)")
+    src.add_argument("--agents", nargs=2, metavar="AGENT", help="play a pilot match between these two agents now")
+    p.add_argument("--agent", help="with --pilot: the player whose win rate is planned (default: the first)")
+    p.add_argument("--pilot-hands", type=int, default=2000, help="hands of the pilot match (default 2000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the pilot match and of the simulation (default 0)")
+    p.add_argument("--power", type=float, default=0.8, help="chance of telling the difference apart (default 0.8)")
+    p.add_argument("--alpha", type=float, default=0.05, help="error rate when there is no difference (default 0.05)")
+    p.add_argument("--runs", type=int, default=40, help="simulated matches for the anytime-valid answer (default 40)")
+    p.add_argument("--max-hands", type=int, default=2_000_000, help="longest simulated match (default 2,000,000)")
+    p.add_argument("--json", action="store_true", help="print the plan as JSON")
+    p.set_defaults(handler=plan_handler)
+
+
+def _pilot_from_logs(paths: list[str], agent: str | None, game: Any) -> tuple[np.ndarray, Any, str]:
+    from showdown.matches.analyze import read_logs
+
+    logs = read_logs(paths, game=game)
+    table = logs.table
+    if table.hands == 0:
+        raise ConfigError("the pilot logs hold no hands")
+    name = agent or table.names[0]
+    if name not in table.names:
+        raise ConfigError(f"--agent {name!r} is not in the pilot logs (players: {', '.join(table.names)})")
+    seat = table.names.index(name)
+    mask = table.seats == seat
+    values = (table.values * mask).sum(axis=1)[mask.any(axis=1)]
+    return values, logs.game, name
+
+
+def _pilot_match(args: argparse.Namespace) -> tuple[np.ndarray, Any, str, float | str | None]:
+    from showdown.games.catalog import get_game
+    from showdown.matches.agent_words import agents_from_words
+    from showdown.matches.config import MatchConfig
+    from showdown.matches.report import report_json
+    from showdown.matches.runner import run_match
+
+    if not args.game:
+        raise ConfigError("--agents needs --game")
+    config = MatchConfig(game=args.game, agents=agents_from_words(args.agents), hands=args.pilot_hands, seed=args.seed,
+                         out=None, progress=False).check()
+    values: list[float] = []
+
+    def on_hand(record: Any) -> None:
+        values.append(float(record.values[record.seats.index(0)]))
+
+    report = run_match(config, on_hand=on_hand, notify=lambda _text: None)
+    first = report_json(report)["agents"][0]
+    reduction = first.get("variance_reduction")
+    return np.array(values), get_game(args.game), first["name"], reduction
+
+
+def plan_handler(args: argparse.Namespace) -> int:
+    from showdown.evaluation.confidence import hand_range
+    from showdown.evaluation.planning import make_plan
+    from showdown.games.catalog import get_game
+
+    if args.pilot_hands < 30:
+        raise ConfigError("--pilot-hands must be at least 30")
+    if args.runs < 1 or args.max_hands < 100:
+        raise ConfigError("--runs must be at least 1 and --max-hands at least 100")
+    reduction: float | str | None = None
+    if args.pilot:
+        values, game, name = _pilot_from_logs(args.pilot, args.agent, get_game(args.game) if args.game else None)
+        if game is None:
+            raise ConfigError("the pilot logs do not name a game this tool knows: pass --game")
+        source = f"{len(values):,} hands of {name} in {', '.join(Path(p).name for p in args.pilot)}"
+    else:
+        values, game, name, reduction = _pilot_match(args)
+        source = f"a {len(values):,}-hand pilot match, {name} against {args.agents[1]} (seed {args.seed})"
+    difference = args.difference if args.difference is not None else args.difference_mbb * game.big_blind / 10.0
+    if difference <= 0:
+        raise ConfigError("the difference to detect must be above zero")
+    exact = reduction == "exact"
+    plan = make_plan(values, difference, hand_range(game), alpha=args.alpha, power=args.power, runs=args.runs,
+                     max_hands=args.max_hands, seed=args.seed, reduction=None if exact or reduction is None else float(reduction))
+    if args.json:
+        print(json.dumps({"game": game.name, "agent": name, "pilot": source, "pilot_estimator_exact": exact, **plan.to_json()}, indent=1))
+        return 0
+    level = f"{100 * (1 - args.alpha):.0f}%"
+    print(f"pilot: {source}; {name}'s result per hand has standard deviation {plan.sd_per_hand:.3f} chips")
+    print(f"to tell a win rate of {difference:+g} chips/100 apart from zero ({level} level, {100 * args.power:.0f}% power):")
+    print(f"  hands fixed in advance, looked at once: {plan.fixed_hands:,}")
+    if exact:
+        print("  with the pilot's estimator (AIVAT with both strategies known) there is no sampling error: any number of hands")
+    elif plan.fixed_hands_reduced is not None:
+        print(f"  the same with the pilot's estimator (variance {plan.reduction:.1f}x smaller): {plan.fixed_hands_reduced:,}")
+    def shown(n: int | None) -> str:
+        return f"{n:,}" if n is not None else f"more than {plan.max_hands:,}"
+
+    print(f"  showdown match --until-separated (anytime-valid): median {shown(plan.anytime_median)}, "
+          f"{100 * args.power:.0f}% of matches by {shown(plan.anytime_power)} (from {plan.runs} simulated matches)")
+    return 0
+
+
+__all__ = ["add_plan_parser", "plan_handler"]

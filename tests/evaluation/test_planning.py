@@ -1,0 +1,52 @@
+"""Planning a match's length: the fixed-sample formula, the simulated anytime-valid stop, the command."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from showdown.errors import ShowdownError
+from showdown.evaluation.planning import fixed_sample_hands, make_plan
+
+
+def test_fixed_sample_formula() -> None:
+    # (1.96 + 0.8416)^2 * (1 / 0.1)^2 = 784.9
+    assert fixed_sample_hands(1.0, 0.1) == 785
+    assert fixed_sample_hands(2.0, 0.1) == 3140  # four times the spread squared: ceil(3139.6)
+    with pytest.raises(ShowdownError):
+        fixed_sample_hands(1.0, 0.0)
+
+
+def test_the_plan_holds_when_the_match_is_played() -> None:
+    """Matches of the planned length, drawn like the pilot with mean delta, separate about as often as promised."""
+    rng = np.random.default_rng(1)
+    pilot = rng.choice([-2.0, -1.0, 1.0, 2.0], size=4000)  # Kuhn-like results
+    plan = make_plan(pilot, 10.0, (-2.0, 2.0), runs=30, seed=2)
+    assert plan.anytime_median is not None and plan.anytime_power is not None
+    assert plan.fixed_hands < plan.anytime_power  # looking all the time costs hands
+    shifted = pilot - pilot.mean() + 0.1
+    wins = 0
+    for _ in range(300):
+        sample = rng.choice(shifted, size=plan.fixed_hands)
+        se = sample.std(ddof=1) / np.sqrt(sample.size)
+        wins += abs(sample.mean()) > 1.959963984540054 * se
+    assert 0.72 <= wins / 300 <= 0.88  # the 80% power the plan promises
+
+
+def test_plan_command_from_logs(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, "-m", "showdown", "match", "kuhn", "bluff", "call", "--hands", "1500", "--out", str(tmp_path)],
+                   check=True, capture_output=True, timeout=120)
+    log = next(tmp_path.glob("*.jsonl"))
+    out = subprocess.run([sys.executable, "-m", "showdown", "plan", "--pilot", str(log), "--agent", "call", "--difference", "10",
+                          "--runs", "10", "--json"], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert doc["agent"] == "call" and doc["pilot_hands"] == 1500 and doc["fixed_sample_hands"] > 100
+    bad = subprocess.run([sys.executable, "-m", "showdown", "plan", "--pilot", str(log), "--agent", "nobody", "--difference", "10"],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "not in the pilot logs" in bad.stderr
