@@ -55,7 +55,7 @@ __all__ = [
     "read_logs",
 ]
 
-ESTIMATORS = ("plain", "duplicate", "aivat")
+ESTIMATORS = ("plain", "duplicate", "aivat", "chance")
 
 
 # ---------------------------------------------------------------------- hands as columns
@@ -75,6 +75,7 @@ class HandTable:
     half: np.ndarray
     replaced: np.ndarray
     codes: Any = None  # aivat.DealCodes when an encoder was given
+    chance: np.ndarray | None = None  # values less the luck of the cards, when a corrector was given
 
     @property
     def hands(self) -> int:
@@ -98,13 +99,17 @@ class HandCollector:
     the AIVAT estimate; a hand it cannot place raises ``AivatError``.
     """
 
-    def __init__(self, names: Sequence[str] = (), num_positions: int | None = None, encoder: Any = None) -> None:
+    def __init__(
+        self, names: Sequence[str] = (), num_positions: int | None = None, encoder: Any = None, corrector: Any = None
+    ) -> None:
         self._index: dict[str, int] = {}
         self.names: list[str] = []
         for n in names:
             self._name(n)
         self.num_positions = num_positions
         self.encoder = encoder
+        self.corrector = corrector  # an evaluation.chance.ChanceCorrector, or None
+        self._chance = array("d")
         self._seats = array("i")
         self._values = array("d")
         self._number = array("q")
@@ -144,6 +149,10 @@ class HandCollector:
             codes = self.encoder.encode(hole, board, betting)
             for column, c in zip(self._codes, codes):
                 column.append(c)
+        if self.corrector is not None:
+            luck = self.corrector.corrections(hole, board, betting)
+            for p in range(n):
+                self._chance.append(float(values[p]) - luck[p])
         for p in range(n):
             self._seats.append(self._name(players[p]))
             self._values.append(float(values[p]))
@@ -192,6 +201,7 @@ class HandCollector:
             half=_np(self._half, np.int32, np.int64),
             replaced=_np(self._replaced, np.int8, np.int8).astype(bool).reshape(h, p),
             codes=codes,
+            chance=_np(self._chance, np.float64, np.float64).reshape(h, p) if self.corrector is not None else None,
         )
 
 
@@ -278,6 +288,7 @@ def read_logs(
     game: GameDef | None = None,
     encoder_for: Any = None,
     halves: bool = True,
+    chance: bool = False,
 ) -> LogSet:
     """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
 
@@ -300,7 +311,13 @@ def read_logs(
         game = _resolve_game(labels[0], files[0]) if labels[0] else None
     _check_one_game(files, labels, game)
     encoder = encoder_for(game) if (encoder_for is not None and game is not None) else None
-    collector = HandCollector(encoder=encoder)
+    corrector = None
+    if chance and game is not None:
+        from showdown.evaluation.chance import ChanceCorrector, supports
+
+        if supports(game) is None:
+            corrector = ChanceCorrector(game)
+    collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
     for k, path in enumerate(files):
         half = k if halves else 0
@@ -531,6 +548,10 @@ def analyze(
     values = table.values
     exact = False
     known: tuple[str, ...] = ()
+    if estimator == "chance":
+        if table.chance is None:
+            raise ShowdownError("the chance estimator needs the logs read with the game's chance corrections")
+        values = table.chance
     if estimator == "aivat":
         if aivat is None or table.codes is None:
             raise ShowdownError("the AIVAT estimator needs the game's tree and the players' strategies")
@@ -788,8 +809,9 @@ def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, d
     """Choose the estimator: ``requested``, or the best available when None.
 
     Best: ``aivat`` when the game allows it and at least one agent's strategy is known (built-in
-    agents with a fixed table, see ``aivat.known_strategy``), else ``duplicate`` when the deals are
-    played in duplicate, else ``plain``. An explicit ``aivat`` the game does not allow is a
+    agents with a fixed table, see ``aivat.known_strategy``), else ``chance`` (the cards' luck taken
+    out, ``evaluation.chance``; paired too when the deals are played in duplicate) for 2-player games,
+    else ``duplicate`` when the deals are played in duplicate, else ``plain``. An explicit ``aivat`` the game does not allow is a
     ``ConfigError``; an explicit ``aivat`` with no strategy known corrects chance only (noted).
     """
     from showdown.errors import ConfigError
@@ -797,18 +819,31 @@ def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, d
 
     if requested == "duplicate" and not duplicate:
         raise ConfigError("the duplicate estimator needs the match played in duplicate (--duplicate)")
-    fallback = "duplicate" if duplicate else "plain"
+    from showdown.evaluation.chance import supports as chance_supports
+
+    paired = "; the deals are paired" if duplicate else ""
+    chance_why = chance_supports(game)
+    if requested == "chance":
+        if chance_why is not None:
+            raise ConfigError(f"--estimator chance: {chance_why}")
+        return EstimatorPlan("chance", reason="as requested")
+    if chance_why is None:
+        fallback = "chance"
+        chance_reason = ("the cards' luck is taken out by all-in equity (chance-only corrections, unbiased "
+                         f"whatever the strategies){paired}")
+    else:
+        fallback = "duplicate" if duplicate else "plain"
+        chance_reason = chance_why
     if requested in ("plain", "duplicate"):
         return EstimatorPlan(requested, reason="as requested")
     why = supports(game)
     if why is not None:
         if requested == "aivat":
             raise ConfigError(f"--estimator aivat: {why}")
-        return EstimatorPlan(fallback, reason=f"AIVAT does not apply: {why}")
+        return EstimatorPlan(fallback, reason=f"AIVAT does not apply ({why.split(': ')[0]}); {chance_reason}")
     strategies, unknown = known_strategies(specs, game)
     if not any(s is not None for s in strategies) and requested is None:
-        paired = "; the deals are paired" if duplicate else ""
-        return EstimatorPlan(fallback, reason=f"no agent's strategy is known, so AIVAT would correct chance only{paired}")
+        return EstimatorPlan(fallback, reason=f"no agent's strategy is known; {chance_reason}")
     notes = [f"strategy not used for {n}" for n in unknown] if any(s is not None for s in strategies) else [
         "no agent's strategy is known: AIVAT corrects for chance only"
     ]

@@ -53,7 +53,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--estimator",
-        choices=("plain", "duplicate", "aivat"),
+        choices=("plain", "duplicate", "aivat", "chance"),
         help="default: aivat when a --known strategy can be used, else duplicate with --duplicate, else plain",
     )
     p.set_defaults(handler=run_analyze_command)
@@ -106,7 +106,14 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         from showdown.plots import require_matplotlib
 
         require_matplotlib()  # fail before reading anything
-    logs = read_logs(args.logs, game=game, encoder_for=encoder_for if want_aivat else None, halves=args.duplicate)
+    want_chance = estimator == "chance" or (estimator is None and not want_aivat)
+    logs = read_logs(args.logs, game=game, encoder_for=encoder_for if want_aivat else None, halves=args.duplicate,
+                     chance=want_chance)
+    if estimator == "chance" and logs.table.chance is None:
+        from showdown.evaluation.chance import supports as chance_supports
+
+        raise ConfigError("--estimator chance: " + (chance_supports(logs.game) or "the log header names no game this tool knows; pass --game")
+                          if logs.game is not None else "--estimator chance needs the game: pass --game")
     if want_aivat and logs.game is None:
         raise ConfigError("AIVAT needs the game: the log header does not name one this tool knows; pass --game")
     table = logs.table
@@ -127,11 +134,16 @@ def run_analyze_command(args: argparse.Namespace) -> int:
     else:
         if estimator is None and args.known:
             notes.append("AIVAT is not possible for this game: plain estimate")
-        chosen = estimator if estimator in ("plain", "duplicate") else ("duplicate" if args.duplicate else "plain")
-        reason = "as requested" if estimator else (
-            "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
-            "as showdown match does for built-in agents"
-        )
+        if estimator is None and table.chance is not None:
+            chosen = "chance"
+            reason = ("a log does not say which strategies played, so the cards' luck is taken out by all-in equity "
+                      "(chance-only corrections, unbiased whatever the strategies); give --known NAME=AGENT to use AIVAT")
+        else:
+            chosen = estimator if estimator in ("plain", "duplicate", "chance") else ("duplicate" if args.duplicate else "plain")
+            reason = "as requested" if estimator else (
+                "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
+                "as showdown match does for built-in agents"
+            )
     analysis = analyze(
         table,
         estimator=chosen,

@@ -60,9 +60,10 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     )
     p.add_argument(
         "--estimator",
-        choices=("plain", "duplicate", "aivat"),
+        choices=("plain", "duplicate", "aivat", "chance"),
         help="how win rates are estimated (default: the best available: aivat when an agent's strategy "
-        "is known, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
+        "is known, else chance (the cards' luck taken out by all-in equity; paired with --duplicate) in 2-player "
+        "games, else duplicate with --duplicate, else plain); duplicate implies --duplicate",
     )
     p.add_argument("--until-ci", type=float, metavar="WIDTH",
                    help="stop once the first agent's 95%% interval is at most WIDTH chips per 100 hands either side "

@@ -54,7 +54,7 @@ __all__ = [
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
 _ON_TIMEOUT = ("fold", "call", "abort")
-ESTIMATORS = ("plain", "duplicate", "aivat")
+ESTIMATORS = ("plain", "duplicate", "aivat", "chance")
 
 
 @dataclass(frozen=True, slots=True)

@@ -164,7 +164,7 @@ async def run_duplicate_async(
                     if raw.strip() and '"summary"' not in raw:
                         on_hand(HandRecord.from_json(raw))
         encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
-        logs = read_logs(jsonl, game=game, encoder_for=encoder_for)
+        logs = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance")
         table = logs.table
         if plan.aivat is not None:
             # strategies by the table's player order (names as they first appear in the logs)

@@ -329,6 +329,7 @@ async def run_match_async(
     # AIVAT folded in batch by batch: memory stays flat however many hands
     collector = AivatAccumulator(labels, plan.aivat, big_blind=big_blind, num_positions=n) if plan.estimator == "aivat" else None
     stats = MatchStats(labels, big_blind, n)
+    chance = _ChanceStats(game, labels, big_blind) if plan.estimator == "chance" else None
     collect = collector.add_record if collector is not None else None
     waiting: list[HandRecord] = []  # hands not yet in the statistics: they go in by the batch
     played = 0
@@ -339,6 +340,8 @@ async def run_match_async(
         if not waiting:
             return
         stats.add_many([r.seats for r in waiting], [r.values for r in waiting])
+        if chance is not None:
+            chance.add(waiting)
         if collect is not None:
             try:
                 for record in waiting:
@@ -589,7 +592,7 @@ async def run_match_async(
         raise ConfigError(config_errors[0])
     catch_up()
     show_mbb = len(set(game.blind)) > 1
-    analysis = _analysis(stats, collector, plan, result.totals, show_mbb)
+    analysis = _analysis(stats, collector, plan, result.totals, show_mbb, chance)
     report = MatchReport(
         max_replaced=config.max_replaced,
         game=config.game,
@@ -688,9 +691,35 @@ class _ExactTracker:
         }
 
 
-def _analysis(stats: MatchStats, collector: Any, plan: Any, totals: Sequence[float], show_mbb: bool) -> Any:
+class _ChanceStats:
+    """The match's statistics with the cards' luck taken out (``evaluation.chance``), hand by hand."""
+
+    def __init__(self, game: GameDef, labels: Sequence[str], big_blind: int) -> None:
+        from showdown.evaluation.chance import ChanceCorrector
+
+        self.corrector = ChanceCorrector(game)
+        self.stats = MatchStats(labels, big_blind, game.num_players)
+
+    def add(self, records: Sequence[HandRecord]) -> None:
+        values = []
+        for r in records:
+            luck = self.corrector.corrections(r.hole, r.board, r.betting)
+            values.append([v - c for v, c in zip(r.values, luck)])
+        self.stats.add_many([r.seats for r in records], values)
+
+
+def _analysis(
+    stats: MatchStats, collector: Any, plan: Any, totals: Sequence[float], show_mbb: bool, chance: _ChanceStats | None = None
+) -> Any:
     """The report's figures under the planned estimator; plain (with a note) if AIVAT cannot be had."""
     from showdown.matches.analyze import plain_analysis
+
+    if chance is not None and stats.hands:
+        a = plain_analysis(chance.stats, totals, show_mbb=show_mbb, notes=plan.notes)
+        a.estimator = "chance"
+        a.plain_agents, a.plain_positions, a.plain_differences = stats.agents(), stats.positions(), stats.differences()
+        a.reason = plan.reason
+        return a
 
     if collector is not None and stats.hands:
         try:

@@ -636,7 +636,8 @@ def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: Tourna
     specs = [replace(cfg.agents[i], label=cfg.labels[i]) for i in match.agents]
     plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)
     jsonl = [Path(r["jsonl"]) for r in results]
-    logs = read_logs(jsonl, game=game, encoder_for=(lambda g: plan.aivat) if plan.estimator == "aivat" else None)
+    logs = read_logs(jsonl, game=game, encoder_for=(lambda g: plan.aivat) if plan.estimator == "aivat" else None,
+                     chance=plan.estimator == "chance")
     table = logs.table
     if plan.aivat is not None:
         by_label = dict(zip((cfg.labels[i] for i in match.agents), plan.aivat.strategies))

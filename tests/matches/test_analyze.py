@@ -125,6 +125,10 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json"]) == 0
+    best = json.loads(capsys.readouterr().out)
+    assert best["estimator"] == "chance"  # the best that applies to unknown strategies: the cards' luck out
+    assert best["players"][0]["total"] == -31  # the chips really won, whatever the estimator
+    assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json", "--estimator", "plain"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in doc["players"]] == ["Alice", "Bob"]
     for row in doc["players"]:

@@ -51,4 +51,4 @@ def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
     out = cli(tmp_path, "analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"))
     assert out.returncode == 0
     line = next(x for x in out.stdout.splitlines() if x.startswith("estimator:"))
-    assert "plain" in line and "--known" in line
+    assert "chance" in line and "--known" in line  # which one, and how to get AIVAT

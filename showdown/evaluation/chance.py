@@ -1,0 +1,146 @@
+"""Variance reduction for strategies nobody knows: correcting only for the luck of the cards.
+
+AIVAT (Burch, Schmid, Moravcik, Morrill and Bowling 2018, "AIVAT: a new variance reduction technique
+for agent evaluation in imperfect information games") subtracts from a hand's result, at every
+chance event, ``V(after) - E[V(after)]`` for a value function ``V``; whatever ``V`` is, every term has
+mean zero given what happened before, so the estimate stays unbiased. With no strategy known only
+the chance terms are left, and ``V`` must be a heuristic: here the all-in value of the pot, position
+0's equity ``eq`` times the pot at that moment (the ACPC tools' "all-in expected value" idea). The
+log holds every player's cards, so the equity is of the two real hands.
+
+* The deal: ``(eq - 1/2) * pot``. For any equity function with ``eq(a, b) + eq(b, a) = 1`` the mean
+  over deals is exactly 1/2 (the two hands are exchangeable), so the 169-class preflop table of
+  hold'em (``solvers.equity``) serves here without bias; smaller games use the exact equity.
+* Each board round reached: ``(eq after its cards - eq before them) * pot``, where "before" is the
+  exact mean of "after" over the round's possible cards (so the term has mean zero). A round is
+  corrected only when that mean takes at most ``MAX_RUNOUTS`` board completions to compute; in
+  hold'em that leaves out the flop (its "before" is the exact preflop equity of two specific hands,
+  1.7 million boards) and corrects the turn and the river.
+
+Two players only; position 1's correction is minus position 0's. ``supports(game)`` says why not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+import numpy as np
+
+from showdown.games.cards import make_deck
+from showdown.games.gamedef import GameDef
+from showdown.games.state import State
+
+MAX_RUNOUTS = 5000
+"""Largest number of board completions enumerated for one exact equity."""
+
+
+def supports(game: GameDef) -> str | None:
+    """None when chance corrections apply to ``game``, else why not (one line)."""
+    if game.num_players != 2:
+        return f"chance corrections handle 2-player games ({game.name or 'this game'} has {game.num_players})"
+    return None
+
+
+class ChanceCorrector:
+    """Per hand, what each position's result owes to the cards (to be subtracted)."""
+
+    def __init__(self, game: GameDef) -> None:
+        why = supports(game)
+        if why is not None:
+            raise ValueError(why)
+        self.game = game
+        self.deck = make_deck(game.num_ranks, game.num_suits)
+        self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
+
+    def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
+        """Position 0's and position 1's correction for one hand (``board`` one group per round dealt)."""
+        g = self.game
+        h0, h1 = tuple(hole[0]), tuple(hole[1])
+        if len(h0) != g.num_hole_cards or len(h1) != g.num_hole_cards:
+            return 0.0, 0.0  # cards not in the log: nothing to correct
+        pots = _pots(g, betting, len(board))
+        total = 0.0
+        deal = self._deal_equity(h0, h1)
+        if deal is not None:
+            total += (deal - 0.5) * pots[0]
+        dealt: tuple[int, ...] = ()
+        for r, group in enumerate(board):
+            cards = tuple(int(c) for c in group)
+            if not cards:
+                continue
+            before = self._equity(h0, h1, dealt)  # the exact mean of "after": None when too costly
+            after = self._equity(h0, h1, dealt + cards)
+            if before is not None and after is not None:
+                total += (after - before) * pots[min(r, len(pots) - 1)]
+            dealt += cards
+        return total, -total
+
+    def _deal_equity(self, h0: tuple[int, ...], h1: tuple[int, ...]) -> float | None:
+        exact = self._equity(h0, h1, ())
+        if exact is not None:
+            return exact
+        if self._holdem_classes:
+            return _class_equity(h0, h1)
+        return None
+
+    def _equity(self, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
+        """Position 0's exact share of the pot at a showdown, over every completion of ``board``."""
+        return _exact_equity(self.game.num_ranks, self.game.num_suits, sum(self.game.num_board_cards),
+                             tuple(sorted(h0)), tuple(sorted(h1)), tuple(sorted(board)))
+
+
+def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
+    """The pot when each round's board cards were dealt (round 0: the blinds and antes); after an
+    all-in the betting stops early and the pot stays what it was."""
+    parts = betting.split("/") if betting else [""]
+    pots = []
+    for r in range(max(rounds_dealt, 1)):
+        try:
+            state = State.initial(game).apply_betting("/".join(parts[: min(r, len(parts))]))
+        except Exception:  # noqa: BLE001 - a betting string the rules refuse: no pot, no correction
+            return [0.0] * max(rounds_dealt, 1)
+        pots.append(float(sum(state.spent)))
+    return pots
+
+
+@lru_cache(maxsize=65536)
+def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
+    from showdown.games.evaluate import hand_values
+
+    deck = make_deck(ranks, suits)
+    used = set(h0) | set(h1) | set(board)
+    rest = [c for c in deck if c not in used]
+    need = board_size - len(board)
+    if need < 0:
+        return None
+    count = math.comb(len(rest), need)
+    if count > MAX_RUNOUTS or count == 0:
+        return None
+    runs = np.array(list(itertools.combinations(rest, need)), dtype=np.int64).reshape(count, need)
+    fixed = np.broadcast_to(np.array(board, dtype=np.int64), (count, len(board)))
+    boards = np.concatenate([fixed, runs], axis=1)
+    if boards.shape[1] == 0 and len(h0) == 0:
+        return 0.5
+    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0), (count, len(h0))), boards], axis=1))
+    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1), (count, len(h1))), boards], axis=1))
+    return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)
+
+
+@lru_cache(maxsize=1)
+def _class_table() -> np.ndarray:
+    from showdown.solvers.equity import equity_table
+
+    out: np.ndarray = 0.5 + 0.5 * equity_table(build=False).net_equity()
+    return out
+
+
+def _class_equity(h0: tuple[int, ...], h1: tuple[int, ...]) -> float:
+    from showdown.solvers.equity import class_of
+
+    return float(_class_table()[class_of(*h0), class_of(*h1)])
+
+
+__all__ = ["ChanceCorrector", "MAX_RUNOUTS", "supports"]
