@@ -178,13 +178,14 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     one_round = methods.add_parser("one-round", help="one-round hold'em ('Near optimal holdem play with one round of betting': Alice raises, Bob calls or folds) by LP")
     add_one_round_arguments(one_round)
     one_round.set_defaults(handler=one_round_handler)
-    add_exploit_arguments(
-        sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
-                       description="Exact best responses to a strategy file or a built-in agent's strategy; "
-                       "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand. "
-                       "For 3 or more players (kuhn3p, leduc3p): each position's value, best response and gain, "
-                       "and NashConv (the sum of the gains).")
-    )
+    exploit = sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
+                             description="Exact best responses to a strategy file or a built-in agent's strategy; "
+                             "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand. "
+                             "For 3 or more players (kuhn3p, leduc3p): each position's value, best response and gain, "
+                             "and NashConv (the sum of the gains). With --lbr, in any 2-player game (hold'em too): "
+                             "local best response's winnings, a lower bound on the exploitability.")
+    add_exploit_arguments(exploit)
+    exploit.set_defaults(handler=_exploit)
     equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
     add_equity_arguments(equity)
     equity.set_defaults(handler=equity_handler)
@@ -215,6 +216,17 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
         if Path(value).is_dir():
             raise ShowdownError(f"{option} {value}: is a folder; give a file name")
+
+
+def _exploit(args: argparse.Namespace) -> int:
+    """``showdown exploit``: the exact best responses, or with ``--lbr`` local best response."""
+    if args.lbr:
+        from showdown.evaluation.cli_lbr import lbr_handler
+
+        return lbr_handler(args)
+    from showdown.solvers.cli_solve import exploit_handler
+
+    return exploit_handler(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

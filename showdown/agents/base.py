@@ -245,6 +245,9 @@ class PolicyAgent(Agent):
     information set by walking the game's betting tree over every possible private view.
     """
 
+    cards_blind: ClassVar[bool] = False
+    """True when ``policy`` never looks at the cards (evaluators such as LBR then ask once per decision)."""
+
     def policy(self, view: View) -> Policy:
         """Probabilities of ``'f'``, ``'c'``, ``'r'`` here; only legal letters may be positive."""
         raise NotImplementedError

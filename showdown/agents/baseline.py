@@ -22,6 +22,7 @@ class RandomAgent(PolicyAgent):
     """
 
     name = "random"
+    cards_blind = True
 
     def __init__(self, game: GameDef | None = None, seed: int | None = None, sizing: str = "uniform") -> None:
         super().__init__(game)
@@ -61,6 +62,7 @@ class CallAgent(PolicyAgent):
     """Calling station: checks or calls every time, never folds, never raises."""
 
     name = "call"
+    cards_blind = True
 
     def policy(self, view: View) -> Policy:
         return {"c": 1.0}

@@ -18,6 +18,7 @@ class BluffAgent(PolicyAgent):
     """
 
     name = "bluff"
+    cards_blind = True
 
     def __init__(self, game: GameDef | None = None, size: str = "min") -> None:
         super().__init__(game)

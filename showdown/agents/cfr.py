@@ -91,6 +91,13 @@ class CFRAgent(Agent):
         key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
         return parse_action(self.strategy.sample(key, self.rng))
 
+    def policy(self, view: View) -> dict[str, float]:
+        """The action probabilities here (what local best response and other evaluators ask for)."""
+        from showdown.solvers.strategy import infoset_key
+
+        key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
+        return {a[:1]: p for a, p in self.strategy.probabilities(key).items()}
+
     def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
         return {k: dict(v) for k, v in self.strategy.table.items()}
 

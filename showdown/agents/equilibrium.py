@@ -228,6 +228,10 @@ class StrategyAgent(Agent):
     def act(self, view: View) -> Action:
         return self.strategy.sample_action(self.key(view), self.rng)
 
+    def policy(self, view: View) -> dict[str, float]:
+        """The action probabilities here (what local best response and other evaluators ask for)."""
+        return {a[:1]: p for a, p in self.strategy.probabilities(self.key(view)).items()}
+
     def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
         if game is not None and game != self.strategy.game:
             raise ConfigError(f"agent {self.name!r} has a strategy for another game")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -219,6 +220,17 @@ def add_exploit_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
                         help="an option of the --agent (repeatable)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    lbr = parser.add_argument_group("local best response (games too large for an exact best response)")
+    lbr.add_argument("--lbr", action="store_true",
+                     help="play local best response (Lisy and Bowling 2017) against the agent or strategy: a lower bound "
+                     "on its exploitability in mbb/hand, for any 2-player game; the agent must tell its action "
+                     "probabilities (policy(view))")
+    lbr.add_argument("--hands", type=int, default=2000, help="hands LBR plays (default 2000)")
+    lbr.add_argument("--seed", type=int, default=0, help="seed of the deals and LBR's rollouts (default 0)")
+    lbr.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the number of cores)")
+    lbr.add_argument("--rollouts", type=int, default=100, help="boards sampled per street for LBR's win chance (default 100)")
+    lbr.add_argument("--actions", choices=("fc", "fcpa", "fc56"), default="fcpa",
+                     help="no-limit: LBR's raise sizes, as in the paper: none, pot and all-in, or 56 sizes (default fcpa)")
     parser.set_defaults(handler=exploit_handler)
 
 
