@@ -92,8 +92,16 @@ class LocalBestResponse:
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.hands = np.array(list(itertools.combinations(self.deck, game.num_hole_cards)), dtype=np.int64)
         self.hand_tuples = [tuple(h) for h in self.hands.tolist()]
+        self._card_slots = int(max(self.deck)) + 1
+        self._hand_mask = np.zeros((len(self.hands), self._card_slots), dtype=np.float32)
+        np.put_along_axis(self._hand_mask, self.hands, 1.0, axis=1)
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
         self._street: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
+        if self._preflop_classes:
+            from showdown.solvers.equity import class_of
+
+            self._classes = np.array([class_of(int(a), int(b)) for a, b in self.hands.tolist()], dtype=np.int64)
 
     # ------------------------------------------------------------------ the agent's side
 
@@ -143,6 +151,18 @@ class LocalBestResponse:
         key = (mine, board)
         if self._street is not None and self._street[0] == key:
             return self._street[1], self._street[2]
+        if not board and self._preflop_classes:
+            # hold'em before the flop: the exact all-in equity of the 169 classes (solvers.equity)
+            # instead of rollouts; LBR may choose its actions from any estimate
+            from showdown.evaluation.chance import _class_table
+            from showdown.solvers.equity import class_of
+
+            table = _class_table()
+            mine_class = class_of(*mine)
+            score = table[mine_class, self._classes][None, :]
+            valid = (~np.isin(self.hands, np.array(mine)).any(axis=1)).astype(float)[None, :]
+            self._street = (key, score, valid)
+            return score, valid
         total_board = sum(self.game.num_board_cards)
         rest = [c for c in self.deck if c not in mine and c not in board]
         need = total_board - len(board)
@@ -156,9 +176,10 @@ class LocalBestResponse:
         opp = self.hands
         n = len(opp)
         ours = hand_values(np.concatenate([np.broadcast_to(np.array(mine), (len(boards), len(mine))), boards], axis=1))
-        blocked = np.zeros((len(boards), n), dtype=bool)
-        for k in range(opp.shape[1]):
-            blocked |= (opp[None, :, k, None] == runs[:, None, :]).any(axis=2)
+        run_mask = np.zeros((len(boards), self._card_slots), dtype=np.float32)
+        if need:
+            np.put_along_axis(run_mask, runs, 1.0, axis=1)
+        blocked = (run_mask @ self._hand_mask.T) > 0  # a candidate hand holds a card of the runout
         blocked |= np.asarray(np.isin(opp, np.array(mine + board, dtype=np.int64)).any(axis=1))[None, :]
         valid = ~blocked
         theirs = np.zeros((len(boards), n), dtype=np.int64)
