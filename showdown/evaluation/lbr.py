@@ -92,9 +92,9 @@ class LocalBestResponse:
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.hands = np.array(list(itertools.combinations(self.deck, game.num_hole_cards)), dtype=np.int64)
         self.hand_tuples = [tuple(h) for h in self.hands.tolist()]
-        self._card_slots = int(max(self.deck)) + 1
-        self._hand_mask = np.zeros((len(self.hands), self._card_slots), dtype=np.float32)
-        np.put_along_axis(self._hand_mask, self.hands, 1.0, axis=1)
+        self._holds = np.zeros((int(max(self.deck)) + 1, len(self.hands)), dtype=bool)  # [card, hand]
+        for k in range(self.hands.shape[1]):
+            self._holds[self.hands[:, k], np.arange(len(self.hands))] = True
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
         self._street: tuple[Any, np.ndarray, np.ndarray] | None = None
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
@@ -176,10 +176,9 @@ class LocalBestResponse:
         opp = self.hands
         n = len(opp)
         ours = hand_values(np.concatenate([np.broadcast_to(np.array(mine), (len(boards), len(mine))), boards], axis=1))
-        run_mask = np.zeros((len(boards), self._card_slots), dtype=np.float32)
-        if need:
-            np.put_along_axis(run_mask, runs, 1.0, axis=1)
-        blocked = (run_mask @ self._hand_mask.T) > 0  # a candidate hand holds a card of the runout
+        # a candidate hand holds a card of the runout (no matrix product: BLAS threads would fight
+        # the other LBR processes for the cores)
+        blocked = self._holds[runs].any(axis=1) if need else np.zeros((len(boards), n), dtype=bool)
         blocked |= np.asarray(np.isin(opp, np.array(mine + board, dtype=np.int64)).any(axis=1))[None, :]
         valid = ~blocked
         theirs = np.zeros((len(boards), n), dtype=np.int64)
