@@ -24,8 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import csv
-import io
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -33,6 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from showdown.errors import ConfigError
+from showdown.matches.report import match_csv
+from showdown.matches.tournament import tournament_csv
 
 if TYPE_CHECKING:
     from showdown.matches.config import AgentSpec
@@ -87,34 +87,6 @@ class TournamentTable:
         from showdown.matches.tournament import format_tournament
 
         return format_tournament(self.result)
-
-
-def match_csv(doc: Mapping[str, Any]) -> str:
-    """CSV of a ``--json`` match document: per agent and per position, with intervals."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["what", "name", "hands", "total", "per100", "ci95_low", "ci95_high", "mbb_per_hand", "estimator"])
-    for a in doc.get("agents", []):
-        ci = a.get("ci95") or [None, None]
-        w.writerow(["agent", a["name"], doc["hands"], a.get("total"), a["per100"], ci[0], ci[1], a.get("mbb_per_hand"), doc.get("estimator")])
-    for p in doc.get("positions", []):
-        ci = p.get("ci95") or [None, None]
-        w.writerow(["position", p["position"], doc["hands"], "", p["per100"], ci[0], ci[1], p.get("mbb_per_hand"), doc.get("estimator")])
-    return out.getvalue()
-
-
-def tournament_csv(doc: Mapping[str, Any]) -> str:
-    """CSV of ``results.json``'s cross table: row agent, column agent, hands, per100 and its interval."""
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(["agent", "opponent", "hands", "per100", "ci95_low", "ci95_high"])
-    for agent, row in doc.get("cross_table", {}).items():
-        for opponent, cell in row.items():
-            if cell is None:
-                continue
-            ci = cell.get("ci95") or [None, None]
-            w.writerow([agent, opponent, cell["hands"], cell["per100"], ci[0], ci[1]])
-    return out.getvalue()
 
 
 def _spec(agent: Any, where: str) -> AgentSpec:

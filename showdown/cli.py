@@ -134,6 +134,7 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Commands whose parsers live next to their code (each module keeps its own options)."""
     from showdown.agents.cli_agent import add_agent_parser
+    from showdown.evaluation.cli_exploit import add_exploit_arguments
     from showdown.matches.cli_analyze import add_analyze_parser
     from showdown.matches.cli_match import add_match_parser
     from showdown.matches.cli_tournament import add_tournament_parser
@@ -145,7 +146,7 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         equity_handler,
         one_round_handler,
     )
-    from showdown.solvers.cli_solve import add_exploit_arguments, add_solve_arguments
+    from showdown.solvers.cli_solve import add_solve_arguments
 
     add_match_parser(sub)
     add_tournament_parser(sub)
@@ -185,7 +186,6 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
                              "and NashConv (the sum of the gains). With --lbr, in any 2-player game (hold'em too): "
                              "local best response's winnings, a lower bound on the exploitability.")
     add_exploit_arguments(exploit)
-    exploit.set_defaults(handler=_exploit)
     equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
     add_equity_arguments(equity)
     equity.set_defaults(handler=equity_handler)
@@ -216,17 +216,6 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
         if Path(value).is_dir():
             raise ShowdownError(f"{option} {value}: is a folder; give a file name")
-
-
-def _exploit(args: argparse.Namespace) -> int:
-    """``showdown exploit``: the exact best responses, or with ``--lbr`` local best response."""
-    if args.lbr:
-        from showdown.evaluation.cli_lbr import lbr_handler
-
-        return lbr_handler(args)
-    from showdown.solvers.cli_solve import exploit_handler
-
-    return exploit_handler(args)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

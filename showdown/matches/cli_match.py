@@ -170,7 +170,7 @@ def _print_report(report: Any, args: argparse.Namespace) -> None:
     if args.json:
         print(json.dumps(report_json(report), indent=2))
     elif args.csv:
-        from showdown.api import match_csv
+        from showdown.matches.report import match_csv
 
         print(match_csv(report_json(report)), end="")
     else:

@@ -49,7 +49,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
     elif args.csv:
-        from showdown.api import tournament_csv
+        from showdown.matches.tournament import tournament_csv
 
         print(tournament_csv(tournament_json(result)), end="")
     else:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,7 +15,7 @@ from showdown.matches.stats import Estimate
 if TYPE_CHECKING:
     from showdown.matches.analyze import Analysis
 
-__all__ = ["MatchReport", "format_table", "report_json"]
+__all__ = ["MatchReport", "format_table", "match_csv", "report_json"]
 
 
 DEFAULT_MAX_REPLACED = 0.01
@@ -259,3 +262,17 @@ def _plain_rows(r: MatchReport) -> list[str]:
         if i == len(r.names):
             lines.append("")
     return lines
+
+
+def match_csv(doc: Mapping[str, Any]) -> str:
+    """CSV of a ``--json`` match document: per agent and per position, with intervals."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["what", "name", "hands", "total", "per100", "ci95_low", "ci95_high", "mbb_per_hand", "estimator"])
+    for a in doc.get("agents", []):
+        ci = a.get("ci95") or [None, None]
+        w.writerow(["agent", a["name"], doc["hands"], a.get("total"), a["per100"], ci[0], ci[1], a.get("mbb_per_hand"), doc.get("estimator")])
+    for p in doc.get("positions", []):
+        ci = p.get("ci95") or [None, None]
+        w.writerow(["position", p["position"], doc["hands"], "", p["per100"], ci[0], ci[1], p.get("mbb_per_hand"), doc.get("estimator")])
+    return out.getvalue()

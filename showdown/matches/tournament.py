@@ -38,7 +38,9 @@ Each agent's mean against the whole field (the ACPC's total bankroll) is given n
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import itertools
 import json
 import math
@@ -843,3 +845,17 @@ def run_tournament(
     os.replace(tmp, out / "results.json")
     (out / "results.txt").write_text(format_tournament(result) + "\n", encoding="utf-8")
     return result
+
+
+def tournament_csv(doc: Mapping[str, Any]) -> str:
+    """CSV of ``results.json``'s cross table: row agent, column agent, hands, per100 and its interval."""
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(["agent", "opponent", "hands", "per100", "ci95_low", "ci95_high"])
+    for agent, row in doc.get("cross_table", {}).items():
+        for opponent, cell in row.items():
+            if cell is None:
+                continue
+            ci = cell.get("ci95") or [None, None]
+            w.writerow([agent, opponent, cell["hands"], cell["per100"], ci[0], ci[1]])
+    return out.getvalue()

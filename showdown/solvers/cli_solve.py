@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,9 +33,7 @@ from showdown.solvers.strategy import Strategy, StrategyError
 __all__ = [
     "METHODS",
     "SolveResult",
-    "add_exploit_arguments",
     "add_solve_arguments",
-    "exploit_handler",
     "exploit_report",
     "normal_form_strategy",
     "solve",
@@ -211,52 +208,6 @@ def solve_handler(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------- showdown exploit
 
 
-def add_exploit_arguments(parser: argparse.ArgumentParser) -> None:
-    """Arguments of ``showdown exploit`` (and the handler as ``handler``)."""
-    parser.add_argument("strategy", nargs="?", type=Path, metavar="STRATEGY_FILE",
-                        help="strategy file (JSON or .npz) holding both positions' information sets")
-    parser.add_argument("--agent", metavar="NAME", help="a built-in agent instead of a file (its strategy table)")
-    parser.add_argument("--game", help="catalog name or .game file (needed with --agent; checked against a file)")
-    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="an option of the --agent (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    lbr = parser.add_argument_group("local best response (games too large for an exact best response)")
-    lbr.add_argument("--lbr", action="store_true",
-                     help="play local best response (Lisy and Bowling 2017) against the agent or strategy: a lower bound "
-                     "on its exploitability in mbb/hand, for any 2-player game; the agent must tell its action "
-                     "probabilities (policy(view))")
-    lbr.add_argument("--hands", type=int, default=2000, help="hands LBR plays (default 2000)")
-    lbr.add_argument("--seed", type=int, default=0, help="seed of the deals and LBR's rollouts (default 0)")
-    lbr.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the number of cores)")
-    lbr.add_argument("--rollouts", type=int, default=100, help="boards sampled per street for LBR's win chance (default 100)")
-    lbr.add_argument("--actions", choices=("fc", "fcpa", "fc56"), default="fcpa",
-                     help="no-limit: LBR's raise sizes, as in the paper: none, pot and all-in, or 56 sizes (default fcpa)")
-    parser.set_defaults(handler=exploit_handler)
-
-
-def _profile_of(args: argparse.Namespace) -> tuple[Strategy, str]:
-    strategy_path: Path | None = getattr(args, "strategy", None)
-    agent: str | None = getattr(args, "agent", None)
-    game_spec: str | None = getattr(args, "game", None)
-    if (strategy_path is None) == (agent is None):
-        raise ConfigError("give either a strategy file or --agent NAME (e.g. showdown exploit --agent rules --game leduc)")
-    game = get_game(game_spec) if game_spec else None
-    if agent is not None:
-        if game is None:
-            raise ConfigError("--agent needs --game (e.g. --game kuhn)")
-        from showdown.agents.cli_agent import parse_option
-        from showdown.agents.exploiter import agent_strategy
-
-        options = dict(parse_option(o) for o in getattr(args, "option", []) or [])
-        return agent_strategy(agent, game, options), f"agent {agent}"
-    assert strategy_path is not None
-    if getattr(args, "option", None):
-        raise ConfigError("-o/--option applies to --agent only")
-    from showdown.solvers.strategy import load_strategy
-
-    return load_strategy(strategy_path, game), str(strategy_path)
-
-
 def exploit_report(profile: Strategy) -> dict[str, Any]:
     """``best_response_values`` per position, ``nash_conv`` and ``exploitability``; for games of more
     than two players also ``values`` (each position's under the profile) and ``gains`` (what each
@@ -298,28 +249,3 @@ def _multiplayer_report(profile: Strategy) -> dict[str, Any]:
     }
 
 
-def exploit_handler(args: argparse.Namespace) -> int:
-    """Print both best-response values and the exploitability (text or JSON)."""
-    profile, source = _profile_of(args)
-    game = profile.game
-    label = game.name or catalog_name(game) or "game"
-    start = time.perf_counter()
-    report = exploit_report(profile)
-    seconds = time.perf_counter() - start
-    if args.json:
-        doc: dict[str, Any] = {"game": label, "source": source, "units": "chips per hand", **report, "seconds": seconds}
-        print(json.dumps(doc, indent=2))
-    elif "players" in report:
-        print(f"{label}, {source}:")
-        for p, (v, b, gain) in enumerate(zip(report["values"], report["best_response_values"], report["gains"])):
-            print(f"  position {p}: plays for {v:+.6f}, best response {b:+.6f}, gain {gain:.6f} chips/hand")
-        print(f"  NashConv (sum of the gains): {report['nash_conv']:.6f} chips/hand; "
-              f"exploitability (NashConv / {report['players']}): {report['exploitability']:.6f}")
-    else:
-        br0, br1 = report["best_response_values"]
-        print(f"{label}, {source}:")
-        print(f"  best response in position 0 (against its position-1 play): {br0:+.6f} chips/hand")
-        print(f"  best response in position 1 (against its position-0 play): {br1:+.6f} chips/hand")
-        print(f"  exploitability (BR0 + BR1) / 2: {report['exploitability']:.6f} chips/hand "
-              f"({100 * report['exploitability']:.2f} per 100 hands)")
-    return 0

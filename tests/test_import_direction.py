@@ -1,0 +1,80 @@
+"""The package's layers, checked on every import (function-level ones too).
+
+games <- protocol <- server; games <- solvers <- agents; evaluation, matches and view use the layers
+below them; nothing below imports the command line (``cli.py``, ``argtypes.py``, ``__main__.py`` and
+the ``cli_*`` modules, which may use everything: they are the top until they move into one package).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parents[1] / "showdown"
+BASE = {"errors", "cache", "status"}
+ALLOWED: dict[str, set[str]] = {
+    "errors": set(),
+    "cache": set(),
+    "status": set(),
+    "games": {"errors", "cache"},
+    "protocol": {"games", "errors"},
+    "server": {"games", "protocol"} | BASE,
+    "solvers": {"games"} | BASE,
+    "agents": {"games", "protocol", "solvers"} | BASE,
+    "plots": {"games", "solvers", "errors"},
+    "evaluation": {"games", "protocol", "solvers", "agents"} | BASE,
+    "matches": {"games", "protocol", "server", "solvers", "agents", "evaluation", "plots"} | BASE,
+    "view": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
+    "api": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
+}
+CLI_TOP = {"cli", "argtypes", "__main__"}
+
+
+def _is_cli(path: Path) -> bool:
+    return path.stem in CLI_TOP or path.stem.startswith("cli_")
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.lineno, node.module))
+    return [(line, m) for line, m in out if m == "showdown" or m.startswith("showdown.")]
+
+
+def test_every_import_follows_the_layers() -> None:
+    wrong = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE)
+        layer = rel.parts[0] if len(rel.parts) > 1 else rel.stem
+        for line, module in _imports(path):
+            parts = module.split(".")
+            target = parts[1] if len(parts) > 1 else ""
+            target_file = PACKAGE.joinpath(*parts[1:])
+            if target in CLI_TOP or target_file.name.startswith("cli_"):
+                if not _is_cli(path):
+                    wrong.append(f"{rel}:{line} imports the command line ({module})")
+                continue
+            if _is_cli(path) or target in ("", layer) or layer == "__init__":
+                continue
+            if target not in ALLOWED.get(layer, set()):
+                wrong.append(f"{rel}:{line} ({layer}) imports {module} ({target}): against the layers")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layers_have_no_cycle() -> None:
+    seen: dict[str, int] = {}
+
+    def visit(layer: str) -> None:
+        assert seen.get(layer) != 1, f"a cycle through {layer}"
+        if seen.get(layer) == 2:
+            return
+        seen[layer] = 1
+        for below in ALLOWED[layer]:
+            visit(below)
+        seen[layer] = 2
+
+    for layer in ALLOWED:
+        visit(layer)
