@@ -10,8 +10,9 @@ sampling only (training is deterministic, or seeded with 0 for the Monte Carlo v
 
 Every game the solvers' tree handles can be played: Kuhn, kuhn-N, Leduc, and games of more than two
 players (kuhn3p, leduc3p: ``showdown.solvers.multiplayer``). For leduc3p, whose training takes minutes,
-the default is a shipped strategy (``SHIPPED``: CFR+, 1,500 iterations). Hold'em is refused at start
-with a ``ConfigError``.
+the default is a shipped strategy (``SHIPPED``: CFR+, 1,500 iterations). Heads-up hold'em is played through an
+abstraction (``showdown.agents.abstract_cfr``): a shipped strategy of public-chance-sampling CFR+, or
+``strategy=FILE.pcs.npz`` from ``showdown solve cfr holdem-limit|holdem-nolimit``.
 """
 
 from __future__ import annotations
@@ -193,7 +194,15 @@ def shipped_strategy(game: GameDef) -> Any:
 
 
 def _factory(game: GameDef, options: dict[str, Any]) -> Agent:
-    return CFRAgent(game, **take_options("cfr", options, OPTIONS))
+    from showdown.solvers.pcs import needs_abstraction
+
+    opts = take_options("cfr", options, OPTIONS)
+    strategy = opts.get("strategy")
+    if needs_abstraction(game) or (isinstance(strategy, (str, Path)) and str(strategy).endswith(".pcs.npz")):
+        from showdown.agents.abstract_cfr import AbstractCFRAgent
+
+        return AbstractCFRAgent.from_options(game, opts)
+    return CFRAgent(game, **opts)
 
 
 register_agent(

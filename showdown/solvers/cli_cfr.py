@@ -79,6 +79,22 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
         "1 is the papers' algorithm)",
     )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress line")
+    abstract = parser.add_argument_group(
+        "abstract games (hold'em, or any two-player game with --abstraction): public chance sampling CFR+, "
+        "strategy written as <game>.pcs.npz"
+    )
+    abstract.add_argument(
+        "--abstraction", metavar="SPEC",
+        help="card abstraction: holdem[:169,F,T,R] (hold'em's default: 169,50,50,50 buckets), rank (lossless in "
+        "Leduc), strength:N (hole rank, then N hand-strength buckets)",
+    )
+    abstract.add_argument(
+        "--sizes", metavar="F,F/F/..",
+        help="no-limit raise sizes as pot fractions per round (default 0.5,1,2/0.5,1/1/1; all-in is always kept)",
+    )
+    abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2)")
+    abstract.add_argument("--sample-boards", action="store_true", help="sample one board per iteration even in small games")
+    abstract.add_argument("--every", type=float, default=10.0, metavar="S", help="seconds between progress lines and checkpoints (default 10)")
     parser.set_defaults(handler=cfr_handler)
 
 
@@ -173,6 +189,12 @@ def cfr_handler(args: argparse.Namespace) -> int:
     if args.batch is not None and args.batch < 1:
         raise SolverError(f"--batch must be at least 1 (got {args.batch})")
     game = get_game(args.game)
+    from showdown.solvers.pcs import needs_abstraction
+
+    if needs_abstraction(game) or args.abstraction:
+        from showdown.solvers.cli_pcs import pcs_handler
+
+        return pcs_handler(args, game)
     label = game.name or Path(args.game).stem
     iterations = args.iterations
     if iterations is None and args.seconds is None and args.target is None:

@@ -1,0 +1,193 @@
+"""The ``cfr`` agent in games too big to solve whole (hold'em): it plays an abstract strategy.
+
+The strategy (``showdown.solvers.pcs``) is defined on an abstract betting tree and card buckets. At
+each decision the agent follows the hand's real betting down the abstract tree, translating every
+real action once (no-limit bets of other sizes by the pseudo-harmonic mapping,
+``showdown.solvers.betting.translate``), finds its bucket for the cards it sees, samples an abstract
+action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
+the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
+on), it checks or calls: the abstract strategy had committed to the pot.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.agents.base import Agent, View
+from showdown.errors import ConfigError, SolverError
+from showdown.games.gamedef import GameDef
+from showdown.games.state import CALL, Action, State
+
+SHIPPED = {"holdem-limit": "holdem-limit.pcs.npz", "holdem-nolimit": "holdem-nolimit.pcs.npz"}
+"""Trained hold'em strategies shipped with the package (``showdown solve cfr GAME`` reproduces them)."""
+
+
+def is_abstract_strategy_file(path: str | Path) -> bool:
+    p = Path(path)
+    return p.suffix == ".npz" and p.name.endswith(".pcs.npz")
+
+
+def shipped_path(game: GameDef) -> Path | None:
+    from showdown.games.catalog import catalog_name
+
+    name = catalog_name(game)
+    if name not in SHIPPED:
+        return None
+    path = Path(__file__).resolve().parent.parent / "solvers" / "data" / SHIPPED[name]
+    return path if path.exists() else None
+
+
+class AbstractCFRAgent(Agent):
+    """Plays an ``AbstractStrategy`` in the real game (see the module docstring)."""
+
+    name = "cfr"
+
+    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None) -> None:
+        super().__init__(game)
+        if strategy.game != game:
+            raise ConfigError(f"agent 'cfr': the strategy is for {strategy.game.name or 'another game'}, not {game.name or 'this game'}")
+        self.game: GameDef = game
+        self.strategy = strategy
+        self.tree = strategy.tree
+        warm_up = getattr(strategy.abstraction, "warm_up", None)
+        if warm_up is not None:
+            warm_up()
+        self.rng = np.random.default_rng(seed)
+        self._hand: int | None = None
+        self._actions: list[Action] = []
+        self._node = 0
+        self._real = State.initial(game)
+        self._abstract = State.initial(game)
+        self._boards = _BoardBuckets(strategy.abstraction)
+
+    @classmethod
+    def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
+        from showdown.solvers.pcs import AbstractStrategy
+
+        unknown = sorted(set(options) - {"strategy", "seed"})
+        if unknown:
+            raise ConfigError(
+                f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
+                f"{', '.join(unknown)} do not apply (give strategy=FILE from 'showdown solve cfr {game.name or 'GAME'}')"
+            )
+        path = options.get("strategy")
+        if path is None:
+            shipped = shipped_path(game)
+            if shipped is None:
+                raise ConfigError(
+                    f"agent 'cfr': no shipped strategy for {game.name or 'this game'}; train one with "
+                    f"'showdown solve cfr {game.name or 'GAME'} -o FILE.pcs.npz' and give strategy=FILE.pcs.npz"
+                )
+            path = shipped
+        try:
+            strategy = AbstractStrategy.load(Path(path), game)
+        except SolverError as exc:
+            raise ConfigError(f"agent 'cfr': {exc}") from None
+        return cls(game, strategy, seed=options.get("seed"))
+
+    # ------------------------------------------------------------------ following the hand
+
+    def _follow(self, view: View) -> None:
+        """Advance the abstract node over the real actions not yet seen this hand.
+
+        The walk is kept between calls of one hand; a view of another hand, or whose betting does not
+        extend the walked one (evaluators ask about many situations), starts it over.
+        """
+        from showdown.solvers.betting import DECISION, translate
+
+        actions = [a for rnd in view.public.history for _, a in rnd]
+        seen = self._actions
+        if view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
+            self._hand = view.hand
+            self._actions = []
+            self._node = 0
+            self._real = State.initial(self.game)
+            self._abstract = State.initial(self.game)
+        for action in actions[len(self._actions) :]:
+            if self._node >= 0 and self.tree.kind[self._node] == DECISION:
+                options = self.tree.actions[self._node]
+                slot = translate(self._real, action, self._abstract, options, self.rng)
+                self._abstract = self._abstract.apply(options[slot])
+                self._node = int(self.tree.children[self._node, slot])
+            else:
+                self._node = -1
+            self._real = self._real.apply(action)
+            self._actions.append(action)
+
+    def _on_tree(self, view: View) -> bool:
+        from showdown.solvers.betting import DECISION
+
+        n = self._node
+        return (
+            n >= 0
+            and self.tree.kind[n] == DECISION
+            and int(self.tree.player[n]) == view.position
+            and int(self.tree.round[n]) == self._real.round
+        )
+
+    def _probabilities(self, view: View) -> np.ndarray:
+        bucket = self._boards.bucket(tuple(view.hole), tuple(view.board), self._real.round)
+        return np.asarray(self.strategy.at(self._node, bucket))
+
+    def act(self, view: View) -> Action:
+        from showdown.solvers.betting import realize
+
+        self._follow(view)
+        if not self._on_tree(view):
+            return CALL
+        probs = self._probabilities(view)
+        slot = int(self.rng.choice(len(probs), p=probs))
+        return realize(self.tree.actions[self._node][slot], self._abstract, self._real)
+
+    def policy(self, view: View) -> dict[str, float]:
+        """Probabilities of fold, call and raise (all sizes together) here, for evaluators such as LBR."""
+        from showdown.solvers.betting import realize
+
+        self._follow(view)
+        if not self._on_tree(view):
+            return {"c": 1.0}
+        out: dict[str, float] = {}
+        for a, p in zip(self.tree.actions[self._node], self._probabilities(view)):
+            letter = str(realize(a, self._abstract, self._real))[:1]
+            out[letter] = out.get(letter, 0.0) + float(p)
+        return out
+
+
+class _BoardBuckets:
+    """Buckets of the hole cards asked about, by board: one holding's bucket while only one is asked
+    about (play: a few ms at most), every holding's at once when several are (evaluators)."""
+
+    MAX_BOARDS = 64
+
+    def __init__(self, abstraction: Any) -> None:
+        self.abstraction = abstraction
+        self.single: dict[tuple[Any, ...], int] = {}
+        self.every: dict[tuple[Any, ...], np.ndarray] = {}
+        self.asked: dict[tuple[Any, ...], tuple[int, ...]] = {}
+
+    def bucket(self, hole: tuple[int, ...], board: tuple[int, ...], round_: int) -> int:
+        key = (round_, board)
+        table = self.every.get(key)
+        if table is not None:
+            return int(table[self._index(hole)])
+        if (round_, board, hole) in self.single:
+            return self.single[(round_, board, hole)]
+        if len(self.single) > 4 * self.MAX_BOARDS:
+            self.single.clear()
+            self.asked.clear()
+        first = self.asked.setdefault(key, hole)
+        if first != hole and round_ > 0 and hasattr(self.abstraction, "board_buckets"):
+            if len(self.every) > self.MAX_BOARDS:
+                self.every.clear()
+            table = self.every[key] = self.abstraction.board_buckets(board, round_)
+            return int(table[self._index(hole)])
+        b = self.single[(round_, board, hole)] = int(self.abstraction.bucket(hole, board, round_))
+        return b
+
+    def _index(self, hole: tuple[int, ...]) -> int:
+        from showdown.solvers.holdings import game_holdings
+
+        return game_holdings(self.abstraction.game).index(hole)

@@ -1,0 +1,282 @@
+"""Betting abstraction: the public betting tree a solver plays, and translation of real bets into it.
+
+Limit games keep every action, so their abstract tree is the real one. In no-limit the abstract
+game keeps fold, call, raises of a few fractions of the pot (the pot after calling, as players say
+"a pot-size raise") and all-in, with a cap on raises per round after which only all-in is left.
+Opponents' bets of other sizes are mapped to a neighbouring size by the randomised pseudo-harmonic
+mapping of Ganzfried and Sandholm 2013 ("Action translation in extensive-form games with large action
+spaces: axioms, paradoxes, and the pseudo-harmonic mapping").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from showdown.errors import ConfigError
+from showdown.games.gamedef import GameDef
+from showdown.games.state import CALL, FOLD, Action, ActionKind, State
+
+FOLD_SLOT, CALL_SLOT = 0, 1
+"""Action slots of a node: 0 fold, 1 call, 2.. the raises in ascending size."""
+
+DECISION, FOLD_END, SHOWDOWN = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class BetSizing:
+    """No-limit raise sizes as fractions of the pot after calling, per round; all-in is always kept."""
+
+    fractions: tuple[tuple[float, ...], ...] = ((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,))
+    max_raises: int = 2
+
+    def of_round(self, r: int) -> tuple[float, ...]:
+        return self.fractions[min(r, len(self.fractions) - 1)]
+
+    def to_json(self) -> dict[str, object]:
+        return {"fractions": [list(f) for f in self.fractions], "max_raises": self.max_raises}
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> BetSizing:
+        fr = data.get("fractions")
+        mr = data.get("max_raises")
+        if not isinstance(fr, list) or not all(isinstance(r, list) for r in fr) or not isinstance(mr, int):
+            raise ConfigError("bet sizing: expected {'fractions': [[...], ...], 'max_raises': N}")
+        return cls(tuple(tuple(float(x) for x in r) for r in fr), mr)
+
+
+def default_sizing() -> BetSizing:
+    """Half pot, pot and twice pot preflop; half pot and pot on the flop; pot on turn and river; all-in
+    always; two sized raises a round (about 11,000 decision nodes in no-limit hold'em)."""
+    return BetSizing()
+
+
+def pot_raise_to(state: State, fraction: float) -> int:
+    """The raise-to total of a raise of ``fraction`` of the pot after calling."""
+    to_call = state.to_call()
+    return state.max_spent + int(round(fraction * (state.pot() + to_call)))
+
+
+def abstract_actions(state: State, sizing: BetSizing | None) -> tuple[Action, ...]:
+    """The actions the abstract game keeps in ``state``: fold (when owed), call, raises ascending."""
+    if state.game.is_limit or sizing is None:
+        return state.legal_actions()
+    out: list[Action] = [FOLD] if state.can_fold() else []
+    out.append(CALL)
+    bounds = state.raise_bounds()
+    if bounds is None:
+        return tuple(out)
+    lo, hi = bounds
+    sizes: set[int] = {hi}
+    if state.num_raises() < sizing.max_raises:
+        for f in sizing.of_round(state.round):
+            sizes.add(min(max(pot_raise_to(state, f), lo), hi))
+    out.extend(Action(ActionKind.RAISE, s) for s in sorted(sizes))
+    return tuple(out)
+
+
+@dataclass
+class BettingTree:
+    """The abstract public tree, nodes in breadth-first order (so every level is a contiguous range).
+
+    Per node: ``kind`` (DECISION, FOLD_END, SHOWDOWN), ``player`` acting (or folding, at FOLD_END),
+    ``round``, ``depth``, ``spent`` (chips each position has put in), ``children`` (num_nodes, max
+    actions; -1 where the slot is absent), ``actions`` (the abstract actions of each decision node).
+    """
+
+    game: GameDef
+    sizing: BetSizing | None
+    kind: np.ndarray
+    player: np.ndarray
+    round: np.ndarray
+    depth: np.ndarray
+    spent: np.ndarray
+    children: np.ndarray
+    actions: list[tuple[Action, ...]]
+    bettings: list[str]
+    levels: list[tuple[int, int]] = field(default_factory=list)
+
+    @property
+    def num_nodes(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def max_actions(self) -> int:
+        return int(self.children.shape[1])
+
+    def decision_nodes(self) -> np.ndarray:
+        return np.flatnonzero(self.kind == DECISION)
+
+    def node_of_betting(self, betting: str) -> int | None:
+        """The node reached by an abstract betting string (exactly as the tree spells it)."""
+        return _betting_index(self).get(betting)
+
+
+_BETTING_INDEX: dict[int, dict[str, int]] = {}
+
+
+def _betting_index(tree: BettingTree) -> dict[str, int]:
+    key = id(tree)
+    idx = _BETTING_INDEX.get(key)
+    if idx is None:
+        idx = {b: i for i, b in enumerate(tree.bettings)}
+        _BETTING_INDEX[key] = idx
+    return idx
+
+
+MAX_TREE_NODES = 3_000_000
+"""Largest abstract tree built: a bound on memory before a too-fine sizing is refused."""
+
+
+def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
+    """The abstract betting tree of a two-player game (``sizing`` is used in no-limit games only)."""
+    if game.num_players != 2:
+        raise ConfigError("abstract betting trees are built for two-player games")
+    if game.is_nolimit and sizing is None:
+        sizing = BetSizing()
+    kind: list[int] = []
+    player: list[int] = []
+    round_: list[int] = []
+    depth: list[int] = []
+    spent: list[tuple[int, ...]] = []
+    kids: list[list[int]] = []
+    acts: list[tuple[Action, ...]] = []
+    bettings: list[str] = []
+    queue: list[tuple[State, int]] = [(State.initial(game), 0)]
+    head = 0
+    while head < len(queue):
+        state, d = queue[head]
+        head += 1
+        spent.append(state.spent)
+        round_.append(state.round)
+        depth.append(d)
+        bettings.append(state.betting)
+        if state.is_terminal:
+            folded = [p for p in range(2) if state.folded[p]]
+            kind.append(FOLD_END if folded else SHOWDOWN)
+            player.append(folded[0] if folded else -1)
+            kids.append([])
+            acts.append(())
+            continue
+        kind.append(DECISION)
+        player.append(state.current_player)
+        actions = abstract_actions(state, sizing if game.is_nolimit else None)
+        acts.append(actions)
+        row = []
+        for a in actions:
+            row.append(len(queue))
+            queue.append((state.apply(a), d + 1))
+        kids.append(row)
+        if len(queue) > MAX_TREE_NODES:
+            raise ConfigError(f"the abstract betting tree passes {MAX_TREE_NODES:,} nodes: use fewer sizes or raises")
+    width = max(len(r) for r in kids)
+    children = np.full((len(kids), width), -1, dtype=np.int64)
+    for i, r in enumerate(kids):
+        children[i, : len(r)] = r
+    tree = BettingTree(
+        game,
+        sizing if game.is_nolimit else None,
+        np.array(kind, dtype=np.int8),
+        np.array(player, dtype=np.int8),
+        np.array(round_, dtype=np.int8),
+        np.array(depth, dtype=np.int32),
+        np.array(spent, dtype=np.int64),
+        children,
+        acts,
+        bettings,
+    )
+    dep = tree.depth
+    starts = np.flatnonzero(np.diff(dep)) + 1
+    bounds = [0, *starts.tolist(), len(dep)]
+    tree.levels = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    return tree
+
+
+# ---------------------------------------------------------------------- translation
+
+
+def pseudo_harmonic_low(x: float, a: float, b: float) -> float:
+    """Probability of mapping a bet of ``x`` (pot fractions) to the smaller size ``a`` rather than ``b``.
+
+    f(x) = (b - x)(1 + a) / ((b - a)(1 + x)), for a <= x <= b (Ganzfried and Sandholm 2013): 1 at a, 0
+    at b, and decreasing in between.
+    """
+    if x <= a:
+        return 1.0
+    if x >= b:
+        return 0.0
+    return (b - x) * (1 + a) / ((b - a) * (1 + x))
+
+
+def translate(
+    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: np.random.Generator | None
+) -> int:
+    """The slot in ``options`` (the abstract actions at ``abstract``) that a real ``action`` at ``real`` maps to.
+
+    Fold and call map to themselves (a fold that is not offered, to call). A raise maps to the abstract
+    raise of the same size as a fraction of the pot, all-in to all-in; any other size between its two
+    neighbours by the pseudo-harmonic mapping (with ``rng``: sampled, as the paper does; without: the
+    likelier), and beyond the largest or below the smallest to that one. With no raise among the
+    options, a raise maps to call.
+    """
+    if action.kind is ActionKind.FOLD:
+        return 0 if options[0].kind is ActionKind.FOLD else _call_slot(options)
+    if action.kind is ActionKind.CALL:
+        return _call_slot(options)
+    raises = [i for i, a in enumerate(options) if a.kind is ActionKind.RAISE]
+    if not raises:
+        return _call_slot(options)
+    if not real.game.is_nolimit:
+        return raises[0]
+    real_bounds = real.raise_bounds()
+    size = action.size or (real_bounds or (0, 0))[0]
+    abstract_bounds = abstract.raise_bounds()
+    if real_bounds is not None and size >= real_bounds[1] and abstract_bounds is not None:
+        top = [i for i in raises if options[i].size >= abstract_bounds[1]]
+        if top:
+            return top[0]
+    x = pot_fraction(real, size)
+    fractions = [pot_fraction(abstract, options[i].size) for i in raises]
+    for i, f in zip(raises, fractions):
+        if abs(f - x) < 1e-9:
+            return i
+    below = [k for k, f in enumerate(fractions) if f < x]
+    above = [k for k, f in enumerate(fractions) if f > x]
+    if not below:
+        return raises[above[0]]
+    if not above:
+        return raises[below[-1]]
+    lo, hi = below[-1], above[0]
+    p_low = pseudo_harmonic_low(x, fractions[lo], fractions[hi])
+    if rng is None:
+        return raises[lo] if p_low >= 0.5 else raises[hi]
+    return raises[lo] if rng.random() < p_low else raises[hi]
+
+
+def pot_fraction(state: State, raise_to: int) -> float:
+    """A raise-to total as the fraction of the pot after calling that it raises by."""
+    return (raise_to - state.max_spent) / max(state.pot() + state.to_call(), 1)
+
+
+def realize(action: Action, abstract: State, real: State) -> Action:
+    """The real action for an abstract one: the same pot fraction (all-in stays all-in), legal at ``real``."""
+    if action.kind is ActionKind.FOLD:
+        return FOLD if real.can_fold() else CALL
+    if action.kind is ActionKind.CALL:
+        return CALL
+    bounds = real.raise_bounds()
+    if bounds is None:
+        return CALL
+    if real.game.is_limit:
+        return action
+    lo, hi = bounds
+    abstract_bounds = abstract.raise_bounds()
+    if abstract_bounds is not None and action.size >= abstract_bounds[1]:
+        return Action(ActionKind.RAISE, hi)
+    to = real.max_spent + int(round(pot_fraction(abstract, action.size) * (real.pot() + real.to_call())))
+    return Action(ActionKind.RAISE, min(max(to, lo), hi))
+
+
+def _call_slot(options: tuple[Action, ...]) -> int:
+    return next(i for i, a in enumerate(options) if a.kind is ActionKind.CALL)

@@ -1,0 +1,139 @@
+"""``showdown solve cfr`` on an abstraction: hold'em, or a small game with ``--abstraction``.
+
+Runs public-chance-sampling CFR+ (``showdown.solvers.pcs``), prints progress (iterations, iterations
+per second, memory, and in small limit games the real game's exploitability), checkpoints and resumes,
+and writes the average strategy as ``<game>.pcs.npz``, which ``-o strategy=FILE`` of the ``cfr``
+agent plays. The shipped hold'em strategies were made with::
+
+    showdown solve cfr holdem-limit --seconds 1500 -o showdown/solvers/data/holdem-limit.pcs.npz
+    showdown solve cfr holdem-nolimit --seconds 1500 -o showdown/solvers/data/holdem-nolimit.pcs.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError, SolverError
+from showdown.games.gamedef import GameDef
+
+DEFAULT_PCS_ITERATIONS = 1000
+
+
+def parse_abstraction(game: GameDef, text: str | None) -> Any:
+    """``rank``, ``strength:N`` or ``holdem[:169,F,T,R]`` (default for hold'em) -> a card abstraction."""
+    from showdown.solvers.abstraction import RankAbstraction, StrengthAbstraction
+
+    spec = text or ("holdem" if game.num_hole_cards == 2 and game.num_rounds == 4 else "rank")
+    kind, _, arg = spec.partition(":")
+    try:
+        if kind == "rank":
+            return RankAbstraction(game)
+        if kind == "strength":
+            return StrengthAbstraction(game, int(arg or 3))
+        if kind == "holdem":
+            from showdown.solvers.holdem_buckets import DEFAULT_BUCKETS, HoldemAbstraction
+
+            sizes = tuple(int(x) for x in arg.split(",")) if arg else DEFAULT_BUCKETS
+            return HoldemAbstraction(game, sizes)
+    except ValueError:
+        pass
+    raise ConfigError(f"--abstraction {spec!r}: expected rank, strength:N or holdem[:169,F,T,R]")
+
+
+def parse_sizes(text: str | None, max_raises: int | None) -> Any:
+    """``0.5,1,2/0.5,1/1/1`` (pot fractions per round) -> a BetSizing (None: the default)."""
+    from showdown.solvers.betting import BetSizing, default_sizing
+
+    base = default_sizing()
+    if text is None and max_raises is None:
+        return base
+    try:
+        fractions = tuple(tuple(float(x) for x in part.split(",") if x) for part in text.split("/")) if text else base.fractions
+    except ValueError:
+        raise ConfigError(f"--sizes {text!r}: expected pot fractions per round, e.g. 0.5,1,2/0.5,1/1/1") from None
+    if any(f <= 0 for r in fractions for f in r):
+        raise ConfigError("--sizes: every pot fraction must be positive")
+    return BetSizing(fractions, base.max_raises if max_raises is None else max_raises)
+
+
+def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
+    from showdown.solvers.pcs import PCSSolver, real_strategy, run
+
+    label = game.name or Path(args.game).stem
+    checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    if checkpoint is not None and checkpoint.exists():
+        solver = PCSSolver.load_checkpoint(checkpoint)
+        if solver.game != game:
+            raise SolverError(f"checkpoint {checkpoint} is for {solver.game.name or 'another game'}, not {label}")
+    else:
+        abstraction = parse_abstraction(game, args.abstraction)
+        sizing = parse_sizes(args.sizes, args.max_raises) if game.is_nolimit else None
+        exhaustive = game.total_board_cards <= 2 and not args.sample_boards
+        solver = PCSSolver(game, abstraction, sizing, seed=args.seed, exhaustive=exhaustive)
+    iterations = args.iterations
+    if iterations is None and args.seconds is None:
+        iterations = DEFAULT_PCS_ITERATIONS
+    output = Path(args.output) if args.output else Path(f"{label}.pcs.npz")
+    if not output.name.endswith(".pcs.npz"):
+        raise ConfigError(f"-o {output}: an abstract strategy file is named *.pcs.npz")
+    small = game.is_limit and game.total_board_cards <= 2
+    started = time.perf_counter()
+
+    def exploit() -> float | None:
+        if not small:
+            return None
+        from showdown.solvers.best_response import exploitability
+
+        return float(exploitability(game, real_strategy(solver.strategy())))
+
+    def progress(s: PCSSolver) -> None:
+        if args.quiet:
+            return
+        rate = s.iterations / s.seconds if s.seconds else 0.0
+        mem = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        e = exploit()
+        extra = f", exploitability {e:.4g} chips/hand" if e is not None else ""
+        print(
+            f"{label} pcs-cfr+: {s.iterations} iterations, {rate:.2f} it/s, {s.layout.num_infosets:,} information sets, "
+            f"peak memory {mem:.0f} MB ({time.perf_counter() - started:.0f} s){extra}",
+            file=sys.stderr,
+            flush=True,
+        )
+
+    stopped = False
+    try:
+        run(solver, iterations=iterations, seconds=args.seconds, progress=progress, every=args.every, checkpoint=checkpoint)
+    except KeyboardInterrupt:
+        stopped = True
+        if checkpoint:
+            solver.save_checkpoint(checkpoint)
+    solver.strategy().save(output)
+    summary: dict[str, Any] = {
+        "game": label,
+        "algorithm": "pcs-cfr+",
+        "abstraction": solver.abstraction.to_json() | {"game": None},
+        "sizing": solver.sizing.to_json() if solver.sizing else None,
+        "iterations": solver.iterations,
+        "seconds": round(solver.seconds, 3),
+        "information_sets": solver.layout.num_infosets,
+        "exploitability": exploit(),
+        "strategy": str(output),
+        "bytes": output.stat().st_size,
+    }
+    summary["abstraction"].pop("game", None)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        e = summary["exploitability"]
+        print(
+            f"{label}: {solver.iterations} iterations of pcs-cfr+ in {solver.seconds:.1f} s on "
+            f"{solver.layout.num_infosets:,} information sets; strategy {output} ({summary['bytes'] / 1e6:.1f} MB)"
+            + (f"; exploitability in the real game {e:.4g} chips/hand" if e is not None else "")
+        )
+    return 130 if stopped else 0

@@ -1,0 +1,406 @@
+"""Public-chance-sampling CFR+ on an abstract game (Johanson et al. 2012).
+
+One iteration samples a board (all public cards), maps every private holding to its bucket on each
+round of that board (the card abstraction), and runs one CFR+ pass per player over the abstract
+betting tree, with one vector over all holdings per node: a handful of numpy operations per tree
+level, not per history. Information sets are (betting node, bucket of the current round): the card
+abstraction may forget earlier rounds' buckets (imperfect recall, as in Waugh et al. 2009, "A
+practical use of imperfect recall"). Regrets are floored at zero after each pass (CFR+, Tammelin
+2014) and the average strategy is weighted linearly by iteration. With ``exhaustive=True`` every board
+is visited each iteration (small games), which makes the run deterministic CFR+ on the abstract game.
+
+The solver's state saves to one ``.npz`` (no pickle) with a JSON header; the agent plays the average
+strategy of such a file (``AbstractStrategy``).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from showdown.errors import SolverError
+from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
+from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
+from showdown.solvers.betting import DECISION, FOLD_END, SHOWDOWN, BetSizing, BettingTree, build_tree
+from showdown.solvers.holdings import Holdings, RankedBoard, disjoint_sums, game_holdings
+
+FORMAT = "showdown-pcs"
+VERSION = 1
+_TERMINAL_CHUNK = 512  # terminal nodes per batched showdown sum: bounds the (chunk, cards, m) temporaries
+
+
+def needs_abstraction(game: GameDef) -> bool:
+    """Games solved (and played by the ``cfr`` agent) through an abstraction: heads-up hold'em."""
+    return game.num_players == 2 and game.num_hole_cards == 2 and game.num_rounds == 4
+
+
+@dataclass(frozen=True, slots=True)
+class InfosetLayout:
+    """Where each decision node's information sets live: rows ``base[node] + bucket``."""
+
+    base: np.ndarray  # (num_nodes,) first row of each decision node (-1 elsewhere)
+    num_infosets: int
+    legal: np.ndarray  # (num_infosets, max_actions) bool
+
+    @classmethod
+    def of(cls, tree: BettingTree, num_buckets: tuple[int, ...]) -> InfosetLayout:
+        base = np.full(tree.num_nodes, -1, dtype=np.int64)
+        sizes = np.zeros(tree.num_nodes, dtype=np.int64)
+        dec = tree.decision_nodes()
+        sizes[dec] = np.array(num_buckets, dtype=np.int64)[tree.round[dec]]
+        offsets = np.concatenate([[0], np.cumsum(sizes[dec])])
+        base[dec] = offsets[:-1]
+        legal = np.repeat(tree.children[dec] >= 0, sizes[dec], axis=0)
+        return cls(base, int(offsets[-1]), legal)
+
+
+def regret_matching(regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """Strategy proportional to positive regret over the legal actions, uniform where none is positive."""
+    pos = np.maximum(regret, 0.0)
+    total = pos.sum(axis=-1, keepdims=True)
+    uniform = legal / legal.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = np.where(total > 0, pos / total, uniform)
+    return np.asarray(out)
+
+
+class PCSSolver:
+    """CFR+ with public chance sampling over a betting tree x card abstraction."""
+
+    def __init__(
+        self,
+        game: GameDef,
+        abstraction: CardAbstraction,
+        sizing: BetSizing | None = None,
+        *,
+        seed: int = 0,
+        exhaustive: bool = False,
+    ) -> None:
+        if game.num_players != 2:
+            raise SolverError("public chance sampling CFR here is for two-player games")
+        self.game = game
+        self.abstraction = abstraction
+        self.tree = build_tree(game, sizing)
+        self.sizing = self.tree.sizing
+        self.holdings: Holdings = game_holdings(game)
+        self.layout = InfosetLayout.of(self.tree, abstraction.num_buckets)
+        n, a = self.layout.num_infosets, self.tree.max_actions
+        self.regret = np.zeros((n, a))
+        self.average = np.zeros((n, a))
+        self.iterations = 0
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.exhaustive = exhaustive
+        self.seconds = 0.0
+        self._board_cache: dict[tuple[int, ...], tuple[np.ndarray, RankedBoard]] = {}
+        term = np.flatnonzero(self.tree.kind != DECISION)
+        self._folds = term[self.tree.kind[term] == FOLD_END]
+        self._showdowns = term[self.tree.kind[term] == SHOWDOWN]
+
+    # ------------------------------------------------------------------ iterations
+
+    def iterate(self, iterations: int = 1) -> None:
+        for _ in range(iterations):
+            t0 = time.perf_counter()
+            self.iterations += 1
+            boards = self.abstraction.all_boards() if self.exhaustive else [self.abstraction.sample_board(self.rng)]
+            prepared = [self._prepare(b) for b in boards]
+            for p in (0, 1):
+                delta = np.zeros_like(self.regret)
+                for buckets, ranked in prepared:
+                    self._pass(p, buckets, ranked, delta)
+                np.maximum(self.regret + delta, 0.0, out=self.regret)
+            self.seconds += time.perf_counter() - t0
+
+    def _prepare(self, board: tuple[int, ...]) -> tuple[np.ndarray, RankedBoard]:
+        if self.exhaustive and board in self._board_cache:
+            return self._board_cache[board]
+        buckets = self.abstraction.buckets(board)
+        ranked = RankedBoard(self.holdings, board)
+        if self.exhaustive:
+            self._board_cache[board] = (buckets, ranked)
+        return buckets, ranked
+
+    def _pass(self, p: int, buckets: np.ndarray, ranked: RankedBoard, delta: np.ndarray) -> None:
+        """One CFR pass for player ``p`` on one board: reaches down the levels, values and regrets up.
+
+        Strategies are worked out per information set (small) and then spread over holdings by bucket;
+        regrets and average-strategy weights are summed per bucket with one product per level and
+        round by a one-hot (holdings x buckets) matrix.
+        """
+        tree, lay = self.tree, self.layout
+        nn, hh, na = tree.num_nodes, self.holdings.size, tree.max_actions
+        dt = np.float32
+        valid = (~ranked.blocked).astype(dt)
+        own = np.empty((nn, hh), dtype=dt)
+        opp = np.empty((nn, hh), dtype=dt)
+        own[0] = valid
+        opp[0] = valid
+        strategy = self._current_strategy().astype(dt)
+        onehot = [np.eye(n, dtype=dt)[buckets[r]] * valid[:, None] for r, n in enumerate(self.abstraction.num_buckets)]
+        saved: dict[int, list[tuple[np.ndarray, int, np.ndarray, np.ndarray, bool]]] = {}
+        for lo, hi in tree.levels:
+            level = []
+            for nodes, r, actor in self._level_groups(lo, hi):
+                block = strategy[lay.base[nodes][:, None] + self._bucket_range(r)].transpose(0, 2, 1)  # (n, A, buckets)
+                sigma = block[:, :, buckets[r]]  # (n, A, H)
+                mine = actor == p
+                level.append((nodes, r, block, sigma, mine))
+                moving, fixed = (own, opp) if mine else (opp, own)
+                for a in range(na):
+                    child = tree.children[nodes, a]
+                    ok = child >= 0
+                    if not ok.any():
+                        continue
+                    c, src = child[ok], nodes[ok]
+                    moving[c] = moving[src] * sigma[ok, a]
+                    fixed[c] = fixed[src]
+            if level:
+                saved[lo] = level
+        values = np.zeros((nn + 1, hh), dtype=dt)
+        self._terminal_values(p, opp, ranked, values)
+        values[:nn] *= valid
+        weight = float(self.iterations)
+        nb = self.abstraction.num_buckets
+        for lo, _hi in reversed(tree.levels):
+            for nodes, r, block, sigma, mine in saved.get(lo, []):
+                kids = tree.children[nodes]
+                kv = values[np.where(kids >= 0, kids, nn)]  # (n, A, H)
+                if not mine:
+                    values[nodes] = kv.sum(axis=1)
+                    continue
+                values[nodes] = np.einsum("nah,nah->nh", kv, sigma)
+                # sigma is constant within a bucket, so bucket sums need one product per action, and
+                # the on-policy value's bucket sum is sigma-weighted from those
+                n = len(nodes)
+                kvb = (kv.reshape(n * na, hh) @ onehot[r]).reshape(n, na, nb[r])
+                vb = (kvb * block).sum(axis=1)  # (n, buckets)
+                reach_b = own[nodes] @ onehot[r]  # (n, buckets)
+                rows = lay.base[nodes][:, None] + np.arange(nb[r])[None, :]
+                legal = kids >= 0
+                for a in range(na):
+                    la = legal[:, a]
+                    if not la.any():
+                        continue
+                    delta[rows[la], a] += (kvb[:, a] - vb)[la]
+                    self.average[rows[la], a] += weight * (reach_b * block[:, a])[la]
+
+    def _bucket_range(self, r: int) -> np.ndarray:
+        return np.arange(self.abstraction.num_buckets[r])[None, :]
+
+    def _current_strategy(self) -> np.ndarray:
+        return regret_matching(self.regret, self.layout.legal)
+
+    def _level_groups(self, lo: int, hi: int) -> list[tuple[np.ndarray, int, int]]:
+        """The decision nodes of a level by (round, player to act): each group shares a bucket row."""
+        cache = self.__dict__.setdefault("_groups", {})
+        if lo not in cache:
+            nodes = np.arange(lo, hi)
+            nodes = nodes[self.tree.kind[nodes] == DECISION]
+            out = []
+            for r in np.unique(self.tree.round[nodes]):
+                for actor in (0, 1):
+                    sel = nodes[(self.tree.round[nodes] == r) & (self.tree.player[nodes] == actor)]
+                    if len(sel):
+                        out.append((sel, int(r), actor))
+            cache[lo] = out
+        return cache[lo]  # type: ignore[no-any-return]
+
+    def _terminal_values(self, p: int, opp: np.ndarray, ranked: RankedBoard, values: np.ndarray) -> None:
+        spent = self.tree.spent
+        for start in range(0, len(self._folds), _TERMINAL_CHUNK):
+            t = self._folds[start : start + _TERMINAL_CHUNK]
+            folder = self.tree.player[t]
+            gain = np.where(folder == p, -spent[t, p], spent[t, 1 - p]).astype(float)
+            values[t] = disjoint_sums(self.holdings, opp[t]) * gain[:, None].astype(values.dtype)
+        for start in range(0, len(self._showdowns), _TERMINAL_CHUNK):
+            t = self._showdowns[start : start + _TERMINAL_CHUNK]
+            win, lose = ranked.win_lose(opp[t])
+            values[t] = win * spent[t, 1 - p][:, None].astype(values.dtype) - lose * spent[t, p][:, None].astype(values.dtype)
+
+    # ------------------------------------------------------------------ results
+
+    def average_strategy(self) -> np.ndarray:
+        """The average strategy, one row per information set (uniform where never reached)."""
+        return regret_matching(self.average, self.layout.legal)
+
+    def strategy(self) -> AbstractStrategy:
+        return AbstractStrategy(self.game, self.abstraction, self.tree, self.layout, self.average_strategy(), self.meta())
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "game": format_gamedef(self.game),
+            "game_name": self.game.name,
+            "abstraction": self.abstraction.to_json(),
+            "sizing": self.sizing.to_json() if self.sizing else None,
+            "iterations": self.iterations,
+            "seconds": round(self.seconds, 3),
+            "seed": self.seed,
+            "exhaustive": self.exhaustive,
+        }
+
+    def save_checkpoint(self, path: Path) -> None:
+        meta = self.meta() | {"rng": self.rng.bit_generator.state}
+        _save(path, meta, regret=self.regret, average=self.average)
+
+    @classmethod
+    def load_checkpoint(cls, path: Path) -> PCSSolver:
+        meta, arrays = _load(path)
+        solver = cls(
+            parse_gamedef(meta["game"], name=meta.get("game_name", "")),
+            abstraction_from_json(meta["abstraction"]),
+            BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None,
+            seed=int(meta["seed"]),
+            exhaustive=bool(meta["exhaustive"]),
+        )
+        if "regret" not in arrays or arrays["regret"].shape != solver.regret.shape:
+            raise SolverError(f"{path}: not a checkpoint of this abstraction (save with --checkpoint)")
+        solver.regret = arrays["regret"]
+        solver.average = arrays["average"]
+        solver.iterations = int(meta["iterations"])
+        solver.seconds = float(meta["seconds"])
+        solver.rng.bit_generator.state = meta["rng"]
+        return solver
+
+
+class AbstractStrategy:
+    """The average strategy of a PCS run: action probabilities per (betting node, bucket)."""
+
+    def __init__(
+        self,
+        game: GameDef,
+        abstraction: CardAbstraction,
+        tree: BettingTree,
+        layout: InfosetLayout,
+        probabilities: np.ndarray,
+        meta: dict[str, Any],
+    ) -> None:
+        self.game = game
+        self.abstraction = abstraction
+        self.tree = tree
+        self.layout = layout
+        self.probabilities = probabilities
+        self.meta = meta
+
+    def at(self, node: int, bucket: int) -> np.ndarray:
+        """Probabilities of the node's action slots for a holding in ``bucket``."""
+        row = self.probabilities[self.layout.base[node] + bucket]
+        legal = self.layout.legal[self.layout.base[node] + bucket]
+        total = float(row[legal].sum())
+        if total <= 0:
+            return np.asarray(legal / legal.sum())
+        return np.asarray(np.where(legal, row, 0.0) / total)
+
+    def save(self, path: Path) -> Path:
+        """Probabilities as 16-bit fixed point (compact: a few MB for hold'em)."""
+        q = np.round(self.probabilities * 65535).astype(np.uint16)
+        _save(path, self.meta, probabilities=q)
+        return path
+
+    @classmethod
+    def load(cls, path: Path, game: GameDef | None = None) -> AbstractStrategy:
+        meta, arrays = _load(path)
+        file_game = parse_gamedef(meta["game"], name=meta.get("game_name", ""))
+        if game is not None and file_game != game:
+            raise SolverError(f"{path}: the strategy is for game {file_game.name or '?'}, not {game.name or 'this game'}")
+        abstraction = abstraction_from_json(meta["abstraction"])
+        tree = build_tree(file_game, BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None)
+        layout = InfosetLayout.of(tree, abstraction.num_buckets)
+        if "probabilities" in arrays:
+            probs = arrays["probabilities"].astype(float) / 65535
+        elif "average" in arrays:
+            probs = regret_matching(arrays["average"], layout.legal)
+        else:
+            raise SolverError(f"{path}: no strategy in the file")
+        if probs.shape != layout.legal.shape:
+            raise SolverError(f"{path}: the strategy does not fit its abstraction (damaged file?)")
+        return cls(file_game, abstraction, tree, layout, probs, meta)
+
+
+def _save(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, header=header, **arrays)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def _load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError) as exc:
+        raise SolverError(f"{path}: cannot read a strategy file ({exc})") from None
+    try:
+        meta = json.loads(arrays.pop("header").tobytes().decode())
+    except (KeyError, ValueError):
+        raise SolverError(f"{path}: not a showdown abstract strategy (no header)") from None
+    if meta.get("format") != FORMAT:
+        raise SolverError(f"{path}: not a showdown abstract strategy (format {meta.get('format')!r})")
+    return meta, arrays
+
+
+ProgressFn = Callable[[PCSSolver], None]
+
+
+def run(
+    solver: PCSSolver,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    progress: ProgressFn | None = None,
+    every: float = 10.0,
+    checkpoint: Path | None = None,
+) -> PCSSolver:
+    """Iterate until a budget is met, calling ``progress`` (and checkpointing) every ``every`` seconds."""
+    start = time.perf_counter()
+    last = start
+    while True:
+        if iterations is not None and solver.iterations >= iterations:
+            break
+        if seconds is not None and time.perf_counter() - start >= seconds:
+            break
+        solver.iterate()
+        now = time.perf_counter()
+        if now - last >= every:
+            last = now
+            if progress:
+                progress(solver)
+            if checkpoint:
+                solver.save_checkpoint(checkpoint)
+    if progress:
+        progress(solver)
+    if checkpoint:
+        solver.save_checkpoint(checkpoint)
+    return solver
+
+
+def real_strategy(strategy: AbstractStrategy) -> Any:
+    """The abstract strategy as a ``Strategy`` of the real game (small limit games: for exact evaluation)."""
+    from showdown.games.cards import parse_cards
+    from showdown.solvers.strategy import Strategy, uniform_strategy
+
+    game = strategy.game
+    if not game.is_limit:
+        raise SolverError("real strategies are written for limit games, whose abstract tree is the real one")
+    table: dict[str, dict[str, float]] = {}
+    for key in uniform_strategy(game):
+        hole_text, rest = key.split(":", 1)
+        board_text, betting = rest.split("/", 1)
+        node = strategy.tree.node_of_betting(betting)
+        if node is None:
+            raise SolverError(f"no abstract node for betting {betting!r}")
+        hole = parse_cards(hole_text)
+        board = parse_cards(board_text) if board_text else ()
+        r = int(strategy.tree.round[node])
+        probs = strategy.at(node, strategy.abstraction.bucket(hole, board, r))
+        table[key] = {str(a): float(probs[i]) for i, a in enumerate(strategy.tree.actions[node])}
+    return Strategy(game, table)

@@ -1,0 +1,82 @@
+"""The hold'em card abstraction: exact, deterministic, suit-blind, and the same for solver and agent."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from showdown.games.catalog import get_game
+from showdown.solvers.holdem_buckets import (
+    HoldemAbstraction,
+    build_flop_table,
+    canonical_flops,
+    expected_hs2,
+    load_tables,
+    river_strength,
+)
+from showdown.solvers.holdings import RankedBoard, holdings_of
+
+GAME = get_game("holdem-limit")
+DECK = tuple(range(52))
+
+
+def test_there_are_1755_flops_up_to_suits():
+    flops, weights, _ = canonical_flops()
+    assert len(flops) == 1755 and weights.sum() == 22100
+
+
+def test_the_shipped_flop_table_is_what_the_build_computes():
+    rebuilt = build_flop_table(jobs=1, limit=2)
+    shipped = load_tables()["flop"][:2]
+    assert np.array_equal(np.round(rebuilt * 65535).astype(np.uint16), shipped)
+
+
+def test_river_strength_equals_the_general_showdown_sums():
+    rng = np.random.default_rng(1)
+    for _ in range(3):
+        board = tuple(int(c) for c in rng.choice(52, 5, replace=False))
+        ranked = RankedBoard(holdings_of(DECK, 2), board)
+        assert np.allclose(river_strength(board), ranked.strength_share())
+
+
+def test_turn_ehs2_is_the_mean_over_rivers_of_hs_squared():
+    board = (0, 13, 26, 51)
+    h = holdings_of(DECK, 2)
+    i = h.index((12, 50))
+    rivers = [c for c in DECK if c not in board + (12, 50)]
+    want = np.mean([river_strength(board + (c,))[i] ** 2 for c in rivers])
+    assert abs(expected_hs2(board)[i] - want) < 1e-12
+
+
+cards = st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(cards, st.permutations(range(4)))
+def test_isomorphic_hands_share_buckets_and_agent_agrees_with_solver(seven, perm):
+    ab = HoldemAbstraction(GAME)
+    hole, board = tuple(seven[:2]), tuple(seven[2:])
+    image = tuple((c & ~3) | perm[c & 3] for c in seven)
+    table = ab.buckets(board)
+    i = holdings_of(DECK, 2).index(hole)
+    for r in range(4):
+        b = ab.bucket(hole, board, r)
+        assert b == table[r, i]
+        if r:
+            assert ab.board_buckets(board, r)[i] == b
+        assert b == ab.bucket(image[:2], image[2:], r)
+        assert 0 <= b < ab.num_buckets[r]
+
+
+def test_buckets_are_percentiles_roughly_equal_in_size():
+    ab = HoldemAbstraction(GAME)
+    rng = np.random.default_rng(7)
+    counts = np.zeros(ab.num_buckets[3])
+    h = holdings_of(DECK, 2)
+    for _ in range(40):
+        board = ab.sample_board(rng)
+        ok = ~h.blocked(board)
+        counts += np.bincount(ab.buckets(board)[3][ok], minlength=len(counts))
+    share = counts / counts.sum()
+    assert share.max() < 3 / len(counts) and share.min() > 0.2 / len(counts)

@@ -1,0 +1,75 @@
+"""Public-chance-sampling CFR+ on abstractions, checked exactly in Leduc."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from showdown.games.catalog import get_game
+from showdown.solvers.abstraction import RankAbstraction, StrengthAbstraction
+from showdown.solvers.best_response import expected_value, exploitability
+from showdown.solvers.holdings import game_holdings
+from showdown.solvers.pcs import AbstractStrategy, PCSSolver, real_strategy
+
+LEDUC = get_game("leduc")
+LEDUC_VALUE = -0.0856  # the first player's equilibrium value (Waugh et al.)
+
+
+@pytest.fixture(scope="module")
+def lossless() -> PCSSolver:
+    solver = PCSSolver(LEDUC, RankAbstraction(LEDUC), exhaustive=True)
+    solver.iterate(500)
+    return solver
+
+
+def test_lossless_abstraction_converges_to_the_exact_solution(lossless):
+    strategy = real_strategy(lossless.strategy())
+    assert exploitability(LEDUC, strategy) < 1e-3
+    assert abs(expected_value(LEDUC, strategy) - LEDUC_VALUE) < 1e-3
+
+
+def test_lossy_abstractions_cost_exploitability(lossless):
+    exact = exploitability(LEDUC, real_strategy(lossless.strategy()))
+    for n in (2, 3):
+        solver = PCSSolver(LEDUC, StrengthAbstraction(LEDUC, n), exhaustive=True)
+        solver.iterate(100)
+        assert exploitability(LEDUC, real_strategy(solver.strategy())) > 100 * exact
+
+
+def test_sampled_boards_also_converge():
+    solver = PCSSolver(LEDUC, RankAbstraction(LEDUC), seed=3)
+    solver.iterate(50)
+    early = exploitability(LEDUC, real_strategy(solver.strategy()))
+    solver.iterate(1500)
+    assert exploitability(LEDUC, real_strategy(solver.strategy())) < early / 2
+
+
+@pytest.mark.parametrize("abstraction", [RankAbstraction(LEDUC), StrengthAbstraction(LEDUC, 3)])
+def test_the_agents_bucket_is_the_solvers_bucket(abstraction):
+    holdings = game_holdings(LEDUC)
+    for board in abstraction.all_boards():
+        table = abstraction.buckets(board)
+        for i, row in enumerate(holdings.cards.tolist()):
+            if board[0] in row:
+                continue
+            for r in range(LEDUC.num_rounds):
+                assert abstraction.bucket(tuple(row), board, r) == table[r, i]
+
+
+def test_checkpoint_resume_equals_one_run(tmp_path):
+    one = PCSSolver(LEDUC, RankAbstraction(LEDUC), seed=5)
+    one.iterate(40)
+    two = PCSSolver(LEDUC, RankAbstraction(LEDUC), seed=5)
+    two.iterate(15)
+    two.save_checkpoint(tmp_path / "c.npz")
+    resumed = PCSSolver.load_checkpoint(tmp_path / "c.npz")
+    resumed.iterate(25)
+    assert np.array_equal(one.regret, resumed.regret) and np.array_equal(one.average, resumed.average)
+
+
+def test_strategy_file_round_trip(tmp_path, lossless):
+    path = lossless.strategy().save(tmp_path / "leduc.pcs.npz")
+    loaded = AbstractStrategy.load(path, LEDUC)
+    assert np.allclose(loaded.probabilities, lossless.average_strategy(), atol=1e-4)
+    with pytest.raises(Exception, match="not kuhn|for game"):
+        AbstractStrategy.load(path, get_game("kuhn"))
