@@ -62,6 +62,7 @@ class AbstractCFRAgent(Agent):
         self._real = State.initial(game)
         self._abstract = State.initial(game)
         self._boards = _BoardBuckets(strategy.abstraction)
+        self._letters: list[str] | None = None
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
@@ -106,6 +107,9 @@ class AbstractCFRAgent(Agent):
             self._node = 0
             self._real = State.initial(self.game)
             self._abstract = State.initial(self.game)
+            self._letters = None
+        if len(actions) > len(self._actions):
+            self._letters = None
         for action in actions[len(self._actions) :]:
             if self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
@@ -149,10 +153,11 @@ class AbstractCFRAgent(Agent):
         self._follow(view)
         if not self._on_tree(view):
             return {"c": 1.0}
+        if self._letters is None:
+            self._letters = [str(realize(a, self._abstract, self._real))[:1] for a in self.tree.actions[self._node]]
         out: dict[str, float] = {}
-        for a, p in zip(self.tree.actions[self._node], self._probabilities(view)):
-            letter = str(realize(a, self._abstract, self._real))[:1]
-            out[letter] = out.get(letter, 0.0) + float(p)
+        for letter, p in zip(self._letters, self._probabilities(view).tolist()):
+            out[letter] = out.get(letter, 0.0) + p
         return out
 
 
@@ -163,7 +168,10 @@ class _BoardBuckets:
     MAX_BOARDS = 64
 
     def __init__(self, abstraction: Any) -> None:
+        from showdown.solvers.holdings import game_holdings
+
         self.abstraction = abstraction
+        self.holdings = game_holdings(abstraction.game)
         self.single: dict[tuple[Any, ...], int] = {}
         self.every: dict[tuple[Any, ...], np.ndarray] = {}
         self.asked: dict[tuple[Any, ...], tuple[int, ...]] = {}
@@ -188,6 +196,4 @@ class _BoardBuckets:
         return b
 
     def _index(self, hole: tuple[int, ...]) -> int:
-        from showdown.solvers.holdings import game_holdings
-
-        return game_holdings(self.abstraction.game).index(hole)
+        return self.holdings.index(hole)

@@ -266,9 +266,19 @@ def packaged_tables_path() -> Path:
     return Path(__file__).parent / "data" / "holdem-flop-ehs2.npz"
 
 
+def cached_tables_path() -> Path:
+    from showdown.cache import cache_dir
+
+    return cache_dir() / "holdem-flop-ehs2.npz"
+
+
 @cache
 def load_tables(path: Path | None = None) -> dict[str, np.ndarray]:
-    p = packaged_tables_path() if path is None else path
+    """The tables: ``path``, else a rebuilt copy in the cache (``showdown solve buckets``), else the shipped one."""
+    if path is None:
+        cached = cached_tables_path()
+        path = cached if cached.exists() else packaged_tables_path()
+    p = path
     try:
         with np.load(p, allow_pickle=False) as data:
             if bytes(data["format"]).decode() != TABLE_FORMAT:

@@ -106,9 +106,10 @@ def game_card(text: str) -> int:
     return parse_card(text)
 
 
-def test_holdem_is_refused_at_start() -> None:
-    with pytest.raises(ConfigError, match="agent 'cfr' cannot play holdem-limit: .*too large"):
-        make_agent("cfr", get_game("holdem-limit"), {})
+def test_three_player_holdem_is_refused_at_start() -> None:
+    # heads-up hold'em is played through an abstraction (tests/agents/test_abstract_cfr.py)
+    with pytest.raises(ConfigError, match="agent 'cfr' cannot play holdem-limit-3p: .*too large"):
+        make_agent("cfr", get_game("holdem-limit-3p"), {})
 
 
 def test_bad_options_and_files_are_config_errors(tmp_path: Path) -> None:

@@ -1,0 +1,53 @@
+"""``showdown solve cfr`` on abstractions, from the command line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.cli import main
+from showdown.errors import ConfigError
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_leduc_abstraction_run_writes_a_playable_strategy_and_resumes(tmp_path):
+    out = tmp_path / "leduc.pcs.npz"
+    ckpt = tmp_path / "leduc.ckpt.pcs.npz"
+    done = _run("solve", "cfr", "leduc", "--abstraction", "rank", "-n", "40", "-o", str(out), "--checkpoint", str(ckpt), "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    first = json.loads(done.stdout)
+    assert first["iterations"] == 40 and first["exploitability"] < 0.1 and out.exists()
+    done = _run("solve", "cfr", "leduc", "-n", "80", "-o", str(out), "--checkpoint", str(ckpt), "--json", "--abstraction", "rank", cwd=tmp_path)
+    second = json.loads(done.stdout)
+    assert second["iterations"] == 80 and second["exploitability"] < first["exploitability"]
+    match = _run("match", "leduc", "cfr", "rules", "--hands", "50", "-o", f"1:strategy={out}", "--json", "--out", str(tmp_path / "m"), cwd=tmp_path)
+    assert match.returncode == 0, match.stderr
+    assert json.loads(match.stdout)["hands"] == 50
+
+
+def test_bad_specs_are_one_line_errors(tmp_path, capsys):
+    for args in (
+        ["solve", "cfr", "leduc", "--abstraction", "buckets:x", "-n", "1", "-o", str(tmp_path / "a.pcs.npz")],
+        ["solve", "cfr", "holdem-nolimit", "--sizes", "0.5,x", "-n", "1", "-o", str(tmp_path / "b.pcs.npz")],
+        ["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "1", "-o", str(tmp_path / "c.npz")],
+    ):
+        code = main(args)
+        err = capsys.readouterr().err
+        assert code != 0 and len(err.strip().splitlines()) == 1, err
+
+
+def test_parse_helpers():
+    from showdown.games.catalog import get_game
+    from showdown.solvers.cli_pcs import parse_abstraction, parse_sizes
+
+    assert parse_abstraction(get_game("holdem-limit"), "holdem:169,8,8,8").num_buckets == (169, 8, 8, 8)
+    assert parse_sizes("1/1/1/1", 3).max_raises == 3
+    with pytest.raises(ConfigError):
+        parse_sizes("-1", None)
