@@ -2,8 +2,9 @@
 
 Szafron, Gibson and Sturtevant (2013), "A parameterized family of equilibrium profiles for
 three-player Kuhn poker" (AAMAS). Cards J < Q < K < A, ante 1, one bet of 1; P1, P2, P3 act in that
-order (our positions 0, 1, 2). Every member gives P1 the game value -1/48 per hand; P2 and P3 split
-the rest, and the free parameters move chips between them (P1 cannot tell).
+order (our positions 0, 1, 2). The values per hand are the paper's: P1 ``-(1 + 2 beta)/48``, P2
+``-1/48`` in every member, P3 ``(1 + beta)/24``, with ``beta = max(b11, b21)``: P2's bluffing moves
+chips from P1 to P3 while its own value stays put.
 
 The free parameters are probabilities: ``b11``/``b21`` (P2 bets J/Q after P1 checks), ``b23`` (P2
 calls with Q after check, check, bet, fold), ``b32`` (P2 calls P1's bet with K), ``c11`` (P3 bets J
@@ -25,8 +26,14 @@ from showdown.errors import SolverError
 from showdown.games.catalog import get_game
 from showdown.solvers.strategy import Strategy
 
-P1_VALUE = Fraction(-1, 48)
-"""The first player's value in every member of the family (chips per hand)."""
+P2_VALUE = Fraction(-1, 48)
+"""The second player's value in every member of the family (chips per hand)."""
+
+
+def family_values(b11: float = 0.0, b21: float = 0.0) -> tuple[float, float, float]:
+    """The paper's values of P1, P2, P3 for a member with these P2 bluffing frequencies."""
+    beta = max(b11, b21)
+    return (-(1 + 2 * beta) / 48, float(P2_VALUE), (1 + beta) / 24)
 
 RANKS = ("J", "Q", "K", "A")
 
@@ -93,4 +100,4 @@ def kuhn3p_equilibrium(
     return Strategy(get_game("kuhn3p"), table)
 
 
-__all__ = ["P1_VALUE", "kuhn3p_equilibrium"]
+__all__ = ["P2_VALUE", "family_values", "kuhn3p_equilibrium"]

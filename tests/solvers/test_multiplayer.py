@@ -14,7 +14,7 @@ from showdown.games.catalog import get_game
 from showdown.games.state import State
 from showdown.solvers import best_response as heads_up
 from showdown.solvers.cfr import RULES, load_solver, make_solver, train
-from showdown.solvers.kuhn3p_family import kuhn3p_equilibrium
+from showdown.solvers.kuhn3p_family import family_values, kuhn3p_equilibrium
 from showdown.solvers.multiplayer import MultiCFRSolver, NTree, best_response, build_ntree, evaluate, expected_values
 from showdown.solvers.strategy import uniform_strategy
 
@@ -72,12 +72,17 @@ FAMILY = [
 
 @pytest.mark.parametrize("params", FAMILY, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()) or "zero")
 def test_the_published_family_is_an_equilibrium(kuhn3p: NTree, params: dict[str, float]) -> None:
-    """Szafron, Gibson and Sturtevant (2013): every member is a Nash equilibrium (NashConv 0) and P2
-    (position 1) gets -1/48 in each; the members move chips between P1 and P3."""
+    """Szafron, Gibson and Sturtevant (2013): every member is a Nash equilibrium (NashConv 0) with the
+    paper's values: P1 -(1 + 2 beta)/48, P2 -1/48, P3 (1 + beta)/24, beta = max(b11, b21), so the
+    members move chips between P1 and P3 while P2's value stays put."""
     sigma = kuhn3p.from_strategy(kuhn3p_equilibrium(**params))
     ev = evaluate(kuhn3p, sigma)
+    beta = max(params.get("b11", 0.0), params.get("b21", 0.0))
     assert ev.nash_conv < 1e-12
+    assert ev.values[0] == pytest.approx(-(1 + 2 * beta) / 48, abs=1e-12)
     assert ev.values[1] == pytest.approx(float(Fraction(-1, 48)), abs=1e-12)
+    assert ev.values[2] == pytest.approx((1 + beta) / 24, abs=1e-12)
+    assert ev.values == pytest.approx(family_values(params.get("b11", 0.0), params.get("b21", 0.0)), abs=1e-12)
     assert sum(ev.values) == pytest.approx(0.0, abs=1e-12)
 
 
