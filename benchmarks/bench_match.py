@@ -54,7 +54,7 @@ def _one(args: argparse.Namespace) -> float:
         prof = Path(tmp) / "agent.prof"
         if args.profile:
             specs[0] = AgentSpec(
-                command=f"{sys.executable} -m cProfile -o {prof} -m showdown.agents.cli_agent {args.agents[0]} --seed 1",
+                command=f"{sys.executable} -m cProfile -o {prof} -m showdown agent {args.agents[0]} --seed 1",
                 label=f"{args.agents[0]}-profiled",
             )
         config = MatchConfig(

@@ -77,7 +77,7 @@ def main() -> int:
 
     def outside(seed: int) -> AgentSpec:
         """The equilibrium as an outside program: its strategy is not known to the estimator."""
-        command = f"{sys.executable} -m showdown.agents.cli_agent equilibrium --seed {1000 + seed}"
+        command = f"{sys.executable} -m showdown agent equilibrium --seed {1000 + seed}"
         return AgentSpec(command=command, label="outside-eq")
 
     print(f"Kuhn positional edge {EDGE:.4f} per 100 hands to +/-{TARGET} (95%); times include start-up and logs")

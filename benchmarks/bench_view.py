@@ -23,8 +23,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from showdown.view.cli_view import start_view_thread
 from showdown.view.data import LogFollower, discover
+from showdown.view.server import start_view_thread
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
 """Acceptance of the exact agents (issue 4): real matches, real dealer, every agent its own process.
 
 Each match runs ``showdown match GAME A B --hands N --seed S --json`` (through
-``python -m showdown.cli match``) and compares the results with
+``python -m showdown match``) and compares the results with
 the exact values from the strategy tables. Seats rotate, so an agent's result is the average of its
 two positional values. The long versions are ``@pytest.mark.slow``; quick versions with fewer hands
 run by default.
@@ -53,7 +53,7 @@ def match(
     cache: Path, game: str, agents: list[str], hands: int, seed: int, *extra: str, out: Path | None = None
 ) -> dict[str, Any]:
     """Run a match in a subprocess and return its ``--json`` document (no agents: from ``--config``)."""
-    argv = [sys.executable, "-m", "showdown.cli", "match", game, *agents]
+    argv = [sys.executable, "-m", "showdown", "match", game, *agents]
     argv += ["--hands", str(hands), "--seed", str(seed), "--json", "--no-progress"]
     argv += ["--out", str(out)] if out is not None else ["--no-log"]
     env = {**os.environ, "SHOWDOWN_CACHE": str(cache), "PYTHONPATH": str(ROOT)}

@@ -32,6 +32,6 @@ def test_serving_a_large_kuhn_says_why_not(capsys) -> None:
 
 
 def test_help_explains_every_command() -> None:
-    out = subprocess.run([sys.executable, "-m", "showdown.cli", "--help"], capture_output=True, text=True).stdout
+    out = subprocess.run([sys.executable, "-m", "showdown", "--help"], capture_output=True, text=True).stdout
     for command in ("games", "hand", "verify-log"):
         assert command in out

@@ -1,8 +1,8 @@
 """The package's layers, checked on every import (function-level ones too).
 
 games <- protocol <- server; games <- solvers <- agents; evaluation, matches and view use the layers
-below them; nothing below imports the command line (``cli.py``, ``argtypes.py``, ``__main__.py`` and
-the ``cli_*`` modules, which may use everything: they are the top until they move into one package).
+below them; nothing below imports the command line (the ``showdown.cli`` package and ``__main__.py``,
+which may use everything).
 """
 
 from __future__ import annotations
@@ -21,17 +21,17 @@ ALLOWED: dict[str, set[str]] = {
     "server": {"games", "protocol"} | BASE,
     "solvers": {"games"} | BASE,
     "agents": {"games", "protocol", "solvers"} | BASE,
-    "plots": {"games", "solvers", "errors"},
     "evaluation": {"games", "protocol", "solvers", "agents"} | BASE,
-    "matches": {"games", "protocol", "server", "solvers", "agents", "evaluation", "plots"} | BASE,
+    "matches": {"games", "protocol", "server", "solvers", "agents", "evaluation"} | BASE,
     "view": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
     "api": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
 }
-CLI_TOP = {"cli", "argtypes", "__main__"}
+CLI_TOP = {"cli", "__main__"}
 
 
 def _is_cli(path: Path) -> bool:
-    return path.stem in CLI_TOP or path.stem.startswith("cli_")
+    rel = path.relative_to(PACKAGE)
+    return rel.parts[0] in CLI_TOP or rel.stem in CLI_TOP
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
@@ -52,8 +52,7 @@ def test_every_import_follows_the_layers() -> None:
         for line, module in _imports(path):
             parts = module.split(".")
             target = parts[1] if len(parts) > 1 else ""
-            target_file = PACKAGE.joinpath(*parts[1:])
-            if target in CLI_TOP or target_file.name.startswith("cli_"):
+            if target in CLI_TOP:
                 if not _is_cli(path):
                     wrong.append(f"{rel}:{line} imports the command line ({module})")
                 continue

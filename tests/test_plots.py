@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from showdown.cli.cfr import output_paths, write_curve
+from showdown.cli.plots import MissingDependencyError, read_curve, require_matplotlib
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.catalog import get_game
-from showdown.plots import MissingDependencyError, read_curve, require_matplotlib
 from showdown.solvers.cfr import cfr_plus, train
-from showdown.solvers.cli_cfr import output_paths, write_curve
 from showdown.solvers.strategy import uniform_strategy
 
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -29,7 +29,7 @@ def test_missing_matplotlib_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -
 def test_importing_the_module_does_not_import_matplotlib() -> None:
     import subprocess
 
-    code = "import sys, showdown.plots; print('matplotlib' in sys.modules)"
+    code = "import sys, showdown.cli.plots; print('matplotlib' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                          cwd=Path(__file__).resolve().parents[1]).stdout
     assert out.strip() == "False"
@@ -38,7 +38,7 @@ def test_importing_the_module_does_not_import_matplotlib() -> None:
 @pytest.mark.parametrize("game_name", ["kuhn", "kuhn-100", "leduc"])
 def test_draws_a_strategy(game_name: str, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from showdown.plots import plot_strategy
+    from showdown.cli.plots import plot_strategy
 
     out = plot_strategy(cfr_plus(get_game(game_name), 30).average_strategy(), tmp_path / "s.png")
     assert out.read_bytes()[:8] == PNG
@@ -46,7 +46,7 @@ def test_draws_a_strategy(game_name: str, tmp_path: Path) -> None:
 
 def test_the_kuhn_chart_has_the_seeds_four_panels(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
-    from showdown import plots
+    from showdown.cli import plots
 
     fig = plots._kuhn_figure(*_tree_and_arrays("kuhn-10"), "t")
     titles = [ax.get_title() for ax in fig.axes]
@@ -66,8 +66,8 @@ def _tree_and_arrays(name: str) -> tuple[object, list[object]]:
 
 def test_games_it_cannot_draw_are_refused(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
+    from showdown.cli.plots import plot_strategy
     from showdown.games.gamedef import parse_gamedef
-    from showdown.plots import plot_strategy
 
     two_cards = parse_gamedef(
         "GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 1\nblind = 1 1\nraiseSize = 1\nfirstPlayer = 1\n"
@@ -92,6 +92,6 @@ def test_curves_round_trip_and_draw(tmp_path: Path) -> None:
         (tmp_path / "bad.csv").write_text("a,b\n1,2\n")
         read_curve(tmp_path / "bad.csv")
     pytest.importorskip("matplotlib")
-    from showdown.plots import plot_curves
+    from showdown.cli.plots import plot_curves
 
     assert plot_curves([csv_path, json_path], tmp_path / "c.png").read_bytes()[:8] == PNG

@@ -51,7 +51,6 @@ __all__ = [
     "plan_estimator",
     "analysis_json",
     "format_analysis",
-    "plot_cumulative",
     "read_logs",
 ]
 
@@ -994,43 +993,3 @@ def format_analysis(a: Analysis, title: str = "") -> str:
     lines += format_rows(a)
     lines += [f"note: {n}" for n in a.notes]
     return "\n".join(lines)
-
-
-# ---------------------------------------------------------------------- plot
-
-
-def plot_cumulative(table: HandTable, path: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
-    """Cumulative winnings per player against hands played, with the 95% band of the total.
-
-    The band at hand k is ``total_k +- 1.96 s sqrt(k)`` (``s`` the player's standard deviation per
-    hand over the whole sample): where the expected total may lie given the results so far.
-    matplotlib is imported here only (the ``plot`` extra).
-    """
-    from showdown.plots import new_figure  # require_matplotlib: one clear line when it is missing
-
-    fig = new_figure(9, 5)
-    ax = fig.subplots()
-    order = np.lexsort((table.number, table.half))
-    seats = table.seats[order]
-    values = table.values[order]
-    for s, name in enumerate(table.names):
-        mask = seats == s
-        rows = mask.any(axis=1)
-        v = (values * mask).sum(axis=1)[rows]
-        if not len(v):
-            continue
-        k = np.arange(1, len(v) + 1)
-        total = np.cumsum(v)
-        sd = float(v.std(ddof=1)) if len(v) > 1 else 0.0
-        band = 1.959963984540054 * sd * np.sqrt(k)
-        line = ax.plot(k, total, label=f"{name} ({100.0 * total[-1] / len(v):+.2f}/100)", linewidth=1.2)[0]
-        ax.fill_between(k, total - band, total + band, color=line.get_color(), alpha=0.15, linewidth=0)
-    ax.axhline(0.0, color="#888888", linewidth=0.8)
-    ax.set_xlabel("hands played")
-    ax.set_ylabel("cumulative winnings (chips)")
-    ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small", loc="upper left")
-    ax.set_title(title or "cumulative winnings with 95% band")
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out

@@ -1,7 +1,7 @@
 """Run a match: the dealer in-process, every agent a separate OS process, results online.
 
 ``run_match(config)`` starts a ``MatchServer`` on 127.0.0.1 (free ports), launches one process per
-seat (built-in agents as ``python -m showdown.agents.cli_agent NAME --game G --seed S ... HOST
+seat (built-in agents as ``python -m showdown agent NAME --game G --seed S ... HOST
 PORT``, the same arguments as ``showdown agent``; outside bots as ``<command> HOST PORT`` with
 ``SHOWDOWN_GAME`` set), plays, and returns a ``MatchReport``. Per-agent and per-position statistics
 are updated from each finished hand (``MatchStats``), so memory stays flat however many hands.
@@ -82,7 +82,7 @@ def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: in
     if spec.command is not None:
         return [*shlex.split(spec.command), host, str(port)]
     assert spec.name is not None
-    args = [sys.executable, "-m", "showdown.agents.cli_agent", spec.name, "--game", game_arg, "--seed", str(seed)]
+    args = [sys.executable, "-m", "showdown", "agent", spec.name, "--game", game_arg, "--seed", str(seed)]
     for key, value in spec.options.items():
         if isinstance(value, bool):
             value = "true" if value else "false"

@@ -220,3 +220,46 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
 
 
 __all__ = ["ViewApp", "start_server", "static_text"]
+
+
+def view_url(host: str, port: int) -> str:
+    """The address to open for a server bound to ``host``: loopback for the wildcard addresses."""
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    return f"http://{shown}:{port}/"
+
+
+def start_view_thread(paths: list[Path], host: str = "127.0.0.1", port: int = 0) -> tuple[str, Any]:
+    """Serve the view of ``paths`` from a thread of its own (``showdown match --view``); returns the
+    address and a function that stops it."""
+    import threading
+
+    ready: dict[str, Any] = {}
+    started = threading.Event()
+    loop = asyncio.new_event_loop()
+
+    async def serve() -> None:
+        try:
+            runner, bound = await start_server(ViewApp(paths), host, port)
+        except Exception as exc:  # noqa: BLE001 - reported to the caller as one line
+            ready["error"] = exc
+            started.set()
+            return
+        ready["url"] = view_url(host, bound)
+        ready["stop"] = asyncio.Event()
+        started.set()
+        await ready["stop"].wait()
+        await runner.cleanup()
+
+    thread = threading.Thread(target=lambda: loop.run_until_complete(serve()), name="showdown-view", daemon=True)
+    thread.start()
+    started.wait(10)
+    if "error" in ready:
+        raise ready["error"]
+    if "url" not in ready:
+        raise ConfigError("the view server did not start")
+
+    def stop() -> None:
+        loop.call_soon_threadsafe(ready["stop"].set)
+        thread.join(5)
+
+    return str(ready["url"]), stop

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from showdown.agents import Agent, View, agent_names, make_agent, register_agent
-from showdown.agents.cli_agent import main as agent_main
-from showdown.agents.cli_agent import parse_option
 from showdown.agents.registry import is_known_agent, take_options
+from showdown.cli.agent import main as agent_main
+from showdown.cli.agent import parse_option
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
@@ -94,7 +94,7 @@ def test_agent_command_plays_a_match() -> None:
 
 def test_agent_command_errors_are_one_line_and_status_2() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "showdown.agents.cli_agent", "nobody", "--game", "kuhn", "127.0.0.1", "9"],
+        [sys.executable, "-m", "showdown.cli.agent", "nobody", "--game", "kuhn", "127.0.0.1", "9"],
         capture_output=True,
         text=True,
         timeout=30,
@@ -103,7 +103,7 @@ def test_agent_command_errors_are_one_line_and_status_2() -> None:
     assert run.stderr.startswith("showdown agent: error: unknown agent 'nobody'")
     assert len(run.stderr.strip().splitlines()) == 1
     run = subprocess.run(
-        [sys.executable, "-m", "showdown.agents.cli_agent", "call", "--game", "nogame", "127.0.0.1", "9"],
+        [sys.executable, "-m", "showdown.cli.agent", "call", "--game", "nogame", "127.0.0.1", "9"],
         capture_output=True,
         text=True,
         timeout=30,

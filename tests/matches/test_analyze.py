@@ -115,7 +115,7 @@ def test_aivat_on_a_reference_log_with_known_strategies() -> None:
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "showdown.cli", "analyze", *args],
+        [sys.executable, "-m", "showdown", "analyze", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

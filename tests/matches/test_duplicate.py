@@ -90,7 +90,7 @@ def test_duplicate_with_known_strategies_uses_aivat_and_copies_do_not_replay(tmp
 def test_cli_duplicate_json(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)}
     run = subprocess.run(
-        [sys.executable, "-m", "showdown.cli", "match", "kuhn", "bluff", "call", "--hands", "150",
+        [sys.executable, "-m", "showdown", "match", "kuhn", "bluff", "call", "--hands", "150",
          "--estimator", "duplicate", "--out", str(tmp_path), "--json"],
         capture_output=True, text=True, env=env, timeout=120,
     )  # fmt: skip

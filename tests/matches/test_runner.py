@@ -90,7 +90,7 @@ def test_same_agents_get_distinct_names_and_seeds() -> None:
     assert derive_seed(0, 0) != derive_seed(0, 1)
     assert derive_seed(5, 1) == derive_seed(5, 1) != derive_seed(6, 1)
     args = agent_command(AgentSpec(name="random", options={"sizing": "pot", "x": True}), "kuhn", 42, "127.0.0.1", 9)
-    assert args[1:] == ["-m", "showdown.agents.cli_agent", "random", "--game", "kuhn", "--seed", "42",
+    assert args[1:] == ["-m", "showdown.cli.agent", "random", "--game", "kuhn", "--seed", "42",
                         "-o", "sizing=pot", "-o", "x=true", "127.0.0.1", "9"]  # fmt: skip
     assert agent_command(AgentSpec(command="./bot --x 'a b'"), "kuhn", 1, "h", 2) == ["./bot", "--x", "a b", "h", "2"]
 
@@ -202,7 +202,7 @@ def child_env() -> dict[str, str]:
 def cli(*args: str, **kw: object) -> subprocess.CompletedProcess[str]:
     env = child_env()
     run: subprocess.CompletedProcess[str] = subprocess.run(  # type: ignore[call-overload]
-        [sys.executable, "-m", "showdown.cli", "match", *args], capture_output=True, text=True, env=env, timeout=60, **kw
+        [sys.executable, "-m", "showdown", "match", *args], capture_output=True, text=True, env=env, timeout=60, **kw
     )
     return run
 
@@ -239,7 +239,7 @@ def test_cli_errors_are_one_line_and_status_2(args: tuple[str, ...], message: st
 def test_ctrl_c_stops_cleanly_with_logs_and_partial_results(tmp_path: Path) -> None:
     env = child_env()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "showdown.cli", "match", "kuhn", "random", "call", "--hands", "100000000",
+        [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "100000000",
          "--out", str(tmp_path), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip

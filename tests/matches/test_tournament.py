@@ -162,7 +162,7 @@ def test_interrupted_tournament_resumes_where_it_stopped(tmp_path: Path) -> None
         tmp_path,
         f"game: kuhn\nhands: 2500\nduplicate: true\nseed: 5\njobs: 1\nout: {out}\nagents: [rules, bluff, call]\n",
     )  # halves long enough (about a second each) for the progress line to be shown before the stop
-    cmd = [sys.executable, "-m", "showdown.cli", "tournament", str(path), "--progress"]
+    cmd = [sys.executable, "-m", "showdown", "tournament", str(path), "--progress"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env())
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(list(out.glob("matches/*/*.done.json"))) < 2:

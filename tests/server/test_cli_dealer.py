@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from showdown.cli.dealer import add_dealer_parser, dealer_command, options_from_args
 from showdown.games.catalog import get_game
 from showdown.matches.verify import verify_log
-from showdown.server.cli_dealer import add_dealer_parser, dealer_command, options_from_args
 from tests.server.clients import Client, call_policy, raise_policy
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def dealer_process(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen(
-        [sys.executable, "-m", "showdown.server.cli_dealer", *args],
+        [sys.executable, "-m", "showdown.cli.dealer", *args],
         cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
 

@@ -14,17 +14,17 @@ from pathlib import Path
 
 import pytest
 
+from showdown.cli.cfr import add_cfr_arguments, add_plot_arguments, output_paths
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.catalog import get_game
 from showdown.solvers.best_response import exploitability
-from showdown.solvers.cli_cfr import add_cfr_arguments, add_plot_arguments, output_paths
 from showdown.solvers.strategy import load_strategy
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = """
 import argparse, sys
 from showdown.errors import ShowdownError
-from showdown.solvers.cli_cfr import add_cfr_arguments
+from showdown.cli.cfr import add_cfr_arguments
 p = argparse.ArgumentParser(prog="showdown solve cfr")
 add_cfr_arguments(p)
 args = p.parse_args(sys.argv[1:])
@@ -106,11 +106,12 @@ def _driver(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     )
 
 
-def test_holdem_is_refused_in_one_line(tmp_path: Path) -> None:
-    proc = _driver(["holdem-limit"], tmp_path)
+def test_three_player_holdem_is_refused_in_one_line(tmp_path: Path) -> None:
+    # heads-up hold'em is solved on an abstraction (tests/solvers/test_cli_pcs.py)
+    proc = _driver(["holdem-limit-3p"], tmp_path)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and out == ""
-    assert err.count("\n") == 1 and err.startswith("showdown solve: error: cannot run CFR on holdem-limit: ")
+    assert err.count("\n") == 1 and err.startswith("showdown solve: error: "), err
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")

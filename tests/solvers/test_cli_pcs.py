@@ -44,8 +44,8 @@ def test_bad_specs_are_one_line_errors(tmp_path, capsys):
 
 
 def test_parse_helpers():
+    from showdown.cli.pcs import parse_abstraction, parse_sizes
     from showdown.games.catalog import get_game
-    from showdown.solvers.cli_pcs import parse_abstraction, parse_sizes
 
     assert parse_abstraction(get_game("holdem-limit"), "holdem:169,8,8,8").num_buckets == (169, 8, 8, 8)
     assert parse_sizes("1/1/1/1", 3).max_raises == 3

@@ -9,13 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from showdown.cli.exploit import add_exploit_arguments
+from showdown.cli.solve import add_solve_arguments
 from showdown.errors import ConfigError, ShowdownError, SolverError
-from showdown.evaluation.cli_exploit import add_exploit_arguments
 from showdown.games.catalog import get_game
 from showdown.solvers.best_response import exploitability
-from showdown.solvers.cli_solve import add_solve_arguments, normal_form_strategy, solve
 from showdown.solvers.kuhn_analytic import KUHN_VALUE
 from showdown.solvers.normal_lp import kuhn_normal_form
+from showdown.solvers.solve import normal_form_strategy, solve
 from showdown.solvers.strategy import Strategy, StrategyError, load_strategy, save_strategy, uniform_strategy
 
 KUHN = get_game("kuhn")

@@ -13,13 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from showdown.errors import ShowdownError, SolverError
-from showdown.solvers.cli_one_round import (
+from showdown.cli.one_round import (
     add_equity_arguments,
     add_one_round_arguments,
     equity_handler,
     one_round_handler,
 )
+from showdown.errors import ShowdownError, SolverError
 from showdown.solvers.equity import CLASS_NAMES, class_index, equity_table
 from showdown.solvers.one_round import (
     DEFAULT_BETS,

@@ -61,7 +61,7 @@ def shot(driver: Any, name: str) -> None:
 def serve() -> Iterator[Any]:
     """serve(paths) -> the address of a view server for them (stopped after the test)."""
     pytest.importorskip("aiohttp")
-    from showdown.view.cli_view import start_view_thread
+    from showdown.view.server import start_view_thread
 
     stops = []
 

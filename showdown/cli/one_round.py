@@ -109,7 +109,7 @@ def one_round_handler(args: argparse.Namespace, out: IO[str] | None = None) -> i
     output = _writable(getattr(args, "output", None))
     plot = _writable(getattr(args, "plot", None))
     if plot is not None:
-        from showdown.plots import require_matplotlib
+        from showdown.cli.plots import require_matplotlib
 
         require_matplotlib()  # a clear one-line error before a long solve
 
@@ -186,7 +186,7 @@ def _write(path: Path, text: str) -> None:
 
 def plot_bet_sizes(solution: OneRoundSolution, path: Path) -> None:
     """Bar chart of how often Alice takes each action (fold at the left, then the bet sizes)."""
-    from showdown.plots import new_figure
+    from showdown.cli.plots import new_figure
 
     frequencies = solution.action_frequencies()
     bets = list(solution.game.bets)

@@ -81,9 +81,10 @@ def _known(entries: list[str], game: Any) -> dict[str, Any]:
 
 def run_analyze_command(args: argparse.Namespace) -> int:
     """Handler: read, analyse, print; exit 0."""
+    from showdown.cli.plots import plot_cumulative
     from showdown.games.catalog import get_game
     from showdown.matches.aivat import AivatEstimator, supports
-    from showdown.matches.analyze import analysis_json, analyze, format_analysis, plot_cumulative, read_logs
+    from showdown.matches.analyze import analysis_json, analyze, format_analysis, read_logs
 
     game = get_game(args.game) if args.game else None
     estimator = args.estimator
@@ -103,7 +104,7 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         return aivat
 
     if args.plot:
-        from showdown.plots import require_matplotlib
+        from showdown.cli.plots import require_matplotlib
 
         require_matplotlib()  # fail before reading anything
     want_chance = estimator == "chance" or (estimator is None and not want_aivat)

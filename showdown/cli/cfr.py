@@ -192,7 +192,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     from showdown.solvers.pcs import needs_abstraction
 
     if needs_abstraction(game) or args.abstraction:
-        from showdown.solvers.cli_pcs import pcs_handler
+        from showdown.cli.pcs import pcs_handler
 
         return pcs_handler(args, game)
     label = game.name or Path(args.game).stem
@@ -321,7 +321,7 @@ def _stem(name: str) -> str:
 
 def plot_handler(args: argparse.Namespace) -> int:
     """Run ``showdown plot``: draw the picture and print where it went."""
-    from showdown.plots import plot_curves, plot_strategy, require_matplotlib
+    from showdown.cli.plots import plot_curves, plot_strategy, require_matplotlib
 
     require_matplotlib()
     first = Path(args.files[0])

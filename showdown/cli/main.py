@@ -6,7 +6,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from showdown import argtypes
+from showdown.cli import argtypes
 from showdown.errors import ShowdownError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -133,28 +133,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Commands whose parsers live next to their code (each module keeps its own options)."""
-    from showdown.agents.cli_agent import add_agent_parser
-    from showdown.evaluation.cli_exploit import add_exploit_arguments
-    from showdown.matches.cli_analyze import add_analyze_parser
-    from showdown.matches.cli_match import add_match_parser
-    from showdown.matches.cli_tournament import add_tournament_parser
-    from showdown.server.cli_dealer import add_dealer_parser
-    from showdown.solvers.cli_cfr import add_cfr_arguments, add_plot_arguments
-    from showdown.solvers.cli_one_round import (
+    from showdown.cli.agent import add_agent_parser
+    from showdown.cli.analyze import add_analyze_parser
+    from showdown.cli.cfr import add_cfr_arguments, add_plot_arguments
+    from showdown.cli.dealer import add_dealer_parser
+    from showdown.cli.exploit import add_exploit_arguments
+    from showdown.cli.match import add_match_parser
+    from showdown.cli.one_round import (
         add_equity_arguments,
         add_one_round_arguments,
         equity_handler,
         one_round_handler,
     )
-    from showdown.solvers.cli_solve import add_solve_arguments
+    from showdown.cli.solve import add_solve_arguments
+    from showdown.cli.tournament import add_tournament_parser
 
     add_match_parser(sub)
     add_tournament_parser(sub)
-    from showdown.matches.cli_plan import add_plan_parser
+    from showdown.cli.plan import add_plan_parser
 
     add_plan_parser(sub)
     add_analyze_parser(sub)
-    from showdown.view.cli_view import add_view_parsers
+    from showdown.cli.view import add_view_parsers
 
     add_view_parsers(sub)
     add_dealer_parser(sub)
@@ -176,7 +176,7 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         methods.add_parser("cfr", help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
                            description="Run a CFR-family algorithm; watch, stop with Ctrl-C, resume from a checkpoint.")
     )
-    from showdown.solvers.cli_pcs import add_buckets_arguments
+    from showdown.cli.pcs import add_buckets_arguments
 
     add_buckets_arguments(
         methods.add_parser(

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from showdown import argtypes
+from showdown.cli import argtypes
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.protocol.logfile import Score, format_score_line

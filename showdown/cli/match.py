@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from showdown import argtypes
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["add_match_parser", "run_match_command"]
@@ -146,7 +146,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     if args.view:
         if config.out is None:
             raise ConfigError("--view watches the logs: give it with an output folder, not --no-log")
-        from showdown.view.cli_view import start_view_thread
+        from showdown.view.server import start_view_thread
 
         url, stop_view = start_view_thread([Path(config.out)], port=args.view_port)
         print(f"view at {url} (live while the match runs)", file=sys.stderr, flush=True)

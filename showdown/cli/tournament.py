@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from showdown import argtypes
+from showdown.cli import argtypes
 
 __all__ = ["add_tournament_parser", "run_tournament_command"]
 

@@ -79,16 +79,11 @@ def _check_host(args: argparse.Namespace) -> None:
         print(f"warning: serving on {args.host}: anyone who can reach it sees these matches", file=sys.stderr)
 
 
-def _url(host: str, port: int) -> str:
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    return f"http://{shown}:{port}/"
-
-
 async def _serve_until_stopped(app: Any, host: str, port: int, announce: str) -> None:
-    from showdown.view.server import start_server
+    from showdown.view.server import start_server, view_url
 
     runner, bound = await start_server(app, host, port)
-    print(f"{announce} {_url(host, bound)}", flush=True)
+    print(f"{announce} {view_url(host, bound)}", flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -100,45 +95,6 @@ async def _serve_until_stopped(app: Any, host: str, port: int, announce: str) ->
         await stop.wait()
     finally:
         await runner.cleanup()
-
-
-def start_view_thread(paths: list[Path], host: str = "127.0.0.1", port: int = 0) -> tuple[str, Any]:
-    """Serve the view of ``paths`` from a thread of its own (``showdown match --view``); returns the
-    address and a function that stops it."""
-    import threading
-
-    from showdown.view.server import ViewApp, start_server
-
-    ready: dict[str, Any] = {}
-    started = threading.Event()
-    loop = asyncio.new_event_loop()
-
-    async def serve() -> None:
-        try:
-            runner, bound = await start_server(ViewApp(paths), host, port)
-        except Exception as exc:  # noqa: BLE001 - reported to the caller as one line
-            ready["error"] = exc
-            started.set()
-            return
-        ready["url"] = _url(host, bound)
-        ready["stop"] = asyncio.Event()
-        started.set()
-        await ready["stop"].wait()
-        await runner.cleanup()
-
-    thread = threading.Thread(target=lambda: loop.run_until_complete(serve()), name="showdown-view", daemon=True)
-    thread.start()
-    started.wait(10)
-    if "error" in ready:
-        raise ready["error"]
-    if "url" not in ready:
-        raise ConfigError("the view server did not start")
-
-    def stop() -> None:
-        loop.call_soon_threadsafe(ready["stop"].set)
-        thread.join(5)
-
-    return str(ready["url"]), stop
 
 
 def view_handler(args: argparse.Namespace) -> int:
@@ -169,7 +125,7 @@ def report_handler(args: argparse.Namespace) -> int:
 def play_handler(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from showdown.agents.cli_agent import parse_option
+    from showdown.cli.agent import parse_option
     from showdown.games.catalog import get_game
     from showdown.matches.agent_words import agent_from_word
     from showdown.matches.config import AgentSpec, DealerSettings, MatchConfig
@@ -205,10 +161,10 @@ def play_handler(args: argparse.Namespace) -> int:
 async def _play(config: Any, seat: Any, app: Any, args: argparse.Namespace) -> None:
     from showdown.matches.report import format_table
     from showdown.matches.runner import run_match_async
-    from showdown.view.server import start_server
+    from showdown.view.server import start_server, view_url
 
     runner, bound = await start_server(app, args.host, args.port)
-    print(f"play at {_url(args.host, bound)}?token={app.play_token}#/play", flush=True)
+    print(f"play at {view_url(args.host, bound)}?token={app.play_token}#/play", flush=True)
     try:
         report = await run_match_async(config, in_process={0: seat}, install_signals=True)
         print(format_table(report))

@@ -1,7 +1,7 @@
 """``showdown agent NAME [--game G] [--seed S] [-o KEY=VALUE ...] HOST PORT``: connect a built-in agent.
 
 Host and port come last, as match scripts start players (``<program> <host> <port>``). Also runnable
-as ``python -m showdown.agents.cli_agent ...`` with the same arguments (the match runner does this).
+as ``python -m showdown agent ...`` with the same arguments (the match runner does this).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ def run_agent_command(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m showdown.agents.cli_agent``: the ``agent`` command on its own."""
+    """``python -m showdown agent``: the ``agent`` command on its own (without the other commands' parsers)."""
     parser = argparse.ArgumentParser(prog="showdown agent", epilog=_EPILOG)
     _configure(parser)
     args = parser.parse_args(argv)
