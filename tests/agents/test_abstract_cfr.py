@@ -1,0 +1,98 @@
+"""The ``cfr`` agent in hold'em: a shipped abstract strategy, legal actions everywhere, translation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from showdown.agents.abstract_cfr import AbstractCFRAgent
+from showdown.agents.base import View
+from showdown.agents.registry import make_agent
+from showdown.errors import ConfigError
+from showdown.games.catalog import get_game
+from showdown.games.state import Action, ActionKind, State
+from showdown.solvers.abstraction import RankAbstraction
+from showdown.solvers.pcs import PCSSolver
+
+LIMIT = get_game("holdem-limit")
+NOLIMIT = get_game("holdem-nolimit")
+
+
+@pytest.fixture(scope="module")
+def agents() -> dict[str, AbstractCFRAgent]:
+    return {g.name: make_agent("cfr", g, {"seed": 1}) for g in (LIMIT, NOLIMIT)}  # type: ignore[misc]
+
+
+def _wild(state: State, rng: np.random.Generator) -> Action:
+    """A random legal action; no-limit raises of any size (mostly off the abstract tree)."""
+    options = state.legal_actions()
+    a = options[rng.integers(len(options))]
+    if a.kind is ActionKind.RAISE and state.game.is_nolimit:
+        lo, hi = state.raise_bounds()  # type: ignore[misc]
+        return Action(ActionKind.RAISE, int(rng.integers(lo, hi + 1)))
+    return a
+
+
+@pytest.mark.parametrize("game", [LIMIT, NOLIMIT], ids=["limit", "nolimit"])
+def test_plays_legal_actions_against_wild_bets(agents, game):
+    agent = agents[game.name]
+    rng = np.random.default_rng(5)
+    deck = list(range(52))
+    for hand in range(60):
+        cards = [deck[i] for i in rng.permutation(52)]
+        me = hand % 2
+        state = State.initial(game, (tuple(cards[0:2]), tuple(cards[2:4])), tuple(cards[4:9]))
+        while not state.is_terminal:
+            p = state.current_player
+            if p == me:
+                action = agent.act(View.of(state, p, hand))
+                assert state.why_illegal(action) is None, (state.betting, action)
+            else:
+                action = _wild(state, rng)
+            state = state.apply(action)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_any_reachable_state_gets_a_legal_action_and_a_policy(agents, data):
+    game = data.draw(st.sampled_from([LIMIT, NOLIMIT]))
+    seed = data.draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    cards = [int(c) for c in rng.permutation(52)]
+    state = State.initial(game, (tuple(cards[0:2]), tuple(cards[2:4])), tuple(cards[4:9]))
+    for _ in range(data.draw(st.integers(0, 10))):
+        if state.is_terminal:
+            return
+        state = state.apply(_wild(state, rng))
+    if state.is_terminal:
+        return
+    agent = agents[game.name]
+    view = View.of(state, state.current_player, 10_000 + seed)
+    policy = agent.policy(view)
+    assert abs(sum(policy.values()) - 1) < 1e-6
+    assert state.why_illegal(agent.act(view)) is None
+
+
+def test_the_shipped_strategies_are_small_and_named():
+    data = Path(__file__).resolve().parents[2] / "showdown" / "solvers" / "data"
+    sizes = [(data / f).stat().st_size for f in ("holdem-limit.pcs.npz", "holdem-nolimit.pcs.npz", "holdem-flop-ehs2.npz")]
+    assert sum(sizes) < 20e6
+
+
+def test_strategy_file_option_and_bad_options(tmp_path):
+    leduc = get_game("leduc")
+    solver = PCSSolver(leduc, RankAbstraction(leduc), exhaustive=True)
+    solver.iterate(20)
+    path = solver.strategy().save(tmp_path / "leduc.pcs.npz")
+    agent = make_agent("cfr", leduc, {"strategy": str(path), "seed": 3})
+    assert isinstance(agent, AbstractCFRAgent)
+    with pytest.raises(ConfigError, match="not holdem-limit|strategy is for"):
+        make_agent("cfr", LIMIT, {"strategy": str(path)})
+    with pytest.raises(ConfigError, match="do not apply"):
+        make_agent("cfr", LIMIT, {"iterations": 5})
+    with pytest.raises(ConfigError, match="cannot read|strategy"):
+        make_agent("cfr", LIMIT, {"strategy": str(tmp_path / "missing.pcs.npz")})
