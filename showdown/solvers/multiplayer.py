@@ -40,8 +40,9 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.cards import make_deck
 from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.games.infoset import cards_key_text, infoset_key
 from showdown.games.state import State
-from showdown.solvers.strategy import Strategy, cards_key_text, infoset_key
+from showdown.solvers.strategy import Strategy
 
 MAX_CELLS = 40_000_000
 """Largest (betting nodes x deals) table accepted (about 320 MB per float64 table)."""

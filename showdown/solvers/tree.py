@@ -32,8 +32,8 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.cards import make_deck
 from showdown.games.gamedef import GameDef
+from showdown.games.infoset import cards_key_text
 from showdown.games.state import State
-from showdown.solvers.strategy import cards_key_text
 
 MAX_MATRIX_ENTRIES = 5_000_000
 """Largest (boards x hands x hands) terminal matrix accepted for one round (40 MB of float64)."""

@@ -90,7 +90,7 @@ def test_same_agents_get_distinct_names_and_seeds() -> None:
     assert derive_seed(0, 0) != derive_seed(0, 1)
     assert derive_seed(5, 1) == derive_seed(5, 1) != derive_seed(6, 1)
     args = agent_command(AgentSpec(name="random", options={"sizing": "pot", "x": True}), "kuhn", 42, "127.0.0.1", 9)
-    assert args[1:] == ["-m", "showdown.cli.agent", "random", "--game", "kuhn", "--seed", "42",
+    assert args[1:] == ["-m", "showdown", "agent", "random", "--game", "kuhn", "--seed", "42",
                         "-o", "sizing=pot", "-o", "x=true", "127.0.0.1", "9"]  # fmt: skip
     assert agent_command(AgentSpec(command="./bot --x 'a b'"), "kuhn", 1, "h", 2) == ["./bot", "--x", "a b", "h", "2"]
 

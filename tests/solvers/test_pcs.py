@@ -73,3 +73,19 @@ def test_strategy_file_round_trip(tmp_path, lossless):
     assert np.allclose(loaded.probabilities, lossless.average_strategy(), atol=1e-4)
     with pytest.raises(Exception, match="not kuhn|for game"):
         AbstractStrategy.load(path, get_game("kuhn"))
+
+
+@pytest.mark.slow
+def test_holdem_runs_resume_exactly(tmp_path):
+    """What makes the shipped strategies reproducible: a run resumed from a checkpoint is the same run."""
+    from showdown.solvers.holdem_buckets import HoldemAbstraction
+
+    game = get_game("holdem-limit")
+    one = PCSSolver(game, HoldemAbstraction(game), seed=2)
+    one.iterate(3)
+    two = PCSSolver(game, HoldemAbstraction(game), seed=2)
+    two.iterate(1)
+    two.save_checkpoint(tmp_path / "h.ckpt.pcs.npz")
+    resumed = PCSSolver.load_checkpoint(tmp_path / "h.ckpt.pcs.npz")
+    resumed.iterate(2)
+    assert np.array_equal(one.regret, resumed.regret) and np.array_equal(one.average, resumed.average)
