@@ -36,7 +36,15 @@ import numpy as np
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
 from showdown.matches.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
-from showdown.protocol.logfile import HandRecord, LoggedHand, Score, parse_header_line, parse_score_line, parse_state_line
+from showdown.protocol.logfile import (
+    HandRecord,
+    LoggedHand,
+    Score,
+    is_summary_line,
+    parse_header_line,
+    parse_score_line,
+    parse_state_line,
+)
 
 __all__ = [
     "ESTIMATORS",
@@ -398,7 +406,7 @@ def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str
         if not line:
             continue
         try:
-            if '"summary"' in line:
+            if is_summary_line(line):
                 d = json.loads(line)
                 if d.get("summary"):
                     names = d.get("names")

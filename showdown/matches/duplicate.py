@@ -34,7 +34,7 @@ from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
 from showdown.matches.stats import Estimate, MatchStats
-from showdown.protocol.logfile import HandRecord
+from showdown.protocol.logfile import HandRecord, is_summary_line
 
 __all__ = ["half_configs", "half_agent_seed", "run_duplicate", "run_duplicate_async"]
 
@@ -161,7 +161,7 @@ async def run_duplicate_async(
         if on_hand is not None:
             for path in jsonl:
                 for raw in path.read_text(encoding="utf-8").splitlines():
-                    if raw.strip() and '"summary"' not in raw:
+                    if raw.strip() and not is_summary_line(raw):
                         on_hand(HandRecord.from_json(raw))
         encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
         logs = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance")

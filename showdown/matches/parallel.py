@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
+from showdown.protocol.logfile import count_summary_lines
 
 __all__ = ["Job", "JobState", "run_jobs", "run_jobs_blocking", "default_parallel"]
 
@@ -89,7 +90,7 @@ class JobState:
             return
         whole = chunk[: last + 1]
         self._offset += last + 1
-        self.hands += whole.count(b"\n") - whole.count(b'"summary"')
+        self.hands += whole.count(b"\n") - count_summary_lines(whole)
 
 
 async def run_jobs(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import isfinite as _isfinite
 from typing import Any
@@ -280,3 +280,30 @@ class HandRecord:
 
     def to_logged_hand(self) -> LoggedHand:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
+
+
+# ---------------------------------------------------------------------- the summary record
+
+SUMMARY_PREFIX = '{"summary":true'
+"""How our dealer writes the start of a ``.jsonl`` log's summary record (hand records start ``{"hand":``)."""
+
+_SUMMARY_START = re.compile(r'\s*\{\s*"summary"\s*:\s*true\b')
+_SUMMARY_LINES = re.compile(rb'(?m)^[ \t]*\{\s*"summary"\s*:\s*true\b')
+
+
+def summary_line(fields: Mapping[str, Any]) -> str:
+    """The summary record written after a match's last hand: ``{"summary":true, ...fields}``."""
+    return _COMPACT.encode({"summary": True, **fields})
+
+
+def is_summary_line(line: str | bytes) -> bool:
+    """Whether a ``.jsonl`` line is the summary record, by how it starts (its first key is
+    ``"summary": true``; JSON spacing allowed): no parse, and a seat named ``summary``, whose hands
+    mention the word, is not mistaken for it."""
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    return _SUMMARY_START.match(text) is not None
+
+
+def count_summary_lines(chunk: bytes) -> int:
+    """How many lines of ``chunk`` (a piece of a ``.jsonl`` log starting at a line) are summaries."""
+    return len(_SUMMARY_LINES.findall(chunk))

@@ -46,7 +46,6 @@ import errno
 import functools
 import hmac
 import importlib
-import json
 import os
 import select
 import socket
@@ -60,7 +59,7 @@ from typing import IO, Any, cast
 from showdown.errors import GameDefError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.protocol.logfile import HandRecord, LogHeader, format_score_line
+from showdown.protocol.logfile import HandRecord, LogHeader, format_score_line, summary_line
 from showdown.protocol.matchstate import split_token
 from showdown.server.dealer import (
     HandFinished,
@@ -834,7 +833,6 @@ class MatchServer:
             self._log = None
         if self._jsonl is not None:
             summary = {
-                "summary": True,
                 "match": self.match_name,
                 "game": self.engine.game_label,
                 "seed": self.seed,
@@ -847,7 +845,7 @@ class MatchServer:
                 "replacements": self._replacements(),
                 "replaced_hands": dict(zip(self.names, self.replaced_hands)),
             }
-            _append(self._jsonl, (json.dumps(summary, separators=(",", ":")) + "\n").encode())
+            _append(self._jsonl, (summary_line(summary) + "\n").encode())
             self._jsonl.close()
             self._jsonl = None
 

@@ -106,3 +106,23 @@ def test_record_json_is_what_json_writes_for_any_names_and_values(game: str, pla
 def test_bad_hand_record_is_a_protocol_error() -> None:
     with pytest.raises(ProtocolError, match="bad hand record"):
         HandRecord.from_json('{"hand": 1}')
+
+
+def test_a_seat_named_summary_is_not_the_summary_record(tmp_path) -> None:
+    from showdown.matches.config import MatchConfig
+    from showdown.matches.parallel import Job, JobState
+    from showdown.protocol.logfile import HandRecord, count_summary_lines, is_summary_line, summary_line
+
+    record = HandRecord(0, "kuhn", ("summary", "call"), (0, 1), ((44,), (40,)), ((),), "cc", (1.0, -1.0))
+    hand = record.to_json()
+    assert '"summary"' in hand and not is_summary_line(hand) and not is_summary_line(hand.encode())
+    end = summary_line({"match": "m", "names": ["summary", "call"]})
+    assert is_summary_line(end) and json.loads(end)["summary"] is True
+    assert is_summary_line('{"summary": true, "names": ["a", "b"]}') and not is_summary_line('{"hand": 0, "summary": 1}')
+    text = (hand + "\n") * 3 + end + "\n"
+    assert count_summary_lines(text.encode()) == 1
+    (tmp_path / "m.jsonl").write_text(text)
+    config = MatchConfig(game="kuhn", agents=(), out=tmp_path, name="m")
+    state = JobState(Job(config, tmp_path / "m.result.json"))
+    state.count_hands()
+    assert state.hands == 3
