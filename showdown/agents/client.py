@@ -25,7 +25,7 @@ from showdown.errors import ConfigError, IllegalActionError, ProtocolError, Show
 from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
-from showdown.protocol.matchstate import format_version_line, parse_cards_field
+from showdown.protocol.matchstate import MATCHSTATE_PREFIX, format_version_line, parse_cards_field
 
 __all__ = ["ClientSession", "PlayResult", "play", "play_async", "run_bot", "resolve_game", "GAME_ENV"]
 
@@ -164,14 +164,14 @@ class ClientSession:
         if self.track or self._wants_start or self._wants_end:
             return lines
         for i in range(len(lines) - 1, 0, -1):
-            if lines[i].startswith("MATCHSTATE:"):
+            if lines[i].startswith(MATCHSTATE_PREFIX):
                 break
         else:
             return lines
         hand = self._hand_text
         ended = self._ended
         for line in lines[: i + 1]:
-            if line.startswith("MATCHSTATE:"):
+            if line.startswith(MATCHSTATE_PREFIX):
                 number = line.split(":", 3)[2]
                 if number != hand:
                     if not ended:
@@ -191,7 +191,7 @@ class ClientSession:
             self._position = int(position)
             self._hand = int(hand)
         except ValueError:
-            raise ProtocolError(f"bad position or hand number in MATCHSTATE:{position}:{hand}") from None
+            raise ProtocolError(f"bad position or hand number in {MATCHSTATE_PREFIX}{position}:{hand}") from None
         self._pos_text = position
         self._hand_text = hand
         self._betting = ""

@@ -37,10 +37,12 @@ from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
 from showdown.matches.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
 from showdown.protocol.logfile import (
+    STATE_PREFIX,
     HandRecord,
     LoggedHand,
     Score,
     is_summary_line,
+    is_summary_record,
     parse_header_line,
     parse_score_line,
     parse_state_line,
@@ -187,7 +189,7 @@ class HandCollector:
         )
 
     def add_logged(self, hand: LoggedHand, half: int = 0) -> None:
-        """A ``STATE:`` line of an ACPC log."""
+        """A STATE line of an ACPC log."""
         self.add(hand.hand, hand.names, hand.values, half=half, hole=hand.hole, board=hand.board, betting=hand.betting_text)
 
     def table(self) -> HandTable:
@@ -386,7 +388,7 @@ def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str]
     for number, raw in _iter_file(path, notes):
         line = raw.rstrip("\r\n")
         try:
-            if line.startswith("STATE:"):
+            if line.startswith(STATE_PREFIX):
                 collector.add_logged(parse_state_line(line), half)
             elif line.startswith("SCORE:"):
                 score = parse_score_line(line)
@@ -408,7 +410,7 @@ def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str
         try:
             if is_summary_line(line):
                 d = json.loads(line)
-                if d.get("summary"):
+                if is_summary_record(d):
                     names = d.get("names")
                     totals = d.get("totals")
                     if isinstance(names, list) and isinstance(totals, list):

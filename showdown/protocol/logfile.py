@@ -78,6 +78,16 @@ def format_state_line(h: LoggedHand) -> str:
     return f"STATE:{h.hand}:{h.betting_text}:{format_cards_field(h.hole, h.board)}:{values}:{'|'.join(h.names)}"
 
 
+STATE_PREFIX = "STATE:"
+STATE_PREFIX_BYTES = STATE_PREFIX.encode()
+
+
+def state_line_text(hand: int, betting: str, hole_texts: Sequence[str], board_text: str, values_text: str, names: Sequence[str]) -> str:
+    """The STATE line from texts the dealer already has (its per-hand fast path); equal to
+    ``format_state_line`` of the same hand (tests check)."""
+    return f"{STATE_PREFIX}{hand}:{betting}:{'|'.join(hole_texts)}{board_text}:{values_text}:{'|'.join(names)}"
+
+
 def parse_state_line(line: str) -> LoggedHand:
     line = line.rstrip("\r\n")
     parts = line.split(":")
@@ -181,7 +191,7 @@ def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
                         limits = {"t_response": h.t_response, "t_hand": h.t_hand, "t_per_hand": h.t_per_hand}
                         limits[key] = int(value)
                         headers[-1] = LogHeader(h.match, h.game, h.hands, h.seed, **limits)
-            elif line.startswith("STATE:"):
+            elif line.startswith(STATE_PREFIX):
                 hands.append(parse_state_line(line))
             elif line.startswith("SCORE:"):
                 score = parse_score_line(line)
@@ -302,6 +312,11 @@ def is_summary_line(line: str | bytes) -> bool:
     mention the word, is not mistaken for it."""
     text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
     return _SUMMARY_START.match(text) is not None
+
+
+def is_summary_record(record: Mapping[str, Any]) -> bool:
+    """Whether a parsed ``.jsonl`` record is the summary record."""
+    return record.get("summary") is True
 
 
 def count_summary_lines(chunk: bytes) -> int:

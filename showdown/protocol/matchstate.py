@@ -19,7 +19,15 @@ PROTOCOL_VERSION = (2, 0, 0)
 VERSION_LINE = "VERSION:2.0.0"
 MAX_LINE = MAX_LINE_BYTES - 1  # the reference cuts lines at 4095 bytes
 
+MATCHSTATE_PREFIX = "MATCHSTATE:"
+"""How every line a seat is sent (and every reply) starts."""
+
 _HEAD = re.compile(r"MATCHSTATE:(\d+):(\d+):")
+
+
+def matchstate_head(position: int, hand: int) -> str:
+    """``MATCHSTATE:<position>:<hand>``: the start of every line a position is sent in a hand."""
+    return f"{MATCHSTATE_PREFIX}{position}:{hand}"
 
 
 @dataclass(frozen=True, slots=True)

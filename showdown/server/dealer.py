@@ -45,11 +45,12 @@ from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card, format_cards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, State
-from showdown.protocol.logfile import HandRecord, Score, check_name, format_value
+from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, state_line_text
 from showdown.protocol.matchstate import (
     MAX_LINE,
     PROTOCOL_VERSION,
     is_comment,
+    matchstate_head,
     parse_reply,
     parse_version,
     read_action,
@@ -118,7 +119,7 @@ class HandFinished:
             self._parts = ()
             h = self.hand
             # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
-            line = f"STATE:{h}:{betting}:{'|'.join(hole_text)}{board_text}:{values_text}:{'|'.join(names)}"
+            line = state_line_text(h, betting, hole_text, board_text, values_text, names)
             done = self._done = (HandRecord(h, label, names, seats, hole, board_groups, betting, values, events), line)
         return done
 
@@ -274,7 +275,7 @@ class MatchEngine:
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
-        self._prefix: list[str] = []  # "MATCHSTATE:<position>:<hand>" by position
+        self._prefix: list[str] = []  # matchstate_head(position, hand) by position
         self._root = BettingNode(State.initial(game), "")
         self._tree_size = 1
         self._node: BettingNode | None = None  # where the current hand's betting is
@@ -680,7 +681,7 @@ class MatchEngine:
         n = self._n
         shift = 0 if self.fixed_seats else h % n
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
-        self._prefix = [f"MATCHSTATE:{p}:{h}" for p in range(n)]
+        self._prefix = [matchstate_head(p, h) for p in range(n)]
         self._events = []
         self._warnings_this_hand = [0] * n
         if self._next_deal is not None:

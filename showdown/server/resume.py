@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.protocol.logfile import LogHeader, parse_header_line, parse_state_line
+from showdown.protocol.logfile import STATE_PREFIX_BYTES, LogHeader, is_summary_record, parse_header_line, parse_state_line
 
 __all__ = ["ResumePoint", "resume_point"]
 
@@ -68,7 +68,7 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
     state_ends: list[int] = []
     for line in log_lines:
         log_size += len(line)
-        if not line.startswith(b"STATE:"):
+        if not line.startswith(STATE_PREFIX_BYTES):
             continue
         try:
             hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
@@ -91,7 +91,7 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
                 record = json.loads(line)
             except ValueError:
                 break
-            if record.get("summary") or record.get("hand") != len(records):
+            if is_summary_record(record) or record.get("hand") != len(records):
                 break
             jsonl_size += len(line)
             records.append(jsonl_size)
@@ -125,7 +125,7 @@ def _totals(lines: list[bytes], names: tuple[str, ...], hands: int) -> dict[str,
     for line in lines:
         if seen == hands:
             break
-        if line.startswith(b"STATE:"):
+        if line.startswith(STATE_PREFIX_BYTES):
             hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
             for name, value in zip(hand.names, hand.values):
                 totals[name] += value

@@ -21,13 +21,13 @@ Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a kille
 finished hand:
 
 - ``<match>.log``: the reference format: ``# name/game/hands/seed ...`` and ``#--t_*`` header lines,
-  one ``STATE:`` line per hand, then ``SCORE:``. Unlike the reference, the ``SCORE`` line is also
+  one STATE line per hand, then the SCORE line. Unlike the reference, the ``SCORE`` line is also
   written when the match is aborted or stopped (it then covers the hands played).
 - ``<match>.jsonl``: one ``HandRecord`` per hand (its ``events`` list what was replaced, repaired or
-  ignored), then one summary record ``{"summary": true, "match", "game", "seed", "hands",
-  "hands_played", "aborted", "reason", "names", "totals", "replacements"}`` (totals by seat;
-  replacements by name, with every key of ``dealer.COUNT_KINDS``). Readers of hand records skip
-  lines that have ``"summary"``.
+  ignored), then one summary record (``protocol.logfile.summary_line``: ``summary`` true, then
+  ``match``, ``game``, ``seed``, ``hands``, ``hands_played``, ``aborted``, ``reason``, ``names``,
+  ``totals`` by seat, ``replacements`` by name with every key of ``dealer.COUNT_KINDS``). Readers of
+  hand records skip it (``protocol.logfile.is_summary_line``).
 - ``<match>.game``: only when the game's label is neither a catalog name nor a readable path, so
   that ``showdown verify-log`` can find the game next to the log.
 

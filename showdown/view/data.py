@@ -29,6 +29,7 @@ from showdown.errors import ShowdownError
 from showdown.evaluation.series import WinningsSeries
 from showdown.games.gamedef import GameDef
 from showdown.matches.stats import Estimate, MatchStats
+from showdown.protocol.logfile import is_summary_record
 
 RESULT_SUFFIX = ".result.json"
 MAX_PAGE = 200
@@ -185,7 +186,7 @@ class LogFollower:
                 raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset} is not JSON: not a showdown .jsonl log") from None
             if not isinstance(rec, dict):
                 raise ViewError(f"{self.path}: not a showdown .jsonl log")
-            if rec.get("summary"):
+            if is_summary_record(rec):
                 self.finished = rec
                 continue
             self._start(rec)
@@ -373,7 +374,7 @@ def _records(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]
                 rec = json.loads(raw)
             except ValueError:
                 raise ViewError(f"{path}: byte {here} is not a JSON record: not a showdown .jsonl log") from None
-            if isinstance(rec, dict) and not rec.get("summary"):
+            if isinstance(rec, dict) and not is_summary_record(rec):
                 yield here, rec
 
 
@@ -453,7 +454,7 @@ def _record_at(path: Path, offset: int) -> dict[str, Any]:
         rec = json.loads(raw)
     except ValueError:
         raise missing from None
-    if not isinstance(rec, dict) or rec.get("summary"):
+    if not isinstance(rec, dict) or is_summary_record(rec):
         raise missing
     return rec
 

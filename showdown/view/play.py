@@ -21,7 +21,7 @@ from showdown.errors import ShowdownError
 from showdown.games.cards import format_cards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, ActionKind, State
-from showdown.protocol.matchstate import MatchState, format_reply, format_version_line, parse_matchstate
+from showdown.protocol.matchstate import MATCHSTATE_PREFIX, MatchState, format_reply, format_version_line, parse_matchstate
 
 LAST_HANDS = 10
 """Hands shown under the table."""
@@ -126,7 +126,7 @@ class HumanSeat:
                 await self._send({**self.last_message, "message": "the match is over", "view": {**(self.last_message.get("view") or {}), "your_turn": False}})
                 return
             line = raw.decode("ascii", "replace").rstrip("\r\n")
-            if not line.startswith("MATCHSTATE:"):
+            if not line.startswith(MATCHSTATE_PREFIX):
                 continue
             try:
                 ms = parse_matchstate(line, self.game)

@@ -160,7 +160,7 @@ class ViewApp:
                 if added or follower.finished is not None:
                     doc = follower.summary()
                     doc["key"] = files.key
-                    await resp.write(b"event: summary\ndata: " + _dumps(doc).encode() + b"\n\n")
+                    await resp.write(b"event: update\ndata: " + _dumps(doc).encode() + b"\n\n")
                 if follower.finished is not None:
                     await resp.write(b"event: done\ndata: {}\n\n")
                     break

@@ -139,7 +139,7 @@ async function matchPage(key) {
   renderHandList(doc, list, key);
   if (!doc.finished && !EMB) {
     const source = new EventSource(`/api/live?key=${enc(key)}`);
-    source.addEventListener("summary", (ev) => renderSummary(JSON.parse(ev.data), head, tables, chart));
+    source.addEventListener("update", (ev) => renderSummary(JSON.parse(ev.data), head, tables, chart));
     source.addEventListener("done", () => { source.close(); setTimeout(route, 300); });
     source.addEventListener("fail", (ev) => { source.close(); head.append(el("p", { class: "error", text: JSON.parse(ev.data).error })); });
     cleanup.push(() => source.close());
