@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from showdown.agents.base import Policy, PolicyAgent, View
+from showdown.agents.base import Agent, Policy, PolicyAgent, View
 from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind
@@ -69,3 +70,16 @@ class CallAgent(PolicyAgent):
 
     def act(self, view: View) -> Action:
         return CALL
+
+
+def make_random(game: GameDef, options: dict[str, Any]) -> Agent:
+    from showdown.agents.registry import take_options
+
+    return RandomAgent(game, **take_options("random", options, {"seed": int, "sizing": str}))
+
+
+def make_call(game: GameDef, options: dict[str, Any]) -> Agent:
+    from showdown.agents.registry import take_options
+
+    take_options("call", options, {"seed": int})
+    return CallAgent(game)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from showdown.agents.base import Policy, PolicyAgent, View
+from typing import Any
+
+from showdown.agents.base import Agent, Policy, PolicyAgent, View
 from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, Action
@@ -36,3 +38,11 @@ class BluffAgent(PolicyAgent):
         if self.size == "pot":
             return view.pot_raise(1.0)
         return view.raise_to(bounds[1] if self.size == "allin" else bounds[0])
+
+
+def make_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
+    from showdown.agents.registry import take_options
+
+    o = take_options("bluff", options, {"seed": int, "size": str})
+    o.pop("seed", None)
+    return BluffAgent(game, **o)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from showdown.agents.base import Agent, StrategyTable, View
-from showdown.agents.registry import register_agent, take_options
+from showdown.agents.registry import take_options
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.games.state import Action, parse_action
@@ -193,7 +193,7 @@ def shipped_strategy(game: GameDef) -> Any:
         return load_strategy(path, game) if path.exists() else None
 
 
-def _factory(game: GameDef, options: dict[str, Any]) -> Agent:
+def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.solvers.pcs import needs_abstraction
 
     opts = take_options("cfr", options, OPTIONS)
@@ -205,11 +205,5 @@ def _factory(game: GameDef, options: dict[str, Any]) -> Agent:
     return CFRAgent(game, **opts)
 
 
-register_agent(
-    "cfr",
-    _factory,
-    "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
-    "(default: to exploitability 1e-4, cached), seed",
-)
 
 __all__ = ["CFRAgent", "DEFAULT_ALGORITHM", "DEFAULT_TARGET", "cache_path", "trained_strategy"]

@@ -40,7 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from showdown.agents.base import Agent, StrategyTable, View
-from showdown.agents.registry import register_agent, take_options
+from showdown.agents.registry import take_options
 from showdown.cache import cache_dir
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
@@ -279,7 +279,7 @@ class NeverBluffAgent(StrategyAgent):
         return cls(game, never_bluff_strategy(base, threshold), seed)
 
 
-def _equilibrium(game: GameDef, options: dict[str, Any]) -> Agent:
+def make_equilibrium(game: GameDef, options: dict[str, Any]) -> Agent:
     spec: dict[str, type] = {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)}
     o = take_options("equilibrium", options, spec)
     return EquilibriumAgent.create(game, **o)
@@ -289,20 +289,6 @@ KUHN3P_PARAMETERS = ("c11", "b11", "b21", "b23", "b32", "c33", "c34")
 """Options of ``equilibrium`` on kuhn3p: the free parameters of the Szafron-Gibson-Sturtevant family."""
 
 
-def _never_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
+def make_never_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
     o: Mapping[str, Any] = take_options("never-bluff", options, {"seed": int, "strategy": str, "threshold": float})
     return NeverBluffAgent.create(game, **o)
-
-
-register_agent(
-    "equilibrium",
-    _equilibrium,
-    "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); on kuhn3p a member of the "
-    "published equilibrium family (options c11 b11 b21 b23 b32 c33 c34); options: seed, strategy=FILE",
-)
-register_agent(
-    "never-bluff",
-    _never_bluff,
-    "the equilibrium with every bluff (raise with equity < threshold vs the range) made check/fold; "
-    "options: seed, strategy=FILE, threshold=0.5",
-)

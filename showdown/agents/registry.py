@@ -1,15 +1,12 @@
-"""Agents by name: ``make_agent(name, game, options)`` and an open registry other modules extend.
+"""Agents by name: ``make_agent(name, game, options)``, from one static table.
 
-A factory takes ``(game, options)`` and returns an ``Agent``; ``options`` is a dict of plain values
-(from ``-o key=value`` on the command line or an agent entry of a match YAML; ``seed`` included).
-Factories reject unknown keys with ``ConfigError`` (``take_options`` does it for them).
-
-Extending: a module registers its agents with ``register_agent(name, factory, description)`` when it
-is imported. The modules in ``PLUGIN_MODULES`` (``showdown.agents.equilibrium``, ``.cfr``, ...) are
-imported lazily, only when a name is not found among those already registered, so that starting a
-``random`` agent never pays for numpy or strategy files. A module may instead define a module-level
-``AGENTS`` dict of name -> factory. A name of the form ``package.module:attribute`` loads any
-importable factory or ``Agent`` subclass.
+``BUILTIN_AGENTS`` names every built-in agent with the ``module:function`` of its factory and a
+one-line description; a factory takes ``(game, options)`` and returns an ``Agent``, and is imported
+only when its agent is made (starting a ``random`` agent never pays for numpy or strategy files).
+``options`` is a dict of plain values (``-o key=value`` on the command line or an agent entry of a
+match YAML; ``seed`` included); factories reject unknown keys with ``ConfigError`` (``take_options``
+does it for them). A name ``package.module:attribute`` loads any importable factory or ``Agent``
+subclass; ``register_agent`` adds a name at run time (a program embedding showdown, or a test).
 """
 
 from __future__ import annotations
@@ -27,7 +24,7 @@ from showdown.games.gamedef import GameDef
 
 __all__ = [
     "AgentFactory",
-    "PLUGIN_MODULES",
+    "BUILTIN_AGENTS",
     "agent_names",
     "describe_agents",
     "is_known_agent",
@@ -38,15 +35,32 @@ __all__ = [
 
 AgentFactory = Callable[[GameDef, dict[str, Any]], Agent]
 
-PLUGIN_MODULES: dict[str, str] = {
-    "equilibrium": "showdown.agents.equilibrium",
-    "never-bluff": "showdown.agents.equilibrium",
-    "exploiter": "showdown.agents.exploiter",
-    "cfr": "showdown.agents.cfr",
+BUILTIN_AGENTS: dict[str, tuple[str, str]] = {
+    "random": ("showdown.agents.baseline:make_random", "uniform over legal action kinds (seeded); options: seed, sizing=uniform|pot"),
+    "call": ("showdown.agents.baseline:make_call", "calling station: always checks or calls"),
+    "bluff": ("showdown.agents.bluff:make_bluff", "always bets or raises when allowed, never folds; option: size=min|pot|allin"),
+    "rules": ("showdown.agents.rules:make_rules", "deterministic hand-strength thresholds (see showdown.agents.rules)"),
+    "equilibrium": (
+        "showdown.agents.equilibrium:make_equilibrium",
+        "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); on kuhn3p a member of the "
+        "published equilibrium family (options c11 b11 b21 b23 b32 c33 c34); options: seed, strategy=FILE",
+    ),
+    "never-bluff": (
+        "showdown.agents.equilibrium:make_never_bluff",
+        "the equilibrium with every bluff (raise with equity < threshold vs the range) made check/fold; "
+        "options: seed, strategy=FILE, threshold=0.5",
+    ),
+    "exploiter": (
+        "showdown.agents.exploiter:make_exploiter",
+        "exact best response to a known strategy; options: opponent_strategy=FILE or opponent=AGENT, seed",
+    ),
+    "cfr": (
+        "showdown.agents.cfr:make_cfr",
+        "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
+        "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy",
+    ),
 }
-"""Modules that may register more agents, by the name they are expected to provide."""
-
-_EXTRA_PLUGIN_MODULES = ("showdown.agents.never_bluff",)
+"""Every built-in agent: name -> (``module:factory``, description)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +70,6 @@ class _Entry:
 
 
 _REGISTRY: dict[str, _Entry] = {}
-_loaded_modules: set[str] = set()
 
 
 def register_agent(name: str, factory: AgentFactory, description: str = "") -> None:
@@ -98,77 +111,14 @@ def _convert(agent: str, key: str, value: Any, want: type) -> Any:
         ) from None
 
 
-def _builtin_factories() -> None:
-    # Imports inside the factories: starting one agent loads only its own module.
-
-    def random_(game: GameDef, options: dict[str, Any]) -> Agent:
-        from showdown.agents.baseline import RandomAgent
-
-        return RandomAgent(game, **take_options("random", options, {"seed": int, "sizing": str}))
-
-    def call(game: GameDef, options: dict[str, Any]) -> Agent:
-        from showdown.agents.baseline import CallAgent
-
-        take_options("call", options, {"seed": int})
-        return CallAgent(game)
-
-    def bluff(game: GameDef, options: dict[str, Any]) -> Agent:
-        from showdown.agents.bluff import BluffAgent
-
-        o = take_options("bluff", options, {"seed": int, "size": str})
-        o.pop("seed", None)
-        return BluffAgent(game, **o)
-
-    def rules(game: GameDef, options: dict[str, Any]) -> Agent:
-        from showdown.agents.rules import RulesAgent
-
-        take_options("rules", options, {"seed": int})
-        return RulesAgent(game)
-
-    register_agent("random", random_, "uniform over legal action kinds (seeded); options: seed, sizing=uniform|pot")
-    register_agent("call", call, "calling station: always checks or calls")
-    register_agent("bluff", bluff, "always bets or raises when allowed, never folds; option: size=min|pot|allin")
-    register_agent("rules", rules, "deterministic hand-strength thresholds (see showdown.agents.rules)")
-
-
-_builtin_factories()
-
-
-def _load_plugin(module: str) -> None:
-    if module in _loaded_modules:
-        return
-    _loaded_modules.add(module)
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name == module:
-            return  # not written yet: nothing to register
-        raise
-    extra = getattr(mod, "AGENTS", None)
-    if isinstance(extra, Mapping):
-        for name, factory in extra.items():
-            if name not in _REGISTRY:
-                register_agent(name, factory, (getattr(factory, "__doc__", "") or "").strip().split("\n")[0])
-
-
-def _load_all_plugins() -> None:
-    for module in (*dict.fromkeys(PLUGIN_MODULES.values()), *_EXTRA_PLUGIN_MODULES):
-        _load_plugin(module)
-
-
 def _lookup(name: str) -> AgentFactory | None:
     if name in _REGISTRY:
         return _REGISTRY[name].factory
+    if name in BUILTIN_AGENTS:
+        return _import_path(BUILTIN_AGENTS[name][0])
     if ":" in name:
         return _import_path(name)
-    hinted = PLUGIN_MODULES.get(name)
-    if hinted is not None:
-        _load_plugin(hinted)
-        if name in _REGISTRY:
-            return _REGISTRY[name].factory
-    _load_all_plugins()
-    entry = _REGISTRY.get(name)
-    return entry.factory if entry is not None else None
+    return None
 
 
 def _import_path(spec: str) -> AgentFactory:
@@ -199,23 +149,25 @@ def _import_path(spec: str) -> AgentFactory:
 
 
 def agent_names() -> list[str]:
-    """Every registered name (plugins loaded), sorted."""
-    _load_all_plugins()
-    return sorted(_REGISTRY)
+    """Every built-in and registered name, sorted."""
+    return sorted(set(BUILTIN_AGENTS) | set(_REGISTRY))
 
 
 def describe_agents() -> dict[str, str]:
-    """Name -> one-line description of every registered agent."""
-    _load_all_plugins()
-    return {name: _REGISTRY[name].description for name in sorted(_REGISTRY)}
+    """Name -> one-line description of every built-in and registered agent."""
+    out = {name: text for name, (_, text) in BUILTIN_AGENTS.items()}
+    out.update({name: e.description for name, e in _REGISTRY.items()})
+    return dict(sorted(out.items()))
 
 
 def is_known_agent(name: str) -> bool:
     """Whether ``make_agent`` would find ``name`` (without building the agent)."""
+    if name in _REGISTRY or name in BUILTIN_AGENTS:
+        return True
     if ":" in name:
         module = name.partition(":")[0]
         return importlib.util.find_spec(module) is not None
-    return _lookup(name) is not None
+    return False
 
 
 def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:

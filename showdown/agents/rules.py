@@ -24,9 +24,12 @@ Classes:
 
 from __future__ import annotations
 
-from showdown.agents.base import Policy, PolicyAgent, View
+from typing import Any
+
+from showdown.agents.base import Agent, Policy, PolicyAgent, View
 from showdown.games.cards import deck_ranks, rank_of
 from showdown.games.evaluate import HandCategory, hand_category, hand_value
+from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action
 
 WEAK, MEDIUM, STRONG = 0, 1, 2
@@ -85,3 +88,10 @@ class RulesAgent(PolicyAgent):
                 return FOLD
             return CALL
         return FOLD if view.can_fold() else CALL
+
+
+def make_rules(game: GameDef, options: dict[str, Any]) -> Agent:
+    from showdown.agents.registry import take_options
+
+    take_options("rules", options, {"seed": int})
+    return RulesAgent(game)
