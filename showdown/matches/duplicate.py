@@ -19,7 +19,6 @@ choices.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 import sys
 import tempfile
@@ -33,20 +32,11 @@ from showdown.errors import ConfigError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
+from showdown.matches.seeds import half_agent_seed
 from showdown.matches.stats import Estimate, MatchStats
 from showdown.protocol.logfile import HandRecord, is_summary_line
 
 __all__ = ["half_configs", "half_agent_seed", "run_duplicate", "run_duplicate_async"]
-
-
-def half_agent_seed(match_seed: int, half: int, agent: int) -> int:
-    """The seed of agent ``agent`` (index in the original seat order) in duplicate half ``half``."""
-    from showdown.matches.runner import derive_seed
-
-    if half == 0:
-        return derive_seed(match_seed, agent)
-    digest = hashlib.sha256(f"showdown-duplicate-seed:{match_seed}:{half}:{agent}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
 
 
 def half_configs(config: MatchConfig, labels: Sequence[str], base_name: str, out: Path) -> list[MatchConfig]:

@@ -16,7 +16,6 @@ Ctrl-C reaches only the runner, and end when the dealer closes their connection.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import os
 import secrets
@@ -36,6 +35,7 @@ from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
+from showdown.matches.seeds import agent_seed
 from showdown.matches.stats import MatchStats
 from showdown.protocol.logfile import HandRecord
 from showdown.server.tcp import DEALER_PLAYED
@@ -48,10 +48,8 @@ AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes the
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 
 
-def derive_seed(match_seed: int, seat: int) -> int:
-    """The seed of the agent in ``seat`` when none is given: distinct per seat, fixed per match seed."""
-    digest = hashlib.sha256(f"showdown-agent-seed:{match_seed}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+derive_seed = agent_seed
+"""The seed of the agent in ``seat`` when none is given (``showdown.matches.seeds.agent_seed``)."""
 
 
 def seat_labels(specs: Sequence[AgentSpec]) -> list[str]:

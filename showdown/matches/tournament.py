@@ -65,6 +65,7 @@ from showdown.matches.config import (
     load_yaml,
     unknown_key,
 )
+from showdown.matches.seeds import tournament_match_seed
 from showdown.matches.stats import EXACT_ZERO, Estimate
 from showdown.status import StatusLine
 
@@ -248,8 +249,7 @@ def load_tournament_config(path: str | Path) -> TournamentConfig:
 
 
 def _seed_for(seed: int, match_id: str) -> int:
-    digest = hashlib.sha256(f"showdown-tournament:{seed}:{match_id}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
+    return tournament_match_seed(seed, match_id)
 
 
 @dataclass(frozen=True)
