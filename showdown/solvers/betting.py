@@ -96,6 +96,7 @@ class BettingTree:
     actions: list[tuple[Action, ...]]
     bettings: list[str]
     levels: list[tuple[int, int]] = field(default_factory=list)
+    by_betting: dict[str, int] = field(default_factory=dict)
 
     @property
     def num_nodes(self) -> int:
@@ -110,19 +111,7 @@ class BettingTree:
 
     def node_of_betting(self, betting: str) -> int | None:
         """The node reached by an abstract betting string (exactly as the tree spells it)."""
-        return _betting_index(self).get(betting)
-
-
-_BETTING_INDEX: dict[int, dict[str, int]] = {}
-
-
-def _betting_index(tree: BettingTree) -> dict[str, int]:
-    key = id(tree)
-    idx = _BETTING_INDEX.get(key)
-    if idx is None:
-        idx = {b: i for i, b in enumerate(tree.bettings)}
-        _BETTING_INDEX[key] = idx
-    return idx
+        return self.by_betting.get(betting)
 
 
 MAX_TREE_NODES = 3_000_000
@@ -190,6 +179,7 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
     starts = np.flatnonzero(np.diff(dep)) + 1
     bounds = [0, *starts.tolist(), len(dep)]
     tree.levels = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
+    tree.by_betting = {b: i for i, b in enumerate(bettings)}
     return tree
 
 
