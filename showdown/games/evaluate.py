@@ -43,6 +43,7 @@ __all__ = [
     "hand_category",
     "hand_value",
     "hand_values",
+    "values_on_boards",
 ]
 
 
@@ -328,6 +329,42 @@ def hand_values(cards: np.ndarray) -> np.ndarray:
         chunk = array[start : start + _CHUNK_ROWS].astype(dtype, copy=False)
         out[start : start + len(chunk)] = batch(chunk)
     return out
+
+
+def values_on_boards(boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
+    """``hand_value`` of every hand on every board: an (R, H) array for (R, b) boards and (H, h)
+    private hands, b + h in 5..7.
+
+    The board's part of the rank key is summed once per board and each hand's once per hand, so a
+    value costs one addition and two table lookups (no 7-column gather): this is what local best
+    response and equity code need, every holding against many runouts. Entries where a hand shares a
+    card with its board are meaningless (callers mask them); cards are not checked here.
+    """
+    boards = np.asarray(boards, dtype=np.intp)
+    hands = np.asarray(hands, dtype=np.intp)
+    num_cards = boards.shape[1] + hands.shape[1]
+    if not _FULL_MIN_CARDS <= num_cards <= MAX_CARDS:
+        raise CardError(f"values_on_boards ranks 5 to 7 cards, got {boards.shape[1]} + {hands.shape[1]}")
+    index, nonflush, _ = _rank_table(num_cards)
+    board_keys = _CARD_KEYS.take(boards).sum(axis=1)
+    hand_keys = _CARD_KEYS.take(hands).sum(axis=1)
+    packed = board_keys[:, None] + hand_keys[None, :]
+    values: np.ndarray = nonflush[index.take(packed & _RANK_SUM_MASK, mode="clip")]
+    suits = packed >> _SUIT_SHIFT
+    rows, cols = np.nonzero((suits + _FLUSH_BIAS) & _FLUSH_TEST)
+    if len(rows):
+        flush_suit = ((suits[rows, cols, None] >> (4 * np.arange(4))) & 0xF).argmax(axis=1)
+        board_masks = _suit_masks(boards)  # (R, 4) rank bits per suit
+        hand_masks = _suit_masks(hands)
+        masks = board_masks[rows, flush_suit] | hand_masks[cols, flush_suit]
+        values[rows, cols] = np.maximum(values[rows, cols], _FLUSH_VALUES[masks])
+    return values
+
+
+def _suit_masks(cards: np.ndarray) -> np.ndarray:
+    """(n, 4): for each row of cards, the 13-bit mask of its ranks in each suit."""
+    bits = np.int64(1) << (cards >> 2)
+    return np.stack([np.where((cards & 3) == s, bits, 0).sum(axis=1) for s in range(4)], axis=1)
 
 
 def _check_distinct(rows: np.ndarray) -> None:

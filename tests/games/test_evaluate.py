@@ -25,6 +25,7 @@ from showdown.games.evaluate import (
     hand_category,
     hand_value,
     hand_values,
+    values_on_boards,
 )
 
 SLOT_SHIFTS = (44, 33, 22, 11, 0)
@@ -371,3 +372,25 @@ def test_vectorised_throughput() -> None:
         hand_values(hands)
         best = min(best, time.perf_counter() - start)
     assert len(hands) / best >= 2_000_000
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(3, 2), (4, 2), (5, 2), (3, 4), (5, 1)]), st.booleans())
+def test_values_on_boards_equal_the_general_evaluator(seed, sizes, suited):
+    """Every hand on every board, as ``hand_values`` ranks it; flush-heavy decks when ``suited``."""
+    board_size, hand_size = sizes
+    rng = np.random.default_rng(seed)
+    deck = np.array([c for c in range(52) if c % 4 < 2]) if suited else np.arange(52)
+    boards = np.array([rng.choice(deck, board_size, replace=False) for _ in range(6)])
+    hands = np.array([rng.choice(deck, hand_size, replace=False) for _ in range(9)])
+    got = values_on_boards(boards, hands)
+    assert got.shape == (6, 9)
+    for r, board in enumerate(boards):
+        for h, hand in enumerate(hands):
+            if not set(board) & set(hand):
+                assert got[r, h] == hand_values(np.concatenate([board, hand])[None, :])[0]
+
+
+def test_values_on_boards_rejects_card_counts_it_cannot_rank():
+    with pytest.raises(CardError):
+        values_on_boards(np.zeros((1, 2), dtype=int), np.zeros((1, 2), dtype=int))
