@@ -29,7 +29,7 @@ import numpy as np
 
 from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import Card
-from showdown.games.evaluate import hand_values
+from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.equity import combo_classes
 from showdown.solvers.holdings import holdings_of
@@ -91,39 +91,71 @@ def holding_permutations() -> np.ndarray:
 
 def river_strength(board: tuple[int, ...]) -> np.ndarray:
     """HS of every holding on a 5-card board vs a uniformly random disjoint opponent (0 where blocked)."""
+    strengths: np.ndarray = river_strengths(np.array([board], dtype=np.int64))[0]
+    return strengths
+
+
+def river_strengths(boards: np.ndarray) -> np.ndarray:
+    """``river_strength`` of every holding on each of the (R, 5) ``boards``, as an (R, 1326) array.
+
+    Per board: rank the holdings (blocked ones lowest), count for each holding the weaker and the
+    stronger ones, then take out the opponents that share one of its cards (inclusion-exclusion by
+    card, as ``holdings.RankedBoard`` does). Integer counts, so the result is the same bit for bit
+    whichever way the boards are batched.
+    """
     h = holdings_of(_DECK, 2)
-    blocked = h.blocked(board)
-    rows = np.empty((h.size, 7), dtype=np.int64)
-    rows[:, :2] = h.cards
-    rows[:, 2:] = board
-    rows[blocked] = rows[np.argmin(blocked)]
-    v = hand_values(rows).astype(np.int64)
+    boards = np.asarray(boards, dtype=np.int64).reshape(-1, 5)
+    num, size = len(boards), h.size
+    blocked = np.zeros((num, size), dtype=bool)
+    for k in range(5):
+        blocked[np.arange(num)[:, None], h.card_rows[boards[:, k]]] = True
+    v = values_on_boards(boards, h.cards)
     v[blocked] = -1
-    s = np.sort(v)
-    lo = np.searchsorted(s, v, "left")
-    hi = np.searchsorted(s, v, "right")
-    nb = int(blocked.sum())
-    # per card c: the holdings holding c, by global position; offsets keep rows apart in one sorted array
-    width = h.size + 1
-    rows_lo = np.sort(lo[h.card_rows], axis=1) + np.arange(h.card_rows.shape[0])[:, None] * width
-    flat = rows_lo.ravel()
+    lo, hi = _tie_ranks(v)
+    nb = blocked.sum(axis=1, keepdims=True)
+    # per board and card c: the positions of the holdings holding c, sorted, in one flat array with
+    # offsets that keep (board, card) groups apart, so one searchsorted answers every holding
+    width = size + 1
     m = h.card_rows.shape[1]
+    group = np.arange(num)[:, None] * len(h.card_rows) + np.arange(len(h.card_rows))[None, :]  # (R, cards)
+    flat = (np.sort(lo[:, h.card_rows], axis=2) + group[:, :, None] * width).ravel()
     win = lo - nb
-    lose = h.size - hi
-    nboard = len(board)
+    lose = size - hi
+    rows = np.arange(num)[:, None] * len(h.card_rows)
     for j in range(2):
-        c = h.cards[:, j]
-        key = c * width + lo
-        start = c * m
-        weaker = np.searchsorted(flat, key, "left") - start - nboard
-        not_stronger = np.searchsorted(flat, c * width + hi - 1, "right") - start
-        # holdings of row c at global positions < lo are weaker; positions >= hi are stronger
+        g = rows + h.cards[None, :, j]  # (R, H) group of (board, card j of the holding)
+        start = g * m
+        weaker = np.searchsorted(flat, g * width + lo, "left") - start - 5
+        not_stronger = np.searchsorted(flat, g * width + hi - 1, "right") - start
         win -= weaker
         lose -= m - not_stronger
-    opponents = math.comb(52 - nboard - 2, 2)
-    hs = (win + 0.5 * (opponents - win - lose)) / opponents
+    opponents = math.comb(52 - 5 - 2, 2)
+    hs: np.ndarray = (win + 0.5 * (opponents - win - lose)) / opponents
     hs[blocked] = 0.0
     return hs
+
+
+def _tie_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row: how many entries are below each entry (lo), and how many at or below it (hi)."""
+    order = np.argsort(values, axis=1, kind="stable")
+    ordered = np.take_along_axis(values, order, axis=1)
+    n = values.shape[1]
+    index = np.broadcast_to(np.arange(n), values.shape)
+    new_run = np.ones(values.shape, dtype=bool)
+    new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+    first = np.maximum.accumulate(np.where(new_run, index, 0), axis=1)
+    end_run = np.ones(values.shape, dtype=bool)
+    end_run[:, :-1] = new_run[:, 1:]
+    last = np.minimum.accumulate(np.where(end_run, index, n - 1)[:, ::-1], axis=1)[:, ::-1]
+    lo = np.empty(values.shape, dtype=np.int64)
+    hi = np.empty(values.shape, dtype=np.int64)
+    np.put_along_axis(lo, order, first, axis=1)
+    np.put_along_axis(hi, order, last + 1, axis=1)
+    return lo, hi
+
+
+RIVER_BATCH = 64
+"""Boards ranked per numpy batch in ``expected_hs2`` (bounds memory: about 2 MB a board)."""
 
 
 def expected_hs2(board: tuple[int, ...]) -> np.ndarray:
@@ -132,12 +164,15 @@ def expected_hs2(board: tuple[int, ...]) -> np.ndarray:
     h = holdings_of(_DECK, 2)
     total = np.zeros(h.size)
     count = np.zeros(h.size)
-    for extra in itertools.combinations(rest, 5 - len(board)):
-        full = tuple(board) + extra
-        hs = river_strength(full)
-        ok = ~h.blocked(extra)
-        total += np.where(ok, hs * hs, 0.0)
-        count += ok
+    extras = np.array(list(itertools.combinations(rest, 5 - len(board))), dtype=np.int64)
+    for at in range(0, len(extras), RIVER_BATCH):
+        part = extras[at : at + RIVER_BATCH]
+        fulls = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(part), len(board))), part], axis=1)
+        strengths = river_strengths(fulls)
+        for extra, hs in zip(part, strengths):  # summed in completion order: bit-identical to one at a time
+            ok = ~h.blocked(tuple(extra.tolist()))
+            total += np.where(ok, hs * hs, 0.0)
+            count += ok
     out = np.zeros(h.size)
     np.divide(total, count, out=out, where=count > 0)
     out[h.blocked(board)] = 0.0

@@ -14,6 +14,7 @@ from showdown.solvers.holdem_buckets import (
     expected_hs2,
     load_tables,
     river_strength,
+    river_strengths,
 )
 from showdown.solvers.holdings import RankedBoard, holdings_of
 
@@ -38,6 +39,17 @@ def test_river_strength_equals_the_general_showdown_sums():
         board = tuple(int(c) for c in rng.choice(52, 5, replace=False))
         ranked = RankedBoard(holdings_of(DECK, 2), board)
         assert np.allclose(river_strength(board), ranked.strength_share())
+
+
+def test_batched_river_strengths_equal_board_by_board():
+    rng = np.random.default_rng(2)
+    boards = np.array([rng.choice(52, 5, replace=False) for _ in range(70)])
+    boards[0] = [0, 4, 8, 12, 16]  # a straight flush on the board: every holding ties
+    boards[1] = [48, 49, 50, 51, 44]  # quad aces
+    together = river_strengths(boards)
+    for board, row in zip(boards, together):
+        ranked = RankedBoard(holdings_of(DECK, 2), tuple(int(c) for c in board))
+        assert np.allclose(row, ranked.strength_share(), atol=1e-12)
 
 
 def test_turn_ehs2_is_the_mean_over_rivers_of_hs_squared():
