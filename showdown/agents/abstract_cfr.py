@@ -160,6 +160,23 @@ class AbstractCFRAgent(Agent):
             out[letter] = out.get(letter, 0.0) + p
         return out
 
+    def range_policy(self, view: View, hands: np.ndarray) -> dict[str, np.ndarray]:
+        """``policy`` for every holding in ``hands`` (an (n, 2) array of hole cards) at once, the view's
+        own hole cards aside: what an evaluator that keeps a range (LBR) asks at every action."""
+        from showdown.solvers.betting import realize
+
+        self._follow(view)
+        if not self._on_tree(view):
+            return {"c": np.ones(len(hands))}
+        if self._letters is None:
+            self._letters = [str(realize(a, self._abstract, self._real))[:1] for a in self.tree.actions[self._node]]
+        every = self._boards.every_bucket(tuple(view.board), self._real.round)
+        probs = self.strategy.rows(self._node, every[self._boards.indices(hands)])
+        out: dict[str, np.ndarray] = {}
+        for slot, letter in enumerate(self._letters):
+            out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
+        return out
+
 
 class _BoardBuckets:
     """Buckets of the hole cards asked about, by board: one holding's bucket while only one is asked
@@ -175,6 +192,7 @@ class _BoardBuckets:
         self.single: dict[tuple[Any, ...], int] = {}
         self.every: dict[tuple[Any, ...], np.ndarray] = {}
         self.asked: dict[tuple[Any, ...], tuple[int, ...]] = {}
+        self._pairs: np.ndarray | None = None  # [card, card] -> holding index
 
     def bucket(self, hole: tuple[int, ...], board: tuple[int, ...], round_: int) -> int:
         key = (round_, board)
@@ -197,3 +215,32 @@ class _BoardBuckets:
 
     def _index(self, hole: tuple[int, ...]) -> int:
         return self.holdings.index(hole)
+
+    def every_bucket(self, board: tuple[int, ...], round_: int) -> np.ndarray:
+        """Every holding's bucket (holdings order; meaningless for holdings the board blocks)."""
+        key = (round_, board)
+        table = self.every.get(key)
+        if table is None:
+            if len(self.every) > self.MAX_BOARDS:
+                self.every.clear()
+            if round_ > 0 and hasattr(self.abstraction, "board_buckets"):
+                table = self.abstraction.board_buckets(board, round_)
+            else:
+                table = np.array(
+                    [self.abstraction.bucket(tuple(int(c) for c in row), board, round_) if not set(row.tolist()) & set(board) else 0
+                     for row in self.holdings.cards],
+                    dtype=np.int64,
+                )
+            self.every[key] = table
+        return table
+
+    def indices(self, hands: np.ndarray) -> np.ndarray:
+        """Positions of ``hands`` (rows of hole cards, any order within a row) in the holdings order."""
+        if self._pairs is None:
+            cards = self.holdings.cards
+            top = int(cards.max()) + 1
+            self._pairs = np.full((top, top), -1, dtype=np.int64)
+            self._pairs[cards[:, 0], cards[:, -1]] = np.arange(len(cards))
+            self._pairs[cards[:, -1], cards[:, 0]] = np.arange(len(cards))
+        positions: np.ndarray = self._pairs[hands[:, 0], hands[:, -1]]
+        return positions

@@ -299,6 +299,15 @@ class AbstractStrategy:
             return np.asarray(legal / legal.sum())
         return np.asarray(np.where(legal, row, 0.0) / total)
 
+    def rows(self, node: int, buckets: np.ndarray) -> np.ndarray:
+        """``at(node, b)`` for every bucket ``b`` in ``buckets`` at once: an (n, slots) array."""
+        at = self.layout.base[node] + np.asarray(buckets, dtype=np.int64)
+        legal = self.layout.legal[at]
+        row = np.where(legal, self.probabilities[at], 0.0)
+        total = row.sum(axis=1, keepdims=True)
+        uniform = legal / legal.sum(axis=1, keepdims=True)
+        return np.asarray(np.where(total > 0, row / np.where(total > 0, total, 1.0), uniform))
+
     def save(self, path: Path) -> Path:
         """Probabilities as 16-bit fixed point (compact: a few MB for hold'em)."""
         q = np.round(self.probabilities * 65535).astype(np.uint16)

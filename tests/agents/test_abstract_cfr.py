@@ -14,6 +14,7 @@ from showdown.agents.base import View
 from showdown.agents.registry import make_agent
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, ActionKind, State
 from showdown.solvers.abstraction import RankAbstraction
 from showdown.solvers.pcs import PCSSolver
@@ -56,9 +57,8 @@ def test_plays_legal_actions_against_wild_bets(agents, game):
             state = state.apply(action)
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.data())
-def test_any_reachable_state_gets_a_legal_action_and_a_policy(agents, data):
+def _wild_state(data: st.DataObject) -> tuple[GameDef, int, np.random.Generator, State]:
+    """A hand state reached by wild bets from a random deal (it may be terminal)."""
     game = data.draw(st.sampled_from([LIMIT, NOLIMIT]))
     seed = data.draw(st.integers(0, 2**32 - 1))
     rng = np.random.default_rng(seed)
@@ -66,8 +66,15 @@ def test_any_reachable_state_gets_a_legal_action_and_a_policy(agents, data):
     state = State.initial(game, (tuple(cards[0:2]), tuple(cards[2:4])), tuple(cards[4:9]))
     for _ in range(data.draw(st.integers(0, 10))):
         if state.is_terminal:
-            return
+            break
         state = state.apply(_wild(state, rng))
+    return game, seed, rng, state
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_any_reachable_state_gets_a_legal_action_and_a_policy(agents, data):
+    game, seed, rng, state = _wild_state(data)
     if state.is_terminal:
         return
     agent = agents[game.name]
@@ -96,3 +103,22 @@ def test_strategy_file_option_and_bad_options(tmp_path):
         make_agent("cfr", LIMIT, {"iterations": 5})
     with pytest.raises(ConfigError, match="cannot read|strategy"):
         make_agent("cfr", LIMIT, {"strategy": str(tmp_path / "missing.pcs.npz")})
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.data())
+def test_range_policy_is_policy_for_every_holding_at_once(agents, data):
+    """The batched ask LBR uses answers exactly what ``policy`` answers holding by holding."""
+    game, seed, rng, state = _wild_state(data)
+    if state.is_terminal:
+        return
+    agent = agents[game.name]
+    view = View.of(state, state.current_player, 20_000 + seed)
+    free = [c for c in range(52) if c not in view.board]
+    hands = np.array([sorted(rng.choice(free, 2, replace=False).tolist()) for _ in range(12)])
+    batch = agent.range_policy(view, hands)
+    for k, hole in enumerate(hands):
+        one = agent.policy(View(game, view.position, view.hand, view.public, tuple(int(c) for c in hole), view.board, view.betting))
+        assert set(one) == set(batch)
+        for letter, p in one.items():
+            assert abs(batch[letter][k] - p) < 1e-12, (letter, hole, view.betting)
