@@ -22,7 +22,9 @@ corrections of ``evaluation.chance`` take out the cards' luck from the estimate 
 from __future__ import annotations
 
 import itertools
+import json
 import math
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -32,6 +34,7 @@ import numpy as np
 
 from showdown.errors import ConfigError, ShowdownError
 from showdown.games.cards import make_deck
+from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, ActionKind, State
 
@@ -92,11 +95,11 @@ class LocalBestResponse:
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.hands = np.array(list(itertools.combinations(self.deck, game.num_hole_cards)), dtype=np.int64)
         self.hand_tuples = [tuple(h) for h in self.hands.tolist()]
-        self._hands8 = self.hands.astype(np.int8)
         self._holds = np.zeros((int(max(self.deck)) + 1, len(self.hands)), dtype=bool)  # [card, hand]
         for k in range(self.hands.shape[1]):
             self._holds[self.hands[:, k], np.arange(len(self.hands))] = True
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._range_cache: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
         self._street: tuple[Any, np.ndarray, np.ndarray] | None = None
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
@@ -125,6 +128,20 @@ class LocalBestResponse:
     def _range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
         out = np.zeros(len(self.hands))
         betting = state.betting
+        batched = getattr(self.agent, "range_policy", None)
+        if batched is not None:  # every holding in one call (the cfr agent: one table lookup)
+            from showdown.agents.base import View
+
+            key = (board, betting)
+            table = self._range_cache.get(key)
+            if table is None:
+                if len(self._range_cache) > 1_000:
+                    self._range_cache.clear()
+                table = self._range_cache[key] = batched(View(self.game, position, 0, state, self.hand_tuples[0], board, betting), self.hands)
+            got = table.get(letter)
+            if got is not None:
+                out[:] = got
+            return np.where(weights > 0, out, 0.0)
         hands = self.hand_tuples
         if getattr(self.agent, "cards_blind", False):  # the same answer for every hand: ask once
             live = weights > 0
@@ -139,16 +156,15 @@ class LocalBestResponse:
 
     def _win_probability(self, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> float:
         """LBR's chance of winning a showdown against the range. The showdowns of every candidate hand
-        on the sampled (or enumerated) boards are worked out once per street and kept for the
-        street's other decisions, where only the range changes."""
+        on the sampled (or enumerated) boards are worked out once per street, summed over the boards,
+        and kept for the street's other decisions, where only the range changes."""
         score, valid = self._showdowns(mine, board, rng)
-        ww = weights[None, :] * valid
-        total = ww.sum()
-        return float((score * ww).sum() / total) if total > 0 else 0.5
+        total = float(valid @ weights)
+        return float(score @ weights) / total if total > 0 else 0.5
 
     def _showdowns(self, mine: tuple[int, ...], board: tuple[int, ...], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        from showdown.games.evaluate import hand_values
-
+        """Per candidate hand: LBR's showdown score (1 win, 1/2 tie) summed over the boards where the
+        hand is possible, and the count of those boards."""
         key = (mine, board)
         if self._street is not None and self._street[0] == key:
             return self._street[1], self._street[2]
@@ -159,9 +175,8 @@ class LocalBestResponse:
             from showdown.solvers.equity import class_of
 
             table = _class_table()
-            mine_class = class_of(*mine)
-            score = table[mine_class, self._classes][None, :]
-            valid = (~np.isin(self.hands, np.array(mine)).any(axis=1)).astype(float)[None, :]
+            valid = (~np.isin(self.hands, np.array(mine)).any(axis=1)).astype(float)
+            score = table[class_of(*mine), self._classes] * valid
             self._street = (key, score, valid)
             return score, valid
         total_board = sum(self.game.num_board_cards)
@@ -172,23 +187,27 @@ class LocalBestResponse:
             runs = np.array(list(itertools.combinations(rest, need)), dtype=np.int64).reshape(count, need)
         else:
             runs = np.stack([rng.choice(rest, size=need, replace=False) for _ in range(self.rollouts)])
-        fixed = np.broadcast_to(np.array(board, dtype=np.int8), (len(runs), len(board)))
-        boards = np.concatenate([fixed, runs.astype(np.int8)], axis=1)  # int8: the evaluator's own dtype, 8x less to copy
-        opp = self._hands8
-        n = len(opp)
-        ours = hand_values(np.concatenate([np.broadcast_to(np.array(mine), (len(boards), len(mine))), boards], axis=1))
-        # a candidate hand holds a card of the runout (no matrix product: BLAS threads would fight
-        # the other LBR processes for the cores)
-        blocked = self._holds[runs].any(axis=1) if need else np.zeros((len(boards), n), dtype=bool)
-        blocked |= np.asarray(np.isin(opp, np.array(mine + board, dtype=np.int64)).any(axis=1))[None, :]
-        valid = ~blocked
-        theirs = np.zeros((len(boards), n), dtype=np.int64)
-        r_idx, h_idx = np.nonzero(valid)
-        if len(r_idx):
-            theirs[r_idx, h_idx] = hand_values(np.concatenate([boards[r_idx], opp[h_idx]], axis=1))
-        score = (ours[:, None] > theirs) + 0.5 * (ours[:, None] == theirs)
-        self._street = (key, score, valid.astype(float))
-        return score, valid.astype(float)
+        boards = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs], axis=1)
+        # a candidate hand holds a card of the runout, or of LBR's hand or the board
+        blocked = np.zeros((len(boards), len(self.hands)), dtype=bool)
+        if need:
+            blocked |= self._holds[runs].any(axis=1)
+        dealt = np.asarray(self._holds[list(mine + board)].any(axis=0))
+        blocked |= dealt[None, :]
+        if len(mine) + total_board >= 5 and len(self.deck) == 52:
+            ours = values_on_boards(boards, np.array([mine]))[:, 0]
+            theirs = values_on_boards(boards, self.hands)
+        else:  # small games (Leduc, Kuhn-like): the general evaluator, pair by pair
+            ours = hand_values(np.concatenate([np.broadcast_to(np.array(mine), (len(boards), len(mine))), boards], axis=1))
+            r_idx, h_idx = np.nonzero(~blocked)
+            theirs = np.zeros(blocked.shape, dtype=np.int64)
+            theirs[r_idx, h_idx] = hand_values(np.concatenate([boards[r_idx], self.hands[h_idx]], axis=1))
+        won = (ours[:, None] > theirs).astype(float) + 0.5 * (ours[:, None] == theirs)
+        won[blocked] = 0.0
+        score = won.sum(axis=0)
+        valid = (len(boards) - blocked.sum(axis=0)).astype(float)
+        self._street = (key, score, valid)
+        return score, valid
 
     def _raise_options(self, state: State) -> list[Action]:
         bounds = state.raise_bounds()
@@ -282,23 +301,32 @@ def run_lbr(
     progress: Any = None,
 ) -> LBRResult:
     """``hands`` hands of LBR against ``make_agent()``, positions alternating, in this process."""
+    agent = make_agent()
+    _reseed(agent, seed)
+    lbr = LocalBestResponse(game, agent, rollouts=rollouts, action_set=action_set)
+    start = time.perf_counter()
+    plain, corrected = play_hands(lbr, hands, seed, progress)
+    return summarise(plain, corrected, time.perf_counter() - start, game.big_blind)
+
+
+def play_hands(lbr: LocalBestResponse, hands: int, seed: int, progress: Any = None) -> tuple[list[float], list[float]]:
+    """LBR's winnings in ``hands`` hands (positions alternating), plain and with the cards' luck out
+    (``evaluation.chance``)."""
     from showdown.evaluation.chance import ChanceCorrector
 
-    lbr = LocalBestResponse(game, make_agent(), rollouts=rollouts, action_set=action_set)
-    corrector = ChanceCorrector(game)
+    corrector = ChanceCorrector(lbr.game)
     rng = np.random.default_rng(seed)
     plain: list[float] = []
     corrected: list[float] = []
-    start = time.perf_counter()
     for k in range(hands):
         me = k % 2
         value, final = lbr.play(rng, me)
-        plain.append(value)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
+        plain.append(value)
         corrected.append(value - luck[me])
         if progress is not None:
             progress(k + 1, hands)
-    return summarise(plain, corrected, time.perf_counter() - start, game.big_blind)
+    return plain, corrected
 
 
 def summarise(plain: Sequence[float], corrected: Sequence[float], seconds: float, big_blind: int) -> LBRResult:
@@ -331,21 +359,36 @@ def _chunk(task: tuple[str, str | None, str | None, dict[str, Any], int, int, in
     from showdown.games.catalog import get_game
 
     game = get_game(game_spec)
-    result_plain: list[float] = []
-    result_corrected: list[float] = []
     start = time.perf_counter()
-    lbr = LocalBestResponse(game, agent_for(game, agent_name, strategy_path, options), rollouts=rollouts, action_set=action_set)
-    from showdown.evaluation.chance import ChanceCorrector
+    agent = _process_agent(game_spec, game, agent_name, strategy_path, options)
+    _reseed(agent, seed)
+    lbr = LocalBestResponse(game, agent, rollouts=rollouts, action_set=action_set)
+    plain, corrected = play_hands(lbr, hands, seed)
+    return plain, corrected, time.perf_counter() - start
 
-    corrector = ChanceCorrector(game)
-    rng = np.random.default_rng(seed)
-    for k in range(hands):
-        me = k % 2
-        value, final = lbr.play(rng, me)
-        luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
-        result_plain.append(value)
-        result_corrected.append(value - luck[me])
-    return result_plain, result_corrected, time.perf_counter() - start
+
+_AGENTS: dict[str, Any] = {}
+"""Agents built in this process, by what built them: a chunk reuses its process's agent (a hold'em
+strategy takes about a second to load) with its random choices reseeded from the chunk's seed."""
+
+
+def _process_agent(game_spec: str, game: GameDef, name: str | None, strategy_path: str | None, options: dict[str, Any]) -> Any:
+    key = json.dumps([game_spec, name, strategy_path, options], sort_keys=True, default=str)
+    agent = _AGENTS.get(key)
+    if agent is None:
+        _AGENTS.clear()
+        agent = _AGENTS[key] = agent_for(game, name, strategy_path, options)
+    return agent
+
+
+def _reseed(agent: Any, seed: int) -> None:
+    """Seed the agent's own random choices (mixed strategies, bet sizes, translation) so that a run
+    is reproducible from its seed whichever process plays which chunk."""
+    rng = getattr(agent, "rng", None)
+    if isinstance(rng, np.random.Generator):
+        agent.rng = np.random.default_rng([seed, 1])
+    elif isinstance(rng, random.Random):
+        rng.seed(seed)
 
 
 def agent_for(game: GameDef, name: str | None, strategy_path: str | None, options: dict[str, Any]) -> Any:
@@ -371,7 +414,8 @@ def run_lbr_parallel(
     from showdown.games.catalog import get_game
 
     game = get_game(game_spec)
-    LocalBestResponse(game, agent_for(game, agent, strategy, dict(options or {})), rollouts=rollouts, action_set=action_set)  # fail early
+    # fail early, and build the agent before the workers fork (they inherit it)
+    LocalBestResponse(game, _process_agent(game_spec, game, agent, strategy, dict(options or {})), rollouts=rollouts, action_set=action_set)
     tasks = []
     for k, start in enumerate(range(0, hands, CHUNK)):
         tasks.append((game_spec, agent, strategy, dict(options or {}), min(CHUNK, hands - start), seed * 1_000_003 + k, rollouts, action_set))

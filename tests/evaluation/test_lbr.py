@@ -60,3 +60,15 @@ def test_exploit_lbr_command_line() -> None:
     three = subprocess.run([sys.executable, "-m", "showdown", "exploit", "--lbr", "--agent", "random", "--game", "kuhn3p"],
                            capture_output=True, text=True, timeout=60)
     assert three.returncode == 2 and "2-player" in three.stderr
+
+
+def test_a_run_is_reproducible_from_its_seed_whatever_the_number_of_processes() -> None:
+    """A stochastic agent (random, with its own bet sizes) gives the same hands one process or two."""
+    from showdown.evaluation.lbr import CHUNK
+
+    hands = 2 * CHUNK + 7
+    one = run_lbr_parallel("holdem-nolimit", agent="random", hands=hands, seed=4, jobs=1)
+    two = run_lbr_parallel("holdem-nolimit", agent="random", hands=hands, seed=4, jobs=2)
+    again = run_lbr_parallel("holdem-nolimit", agent="random", hands=hands, seed=5, jobs=2)
+    assert one.to_json()["lbr_mbb"] == two.to_json()["lbr_mbb"]
+    assert one.to_json()["lbr_mbb"] != again.to_json()["lbr_mbb"]
