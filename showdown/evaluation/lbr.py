@@ -95,6 +95,7 @@ class LocalBestResponse:
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.hands = np.array(list(itertools.combinations(self.deck, game.num_hole_cards)), dtype=np.int64)
         self.hand_tuples = [tuple(h) for h in self.hands.tolist()]
+        self._hand_index = {tuple(sorted(hand)): k for k, hand in enumerate(self.hand_tuples)}
         self._holds = np.zeros((int(max(self.deck)) + 1, len(self.hands)), dtype=bool)  # [card, hand]
         for k in range(self.hands.shape[1]):
             self._holds[self.hands[:, k], np.arange(len(self.hands))] = True
@@ -125,19 +126,36 @@ class LocalBestResponse:
             self._cache[key] = got
         return got
 
+    def _range_table(self, board: tuple[int, ...], state: State, position: int) -> dict[str, np.ndarray] | None:
+        """The agent's ``range_policy`` here (every holding's probabilities at once), if it has one."""
+        batched = getattr(self.agent, "range_policy", None)
+        if batched is None:
+            return None
+        from showdown.agents.base import View
+
+        key = (board, state.betting)
+        table = self._range_cache.get(key)
+        if table is None:
+            if len(self._range_cache) > 1_000:
+                self._range_cache.clear()
+            view = View(self.game, position, 0, state, self.hand_tuples[0], board, state.betting)
+            table = self._range_cache[key] = batched(view, self.hands)
+        return table
+
+    def _agent_policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
+        """The agent's probabilities with its real cards: a row of the range table when it has one
+        (the same numbers; the table is needed for the range anyway), else its ``policy``."""
+        table = self._range_table(board, state, position)
+        if table is None:
+            return self._policy(hole, board, state, position)
+        k = self._hand_index[tuple(sorted(hole))]
+        return {letter: float(probs[k]) for letter, probs in table.items()}
+
     def _range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
         out = np.zeros(len(self.hands))
         betting = state.betting
-        batched = getattr(self.agent, "range_policy", None)
-        if batched is not None:  # every holding in one call (the cfr agent: one table lookup)
-            from showdown.agents.base import View
-
-            key = (board, betting)
-            table = self._range_cache.get(key)
-            if table is None:
-                if len(self._range_cache) > 1_000:
-                    self._range_cache.clear()
-                table = self._range_cache[key] = batched(View(self.game, position, 0, state, self.hand_tuples[0], board, betting), self.hands)
+        table = self._range_table(board, state, position)
+        if table is not None:
             got = table.get(letter)
             if got is not None:
                 out[:] = got
@@ -269,7 +287,7 @@ class LocalBestResponse:
             if state.current_player == me:
                 state = state.apply(self._decide(public, me, mine, weights, board, rng))
                 continue
-            probs = self._policy(theirs, board, public, 1 - me)
+            probs = self._agent_policy(theirs, board, public, 1 - me)
             letters = [a for a in ("f", "c", "r") if probs.get(a, 0.0) > 0]
             p = np.array([probs[a] for a in letters])
             letter = letters[int(rng.choice(len(letters), p=p / p.sum()))]

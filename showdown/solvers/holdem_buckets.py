@@ -32,7 +32,7 @@ from showdown.games.cards import Card
 from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.equity import combo_classes
-from showdown.solvers.holdings import holdings_of
+from showdown.solvers.holdings import Holdings, holdings_of
 
 TABLE_FORMAT = "showdown-flop-ehs2"
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -113,45 +113,64 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     v[blocked] = -1
     lo, hi = _tie_ranks(v)
     nb = blocked.sum(axis=1, keepdims=True)
-    # per board and card c: the positions of the holdings holding c, sorted, in one flat array with
-    # offsets that keep (board, card) groups apart, so one searchsorted answers every holding
-    width = size + 1
-    m = h.card_rows.shape[1]
-    group = np.arange(num)[:, None] * len(h.card_rows) + np.arange(len(h.card_rows))[None, :]  # (R, cards)
-    flat = (np.sort(lo[:, h.card_rows], axis=2) + group[:, :, None] * width).ravel()
     win = lo - nb
     lose = size - hi
-    rows = np.arange(num)[:, None] * len(h.card_rows)
-    for j in range(2):
-        g = rows + h.cards[None, :, j]  # (R, H) group of (board, card j of the holding)
-        start = g * m
-        weaker = np.searchsorted(flat, g * width + lo, "left") - start - 5
-        not_stronger = np.searchsorted(flat, g * width + hi - 1, "right") - start
-        win -= weaker
-        lose -= m - not_stronger
+    # take out the opponents sharing a card with the holding: rank each holding again within the
+    # group of the 51 holdings that hold its first card, and within its second card's group
+    m = h.card_rows.shape[1]
+    group_lo, group_hi = _tie_ranks(v[:, h.card_rows].reshape(-1, m))
+    group_lo = group_lo.reshape(num, -1)
+    group_hi = group_hi.reshape(num, -1)
+    for flat_slot in _group_slots(h):
+        win -= group_lo[:, flat_slot] - 5  # the 5 holdings pairing the card with a board card are blocked
+        lose -= m - group_hi[:, flat_slot]
     opponents = math.comb(52 - 5 - 2, 2)
     hs: np.ndarray = (win + 0.5 * (opponents - win - lose)) / opponents
     hs[blocked] = 0.0
     return hs
 
 
+_SLOTS: list[np.ndarray] = []
+
+
+def _group_slots(h: Holdings) -> list[np.ndarray]:
+    """For card j (0, 1) of every holding: where that holding sits in ``h.card_rows`` flattened,
+    in the row of its j-th card."""
+    if not _SLOTS:
+        m = h.card_rows.shape[1]
+        where = np.empty((h.size, 2), dtype=np.int64)
+        for j in range(2):
+            cards = h.cards[:, j]
+            where[:, j] = cards * m + np.argmax(h.card_rows[cards] == np.arange(h.size)[:, None], axis=1)
+        _SLOTS.extend([where[:, 0], where[:, 1]])
+    return _SLOTS
+
+
 def _tie_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per row: how many entries are below each entry (lo), and how many at or below it (hi)."""
+    """Per row: how many entries are below each entry (lo), and how many at or below it (hi).
+
+    One stable sort per row, then run starts and ends found on the flattened sorted array (every row
+    starts a run), so no per-row Python and no searching.
+    """
+    rows, n = values.shape
     order = np.argsort(values, axis=1, kind="stable")
-    ordered = np.take_along_axis(values, order, axis=1)
-    n = values.shape[1]
-    index = np.broadcast_to(np.arange(n), values.shape)
-    new_run = np.ones(values.shape, dtype=bool)
-    new_run[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-    first = np.maximum.accumulate(np.where(new_run, index, 0), axis=1)
-    end_run = np.ones(values.shape, dtype=bool)
-    end_run[:, :-1] = new_run[:, 1:]
-    last = np.minimum.accumulate(np.where(end_run, index, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    lo = np.empty(values.shape, dtype=np.int64)
-    hi = np.empty(values.shape, dtype=np.int64)
-    np.put_along_axis(lo, order, first, axis=1)
-    np.put_along_axis(hi, order, last + 1, axis=1)
-    return lo, hi
+    row_start = np.repeat(np.arange(rows) * n, n)
+    flat_order = order.ravel() + row_start
+    ordered = values.ravel()[flat_order]
+    new_run = np.empty(rows * n, dtype=bool)
+    new_run[1:] = ordered[1:] != ordered[:-1]
+    new_run[::n] = True
+    index = np.arange(rows * n)
+    first = np.maximum.accumulate(np.where(new_run, index, 0))
+    end_run = np.empty(rows * n, dtype=bool)
+    end_run[:-1] = new_run[1:]
+    end_run[-1] = True
+    last = np.minimum.accumulate(np.where(end_run, index, rows * n)[::-1])[::-1]
+    lo = np.empty(rows * n, dtype=np.int64)
+    hi = np.empty(rows * n, dtype=np.int64)
+    lo[flat_order] = first - row_start
+    hi[flat_order] = last + 1 - row_start
+    return lo.reshape(rows, n), hi.reshape(rows, n)
 
 
 RIVER_BATCH = 64
