@@ -204,7 +204,9 @@ class LocalBestResponse:
         if count <= MAX_EXACT_RUNOUTS:
             runs = np.array(list(itertools.combinations(rest, need)), dtype=np.int64).reshape(count, need)
         else:
-            runs = np.stack([rng.choice(rest, size=need, replace=False) for _ in range(self.rollouts)])
+            # ``rollouts`` uniform draws of ``need`` distinct cards: the smallest of random keys
+            picks = rng.random((self.rollouts, len(rest))).argpartition(need - 1, axis=1)[:, :need]
+            runs = np.array(rest, dtype=np.int64)[picks]
         boards = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs], axis=1)
         # a candidate hand holds a card of the runout, or of LBR's hand or the board
         blocked = np.zeros((len(boards), len(self.hands)), dtype=bool)

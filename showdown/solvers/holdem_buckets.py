@@ -149,27 +149,27 @@ def _group_slots(h: Holdings) -> list[np.ndarray]:
 def _tie_ranks(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per row: how many entries are below each entry (lo), and how many at or below it (hi).
 
-    One stable sort per row, then run starts and ends found on the flattened sorted array (every row
-    starts a run), so no per-row Python and no searching.
+    One stable sort per row, then the runs of equal values found on the flattened sorted array
+    (every row starts a run): no per-row Python and no searching.
     """
     rows, n = values.shape
+    total = rows * n
     order = np.argsort(values, axis=1, kind="stable")
-    row_start = np.repeat(np.arange(rows) * n, n)
+    row_start = np.repeat(np.arange(0, total, n), n)
     flat_order = order.ravel() + row_start
     ordered = values.ravel()[flat_order]
-    new_run = np.empty(rows * n, dtype=bool)
+    new_run = np.empty(total, dtype=bool)
     new_run[1:] = ordered[1:] != ordered[:-1]
     new_run[::n] = True
-    index = np.arange(rows * n)
-    first = np.maximum.accumulate(np.where(new_run, index, 0))
-    end_run = np.empty(rows * n, dtype=bool)
-    end_run[:-1] = new_run[1:]
-    end_run[-1] = True
-    last = np.minimum.accumulate(np.where(end_run, index, rows * n)[::-1])[::-1]
-    lo = np.empty(rows * n, dtype=np.int64)
-    hi = np.empty(rows * n, dtype=np.int64)
-    lo[flat_order] = first - row_start
-    hi[flat_order] = last + 1 - row_start
+    starts = np.flatnonzero(new_run)
+    run = np.cumsum(new_run) - 1
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:]
+    ends[-1] = total
+    lo = np.empty(total, dtype=np.int64)
+    hi = np.empty(total, dtype=np.int64)
+    lo[flat_order] = starts[run] - row_start
+    hi[flat_order] = ends[run] - row_start
     return lo.reshape(rows, n), hi.reshape(rows, n)
 
 
