@@ -17,7 +17,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--games", default="holdem-limit,holdem-nolimit")
-    parser.add_argument("--agents", default="call,bluff,random,rules")
+    parser.add_argument("--agents", default="call,bluff,random,rules,cfr")
     args = parser.parse_args()
     for game in args.games.split(","):
         print(f"\n{game}: LBR (fcpa in no-limit), {args.hands} hands each, {args.jobs} processes")
