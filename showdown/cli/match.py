@@ -155,8 +155,8 @@ def run_match_command(args: argparse.Namespace) -> int:
     if stop_view is not None:
         import threading
 
-        print("the view stays up: Ctrl-C to stop", file=sys.stderr, flush=True)
-        try:
+        try:  # from before the line that invites Ctrl-C: the signal may come at once
+            print("the view stays up: Ctrl-C to stop", file=sys.stderr, flush=True)
             threading.Event().wait()
         except KeyboardInterrupt:
             pass

@@ -32,7 +32,7 @@ from showdown.errors import ConfigError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.report import MatchReport
-from showdown.matches.seeds import half_agent_seed
+from showdown.matches.seating import half_agent_seed
 from showdown.matches.stats import Estimate, MatchStats
 from showdown.protocol.logfile import HandRecord, is_summary_line
 
@@ -77,9 +77,10 @@ async def run_duplicate_async(
     install_signals: bool = False,
 ) -> MatchReport:
     """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
-    from showdown.matches.analyze import analyze, plan_estimator, read_logs
+    from showdown.matches.analyze import plan_estimator
     from showdown.matches.parallel import Job, default_parallel
-    from showdown.matches.runner import Progress, _match_name, seat_labels
+    from showdown.matches.progress import Progress, wants_progress
+    from showdown.matches.seating import match_name, seat_labels
 
     game = get_game(config.game)
     n = game.num_players
@@ -88,17 +89,14 @@ async def run_duplicate_async(
         raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(labels)}")
     say = notify if notify is not None else (lambda text: print(f"showdown match: {text}", file=sys.stderr, flush=True))
     plan = plan_estimator(game, config.agents, config.estimator, True)
-    base = _match_name(replace(config, name=config.name), labels)
-    temp: str | None = None
-    if config.out is None:
-        temp = tempfile.mkdtemp(prefix="showdown-duplicate-")
-        out = Path(temp)
-    else:
-        out = Path(config.out)
+    base = match_name(replace(config, name=config.name), labels)
+    # with no --out, the halves' logs go to a folder removed at the end
+    out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
+    temp = str(out) if config.out is None else None
     halves = half_configs(config, labels, base, out)
     jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(halves)]
     parallel = min(config.jobs or default_parallel(), len(jobs))
-    show = progress if progress is not None else (config.progress if config.progress is not None else sys.stderr.isatty())
+    show = wants_progress(progress, config.progress)
     stats = MatchStats(labels, game.big_blind, n)  # for the progress line only: hands so far
     ticker = Progress(config.hands * len(jobs), stats, show_agents=False) if show else None
 
@@ -136,79 +134,16 @@ async def run_duplicate_async(
                 raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
             results.append(s.result)  # None: stopped before it could play (Ctrl-C)
         interrupted = bool(stops) or any(r is None or r.get("interrupted") for r in results)
-        present = [(h, r) for h, r in zip(halves, results) if r is not None and r.get("hands")]
-        jsonl = [Path(r["jsonl"]) for _, r in present if r.get("jsonl")]
+        present = [r for r in results if r is not None and r.get("hands")]
+        jsonl = [Path(r["jsonl"]) for r in present if r.get("jsonl")]
         if not jsonl:
-            none = Estimate(0, 0.0, 0.0, None, game.big_blind)
-            return MatchReport(
-                game=config.game, hands=0, hands_requested=config.hands * len(halves), seed=config.seed,
-                names=tuple(labels), agents=tuple(s.name or s.command or "" for s in config.agents),
-                totals=(0.0,) * n, agent_stats=[none] * n, position_stats=[none] * n, replacements={},
-                log_path=None, jsonl_path=None, fixed_seats=config.fixed_seats, big_blind=game.big_blind,
-                interrupted=interrupted, aborted=not interrupted, reason="no half played a hand",
-                elapsed=elapsed,
-            )  # fmt: skip
+            return _empty_report(config, labels, interrupted, elapsed)
         if on_hand is not None:
-            for path in jsonl:
-                for raw in path.read_text(encoding="utf-8").splitlines():
-                    if raw.strip() and not is_summary_line(raw):
-                        on_hand(HandRecord.from_json(raw))
-        encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
-        logs = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance")
-        table = logs.table
-        if plan.aivat is not None:
-            # strategies by the table's player order (names as they first appear in the logs)
-            by_label = dict(zip(labels, plan.aivat.strategies))
-            plan.aivat.set_strategies([by_label.get(name) for name in table.names])
-        estimator = plan.estimator
-        if estimator == "duplicate" and len(present) < 2:
-            estimator = "plain"
-        analysis = analyze(
-            table,
-            estimator=estimator,
-            big_blind=game.big_blind,
-            show_mbb=len(set(game.blind)) > 1,
-            aivat=plan.aivat,
-            pair=len(present) > 1,
-        )
-        analysis.notes = plan.notes + analysis.notes
-        analysis.reason = plan.reason
-        order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
-        totals = tuple(analysis.totals[i] if i >= 0 else 0.0 for i in order)
-        none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
-        agent_stats = [analysis.agents[i] if i >= 0 else none for i in order]
-        # re-order the analysis itself to the seat order of the original config
-        if order != list(range(len(order))) and all(i >= 0 for i in order):
-            analysis.names = tuple(labels)
-            analysis.totals = list(totals)
-            analysis.agents = [analysis.agents[i] for i in order]
-            analysis.plain_agents = [analysis.plain_agents[i] for i in order]
-        replacements: dict[str, dict[str, int]] = {}
-        replaced_hands: dict[str, int] = {}
-        failures: list[str] = []
-        for _, r in present:
-            for name, count in (r.get("replaced_hands") or {}).items():
-                replaced_hands[name] = replaced_hands.get(name, 0) + int(count)
-            for name, counts in r.get("replacements", {}).items():
-                acc = replacements.setdefault(name, {})
-                for k, v in counts.items():
-                    acc[k] = acc.get(k, 0) + int(v)
-            failures += [f"[{r.get('log') and Path(r['log']).stem}] {f}" for f in r.get("failures", [])]
-        half_docs = []
-        for k, (h, res) in enumerate(zip(halves, results)):
-            doc: dict[str, Any] = {"half": k, "seats": _seats_text(h.agents), "name": h.name}
-            if res is not None:
-                doc.update(
-                    hands=res.get("hands"),
-                    log=None if temp else res.get("log"),
-                    jsonl=None if temp else res.get("jsonl"),
-                    aborted=res.get("aborted"),
-                    interrupted=res.get("interrupted"),
-                    elapsed_s=res.get("elapsed_s"),
-                )
-            half_docs.append(doc)
-        aborted = any(r.get("aborted") for _, r in present)
-        reasons = [r.get("reason") for _, r in present if r.get("reason")]
+            _replay(jsonl, on_hand)
+        analysis, table, totals, agent_stats = _paired_analysis(plan, jsonl, labels, game, len(present))
+        replacements, replaced_hands, failures = _merged_half_results(present)
+        aborted = any(r.get("aborted") for r in present)
+        reasons = [r.get("reason") for r in present if r.get("reason")]
         return MatchReport(
             game=config.game,
             hands=table.hands,
@@ -216,12 +151,12 @@ async def run_duplicate_async(
             seed=config.seed,
             names=tuple(labels),
             agents=tuple(s.name or s.command or "" for s in config.agents),
-            totals=totals,
+            totals=tuple(totals),
             agent_stats=agent_stats,
             position_stats=analysis.positions,
             replacements=replacements,
-            log_path=None if temp else (Path(present[0][1]["log"]) if present and present[0][1].get("log") else None),
-            jsonl_path=None if temp else (jsonl[0] if jsonl else None),
+            log_path=None if temp else (Path(present[0]["log"]) if present[0].get("log") else None),
+            jsonl_path=None if temp else jsonl[0],
             fixed_seats=config.fixed_seats,
             show_mbb=len(set(game.blind)) > 1,
             big_blind=game.big_blind,
@@ -231,7 +166,7 @@ async def run_duplicate_async(
             elapsed=elapsed,
             failures=failures,
             analysis=analysis,
-            halves=half_docs,
+            halves=_half_documents(halves, results, keep_paths=temp is None),
             replaced_hands=replaced_hands,
             max_replaced=config.max_replaced,
         )
@@ -240,6 +175,96 @@ async def run_duplicate_async(
             job.result_path.unlink(missing_ok=True)
         if temp is not None:
             shutil.rmtree(temp, ignore_errors=True)
+
+
+def _empty_report(config: MatchConfig, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:
+    """The report of a duplicate match none of whose halves played a hand."""
+    game = get_game(config.game)
+    n = game.num_players
+    none = Estimate(0, 0.0, 0.0, None, game.big_blind)
+    return MatchReport(
+        game=config.game, hands=0, hands_requested=config.hands * n, seed=config.seed,
+        names=tuple(labels), agents=tuple(s.name or s.command or "" for s in config.agents),
+        totals=(0.0,) * n, agent_stats=[none] * n, position_stats=[none] * n, replacements={},
+        log_path=None, jsonl_path=None, fixed_seats=config.fixed_seats, big_blind=game.big_blind,
+        interrupted=interrupted, aborted=not interrupted, reason="no half played a hand",
+        elapsed=elapsed,
+    )  # fmt: skip
+
+
+def _replay(jsonl: Sequence[Path], on_hand: Callable[[HandRecord], None]) -> None:
+    """Every hand of the halves' logs, in order, to the caller's ``on_hand``."""
+    for path in jsonl:
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            if raw.strip() and not is_summary_line(raw):
+                on_hand(HandRecord.from_json(raw))
+
+
+def _paired_analysis(
+    plan: Any, jsonl: Sequence[Path], labels: Sequence[str], game: Any, halves_played: int
+) -> tuple[Any, Any, list[float], list[Estimate]]:
+    """The paired figures of the halves' logs under the planned estimator; the table they came from;
+    and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
+    from showdown.matches.analyze import analyze, read_logs
+
+    encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
+    table = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance").table
+    if plan.aivat is not None:
+        # strategies by the table's player order (names as they first appear in the logs)
+        by_label = dict(zip(labels, plan.aivat.strategies))
+        plan.aivat.set_strategies([by_label.get(name) for name in table.names])
+    estimator = "plain" if plan.estimator == "duplicate" and halves_played < 2 else plan.estimator
+    analysis = analyze(
+        table, estimator=estimator, big_blind=game.big_blind, show_mbb=len(set(game.blind)) > 1, aivat=plan.aivat,
+        pair=halves_played > 1,
+    )
+    analysis.notes = plan.notes + analysis.notes
+    analysis.reason = plan.reason
+    order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
+    none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
+    totals = [analysis.totals[i] if i >= 0 else 0.0 for i in order]
+    agents = [analysis.agents[i] if i >= 0 else none for i in order]
+    if order != list(range(len(order))) and all(i >= 0 for i in order):
+        # re-order the analysis itself to the seat order of the original config
+        analysis.names = tuple(labels)
+        analysis.totals = list(totals)
+        analysis.agents = [analysis.agents[i] for i in order]
+        analysis.plain_agents = [analysis.plain_agents[i] for i in order]
+    return analysis, table, totals, agents
+
+
+def _merged_half_results(present: Sequence[dict[str, Any]]) -> tuple[dict[str, dict[str, int]], dict[str, int], list[str]]:
+    """Replacements, hands the dealer played per agent, and failures, over the halves that played."""
+    replacements: dict[str, dict[str, int]] = {}
+    replaced_hands: dict[str, int] = {}
+    failures: list[str] = []
+    for r in present:
+        for name, count in (r.get("replaced_hands") or {}).items():
+            replaced_hands[name] = replaced_hands.get(name, 0) + int(count)
+        for name, counts in r.get("replacements", {}).items():
+            acc = replacements.setdefault(name, {})
+            for k, v in counts.items():
+                acc[k] = acc.get(k, 0) + int(v)
+        failures += [f"[{r.get('log') and Path(r['log']).stem}] {f}" for f in r.get("failures", [])]
+    return replacements, replaced_hands, failures
+
+
+def _half_documents(halves: Sequence[MatchConfig], results: Sequence[dict[str, Any] | None], keep_paths: bool) -> list[dict[str, Any]]:
+    """What the report says of each half (its logs only when they are kept)."""
+    docs = []
+    for k, (h, res) in enumerate(zip(halves, results)):
+        doc: dict[str, Any] = {"half": k, "seats": _seats_text(h.agents), "name": h.name}
+        if res is not None:
+            doc.update(
+                hands=res.get("hands"),
+                log=res.get("log") if keep_paths else None,
+                jsonl=res.get("jsonl") if keep_paths else None,
+                aborted=res.get("aborted"),
+                interrupted=res.get("interrupted"),
+                elapsed_s=res.get("elapsed_s"),
+            )
+        docs.append(doc)
+    return docs
 
 
 def run_duplicate(config: MatchConfig, **kw: Any) -> MatchReport:

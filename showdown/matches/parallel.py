@@ -24,12 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from showdown.matches.agent_process import package_environment, send_signal
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
 from showdown.protocol.logfile import count_summary_lines
 
 __all__ = ["Job", "JobState", "run_jobs", "run_jobs_blocking", "default_parallel"]
 
-_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 TICK = 0.5  # seconds between progress callbacks
 
 
@@ -92,6 +92,18 @@ class JobState:
         self._offset += last + 1
         self.hands += whole.count(b"\n") - count_summary_lines(whole)
 
+    def read_result(self, path: Path, tail: Sequence[str]) -> None:
+        """Take the finished child's result document, or say why there is none."""
+        try:
+            self.result = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            self.result = None
+        if self.result is not None and "error" in self.result:
+            self.error = str(self.result["error"])
+            self.result = None
+        elif self.result is None:
+            self.error = tail[-1] if tail else f"the match process exited with status {self.returncode}"
+
 
 async def run_jobs(
     jobs: Sequence[Job],
@@ -107,35 +119,69 @@ async def run_jobs(
 
     ``on_interrupt(n)`` is told of the n-th Ctrl-C (after it has been passed on to the children).
     """
-    states = [JobState(j) for j in jobs]
-    queue = list(range(len(jobs)))
-    running: dict[int, asyncio.subprocess.Process] = {}
-    interrupts = 0
-    loop = asyncio.get_running_loop()
+    batch = _Batch(jobs, parallel, on_done=on_done, on_line=on_line, on_interrupt=on_interrupt)
+    return await batch.run(on_tick, install_signals)
 
-    def on_sigint() -> None:
-        nonlocal interrupts
-        interrupts += 1
-        for proc in running.values():
-            _signal(proc, signal.SIGINT)
-        if on_interrupt is not None:
-            on_interrupt(interrupts)
 
-    installed = False
-    if install_signals:
+class _Batch:
+    """The jobs of one ``run_jobs`` call: a queue, the children running, Ctrl-C passed on to them."""
+
+    def __init__(
+        self,
+        jobs: Sequence[Job],
+        parallel: int,
+        *,
+        on_done: Callable[[JobState], None] | None,
+        on_line: Callable[[JobState, str], None] | None,
+        on_interrupt: Callable[[int], None] | None,
+    ) -> None:
+        self.states = [JobState(j) for j in jobs]
+        self.parallel = parallel
+        self.on_done = on_done
+        self.on_line = on_line
+        self.on_interrupt = on_interrupt
+        self.running: dict[int, asyncio.subprocess.Process] = {}
+        self.interrupts = 0
+        self.env = package_environment()
+
+    def on_sigint(self) -> None:
+        self.interrupts += 1
+        for proc in self.running.values():
+            send_signal(proc, signal.SIGINT)
+        if self.on_interrupt is not None:
+            self.on_interrupt(self.interrupts)
+
+    async def run(self, on_tick: Callable[[Sequence[JobState]], None] | None, install_signals: bool) -> list[JobState]:
+        loop = asyncio.get_running_loop()
+        installed = install_signals and _add_sigint(loop, self.on_sigint)
+        queue = list(range(len(self.states)))
+        tasks: set[asyncio.Task[None]] = set()
         try:
-            loop.add_signal_handler(signal.SIGINT, on_sigint)
-            installed = True
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
+            while queue or tasks:
+                while queue and len(tasks) < self.parallel and not self.interrupts:
+                    tasks.add(asyncio.ensure_future(self.play(queue.pop(0))))
+                if self.interrupts and not tasks:
+                    break
+                done, _ = await asyncio.wait(tasks, timeout=TICK)
+                for t in done:
+                    tasks.discard(t)
+                    t.result()
+                for i in self.running:
+                    self.states[i].count_hands()
+                if on_tick is not None:
+                    on_tick(self.states)
+        finally:
+            if installed:
+                loop.remove_signal_handler(signal.SIGINT)
+            for proc in self.running.values():
+                send_signal(proc, signal.SIGTERM)
+            if tasks:
+                await asyncio.wait(tasks, timeout=10)
+        return self.states
 
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
-
-    async def play(i: int) -> None:
-        state = states[i]
-        job = state.job
-        if parallel > 1:  # dealers that busy-wait would take the cores their neighbours' agents need
+    def _prepared(self, job: Job) -> tuple[Job, Path]:
+        """The job as its child plays it, and the file that tells the child what to play."""
+        if self.parallel > 1:  # dealers that busy-wait would take the cores their neighbours' agents need
             quiet = dataclasses.replace(job.config.dealer, spin_us=0)
             job = dataclasses.replace(job, config=dataclasses.replace(job.config, dealer=quiet))
         job.result_path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,6 +190,11 @@ async def run_jobs(
         run_file = job.result_path.with_name(job.result_path.name + ".run.json")
         run_file.write_text(json.dumps({"config": config_to_json(job.config), "result": str(job.result_path)}))
         job.result_path.unlink(missing_ok=True)
+        return job, run_file
+
+    async def play(self, i: int) -> None:
+        state = self.states[i]
+        job, run_file = self._prepared(state.job)
         state.started = time.monotonic()
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -153,64 +204,42 @@ async def run_jobs(
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
-            env=env,
+            env=self.env,
             start_new_session=True,  # Ctrl-C reaches the parent, which passes it on
         )
-        running[i] = proc
-        if interrupts:
-            _signal(proc, signal.SIGINT)
+        self.running[i] = proc
+        if self.interrupts:
+            send_signal(proc, signal.SIGINT)
+        tail = await self._read_lines(state, proc)
+        state.returncode = await proc.wait()
+        self.running.pop(i, None)
+        run_file.unlink(missing_ok=True)
+        state.finished = time.monotonic()
+        state.count_hands()
+        state.read_result(job.result_path, tail)
+        if self.on_done is not None:
+            self.on_done(state)
+
+    async def _read_lines(self, state: JobState, proc: asyncio.subprocess.Process) -> list[str]:
+        """Pass the child's lines on until it closes stderr; its last few."""
         assert proc.stderr is not None
         tail: list[str] = []
-        while True:
-            raw = await proc.stderr.readline()
-            if not raw:
-                break
+        while raw := await proc.stderr.readline():
             text = raw.decode("utf-8", "replace").rstrip()
             if not text:
                 continue
             tail = (tail + [text])[-5:]
-            if on_line is not None and not interrupts:  # after Ctrl-C the children's farewells are noise
-                on_line(state, text)
-        state.returncode = await proc.wait()
-        running.pop(i, None)
-        run_file.unlink(missing_ok=True)
-        state.finished = time.monotonic()
-        state.count_hands()
-        try:
-            state.result = json.loads(job.result_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            state.result = None
-        if state.result is not None and "error" in state.result:
-            state.error = str(state.result["error"])
-            state.result = None
-        elif state.result is None:
-            state.error = tail[-1] if tail else f"the match process exited with status {state.returncode}"
-        if on_done is not None:
-            on_done(state)
+            if self.on_line is not None and not self.interrupts:  # after Ctrl-C the children's farewells are noise
+                self.on_line(state, text)
+        return tail
 
-    tasks: set[asyncio.Task[None]] = set()
+
+def _add_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:
     try:
-        while queue or tasks:
-            while queue and len(tasks) < parallel and not interrupts:
-                tasks.add(asyncio.ensure_future(play(queue.pop(0))))
-            if interrupts and not tasks:
-                break
-            done, _ = await asyncio.wait(tasks, timeout=TICK)
-            for t in done:
-                tasks.discard(t)
-                t.result()
-            for i in running:
-                states[i].count_hands()
-            if on_tick is not None:
-                on_tick(states)
-    finally:
-        if installed:
-            loop.remove_signal_handler(signal.SIGINT)
-        for proc in running.values():
-            _signal(proc, signal.SIGTERM)
-        if tasks:
-            await asyncio.wait(tasks, timeout=10)
-    return states
+        loop.add_signal_handler(signal.SIGINT, handler)
+    except (NotImplementedError, RuntimeError, ValueError):
+        return False
+    return True
 
 
 def run_jobs_blocking(jobs: Sequence[Job], parallel: int, **kw: Any) -> list[JobState]:
@@ -222,26 +251,19 @@ def run_jobs_blocking(jobs: Sequence[Job], parallel: int, **kw: Any) -> list[Job
     return asyncio.run(run_jobs(jobs, parallel, **kw))
 
 
-def _signal(proc: asyncio.subprocess.Process, sig: int) -> None:
-    try:
-        proc.send_signal(sig)
-    except ProcessLookupError:
-        pass
-
-
 # ---------------------------------------------------------------------- the child
 
 
 def _child(run_file: str) -> int:
     from showdown.errors import ShowdownError
+    from showdown.matches.plain import run_plain
     from showdown.matches.report import report_json
-    from showdown.matches.runner import run_match
 
     spec = json.loads(Path(run_file).read_text(encoding="utf-8"))
     result = Path(spec["result"])
     config = config_from_json(spec["config"])
     try:
-        report = run_match(config, progress=False)
+        report = run_plain(config, progress=False)
         doc: dict[str, Any] = report_json(report)
         status = 130 if report.interrupted else (1 if report.aborted else 0)
     except ShowdownError as exc:

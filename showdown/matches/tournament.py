@@ -65,7 +65,7 @@ from showdown.matches.config import (
     load_yaml,
     unknown_key,
 )
-from showdown.matches.seeds import tournament_match_seed
+from showdown.matches.seating import tournament_match_seed
 from showdown.matches.stats import EXACT_ZERO, Estimate
 from showdown.status import StatusLine
 
@@ -112,7 +112,7 @@ class TournamentConfig:
 
 
 def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
-    from showdown.matches.runner import seat_labels
+    from showdown.matches.seating import seat_labels
 
     return seat_labels(specs)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from showdown.matches.seeds import agent_seed, half_agent_seed, tournament_match_seed
+from showdown.matches.seating import agent_seed, half_agent_seed, tournament_match_seed
 
 
 def _old(text: str) -> int:

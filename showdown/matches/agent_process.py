@@ -1,0 +1,179 @@
+"""One agent's OS process in a match: its command line, its start, its output (the last lines kept
+for messages, everything copied beside the logs), its exit, and the reaping of what is left."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shlex
+import signal
+import sys
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from showdown.matches.config import AgentSpec
+
+__all__ = ["AGENT_EXIT_GRACE", "HOST", "AgentProcess", "agent_command", "agent_environment", "package_environment", "reap",
+           "send_signal"]
+
+HOST = "127.0.0.1"
+AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes their connection
+USAGE_ERROR = ": error: "
+"""How ``showdown agent`` (argparse) says a usage error on its last line: ``PROG: error: MESSAGE``."""
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+_LINE_KEPT = 300  # characters of each output line kept for messages
+
+
+def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
+    """The command line that starts ``spec`` against ``host:port``."""
+    if spec.command is not None:
+        return [*shlex.split(spec.command), host, str(port)]
+    assert spec.name is not None
+    args = [sys.executable, "-m", "showdown", "agent", spec.name, "--game", game_arg, "--seed", str(seed)]
+    for key, value in spec.options.items():
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        args += ["-o", f"{key}={value}"]
+    return [*args, host, str(port)]
+
+
+def package_environment() -> dict[str, str]:
+    """Our environment, with this package importable by a child ``python -m showdown...``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+def agent_environment(game_arg: str) -> dict[str, str]:
+    """The environment of every agent process: ours, the game named, this package importable."""
+    return {**package_environment(), "SHOWDOWN_GAME": game_arg}
+
+
+@dataclass
+class AgentProcess:
+    """The process of the agent in ``seat``; ``env`` is added to the common environment."""
+
+    seat: int
+    label: str
+    args: list[str]
+    output_path: Path | None = None  # where its stdout and stderr go (beside the logs)
+    env: dict[str, str] = field(default_factory=dict)
+    proc: asyncio.subprocess.Process | None = None
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=5))
+    reader: asyncio.Task[None] | None = None
+    watcher: asyncio.Task[None] | None = None
+    killed: bool = False
+
+    async def start(self, common_env: dict[str, str]) -> None:
+        """Start the process (``OSError`` when it cannot be) and begin reading its output."""
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.args,
+            stdin=asyncio.subprocess.DEVNULL,
+            # its stdout and stderr in one stream: read for messages, copied beside the logs
+            stdout=asyncio.subprocess.DEVNULL if self.output_path is None else asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE if self.output_path is None else asyncio.subprocess.STDOUT,
+            env={**common_env, **self.env},
+            start_new_session=True,  # the terminal's Ctrl-C is for the runner only
+        )
+        stream = self.proc.stderr if self.output_path is None else self.proc.stdout
+        assert stream is not None
+        self.reader = asyncio.ensure_future(self._read_output(stream))
+
+    async def _read_output(self, stream: asyncio.StreamReader) -> None:
+        """Keep the last lines for messages and copy everything to the seat's output file."""
+        sink = None
+        if self.output_path is not None:
+            try:
+                sink = open(self.output_path, "wb")
+            except OSError:
+                sink = None
+        try:
+            while raw := await _read_line(stream):
+                if sink is not None:
+                    try:
+                        sink.write(raw)
+                        sink.flush()
+                    except OSError:
+                        sink = None
+                text = raw.decode("utf-8", "replace").rstrip()
+                if text:
+                    self.stderr_tail.append(text[:_LINE_KEPT])
+        finally:
+            if sink is not None:
+                sink.close()
+
+    async def exit_status(self) -> int:
+        """Wait for the process to end (and its last output to be read); its return code."""
+        assert self.proc is not None
+        rc = await self.proc.wait()
+        if self.reader is not None:
+            try:
+                await asyncio.wait_for(self.reader, 1.0)
+            except (TimeoutError, asyncio.CancelledError):
+                pass
+        return rc
+
+    @property
+    def last_line(self) -> str:
+        return self.stderr_tail[-1] if self.stderr_tail else ""
+
+    def last_words(self, lines: int = 3) -> str:
+        """Its last output lines, for a message; where the rest is."""
+        said = "; ".join(list(self.stderr_tail)[-lines:]) or "it printed nothing"
+        return said + (f" (its output: {self.output_path})" if self.output_path is not None else "")
+
+    def usage_error(self) -> str:
+        """The message of the usage error it exited with (status 2), without its program name."""
+        return self.last_line.split(USAGE_ERROR, 1)[-1] or "exited with status 2"
+
+
+async def _read_line(stream: asyncio.StreamReader) -> bytes:
+    try:
+        return await stream.readline()
+    except ValueError:  # a line over the reader's limit: keep its start
+        return await stream.read(1 << 16)
+
+
+def exit_text(rc: int) -> str:
+    """How a process ended, in words."""
+    if rc > 0:
+        return f"exited with status {rc}"
+    return f"was killed by signal {-rc}" if rc < 0 else "exited"
+
+
+async def reap(agents: Sequence[AgentProcess]) -> None:
+    """Let agents exit on their own (they saw EOF), then terminate and kill what is left."""
+    procs = [a for a in agents if a.proc is not None]
+    deadline = time.monotonic() + AGENT_EXIT_GRACE
+    for a in procs:
+        assert a.proc is not None
+        if a.proc.returncode is None:
+            try:
+                await asyncio.wait_for(a.proc.wait(), max(0.05, deadline - time.monotonic()))
+            except TimeoutError:
+                a.killed = True
+                send_signal(a.proc, signal.SIGTERM)
+    for a in procs:
+        assert a.proc is not None
+        if a.proc.returncode is None:
+            try:
+                await asyncio.wait_for(a.proc.wait(), 2.0)
+            except TimeoutError:
+                send_signal(a.proc, signal.SIGKILL)
+                await a.proc.wait()
+    tasks = [t for a in procs for t in (a.watcher, a.reader) if t is not None]
+    if tasks:
+        await asyncio.wait(tasks, timeout=2.0)
+    for t in tasks:
+        t.cancel()
+
+
+def send_signal(proc: asyncio.subprocess.Process, sig: int) -> None:
+    """Signal ``proc`` if it is still there."""
+    try:
+        proc.send_signal(sig)
+    except ProcessLookupError:
+        pass

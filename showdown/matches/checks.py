@@ -1,0 +1,48 @@
+"""What can be checked of a match before any process starts: the settings, the game, the agents."""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from showdown.errors import ConfigError
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
+from showdown.matches.config import AgentSpec, MatchConfig
+
+__all__ = ["check_match"]
+
+_CHEAP_AGENTS = ("random", "call", "bluff", "rules")
+
+
+def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
+    """Everything that can be checked before a process starts; the game."""
+    config.check()
+    game = get_game(config.game)
+    game.require_servable()
+    n = game.num_players
+    if len(config.agents) != n:
+        raise ConfigError(f"{config.game} is a {n}-player game but {len(config.agents)} agents were given")
+    _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
+    if config.duplicate and in_process:
+        raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")
+    if config.duplicate and config.resume:
+        raise ConfigError("--resume continues a plain match; a duplicate match is replayed (run it again with --force)")
+    return game
+
+
+def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
+    """Unknown built-in names and bad options fail here, before anything starts."""
+    from showdown.agents.registry import agent_names, is_known_agent, make_agent
+
+    if any(s.name is not None and ":" in s.name for s in specs) and os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())  # module:Class agents come from the current folder, as in the agent process
+    for spec in specs:
+        if spec.name is None:
+            continue
+        if not is_known_agent(spec.name):
+            raise ConfigError(f"unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+        if spec.name in _CHEAP_AGENTS:  # cheap to build: catches bad options with a clear message
+            make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})

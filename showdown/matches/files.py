@@ -1,0 +1,96 @@
+"""A match's own files beside its logs: ``<match>.match.json`` (its settings, for ``--resume``) and
+``<match>.result.json`` (its report, for ``showdown view``)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import ConfigError
+from showdown.matches.config import MatchConfig, config_from_json, config_to_json
+from showdown.matches.report import MatchReport
+from showdown.protocol.logfile import HandRecord
+
+__all__ = [
+    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "load_match_file", "replay_finished_hands", "save_match_file",
+    "save_result_file",
+]
+
+MATCH_FILE_SUFFIX = ".match.json"
+RESULT_FILE_SUFFIX = ".result.json"
+
+
+def save_match_file(config: MatchConfig, name: str) -> Path:
+    """``<out>/<match>.match.json``: the settings of the match, so that ``--resume`` can restart it."""
+    assert config.out is not None
+    path = Path(config.out) / f"{name}{MATCH_FILE_SUFFIX}"
+    doc = config_to_json(replace(config, name=name, force=False, resume=False))
+    _write_atomically(path, json.dumps(doc, indent=1) + "\n")
+    return path
+
+
+def load_match_file(where: str | Path) -> MatchConfig:
+    """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished match."""
+    p = Path(where)
+    if p.is_dir():
+        candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
+        unfinished = [c for c in candidates if not _finished_log(c)]
+        if len(unfinished) != 1:
+            names = ", ".join(c.name.removesuffix(MATCH_FILE_SUFFIX) for c in unfinished) or "none"
+            raise ConfigError(f"--resume {where}: {len(unfinished)} unfinished matches there ({names}); name one's .match.json")
+        p = unfinished[0]
+    elif p.suffix in (".log", ".jsonl"):
+        p = p.with_suffix(MATCH_FILE_SUFFIX)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
+    return replace(config_from_json(doc), resume=True)
+
+
+def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) -> Path | None:
+    """``<out>/<match>.result.json``: the ``--json`` document of a finished match, with its thinned
+    cumulative winnings (``series``), so that ``showdown view`` opens any match at once."""
+    from showdown.matches.report import report_json
+
+    if report.log_path is None:
+        return None
+    path = report.log_path.with_name(report.log_path.name.removesuffix(".log") + RESULT_FILE_SUFFIX)
+    doc = report_json(report)
+    doc["series"] = series
+    try:
+        _write_atomically(path, json.dumps(doc) + "\n")
+    except OSError:
+        return None
+    return path
+
+
+def replay_finished_hands(jsonl: Path, hands: int, hand_done: Callable[[HandRecord], None]) -> None:
+    """A resumed match's report covers every hand: the ones played before the crash come from its log."""
+    with jsonl.open("r", encoding="utf-8") as f:
+        for _, line in zip(range(hands), f):
+            hand_done(HandRecord.from_json(line))
+
+
+def _finished_log(match_file: Path) -> bool:
+    log = match_file.with_name(match_file.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, log.stat().st_size - 300))
+            return b"\nSCORE:" in f.read()
+    except OSError:
+        return False
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        tmp.unlink(missing_ok=True)
+        raise

@@ -1,0 +1,317 @@
+"""One plain (not duplicate) match: the dealer in this process, every agent a separate OS process.
+
+``MatchRun(config).play()`` starts a ``MatchServer`` on 127.0.0.1 (free ports), launches one process
+per seat (``agent_process``), plays, and returns a ``MatchReport``. The figures are kept up from each
+finished hand (``figures.RunningFigures``), so memory stays flat however many hands.
+
+An agent that cannot start or crashes does not stop the match: the dealer plays check/fold for it
+(after ``start_timeout_ms`` when it never connected, ``reconnect_ms`` after a crash) and one line
+says so. An agent that cannot play at all (refused its seat, a bad option, dead before the first
+hand) stops the match before it begins, with one line saying why. Ctrl-C (SIGINT) stops after the
+current hand; a second one stops at once; logs and the partial results are still produced.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from showdown.agents.client import TOKEN_ENV
+from showdown.errors import ConfigError
+from showdown.games.catalog import get_game
+from showdown.matches.agent_process import (
+    AGENT_EXIT_GRACE,
+    HOST,
+    AgentProcess,
+    agent_command,
+    agent_environment,
+    exit_text,
+    reap,
+)
+from showdown.matches.config import MatchConfig
+from showdown.matches.figures import RunningFigures
+from showdown.matches.files import replay_finished_hands, save_match_file, save_result_file
+from showdown.matches.progress import Progress, wants_progress
+from showdown.matches.report import MatchReport
+from showdown.matches.seating import game_argument, match_name, seat_labels, seat_seeds
+from showdown.matches.stopping import StoppingRule
+from showdown.protocol.logfile import HandRecord
+
+__all__ = ["MatchRun", "run_plain"]
+
+
+_TOKEN_HINT = (
+    " (a bot started by showdown match gets its secret in $SHOWDOWN_SEAT_TOKEN and sends "
+    "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry)"
+)
+
+
+class MatchRun:
+    """A plain match from its settings to its report. ``in_process`` maps seats (from 0) to
+    ``Agent`` objects that play in this process, over TCP like every other seat."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        *,
+        on_hand: Callable[[HandRecord], None] | None = None,
+        progress: bool | None = None,
+        notify: Callable[[str], None] | None = None,
+        in_process: Mapping[int, Any] | None = None,
+    ) -> None:
+        from showdown.matches.analyze import plan_estimator
+
+        self.config = config
+        self.on_hand = on_hand
+        self.say = notify if notify is not None else _stderr_line
+        self.in_process = dict(in_process or {})
+        self.game = get_game(config.game)
+        self.labels = seat_labels(config.agents)
+        self.name = match_name(config, self.labels)
+        self.plan = plan_estimator(self.game, config.agents, config.estimator, False)
+        self.figures = RunningFigures(self.game, config.agents, self.labels, self.plan, self.in_process)
+        show = wants_progress(progress, config.progress)
+        self.ticker = Progress(config.hands, self.figures.stats, catch_up=self.figures.catch_up) if show else None
+        self.rule = StoppingRule.of(config, self.game, self.labels[0])
+        # every seat a secret, on loopback too: no other process can take a seat of this match
+        self.tokens = tuple(secrets.token_hex(16) if spec.token else None for spec in config.agents)
+        self.played = 0
+        self.failures: list[str] = []
+        self.config_errors: list[str] = []
+        self.over = False
+        self.interrupted = 0  # the signal that stopped the match (SIGINT or SIGTERM), 0 while none did
+        self.server: Any = None
+        self.agents: list[AgentProcess] = []
+
+    # ------------------------------------------------------------------ hands
+
+    def hand_done(self, record: HandRecord) -> None:
+        self.played += 1
+        rule = self.rule
+        if rule is not None and rule.add(record) and not rule.stopped:
+            rule.stopped = True
+            self.server.request_stop()
+        self.figures.add(record)
+        if self.ticker is not None:
+            self.ticker.update()
+        if self.on_hand is not None:
+            self.on_hand(record)
+
+    # ------------------------------------------------------------------ seats that cannot play
+
+    def _cannot_start(self, message: str) -> None:
+        """The match stops before its first hand, and says why."""
+        self.config_errors.append(message)
+        self.server.request_stop()
+        self.server.request_stop()
+
+    def refused(self, seat: int, why: str) -> None:
+        """Before the first hand, a seat whose own bot is refused (no or a wrong token) cannot play."""
+        if self.server.engine.started or "token" not in why or self.config_errors:
+            return
+        hint = _TOKEN_HINT if self.config.agents[seat].command else ""
+        self._cannot_start(f"agent {self.labels[seat]} (seat {seat + 1}) was refused its seat: {why}{hint}")
+
+    def _fail(self, agent: AgentProcess, text: str) -> None:
+        line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
+        self.failures.append(line)
+        self.say(line)
+
+    async def _watch(self, agent: AgentProcess) -> None:
+        """Say what became of an agent process that ended on its own."""
+        rc = await agent.exit_status()
+        if agent.killed or (self.over and rc == 0):
+            return
+        if not self.server.engine.started and not self.over:
+            self._cannot_start(
+                f"agent {agent.label} (seat {agent.seat + 1}) {exit_text(rc)} before the match began: {agent.last_words()}"
+            )
+            return
+        name = self.config.agents[agent.seat].name
+        if rc == 2 and name is not None and self.played == 0 and not self.over:
+            # a built-in agent refused its settings (bad option, missing strategy file): a usage
+            # error like an unknown agent name, so the match stops before it starts
+            message = agent.usage_error()
+            if str(name) not in message:
+                message = f"agent {agent.label}: {message}"
+            self.config_errors.append(message)
+            self.server.request_stop()
+            return
+        why = "exited before the match ended" if rc == 0 else exit_text(rc)
+        note = f": {agent.last_line}" if agent.last_line else ""
+        self._fail(agent, f"{why}{note}" if self.over else f"{why}{note}; the dealer plays check/fold for it")
+
+    # ------------------------------------------------------------------ starting
+
+    def _server(self) -> Any:
+        from showdown.server.tcp import DealerOptions, MatchServer
+
+        config, d = self.config, self.config.dealer
+        game_arg = game_argument(config.game)
+        options = DealerOptions(
+            tokens=self.tokens,
+            host=HOST,
+            fixed_seats=config.fixed_seats,
+            t_response_ms=d.t_response_ms,
+            t_hand_ms=d.t_hand_ms,
+            t_per_hand_ms=d.t_per_hand_ms,
+            start_timeout_ms=d.start_timeout_ms,
+            on_timeout=d.on_timeout,
+            reconnect_ms=d.reconnect_ms,
+            spin_us=d.spin_us,
+            log_dir=config.out,
+            force=config.force,
+            resume=config.resume,
+            game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
+        )
+        return MatchServer(self.game, self.name, config.hands, config.seed, self.labels, options, on_hand=self.hand_done)
+
+    def _agent_processes(self, ports: list[int]) -> list[AgentProcess]:
+        config, game_arg, seeds = self.config, game_argument(self.config.game), seat_seeds(self.config)
+        return [
+            AgentProcess(
+                i,
+                self.labels[i],
+                agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
+                output_path=Path(config.out) / f"{self.name}.{self.labels[i]}.stderr" if config.out is not None else None,
+                env={TOKEN_ENV: token} if (token := self.tokens[i]) is not None else {},
+            )
+            for i, spec in enumerate(config.agents)
+        ]
+
+    async def _spawn(self, agent: AgentProcess, env: dict[str, str]) -> None:
+        try:
+            await agent.start(env)
+        except OSError as exc:
+            spec = self.config.agents[agent.seat]
+            self._cannot_start(
+                f"agent {agent.label} (seat {agent.seat + 1}) could not be started: {spec.command or spec.name}: {exc.strerror or exc}"
+            )
+            return
+        agent.watcher = asyncio.ensure_future(self._watch(agent))
+
+    def _play_in_process(self, seat: int, ports: list[int]) -> asyncio.Future[Any]:
+        from showdown.agents.client import play_async
+
+        seat_client = self.in_process[seat]
+        if hasattr(seat_client, "play_seat"):  # a seat client of its own (the browser's human seat)
+            own: asyncio.Future[Any] = asyncio.ensure_future(seat_client.play_seat(HOST, ports[seat], self.tokens[seat]))
+            return own
+        return asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
+
+    def _on_signal(self, sig: int) -> None:
+        if not self.interrupted:
+            self.say("stopping after this hand (Ctrl-C again to stop at once)")
+        self.interrupted = self.interrupted or sig
+        self.server.request_stop()
+
+    def _install_signals(self) -> bool:
+        loop = asyncio.get_running_loop()
+        try:
+            loop.add_signal_handler(signal.SIGINT, self._on_signal, signal.SIGINT)
+            loop.add_signal_handler(signal.SIGTERM, self._on_signal, signal.SIGTERM)
+        except (NotImplementedError, RuntimeError, ValueError):
+            return False
+        return True
+
+    # ------------------------------------------------------------------ the match
+
+    async def play(self, install_signals: bool = False) -> MatchReport:
+        """Play the match; its report (``ConfigError`` when a seat could not play at all)."""
+        for spec, label in zip(self.config.agents, self.labels):
+            if not spec.token:
+                self.say(f"agent {label} sends no seat token (token: false): its seat is guarded only by its port "
+                         "closing once it connects")
+        self.server = server = self._server()
+        ports = await server.start()
+        if self.config.out is not None:
+            save_match_file(self.config, self.name)
+        if server.resumed_at and server.jsonl_path is not None:
+            replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
+        server.on_refused = self.refused
+        self.agents = self._agent_processes(ports)
+        signals_installed = install_signals and self._install_signals()
+        started = time.monotonic()
+        in_process_tasks: list[asyncio.Future[Any]] = []
+        try:
+            env = agent_environment(game_argument(self.config.game))
+            for agent in self.agents:
+                if agent.seat in self.in_process:
+                    in_process_tasks.append(self._play_in_process(agent.seat, ports))
+                else:
+                    await self._spawn(agent, env)
+            result = await server.run()
+        finally:
+            elapsed = time.monotonic() - started
+            self.over = True
+            if signals_installed:
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGINT)
+                asyncio.get_running_loop().remove_signal_handler(signal.SIGTERM)
+            if self.ticker is not None:
+                self.ticker.finish()
+            if in_process_tasks:
+                await asyncio.wait(in_process_tasks, timeout=AGENT_EXIT_GRACE)
+            await reap(self.agents)
+        if self.config_errors:
+            raise ConfigError(self.config_errors[0])
+        report = self._report(result, elapsed)
+        if result.log_path is not None:
+            save_result_file(report, self.figures.series.to_json())
+        return report
+
+    def _report(self, result: Any, elapsed: float) -> MatchReport:
+        config, figures, rule = self.config, self.figures, self.rule
+        analysis = figures.analysis(result.totals)
+        return MatchReport(
+            max_replaced=config.max_replaced,
+            game=config.game,
+            hands=result.hands_played,
+            hands_requested=config.hands,
+            seed=config.seed,
+            names=tuple(self.labels),
+            agents=tuple(s.name or s.command or "" for s in config.agents),
+            totals=tuple(result.totals),
+            agent_stats=analysis.agents,
+            position_stats=analysis.positions,
+            replacements=result.replacements,
+            log_path=result.log_path,
+            jsonl_path=result.jsonl_path,
+            fixed_seats=config.fixed_seats,
+            show_mbb=figures.show_mbb,
+            big_blind=self.game.big_blind,
+            aborted=result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
+            interrupted=bool(self.interrupted),
+            stop_signal=self.interrupted,
+            replaced_hands=figures.replaced_hands,
+            stopping=rule.summary(result.hands_played) if rule is not None else None,
+            reason=result.reason,
+            elapsed=elapsed,
+            play_seconds=result.play_seconds,
+            failures=self.failures,
+            analysis=analysis,
+            exact_values=figures.exact_values(),
+        )
+
+
+def run_plain(config: MatchConfig, *, progress: bool | None = None) -> MatchReport:
+    """Check and play the plain match ``config`` in a fresh event loop, Ctrl-C (SIGINT) stopping it
+    after the current hand (in the main thread): a duplicate half in its own process."""
+    import threading
+
+    from showdown.matches.checks import check_match
+    from showdown.server.tcp import new_event_loop
+
+    check_match(config, {})
+    install_signals = threading.current_thread() is threading.main_thread()
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(MatchRun(config, progress=progress).play(install_signals))
+
+
+def _stderr_line(text: str) -> None:
+    print(f"showdown match: {text}", file=sys.stderr, flush=True)
