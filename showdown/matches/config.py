@@ -30,7 +30,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ __all__ = [
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
 _ON_TIMEOUT = ("fold", "call", "abort")
 ESTIMATORS = ("plain", "duplicate", "aivat", "chance")
+MAX_SEED = 2**32 - 1  # the reference dealer seeds its MT19937 with 32 bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,14 +267,7 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
     for key in entry:
         if key not in allowed:
             raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
-    name = entry.get("name")
-    command = entry.get("command")
-    if (name is None) == (command is None):
-        raise ConfigError(f"{at()}: give exactly one of 'name' (a built-in agent) or 'command' (a program)")
-    if name is not None and (not isinstance(name, str) or not name.strip()):
-        raise ConfigError(f"{at('name')}: expected an agent name, got {name!r}")
-    if command is not None and (not isinstance(command, str) or not command.strip()):
-        raise ConfigError(f"{at('command')}: expected a command line, got {command!r}")
+    name, command = _agent_program(entry, at, base_dir)
     label = entry.get("label")
     if label is not None and (not isinstance(label, str) or not _LABEL.fullmatch(label)):
         raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
@@ -287,14 +281,27 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
-    if command is not None and base_dir is not None:
-        command = resolve_command(command, base_dir)
     token = entry.get("token", True)
     if not isinstance(token, bool):
         raise ConfigError(f"{at('token')}: expected true or false, got {token!r}")
     if not token and command is None:
         raise ConfigError(f"{at('token')}: built-in agents always send their seat token; 'token: false' is for a command")
     return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token)
+
+
+def _agent_program(entry: Mapping[str, Any], at: Where, base_dir: Path | None) -> tuple[str | None, str | None]:
+    """An agent entry's built-in name or its command line (relative paths from ``base_dir``)."""
+    name = entry.get("name")
+    command = entry.get("command")
+    if (name is None) == (command is None):
+        raise ConfigError(f"{at()}: give exactly one of 'name' (a built-in agent) or 'command' (a program)")
+    if name is not None and (not isinstance(name, str) or not name.strip()):
+        raise ConfigError(f"{at('name')}: expected an agent name, got {name!r}")
+    if command is not None and (not isinstance(command, str) or not command.strip()):
+        raise ConfigError(f"{at('command')}: expected a command line, got {command!r}")
+    if command is not None and base_dir is not None:
+        command = resolve_command(command, base_dir)
+    return name, command
 
 
 def resolve_command(command: str, base_dir: Path) -> str:
@@ -322,9 +329,10 @@ _TOP_KEYS = {
 _DEALER_KEYS = set(DealerSettings.__dataclass_fields__)
 
 
-def _int(value: Any, where: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise ConfigError(f"{where}: expected an integer >= {minimum}, got {value!r}")
+def _int(value: Any, where: str, minimum: int = 0, maximum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
+        bound = f"{minimum} to {maximum}" if maximum is not None else f">= {minimum}"
+        raise ConfigError(f"{where}: expected an integer {bound}, got {value!r}")
     return value
 
 
@@ -338,52 +346,85 @@ def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Pa
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
 
     ``base_dir`` (the YAML file's folder) is where relative paths in commands and ``out`` start."""
-    at = _as_where(source)
     if data is None:
         return {}
+    return parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)
+
+
+def parse_settings(data: Any, at: Where, allowed: Iterable[str], base_dir: Path | None = None) -> dict[str, Any]:
+    """The one validator of match and tournament files: each setting given (``allowed`` keys only,
+    ``-`` or ``_`` alike), checked and converted; ``ConfigError`` naming the file and line."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
+    allowed = tuple(allowed)
     out: dict[str, Any] = {}
     for key, value in data.items():
-        key_s = str(key).replace("-", "_")
-        where = at(key)
-        if key_s not in _TOP_KEYS:
-            raise unknown_key(where, key, _TOP_KEYS)
-        if key_s == "game":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(f"{where}: expected a game name or .game file path, got {value!r}")
-            out["game"] = value
-        elif key_s == "agents":
-            if not isinstance(value, Sequence) or isinstance(value, str):
-                raise ConfigError(f"{where}: expected a list of agents, got {value!r}")
-            out["agents"] = tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(value))
-        elif key_s == "hands":
-            out["hands"] = _int(value, where, 1)
-        elif key_s == "seed":
-            out["seed"] = _int(value, where, 0)
-        elif key_s == "max_replaced":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-                raise ConfigError(f"{where}: expected a share of hands from 0 to 1 (0.01 is 1%), got {value!r}")
-            out["max_replaced"] = float(value)
-        elif key_s in ("fixed_seats", "progress", "duplicate", "force"):
-            out[key_s] = _bool(value, where)
-        elif key_s == "jobs":
-            out["jobs"] = _int(value, where, 1)
-        elif key_s == "estimator":
-            if value not in ESTIMATORS:
-                raise ConfigError(f"{where}: expected one of {', '.join(ESTIMATORS)}, got {value!r}")
-            out["estimator"] = value
-        elif key_s == "out":
-            if not isinstance(value, str) or not value:
-                raise ConfigError(f"{where}: expected a directory path, got {value!r}")
-            out["out"] = Path(value)
-        elif key_s == "name":
-            if not isinstance(value, str):
-                raise ConfigError(f"{where}: expected a match name, got {value!r}")
-            out["name"] = value
-        elif key_s == "dealer":
-            out["dealer"] = _dealer(value, at.sub(key))
+        name = str(key).replace("-", "_")
+        if name not in allowed:
+            raise unknown_key(at(key), key, allowed)
+        if name == "agents":
+            out[name] = _agent_list(value, at, key, base_dir)
+        elif name == "dealer":
+            out[name] = _dealer(value, at.sub(key))
+        else:
+            out[name] = _SETTINGS[name](value, at(key))
     return out
+
+
+def _agent_list(value: Any, at: Where, key: Any, base_dir: Path | None) -> tuple[AgentSpec, ...]:
+    if not isinstance(value, Sequence) or isinstance(value, str):
+        raise ConfigError(f"{at(key)}: expected a list of agents, got {value!r}")
+    return tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(value))
+
+
+def _text(what: str, empty_ok: bool = False) -> Callable[[Any, str], str]:
+    def check(value: Any, where: str) -> str:
+        if not isinstance(value, str) or not (value or empty_ok):
+            raise ConfigError(f"{where}: expected {what}, got {value!r}")
+        return value
+
+    return check
+
+
+def _share(value: Any, where: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ConfigError(f"{where}: expected a share of hands from 0 to 1 (0.01 is 1%), got {value!r}")
+    return float(value)
+
+
+def _one_of(choices: Sequence[str]) -> Callable[[Any, str], str]:
+    def check(value: Any, where: str) -> str:
+        if value not in choices:
+            raise ConfigError(f"{where}: expected one of {', '.join(choices)}, got {value!r}")
+        return str(value)
+
+    return check
+
+
+def _executor(value: Any, where: str) -> str:
+    name = _text("a name")(value, where)
+    if name not in ("local", "ray"):
+        raise ConfigError(f"{where}: the executor is local or ray, got {value!r}")
+    return name
+
+
+_SETTINGS: dict[str, Callable[[Any, str], Any]] = {
+    "game": _text("a game name or .game file path"),
+    "hands": lambda v, where: _int(v, where, 1),
+    "seed": lambda v, where: _int(v, where, 0, MAX_SEED),
+    "jobs": lambda v, where: _int(v, where, 1),
+    "max_replaced": _share,
+    "fixed_seats": _bool,
+    "progress": _bool,
+    "duplicate": _bool,
+    "force": _bool,
+    "estimator": _one_of(ESTIMATORS),
+    "out": lambda v, where: Path(_text("a directory path")(v, where)),
+    "name": _text("a match name", empty_ok=True),
+    "executor": _executor,
+    "address": _text("a name"),
+}
+"""How each setting other than ``agents`` and ``dealer`` is checked and converted."""
 
 
 def _dealer(value: Any, at: Where) -> DealerSettings:

@@ -54,16 +54,13 @@ from typing import TYPE_CHECKING, Any
 
 from showdown.errors import ConfigError, ShowdownError
 from showdown.matches.config import (
-    ESTIMATORS,
     AgentSpec,
     DealerSettings,
     MatchConfig,
     Where,
-    _dealer,
-    agent_spec,
     config_to_json,
     load_yaml,
-    unknown_key,
+    parse_settings,
 )
 from showdown.matches.seating import tournament_match_seed
 from showdown.matches.stats import EXACT_ZERO, Estimate
@@ -121,30 +118,40 @@ def parse_tournament_config(
     data: Any, at: Where, default_out: Path | None = None, base_dir: Path | None = None
 ) -> TournamentConfig:
     """Validate a parsed tournament document (see the module docstring); ``ConfigError`` with line."""
+    given = parse_settings(data, at, _KEYS, base_dir)
+    keys = {str(k).replace("-", "_"): k for k in data}
+    for required in ("game", "agents", "hands"):
+        if required not in given:
+            raise ConfigError(f"{at()}: missing key {required!r} (a tournament needs game, agents and hands)")
+    game_name, game = _tournament_game(given["game"], at, keys["game"])
+    seed = given.get("seed", 0)
+    duplicate = given.get("duplicate", False)
+    estimator = given.get("estimator")
+    if estimator is not None:
+        _check_estimator(estimator, duplicate, game, at(keys["estimator"]))
+    specs = given["agents"]
+    labels = _tournament_labels(specs, game, at.sub(keys["agents"]))
+    return TournamentConfig(
+        executor=given.get("executor"),
+        address=given.get("address"),
+        game=game_name,
+        agents=specs,
+        labels=tuple(labels),
+        hands=given["hands"],
+        out=given.get("out", default_out if default_out is not None else Path("tournament")),
+        duplicate=duplicate,
+        seed=seed,
+        jobs=given.get("jobs"),
+        estimator=estimator,
+        dealer=given.get("dealer", DealerSettings()),
+        source=at.source,
+    )
+
+
+def _tournament_game(game_name: str, at: Where, key: Any) -> tuple[str, Any]:
+    """The game named (a file beside the tournament file first), and that it can be served."""
     from showdown.games.catalog import get_game
 
-    if not isinstance(data, Mapping):
-        raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
-    for key in data:
-        if str(key).replace("-", "_") not in _KEYS:
-            raise unknown_key(at(key), key, _KEYS)
-    d = {str(k).replace("-", "_"): (k, v) for k, v in data.items()}
-    for required in ("game", "agents", "hands"):
-        if required not in d:
-            raise ConfigError(f"{at()}: missing key {required!r} (a tournament needs game, agents and hands)")
-
-    def integer(name: str, minimum: int, maximum: int | None = None) -> int | None:
-        if name not in d:
-            return None
-        key, v = d[name]
-        if isinstance(v, bool) or not isinstance(v, int) or v < minimum or (maximum is not None and v > maximum):
-            bound = f"{minimum} to {maximum}" if maximum is not None else f">= {minimum}"
-            raise ConfigError(f"{at(key)}: expected an integer {bound}, got {v!r}")
-        return v
-
-    key, game_name = d["game"]
-    if not isinstance(game_name, str) or not game_name:
-        raise ConfigError(f"{at(key)}: expected a game name or .game file path, got {game_name!r}")
     if not any(c in game_name for c in "/\\") and Path(at.source).parent.joinpath(game_name).is_file():
         game_name = str(Path(at.source).parent / game_name)
     try:
@@ -152,75 +159,30 @@ def parse_tournament_config(
         game.require_servable()
     except ShowdownError as exc:
         raise ConfigError(f"{at(key)}: {exc}") from None
-    hands = integer("hands", 1)
-    assert hands is not None
-    seed = integer("seed", 0, 2**32 - 1) or 0
-    jobs = integer("jobs", 1)
-    duplicate = False
-    if "duplicate" in d:
-        key, v = d["duplicate"]
-        if not isinstance(v, bool):
-            raise ConfigError(f"{at(key)}: expected true or false, got {v!r}")
-        duplicate = v
-    estimator = None
-    if "estimator" in d:
-        key, v = d["estimator"]
-        if v not in ESTIMATORS:
-            raise ConfigError(f"{at(key)}: expected one of {', '.join(ESTIMATORS)}, got {v!r}")
-        if v == "duplicate" and not duplicate:
-            raise ConfigError(f"{at(key)}: the duplicate estimator needs 'duplicate: true'")
-        if v == "aivat":
-            from showdown.matches.aivat import supports
+    return game_name, game
 
-            why = supports(game)
-            if why is not None:
-                raise ConfigError(f"{at(key)}: {why}")
-        estimator = v
-    out = default_out if default_out is not None else Path("tournament")
-    if "out" in d:
-        key, v = d["out"]
-        if not isinstance(v, str) or not v:
-            raise ConfigError(f"{at(key)}: expected a directory path, got {v!r}")
-        out = Path(v)
-    dealer = DealerSettings()
-    if "dealer" in d:
-        key, v = d["dealer"]
-        dealer = _dealer(v, at.sub(key))
-    key, entries = d["agents"]
-    if not isinstance(entries, Sequence) or isinstance(entries, str):
-        raise ConfigError(f"{at(key)}: expected a list of agents, got {entries!r}")
-    specs = tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(entries))
+
+def _check_estimator(estimator: str, duplicate: bool, game: Any, where: str) -> None:
+    if estimator == "duplicate" and not duplicate:
+        raise ConfigError(f"{where}: the duplicate estimator needs 'duplicate: true'")
+    if estimator == "aivat":
+        from showdown.matches.aivat import supports
+
+        why = supports(game)
+        if why is not None:
+            raise ConfigError(f"{where}: {why}")
+
+
+def _tournament_labels(specs: Sequence[AgentSpec], game: Any, at: Where) -> list[str]:
+    """The agents' labels, once there are enough agents, the labels differ and every agent builds."""
     n = game.num_players
     if len(specs) < n:
-        raise ConfigError(f"{at(key)}: {game.name or 'the game'} is a {n}-player game: a tournament needs at least {n} agents, got {len(specs)}")
+        raise ConfigError(f"{at()}: {game.name or 'the game'} is a {n}-player game: a tournament needs at least {n} agents, got {len(specs)}")
     labels = _unique_labels(specs)
     if len(set(labels)) != len(labels):
-        raise ConfigError(f"{at(key)}: agent labels must differ, got {', '.join(labels)}")
-    _check_agents(specs, game, at.sub(key))
-    executor = address = None
-    for name in ("executor", "address"):
-        if name in d:
-            k, v = d[name]
-            if not isinstance(v, str) or not v:
-                raise ConfigError(f"{at(k)}: expected a name, got {v!r}")
-            if name == "executor" and v not in ("local", "ray"):
-                raise ConfigError(f"{at(k)}: the executor is local or ray, got {v!r}")
-            executor, address = (v, address) if name == "executor" else (executor, v)
-    return TournamentConfig(
-        executor=executor,
-        address=address,
-        game=game_name,
-        agents=specs,
-        labels=tuple(labels),
-        hands=hands,
-        out=out,
-        duplicate=duplicate,
-        seed=seed,
-        jobs=jobs,
-        estimator=estimator,
-        dealer=dealer,
-        source=at.source,
-    )
+        raise ConfigError(f"{at()}: agent labels must differ, got {', '.join(labels)}")
+    _check_agents(specs, game, at)
+    return labels
 
 
 def _check_agents(specs: Sequence[AgentSpec], game: Any, at: Where) -> None:
