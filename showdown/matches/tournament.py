@@ -679,49 +679,81 @@ def run_tournament(
     """Play (or resume) the tournament and write ``results.json``; returns the results.
 
     ``executor`` plays the matches: the local process pool by default, or a Ray cluster."""
-    import asyncio
     import threading
 
-    from showdown.games.catalog import get_game
-    from showdown.matches.executors import make_executor
-    from showdown.matches.parallel import Job, default_parallel
+    if threading.current_thread() is not threading.main_thread():
+        install_signals = False
+    run = _TournamentRun(cfg, stream if stream is not None else sys.stderr, progress)
+    states = run.play(jobs, executor, install_signals)
+    return run.result(states)
 
-    game = get_game(cfg.game)
-    matches = plan_matches(cfg)
-    out = cfg.out
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "matches").mkdir(exist_ok=True)
-    finished: dict[tuple[str, int], dict[str, Any]] = {}
-    todo: list[tuple[PlannedMatch, int]] = []
-    for m in matches:
-        for k, half in enumerate(m.halves):
-            got = _finished(half)
-            if got is not None:
-                finished[(m.id, k)] = got
-            else:
-                todo.append((m, k))
-    halves_per_match = len(matches[0].halves) if matches else 1
-    done_matches_before = sum(1 for m in matches if all((m.id, k) in finished for k in range(len(m.halves))))
-    stream = stream if stream is not None else sys.stderr
-    show = progress if progress is not None else bool(getattr(stream, "isatty", lambda: False)())
-    ticker = _Progress(
-        len(matches),
-        cfg.hands * halves_per_match * len(matches),
-        done_matches_before,
-        sum(int(r.get("hands", 0)) for r in finished.values()),
-        stream=stream,
-    ) if show else None
-    if finished and ticker is not None:
-        ticker.line(f"tournament: resuming: {len(finished)} of {len(finished) + len(todo)} match halves already played")
-    parallel = jobs or cfg.jobs or default_parallel()
-    job_list = [Job(m.halves[k], Path(m.halves[k].out or out) / f"{m.halves[k].name}.result.json", label=f"{m.id}#{k}") for m, k in todo]
-    where = {id(j): (m, k) for j, (m, k) in zip(job_list, todo)}
-    started = time.monotonic()
-    newly_done_matches = 0
 
-    def on_done(state: Any) -> None:
-        nonlocal newly_done_matches
-        m, k = where[id(state.job)]
+class _TournamentRun:
+    """One ``run_tournament`` call: the halves already played (resumed from their files), the
+    ones to play, and what the executor reports as they run."""
+
+    def __init__(self, cfg: TournamentConfig, stream: Any, progress: bool | None) -> None:
+        self.cfg = cfg
+        self.stream = stream
+        self.matches = plan_matches(cfg)
+        cfg.out.mkdir(parents=True, exist_ok=True)
+        (cfg.out / "matches").mkdir(exist_ok=True)
+        self.finished: dict[tuple[str, int], dict[str, Any]] = {}
+        self.todo: list[tuple[PlannedMatch, int]] = []
+        for m in self.matches:
+            for k, half in enumerate(m.halves):
+                got = _finished(half)
+                if got is not None:
+                    self.finished[(m.id, k)] = got
+                else:
+                    self.todo.append((m, k))
+        self.newly_done_matches = 0
+        self.started = time.monotonic()
+        show = progress if progress is not None else bool(getattr(stream, "isatty", lambda: False)())
+        self.ticker = self._progress() if show else None
+        if self.finished and self.ticker is not None:
+            self.ticker.line(
+                f"tournament: resuming: {len(self.finished)} of {len(self.finished) + len(self.todo)} match halves already played"
+            )
+
+    def _progress(self) -> _Progress:
+        matches, finished = self.matches, self.finished
+        halves_per_match = len(matches[0].halves) if matches else 1
+        done_before = sum(1 for m in matches if all((m.id, k) in finished for k in range(len(m.halves))))
+        hands_before = sum(int(r.get("hands", 0)) for r in finished.values())
+        total_hands = self.cfg.hands * halves_per_match * len(matches)
+        return _Progress(len(matches), total_hands, done_before, hands_before, stream=self.stream)
+
+    def play(self, jobs: int | None, executor: Executor | None, install_signals: bool) -> list[Any]:
+        """Play the halves still to play; their final states."""
+        import asyncio
+
+        from showdown.matches.executors import make_executor
+        from showdown.matches.parallel import Job, default_parallel
+
+        out = self.cfg.out
+        self.job_list = [
+            Job(m.halves[k], Path(m.halves[k].out or out) / f"{m.halves[k].name}.result.json", label=f"{m.id}#{k}")
+            for m, k in self.todo
+        ]
+        self.where = {id(j): (m, k) for j, (m, k) in zip(self.job_list, self.todo)}
+        if not self.job_list:
+            return []
+        states = asyncio.run(
+            (executor or make_executor(self.cfg.executor, self.cfg.address)).run(
+                self.job_list,
+                jobs or self.cfg.jobs or default_parallel(),
+                on_tick=self.on_tick,
+                on_done=self.on_done,
+                on_line=self.on_line,
+                on_interrupt=self.on_interrupt,
+                install_signals=install_signals,
+            )
+        )
+        return list(states)
+
+    def on_done(self, state: Any) -> None:
+        m, k = self.where[id(state.job)]
         r = state.result
         state.job.result_path.unlink(missing_ok=True)  # kept in the .done.json file when finished
         if r is None or r.get("interrupted"):
@@ -730,83 +762,64 @@ def run_tournament(
         tmp = _done_path(half).with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"fingerprint": _fingerprint(half), "result": r}, indent=1), encoding="utf-8")
         os.replace(tmp, _done_path(half))
-        finished[(m.id, k)] = r
-        if all((m.id, j) in finished for j in range(len(m.halves))):
-            newly_done_matches += 1
-            if ticker is not None:
-                ticker.line(f"tournament: finished {m.id}")
+        self.finished[(m.id, k)] = r
+        if all((m.id, j) in self.finished for j in range(len(m.halves))):
+            self.newly_done_matches += 1
+            if self.ticker is not None:
+                self.ticker.line(f"tournament: finished {m.id}")
 
-    def on_tick(states: Sequence[Any]) -> None:
-        if ticker is not None:
+    def on_tick(self, states: Sequence[Any]) -> None:
+        if self.ticker is not None:
             running = sum(1 for s in states if s.started is not None and s.finished is None)
-            ticker.update(newly_done_matches, sum(s.hands for s in states), running)
+            self.ticker.update(self.newly_done_matches, sum(s.hands for s in states), running)
 
-    def on_line(state: Any, text: str) -> None:
-        if text.startswith("# replacements:") or text.startswith("showdown match: stopping"):
-            return
-        line = f"[{state.job.label}] {text}"
-        if ticker is not None:
-            ticker.line(line)
+    def _say(self, line: str) -> None:
+        if self.ticker is not None:
+            self.ticker.line(line)
         else:
-            print(line, file=stream, flush=True)
+            print(line, file=self.stream, flush=True)
 
-    def on_interrupt(n: int) -> None:
-        text = (
+    def on_line(self, state: Any, text: str) -> None:
+        if not (text.startswith("# replacements:") or text.startswith("showdown match: stopping")):
+            self._say(f"[{state.job.label}] {text}")
+
+    def on_interrupt(self, n: int) -> None:
+        self._say(
             "tournament: stopping: the running matches end after their current hand (Ctrl-C again: at once); "
             "run the same command again to resume"
             if n == 1
             else "tournament: stopping at once"
         )
-        if ticker is not None:
-            ticker.line(text)
-        else:
-            print(text, file=stream, flush=True)
 
-    if threading.current_thread() is not threading.main_thread():
-        install_signals = False
-    states = (
-        asyncio.run(
-            (executor or make_executor(cfg.executor, cfg.address)).run(
-                job_list,
-                parallel,
-                on_tick=on_tick,
-                on_done=on_done,
-                on_line=on_line,
-                on_interrupt=on_interrupt,
-                install_signals=install_signals,
+    def result(self, states: Sequence[Any]) -> TournamentResult:
+        """The results of every finished match, written to ``results.json`` and ``results.txt``."""
+        from showdown.games.catalog import get_game
+
+        cfg, matches = self.cfg, self.matches
+        if self.ticker is not None:
+            self.ticker.finish()
+        notes = [f"{s.job.label}: {s.error}" for s in states if s.error is not None]
+        outcomes = []
+        game = get_game(cfg.game)
+        for m in matches:
+            results = [self.finished.get((m.id, k)) for k in range(len(m.halves))]
+            if all(r is not None for r in results):
+                outcomes.append(_outcome(m, results, cfg, game))  # type: ignore[arg-type]
+        complete = len(outcomes) == len(matches)
+        if not complete:
+            notes.append(
+                f"{len(matches) - len(outcomes)} of {len(matches)} matches are not finished: run the same command again to resume"
             )
+        table = cross_table(outcomes, len(cfg.labels))
+        result = TournamentResult(
+            cfg, outcomes, table, ranking(table), len(matches), complete, time.monotonic() - self.started, len(self.todo), notes,
+            ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None,
         )
-        if job_list
-        else []
-    )
-    if ticker is not None:
-        ticker.finish()
-    notes: list[str] = []
-    for s in states:
-        if s.error is not None:
-            notes.append(f"{s.job.label}: {s.error}")
-    outcomes = []
-    for m in matches:
-        results = [finished.get((m.id, k)) for k in range(len(m.halves))]
-        if all(r is not None for r in results):
-            outcomes.append(_outcome(m, results, cfg, game))  # type: ignore[arg-type]
-    complete = len(outcomes) == len(matches)
-    if not complete:
-        notes.append(
-            f"{len(matches) - len(outcomes)} of {len(matches)} matches are not finished: run the same command again to resume"
-        )
-    table = cross_table(outcomes, len(cfg.labels))
-    ranks = ranking(table)
-    result = TournamentResult(
-        cfg, outcomes, table, ranks, len(matches), complete, time.monotonic() - started, len(job_list), notes,
-        ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None,
-    )
-    doc = tournament_json(result)
-    tmp = out / f"results.json.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(doc, indent=2), encoding="utf-8")
-    os.replace(tmp, out / "results.json")
-    (out / "results.txt").write_text(format_tournament(result) + "\n", encoding="utf-8")
-    return result
+        tmp = cfg.out / f"results.json.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(tournament_json(result), indent=2), encoding="utf-8")
+        os.replace(tmp, cfg.out / "results.json")
+        (cfg.out / "results.txt").write_text(format_tournament(result) + "\n", encoding="utf-8")
+        return result
 
 
 def tournament_csv(doc: Mapping[str, Any]) -> str:
