@@ -20,7 +20,6 @@ choices.
 from __future__ import annotations
 
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -77,77 +76,96 @@ async def run_duplicate_async(
     install_signals: bool = False,
 ) -> MatchReport:
     """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
-    from showdown.matches.analyze import plan_estimator
-    from showdown.matches.parallel import Job, default_parallel
-    from showdown.matches.progress import Progress, wants_progress
-    from showdown.matches.seating import match_name, seat_labels
-
-    game = get_game(config.game)
-    n = game.num_players
-    labels = seat_labels(config.agents)
-    if len(set(labels)) != len(labels):
-        raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(labels)}")
-    say = notify if notify is not None else (lambda text: print(f"showdown match: {text}", file=sys.stderr, flush=True))
-    plan = plan_estimator(game, config.agents, config.estimator, True)
-    base = match_name(replace(config, name=config.name), labels)
-    # with no --out, the halves' logs go to a folder removed at the end
-    out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
-    temp = str(out) if config.out is None else None
-    halves = half_configs(config, labels, base, out)
-    jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(halves)]
-    parallel = min(config.jobs or default_parallel(), len(jobs))
-    show = wants_progress(progress, config.progress)
-    stats = MatchStats(labels, game.big_blind, n)  # for the progress line only: hands so far
-    ticker = Progress(config.hands * len(jobs), stats, show_agents=False) if show else None
-
-    def tick(states: Sequence[Any]) -> None:
-        if ticker is not None:
-            stats.hands = sum(s.hands for s in states)
-            ticker.update()
-
-    def line(state: Any, text: str) -> None:
-        if text.startswith("# replacements:"):
-            return
-        say(f"[{state.job.label}] {text}")
-
-    started = time.monotonic()
-    stops = 0
-
-    def interrupted_once(n: int) -> None:
-        nonlocal stops
-        stops = n
-        if n == 1:
-            say("stopping after this hand (Ctrl-C again to stop at once)")
-
+    run = _DuplicateRun(config, progress, notify)
     try:
-        from showdown.matches.executors import make_executor
+        states = await run.play(install_signals)
+        return run.report(states, on_hand)
+    finally:
+        run.clean_up()
 
+
+class _DuplicateRun:
+    """A duplicate match: its halves as jobs of an executor, the progress line over all of them,
+    Ctrl-C passed on, and the paired report from the halves' logs."""
+
+    def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None) -> None:
+        from showdown.matches.analyze import plan_estimator
+        from showdown.matches.parallel import Job
+        from showdown.matches.progress import Progress, say_on_stderr, wants_progress
+        from showdown.matches.seating import match_name, seat_labels
+
+        self.config = config
+        self.game = get_game(config.game)
+        self.labels = seat_labels(config.agents)
+        if len(set(self.labels)) != len(self.labels):
+            raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(self.labels)}")
+        self.say = notify if notify is not None else say_on_stderr
+        self.plan = plan_estimator(self.game, config.agents, config.estimator, True)
+        # with no --out, the halves' logs go to a folder removed at the end
+        out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
+        self.temp = str(out) if config.out is None else None
+        self.halves = half_configs(config, self.labels, match_name(config, self.labels), out)
+        self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves)]
+        self.stats = MatchStats(self.labels, self.game.big_blind, self.game.num_players)  # for the progress line: hands so far
+        show = wants_progress(progress, config.progress)
+        self.ticker = Progress(config.hands * len(self.jobs), self.stats, show_agents=False) if show else None
+        self.stops = 0
+        self.elapsed = 0.0
+
+    def tick(self, states: Sequence[Any]) -> None:
+        if self.ticker is not None:
+            self.stats.hands = sum(s.hands for s in states)
+            self.ticker.update()
+
+    def line(self, state: Any, text: str) -> None:
+        if not text.startswith("# replacements:"):
+            self.say(f"[{state.job.label}] {text}")
+
+    def interrupted_once(self, n: int) -> None:
+        self.stops = n
+        if n == 1:
+            self.say("stopping after this hand (Ctrl-C again to stop at once)")
+
+    async def play(self, install_signals: bool) -> list[Any]:
+        """Play the halves; their final states."""
+        from showdown.matches.executors import make_executor
+        from showdown.matches.parallel import default_parallel
+
+        config = self.config
+        parallel = min(config.jobs or default_parallel(), len(self.jobs))
+        started = time.monotonic()
         states = await make_executor(config.executor, config.address).run(
-            jobs, parallel, on_tick=tick, on_line=line, on_interrupt=interrupted_once, install_signals=install_signals
+            self.jobs, parallel, on_tick=self.tick, on_line=self.line, on_interrupt=self.interrupted_once,
+            install_signals=install_signals,
         )
-        elapsed = time.monotonic() - started
-        if ticker is not None:
-            ticker.finish()
+        self.elapsed = time.monotonic() - started
+        if self.ticker is not None:
+            self.ticker.finish()
+        return list(states)
+
+    def report(self, states: Sequence[Any], on_hand: Callable[[HandRecord], None] | None) -> MatchReport:
+        """The paired report of the halves that played (``on_hand`` is given their hands in order)."""
+        config, game, labels = self.config, self.game, self.labels
         results = []
         for s in states:
-            if s.error is not None and s.result is None and not stops:
+            if s.error is not None and s.result is None and not self.stops:
                 raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
             results.append(s.result)  # None: stopped before it could play (Ctrl-C)
-        interrupted = bool(stops) or any(r is None or r.get("interrupted") for r in results)
+        interrupted = bool(self.stops) or any(r is None or r.get("interrupted") for r in results)
         present = [r for r in results if r is not None and r.get("hands")]
         jsonl = [Path(r["jsonl"]) for r in present if r.get("jsonl")]
         if not jsonl:
-            return _empty_report(config, labels, interrupted, elapsed)
+            return _empty_report(config, labels, interrupted, self.elapsed)
         if on_hand is not None:
             _replay(jsonl, on_hand)
-        analysis, table, totals, agent_stats = _paired_analysis(plan, jsonl, labels, game, len(present))
+        analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
         replacements, replaced_hands, failures = _merged_half_results(present)
-        aborted = any(r.get("aborted") for r in present)
         reasons = [r.get("reason") for r in present if r.get("reason")]
+        kept = self.temp is None
         return MatchReport(
             game=config.game,
             hands=table.hands,
-            hands_requested=config.hands * len(halves),
+            hands_requested=config.hands * len(self.halves),
             seed=config.seed,
             names=tuple(labels),
             agents=tuple(s.name or s.command or "" for s in config.agents),
@@ -155,26 +173,27 @@ async def run_duplicate_async(
             agent_stats=agent_stats,
             position_stats=analysis.positions,
             replacements=replacements,
-            log_path=None if temp else (Path(present[0]["log"]) if present[0].get("log") else None),
-            jsonl_path=None if temp else jsonl[0],
+            log_path=Path(present[0]["log"]) if kept and present[0].get("log") else None,
+            jsonl_path=jsonl[0] if kept else None,
             fixed_seats=config.fixed_seats,
             show_mbb=len(set(game.blind)) > 1,
             big_blind=game.big_blind,
-            aborted=aborted and not interrupted,
+            aborted=any(r.get("aborted") for r in present) and not interrupted,
             interrupted=interrupted,
             reason=reasons[0] if reasons else None,
-            elapsed=elapsed,
+            elapsed=self.elapsed,
             failures=failures,
             analysis=analysis,
-            halves=_half_documents(halves, results, keep_paths=temp is None),
+            halves=_half_documents(self.halves, results, keep_paths=kept),
             replaced_hands=replaced_hands,
             max_replaced=config.max_replaced,
         )
-    finally:
-        for job in jobs:
+
+    def clean_up(self) -> None:
+        for job in self.jobs:
             job.result_path.unlink(missing_ok=True)
-        if temp is not None:
-            shutil.rmtree(temp, ignore_errors=True)
+        if self.temp is not None:
+            shutil.rmtree(self.temp, ignore_errors=True)
 
 
 def _empty_report(config: MatchConfig, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:

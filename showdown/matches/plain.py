@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import secrets
 import signal
-import sys
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -37,7 +36,7 @@ from showdown.matches.agent_process import (
 from showdown.matches.config import MatchConfig
 from showdown.matches.figures import RunningFigures
 from showdown.matches.files import replay_finished_hands, save_match_file, save_result_file
-from showdown.matches.progress import Progress, wants_progress
+from showdown.matches.progress import Progress, say_on_stderr, wants_progress
 from showdown.matches.report import MatchReport
 from showdown.matches.seating import game_argument, match_name, seat_labels, seat_seeds
 from showdown.matches.stopping import StoppingRule
@@ -69,7 +68,7 @@ class MatchRun:
 
         self.config = config
         self.on_hand = on_hand
-        self.say = notify if notify is not None else _stderr_line
+        self.say = notify if notify is not None else say_on_stderr
         self.in_process = dict(in_process or {})
         self.game = get_game(config.game)
         self.labels = seat_labels(config.agents)
@@ -311,7 +310,3 @@ def run_plain(config: MatchConfig, *, progress: bool | None = None) -> MatchRepo
     install_signals = threading.current_thread() is threading.main_thread()
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         return runner.run(MatchRun(config, progress=progress).play(install_signals))
-
-
-def _stderr_line(text: str) -> None:
-    print(f"showdown match: {text}", file=sys.stderr, flush=True)

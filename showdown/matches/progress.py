@@ -10,7 +10,12 @@ from typing import TextIO
 from showdown.matches.stats import MatchStats
 from showdown.status import StatusLine
 
-__all__ = ["Progress", "wants_progress"]
+__all__ = ["Progress", "say_on_stderr", "wants_progress"]
+
+
+def say_on_stderr(text: str) -> None:
+    """A match's one-line message, on stderr: ``showdown match: TEXT``."""
+    print(f"showdown match: {text}", file=sys.stderr, flush=True)
 
 
 def wants_progress(asked: bool | None, configured: bool | None) -> bool:
