@@ -562,24 +562,7 @@ def analyze(
             raise ShowdownError("the chance estimator needs the logs read with the game's chance corrections")
         values = table.chance
     if estimator == "aivat":
-        if aivat is None or table.codes is None:
-            raise ShowdownError("the AIVAT estimator needs the game's tree and the players' strategies")
-        if table.num_positions != 2:
-            raise ShowdownError("the AIVAT estimator handles 2-player games only")
-        result = aivat.estimate(table.codes, table.seats, table.values[:, 0], table.replaced)
-        values = np.stack([result.values, -result.values], axis=1)
-        consistency_p = _consistency(table.values[:, 0] - result.values)
-        if consistency_p is not None and consistency_p < CONSISTENCY_ALARM:
-            notes.append(
-                f"the chips won disagree with the known strategies (p = {consistency_p:.2g}): the AIVAT "
-                "figures assume the agents play them; check the agents, or use --estimator plain"
-            )
-        exact = result.exact
-        known = tuple(n for n, k in zip(table.names, result.known) if k)
-        notes += [_note_names(note, table.names) for note in result.notes]
-        replaced = int(table.replaced.any(axis=1).sum())
-        if replaced:
-            notes.append(f"{replaced} hands had actions played by the dealer: those seats count as unknown there")
+        values, consistency_p, exact, known = _aivat_values(table, aivat, notes)
     chosen = plain if values is table.values else _stats(table, values, big_blind)
     positions, plain_positions = chosen.positions(), plain.positions()
     if pair and halves > 1:
@@ -608,6 +591,29 @@ def analyze(
         notes=notes,
         consistency_p=consistency_p,
     )
+
+
+def _aivat_values(table: HandTable, aivat: Any, notes: list[str]) -> tuple[np.ndarray, float | None, bool, tuple[str, ...]]:
+    """Each hand's AIVAT values (position 0, -position 0), the p-value of the chips won against the
+    known strategies, whether the values are exact, and the seats taken as known; notes added."""
+    if aivat is None or table.codes is None:
+        raise ShowdownError("the AIVAT estimator needs the game's tree and the players' strategies")
+    if table.num_positions != 2:
+        raise ShowdownError("the AIVAT estimator handles 2-player games only")
+    result = aivat.estimate(table.codes, table.seats, table.values[:, 0], table.replaced)
+    values = np.stack([result.values, -result.values], axis=1)
+    consistency_p = _consistency(table.values[:, 0] - result.values)
+    if consistency_p is not None and consistency_p < CONSISTENCY_ALARM:
+        notes.append(
+            f"the chips won disagree with the known strategies (p = {consistency_p:.2g}): the AIVAT "
+            "figures assume the agents play them; check the agents, or use --estimator plain"
+        )
+    known = tuple(n for n, k in zip(table.names, result.known) if k)
+    notes += [_note_names(note, table.names) for note in result.notes]
+    replaced = int(table.replaced.any(axis=1).sum())
+    if replaced:
+        notes.append(f"{replaced} hands had actions played by the dealer: those seats count as unknown there")
+    return values, consistency_p, bool(result.exact), known
 
 
 CONSISTENCY_ALARM = 1e-3

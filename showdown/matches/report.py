@@ -111,31 +111,14 @@ def report_json(r: MatchReport) -> dict[str, Any]:
     """
     a = r.analysis
     compare = a is not None and (a.estimator != "plain" or a.paired)
-
-    def fields(e: Estimate, plain: Estimate | None, gain: float | None) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "hands": e.hands,
-            "per100": e.per100,
-            "ci95": _ci(e.ci95),
-            "se100": e.se100,
-            "mbb_per_hand": e.mbb,
-            "ci95_mbb": _ci(e.ci95_mbb),
-        }
-        if compare and plain is not None:
-            out["plain"] = {"per100": plain.per100, "ci95": _ci(plain.ci95)}
-            out["variance_reduction"] = _gain(gain)
-        return out
-
     agents = []
     for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, r.agent_stats)):
-        plain = a.plain_agents[i] if a is not None else None
-        gain = a.agent_reduction(i) if a is not None else None
-        agents.append({"name": name, "agent": agent, "total": total, **fields(e, plain, gain)})
+        plain, gain = (a.plain_agents[i], a.agent_reduction(i)) if a is not None else (None, None)
+        agents.append({"name": name, "agent": agent, "total": total, **_estimate_json(e, plain, gain, compare)})
     positions = []
     for p, e in enumerate(r.position_stats):
-        plain = a.plain_positions[p] if a is not None else None
-        gain = a.position_reduction(p) if a is not None else None
-        positions.append({"position": p, **fields(e, plain, gain)})
+        plain, gain = (a.plain_positions[p], a.position_reduction(p)) if a is not None else (None, None)
+        positions.append({"position": p, **_estimate_json(e, plain, gain, compare)})
     differences = []
     if a is not None:
         for k, d in enumerate(a.differences):
@@ -175,6 +158,23 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "failures": r.failures,
         "notes": list(a.notes) if a is not None else [],
     }
+
+
+def _estimate_json(e: Estimate, plain: Estimate | None, gain: float | None, compare: bool) -> dict[str, Any]:
+    """An estimate's ``--json`` fields; beside it the plain one and the variance reduction when the
+    report compares estimators."""
+    out: dict[str, Any] = {
+        "hands": e.hands,
+        "per100": e.per100,
+        "ci95": _ci(e.ci95),
+        "se100": e.se100,
+        "mbb_per_hand": e.mbb,
+        "ci95_mbb": _ci(e.ci95_mbb),
+    }
+    if compare and plain is not None:
+        out["plain"] = {"per100": plain.per100, "ci95": _ci(plain.ci95)}
+        out["variance_reduction"] = _gain(gain)
+    return out
 
 
 def _num(x: float, digits: int = 2) -> str:
