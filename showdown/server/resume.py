@@ -49,6 +49,22 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
     """Read the logs of a killed match and say where to continue (``ShowdownError`` if they are
     not this match's, or if the match already finished)."""
     log_lines = _complete_lines(log_path)
+    _check_header(log_path, log_lines, header)
+    state_ends = _state_line_ends(log_path, log_lines, names)
+    hands = len(state_ends)
+    records, counts = _jsonl_records(jsonl_path, hands)
+    finished = min(hands, len(records))  # a hand in the .log but not yet in the .jsonl is played again
+    if finished < hands:
+        log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
+    else:
+        log_size = sum(len(line) for line in log_lines)
+    totals = _totals(log_lines, names, finished) if finished else dict.fromkeys(names, 0.0)
+    jsonl_size = records[finished - 1] if finished else 0
+    return ResumePoint(finished, totals, counts, log_size, jsonl_size)
+
+
+def _check_header(log_path: Path, log_lines: list[bytes], header: LogHeader) -> None:
+    """The log is this match's (same name, game, hands and seed) and not finished."""
     headers = [h for h in (parse_header_line(x.decode("utf-8", "replace")) for x in log_lines if x.startswith(b"#")) if h]
     if not headers:
         raise ShowdownError(f"{log_path}: no header line: not the log of a match, cannot resume from it")
@@ -62,52 +78,53 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
         )
     if any(x.startswith(b"SCORE:") for x in log_lines):
         raise ShowdownError(f"{log_path}: this match already finished (it has its SCORE line): nothing to resume")
-    log_size = 0
-    totals = dict.fromkeys(names, 0.0)
-    hands = 0
-    state_ends: list[int] = []
+
+
+def _state_line_ends(log_path: Path, log_lines: list[bytes], names: tuple[str, ...]) -> list[int]:
+    """For each hand of the ``.log`` in order, the byte length of the log up to its STATE line's end."""
+    size = 0
+    ends: list[int] = []
     for line in log_lines:
-        log_size += len(line)
+        size += len(line)
         if not line.startswith(STATE_PREFIX_BYTES):
             continue
         try:
             hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
         except (ProtocolError, UnicodeDecodeError) as exc:
             raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None
-        if hand.hand != hands:
-            raise ShowdownError(f"{log_path}: hand {hand.hand} follows hand {hands - 1}: cannot resume from this log")
+        if hand.hand != len(ends):
+            raise ShowdownError(f"{log_path}: hand {hand.hand} follows hand {len(ends) - 1}: cannot resume from this log")
         if set(hand.names) != set(names):
             raise ShowdownError(f"{log_path}: hand {hand.hand} was played by {'|'.join(hand.names)}, not {'|'.join(names)}")
-        hands += 1
-        state_ends.append(log_size)
-    records: list[int] = []
-    jsonl_size = 0
+        ends.append(size)
+    return ends
+
+
+def _jsonl_records(jsonl_path: Path, hands: int) -> tuple[list[int], dict[int, dict[str, int]]]:
+    """The whole hand records at the start of the ``.jsonl`` (at most ``hands``): the byte length up
+    to each one's end, and the dealer's events counted by seat and kind."""
+    ends: list[int] = []
+    size = 0
     counts: dict[int, dict[str, int]] = {}
-    if jsonl_path.exists():
-        for line in _complete_lines(jsonl_path):
-            if len(records) == hands:
-                break
-            try:
-                record = json.loads(line)
-            except ValueError:
-                break
-            if is_summary_record(record) or record.get("hand") != len(records):
-                break
-            jsonl_size += len(line)
-            records.append(jsonl_size)
-            for event in record.get("events") or ():
-                seat, kind = event.get("seat"), event.get("kind")
-                if isinstance(seat, int) and isinstance(kind, str) and seat >= 0:
-                    by_kind = counts.setdefault(seat, {})
-                    by_kind[kind] = by_kind.get(kind, 0) + 1
-    finished = min(hands, len(records))  # a hand in the .log but not yet in the .jsonl is played again
-    if finished < hands:
-        log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
-        totals = _totals(log_lines, names, finished)
-    elif hands:
-        totals = _totals(log_lines, names, hands)
-    jsonl_size = records[finished - 1] if finished else 0
-    return ResumePoint(finished, totals, counts, log_size, jsonl_size)
+    if not jsonl_path.exists():
+        return ends, counts
+    for line in _complete_lines(jsonl_path):
+        if len(ends) == hands:
+            break
+        try:
+            record = json.loads(line)
+        except ValueError:
+            break
+        if is_summary_record(record) or record.get("hand") != len(ends):
+            break
+        size += len(line)
+        ends.append(size)
+        for event in record.get("events") or ():
+            seat, kind = event.get("seat"), event.get("kind")
+            if isinstance(seat, int) and isinstance(kind, str) and seat >= 0:
+                by_kind = counts.setdefault(seat, {})
+                by_kind[kind] = by_kind.get(kind, 0) + 1
+    return ends, counts
 
 
 def _header_size(lines: list[bytes]) -> int:
