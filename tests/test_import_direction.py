@@ -77,3 +77,47 @@ def test_the_layers_have_no_cycle() -> None:
 
     for layer in ALLOWED:
         visit(layer)
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE.parent).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join(parts)
+
+
+def _module_imports(path: Path, modules: set[str]) -> set[str]:
+    """The package's modules ``path`` imports, function-level too; ``from pkg import sub`` is ``pkg.sub``."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out |= {a.name for a in node.names if a.name in modules}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in modules:
+            subs = {f"{node.module}.{a.name}" for a in node.names} & modules
+            out |= subs or {node.module}
+    return out
+
+
+def test_the_match_layer_has_no_import_circle() -> None:
+    """runner -> duplicate -> parallel -> runner was one: the entry picks plain or duplicate, and the
+    parts below it never import it back."""
+    paths = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph = {m: _module_imports(p, set(paths)) for m, p in paths.items()}
+    layer = [m for m in graph if m.startswith(("showdown.matches.", "showdown.evaluation."))]
+    state: dict[str, int] = {}
+    trail: list[str] = []
+
+    def visit(m: str) -> None:
+        if state.get(m) == 1:
+            raise AssertionError("import circle: " + " -> ".join(trail[trail.index(m):] + [m]))
+        if state.get(m) == 2:
+            return
+        state[m] = 1
+        trail.append(m)
+        for dep in sorted(graph[m]):
+            if dep in layer:
+                visit(dep)
+        trail.pop()
+        state[m] = 2
+
+    for m in sorted(layer):
+        visit(m)
