@@ -27,10 +27,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from showdown.evaluation.report import MatchReport
+from showdown.evaluation.stats import Z95
 from showdown.matches.config import AgentSpec, MatchConfig
-from showdown.matches.report import MatchReport
 from showdown.matches.runner import run_match
-from showdown.matches.stats import Z95
 
 TARGET = 0.5  # half-width per 100 hands
 EDGE = 100.0 / 18.0

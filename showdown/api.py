@@ -31,12 +31,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from showdown.errors import ConfigError
-from showdown.matches.report import match_csv
+from showdown.evaluation.report import match_csv
 from showdown.matches.tournament import tournament_csv
 
 if TYPE_CHECKING:
+    from showdown.evaluation.report import MatchReport
     from showdown.matches.config import AgentSpec
-    from showdown.matches.report import MatchReport
     from showdown.matches.tournament import TournamentResult
 
 __all__ = ["MatchResult", "TournamentTable", "run_match", "run_match_async", "run_tournament"]
@@ -53,7 +53,7 @@ class MatchResult:
 
     def to_json(self) -> dict[str, Any]:
         """The document ``showdown match --json`` prints."""
-        from showdown.matches.report import report_json
+        from showdown.evaluation.report import report_json
 
         return report_json(self.report)
 
@@ -62,7 +62,7 @@ class MatchResult:
         return match_csv(self.to_json())
 
     def __str__(self) -> str:
-        from showdown.matches.report import format_table
+        from showdown.evaluation.report import format_table
 
         return format_table(self.report)
 

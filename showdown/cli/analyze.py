@@ -61,7 +61,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 def _known(entries: list[str], game: Any) -> dict[str, Any]:
     """``NAME=AGENT`` entries -> name -> Strategy."""
-    from showdown.matches.aivat import known_strategy
+    from showdown.evaluation.aivat import known_strategy
     from showdown.solvers.strategy import load_strategy
 
     out: dict[str, Any] = {}
@@ -82,9 +82,9 @@ def _known(entries: list[str], game: Any) -> dict[str, Any]:
 def run_analyze_command(args: argparse.Namespace) -> int:
     """Handler: read, analyse, print; exit 0."""
     from showdown.cli.plots import plot_cumulative
+    from showdown.evaluation.aivat import AivatEstimator, supports
+    from showdown.evaluation.analyze import analysis_json, analyze, format_analysis, read_logs
     from showdown.games.catalog import get_game
-    from showdown.matches.aivat import AivatEstimator, supports
-    from showdown.matches.analyze import analysis_json, analyze, format_analysis, read_logs
 
     game = get_game(args.game) if args.game else None
     estimator = args.estimator

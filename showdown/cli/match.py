@@ -87,9 +87,9 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
 def run_match_command(args: argparse.Namespace) -> int:
     """Handler: build the config, play, print the table, JSON or CSV; the exit status: ``exit_status``."""
+    from showdown.evaluation.report import format_table, report_json
     from showdown.matches.agent_words import agents_from_words
     from showdown.matches.config import load_match_config, merge_config
-    from showdown.matches.report import format_table, report_json
     from showdown.matches.runner import run_match
 
     if args.resume:
@@ -165,12 +165,12 @@ def run_match_command(args: argparse.Namespace) -> int:
 
 
 def _print_report(report: Any, args: argparse.Namespace) -> None:
-    from showdown.matches.report import format_table, report_json
+    from showdown.evaluation.report import format_table, report_json
 
     if args.json:
         print(json.dumps(report_json(report), indent=2))
     elif args.csv:
-        from showdown.matches.report import match_csv
+        from showdown.evaluation.report import match_csv
 
         print(match_csv(report_json(report)), end="")
     else:

@@ -45,7 +45,7 @@ def add_plan_parser(sub: Any) -> None:
 
 
 def _pilot_from_logs(paths: list[str], agent: str | None, game: Any) -> tuple[np.ndarray, Any, str]:
-    from showdown.matches.analyze import read_logs
+    from showdown.evaluation.analyze import read_logs
 
     logs = read_logs(paths, game=game)
     table = logs.table
@@ -61,10 +61,10 @@ def _pilot_from_logs(paths: list[str], agent: str | None, game: Any) -> tuple[np
 
 
 def _pilot_match(args: argparse.Namespace) -> tuple[np.ndarray, Any, str, float | str | None]:
+    from showdown.evaluation.report import report_json
     from showdown.games.catalog import get_game
     from showdown.matches.agent_words import agents_from_words
     from showdown.matches.config import MatchConfig
-    from showdown.matches.report import report_json
     from showdown.matches.runner import run_match
 
     if not args.game:

@@ -159,7 +159,7 @@ def play_handler(args: argparse.Namespace) -> int:
 
 
 async def _play(config: Any, seat: Any, app: Any, args: argparse.Namespace) -> None:
-    from showdown.matches.report import format_table
+    from showdown.evaluation.report import format_table
     from showdown.matches.runner import run_match_async
     from showdown.view.server import start_server, view_url
 

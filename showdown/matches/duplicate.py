@@ -28,11 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError, ShowdownError
+from showdown.evaluation.report import MatchReport
+from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
-from showdown.matches.report import MatchReport
 from showdown.matches.seating import half_agent_seed
-from showdown.matches.stats import Estimate, MatchStats
 from showdown.protocol.logfile import HandRecord, is_summary_line
 
 __all__ = ["half_configs", "half_agent_seed", "run_duplicate", "run_duplicate_async"]
@@ -89,7 +89,7 @@ class _DuplicateRun:
     Ctrl-C passed on, and the paired report from the halves' logs."""
 
     def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None) -> None:
-        from showdown.matches.analyze import plan_estimator
+        from showdown.evaluation.analyze import plan_estimator
         from showdown.matches.parallel import Job
         from showdown.matches.progress import Progress, say_on_stderr, wants_progress
         from showdown.matches.seating import match_name, seat_labels
@@ -224,7 +224,7 @@ def _paired_analysis(
 ) -> tuple[Any, Any, list[float], list[Estimate]]:
     """The paired figures of the halves' logs under the planned estimator; the table they came from;
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
-    from showdown.matches.analyze import analyze, read_logs
+    from showdown.evaluation.analyze import analyze, read_logs
 
     encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
     table = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance").table

@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from showdown.errors import ShowdownError
+from showdown.evaluation.stats import MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec
-from showdown.matches.stats import MatchStats
 from showdown.protocol.logfile import HandRecord
 from showdown.server.tcp import DEALER_PLAYED
 
@@ -30,8 +30,8 @@ class RunningFigures:
     def __init__(
         self, game: GameDef, specs: Sequence[AgentSpec], labels: Sequence[str], plan: Any, in_process: Mapping[int, Any]
     ) -> None:
+        from showdown.evaluation.analyze import AivatAccumulator
         from showdown.evaluation.series import WinningsSeries
-        from showdown.matches.analyze import AivatAccumulator
 
         self.labels = list(labels)
         self.plan = plan
@@ -81,7 +81,7 @@ class RunningFigures:
 
     def analysis(self, totals: Sequence[float]) -> Any:
         """The report's figures under the planned estimator; plain (with a note) if AIVAT cannot be had."""
-        from showdown.matches.analyze import plain_analysis
+        from showdown.evaluation.analyze import plain_analysis
 
         self.catch_up()
         stats, plan, show_mbb = self.stats, self.plan, self.show_mbb
@@ -121,7 +121,7 @@ class _ExactTracker:
     def of(cls, game: GameDef, specs: Sequence[AgentSpec], in_process: Mapping[int, Any]) -> _ExactTracker | None:
         if game.num_players <= 2 or in_process or game.is_nolimit:
             return None
-        from showdown.matches.aivat import known_strategies
+        from showdown.evaluation.aivat import known_strategies
         from showdown.solvers.multiplayer import check_multiplayer_solvable
 
         try:

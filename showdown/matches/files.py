@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
+from showdown.evaluation.report import MatchReport
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
-from showdown.matches.report import MatchReport
 from showdown.protocol.logfile import HandRecord
 
 __all__ = [
@@ -55,7 +55,7 @@ def load_match_file(where: str | Path) -> MatchConfig:
 def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) -> Path | None:
     """``<out>/<match>.result.json``: the ``--json`` document of a finished match, with its thinned
     cumulative winnings (``series``), so that ``showdown view`` opens any match at once."""
-    from showdown.matches.report import report_json
+    from showdown.evaluation.report import report_json
 
     if report.log_path is None:
         return None

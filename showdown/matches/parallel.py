@@ -256,8 +256,8 @@ def run_jobs_blocking(jobs: Sequence[Job], parallel: int, **kw: Any) -> list[Job
 
 def _child(run_file: str) -> int:
     from showdown.errors import ShowdownError
+    from showdown.evaluation.report import report_json
     from showdown.matches.plain import run_plain
-    from showdown.matches.report import report_json
 
     spec = json.loads(Path(run_file).read_text(encoding="utf-8"))
     result = Path(spec["result"])

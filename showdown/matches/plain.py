@@ -23,6 +23,7 @@ from typing import Any
 
 from showdown.agents.client import TOKEN_ENV
 from showdown.errors import ConfigError
+from showdown.evaluation.report import MatchReport
 from showdown.games.catalog import get_game
 from showdown.matches.agent_process import (
     AGENT_EXIT_GRACE,
@@ -37,7 +38,6 @@ from showdown.matches.config import MatchConfig
 from showdown.matches.figures import RunningFigures
 from showdown.matches.files import replay_finished_hands, save_match_file, save_result_file
 from showdown.matches.progress import Progress, say_on_stderr, wants_progress
-from showdown.matches.report import MatchReport
 from showdown.matches.seating import game_argument, match_name, seat_labels, seat_seeds
 from showdown.matches.stopping import StoppingRule
 from showdown.protocol.logfile import HandRecord
@@ -64,7 +64,7 @@ class MatchRun:
         notify: Callable[[str], None] | None = None,
         in_process: Mapping[int, Any] | None = None,
     ) -> None:
-        from showdown.matches.analyze import plan_estimator
+        from showdown.evaluation.analyze import plan_estimator
 
         self.config = config
         self.on_hand = on_hand

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from showdown.matches.stats import MatchStats
+from showdown.evaluation.stats import MatchStats
 from showdown.status import StatusLine
 
 __all__ = ["Progress", "say_on_stderr", "wants_progress"]

@@ -13,12 +13,12 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from showdown.evaluation.report import MatchReport
 from showdown.matches.agent_process import agent_command
 from showdown.matches.checks import check_match
 from showdown.matches.config import MatchConfig
 from showdown.matches.files import load_match_file, save_match_file
 from showdown.matches.progress import Progress
-from showdown.matches.report import MatchReport
 from showdown.matches.seating import agent_seed, seat_labels
 from showdown.protocol.logfile import HandRecord
 

@@ -53,6 +53,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.errors import ConfigError, ShowdownError
+from showdown.evaluation.stats import EXACT_ZERO, Estimate
 from showdown.matches.config import (
     AgentSpec,
     DealerSettings,
@@ -63,7 +64,6 @@ from showdown.matches.config import (
     parse_settings,
 )
 from showdown.matches.seating import tournament_match_seed
-from showdown.matches.stats import EXACT_ZERO, Estimate
 from showdown.status import StatusLine
 
 if TYPE_CHECKING:
@@ -166,7 +166,7 @@ def _check_estimator(estimator: str, duplicate: bool, game: Any, where: str) -> 
     if estimator == "duplicate" and not duplicate:
         raise ConfigError(f"{where}: the duplicate estimator needs 'duplicate: true'")
     if estimator == "aivat":
-        from showdown.matches.aivat import supports
+        from showdown.evaluation.aivat import supports
 
         why = supports(game)
         if why is not None:
@@ -595,7 +595,7 @@ class _Progress(StatusLine):
 
 def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: TournamentConfig, game: Any) -> MatchOutcome:
     """Analyse one finished match from its halves' logs."""
-    from showdown.matches.analyze import analyze, plan_estimator, read_logs
+    from showdown.evaluation.analyze import analyze, plan_estimator, read_logs
 
     specs = [replace(cfg.agents[i], label=cfg.labels[i]) for i in match.agents]
     plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from showdown.errors import GameDefError, IllegalActionError, ShowdownError
+from showdown.errors import IllegalActionError, ShowdownError
+from showdown.evaluation.analyze import resolve_log_game
 from showdown.games.cards import cards_text
-from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
 from showdown.protocol.logfile import LogFile, LoggedHand, format_value, parse_log
@@ -37,20 +37,6 @@ class VerifyReport:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-
-def resolve_log_game(game_name: str, log_path: Path) -> GameDef:
-    """The game a log header names: a path next to the log, a catalog name or a reference file name."""
-    beside = log_path.parent / game_name
-    if beside.is_file():
-        return get_game(str(beside))
-    try:
-        return get_game(game_name)
-    except GameDefError as exc:
-        raise GameDefError(
-            f"{log_path}: the header names game {game_name!r}, which is neither a catalog game nor a file "
-            f"next to the log ({exc}); pass --game GAME"
-        ) from None
 
 
 def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None = None, *, partial: bool = False) -> VerifyReport:

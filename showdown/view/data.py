@@ -27,8 +27,8 @@ from typing import Any
 
 from showdown.errors import ShowdownError
 from showdown.evaluation.series import WinningsSeries
+from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
-from showdown.matches.stats import Estimate, MatchStats
 from showdown.protocol.logfile import is_summary_record
 
 RESULT_SUFFIX = ".result.json"
@@ -304,7 +304,7 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
 
 def _acpc_summary(files: MatchFiles) -> dict[str, Any]:
     """A reference dealer's ``.log`` (no JSON Lines): the plain figures of ``showdown analyze``."""
-    from showdown.matches.analyze import analysis_json, analyze, read_logs
+    from showdown.evaluation.analyze import analysis_json, analyze, read_logs
 
     assert files.log is not None
     logs = read_logs([files.log])

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from showdown.errors import ConfigError
-from showdown.matches.stats import Estimate
+from showdown.evaluation.stats import Estimate
 from showdown.matches.tournament import (
     MatchOutcome,
     combine,

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from showdown.matches.stats import (
+from showdown.evaluation.stats import (
     Z95,
     Estimate,
     MatchStats,

@@ -12,9 +12,9 @@ import pytest
 
 from showdown.cli import main
 from showdown.errors import ShowdownError
+from showdown.evaluation.aivat import AivatEstimator
+from showdown.evaluation.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
 from showdown.games.catalog import get_game
-from showdown.matches.aivat import AivatEstimator
-from showdown.matches.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
 from showdown.protocol.logfile import HandRecord, parse_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +101,7 @@ def test_aivat_on_a_reference_log_with_known_strategies() -> None:
     game = get_game("kuhn")
     est = AivatEstimator(game)
     logs = read_logs([DATA / "kuhn.limit.2p.1000h.seed0.log"], encoder_for=lambda g: est)
-    from showdown.matches.aivat import known_strategy
+    from showdown.evaluation.aivat import known_strategy
 
     random_strategy = known_strategy("random", game)[0]
     est.set_strategies([random_strategy, None])  # Alice "random", Bob unknown

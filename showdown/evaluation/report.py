@@ -10,10 +10,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from showdown.matches.stats import Estimate
+from showdown.evaluation.stats import Estimate
 
 if TYPE_CHECKING:
-    from showdown.matches.analyze import Analysis
+    from showdown.evaluation.analyze import Analysis
 
 __all__ = ["MatchReport", "format_table", "match_csv", "report_json"]
 
@@ -190,7 +190,7 @@ def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
 def format_table(r: MatchReport) -> str:
     """The human-readable results: how they were estimated, a row per agent and per position, the
     difference between agents with its p-value, and the logs."""
-    from showdown.matches.analyze import estimator_line, format_rows
+    from showdown.evaluation.analyze import estimator_line, format_rows
 
     seats = "fixed seats" if r.fixed_seats else "seats rotate"
     if r.halves:

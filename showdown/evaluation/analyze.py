@@ -33,9 +33,10 @@ from typing import Any
 
 import numpy as np
 
-from showdown.errors import ProtocolError, ShowdownError
+from showdown.errors import GameDefError, ProtocolError, ShowdownError
+from showdown.evaluation.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
+from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.matches.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
 from showdown.protocol.logfile import (
     STATE_PREFIX,
     HandRecord,
@@ -171,7 +172,7 @@ class HandCollector:
 
     def add_record(self, record: HandRecord, half: int = 0) -> None:
         """A JSON Lines hand record (the match runner's ``on_hand``)."""
-        from showdown.matches.aivat import REPLACING_EVENTS
+        from showdown.evaluation.aivat import REPLACING_EVENTS
 
         replaced = None
         if record.events:
@@ -197,7 +198,7 @@ class HandCollector:
         h = len(self._number)
         codes = None
         if self.encoder is not None:
-            from showdown.matches.aivat import DealCodes
+            from showdown.evaluation.aivat import DealCodes
 
             cols = [np.frombuffer(c, dtype=np.int32).astype(np.int64) if len(c) else np.zeros(0, np.int64) for c in self._codes]
             codes = DealCodes(*cols)
@@ -282,9 +283,21 @@ def _game_of_file(path: Path) -> str | None:
     return None
 
 
-def _resolve_game(label: str, path: Path) -> GameDef | None:
-    from showdown.matches.verify import resolve_log_game
+def resolve_log_game(game_name: str, log_path: Path) -> GameDef:
+    """The game a log header names: a path next to the log, a catalog name or a reference file name."""
+    beside = log_path.parent / game_name
+    if beside.is_file():
+        return get_game(str(beside))
+    try:
+        return get_game(game_name)
+    except GameDefError as exc:
+        raise GameDefError(
+            f"{log_path}: the header names game {game_name!r}, which is neither a catalog game nor a file "
+            f"next to the log ({exc}); pass --game GAME"
+        ) from None
 
+
+def _resolve_game(label: str, path: Path) -> GameDef | None:
     try:
         return resolve_log_game(label, path)
     except ShowdownError:
@@ -751,7 +764,7 @@ class AivatAccumulator:
 
     def analysis(self, *, show_mbb: bool = False, totals: Sequence[float] | None = None) -> Analysis:
         """The figures ``analyze(table, estimator="aivat")`` gives for the hands added so far."""
-        from showdown.matches.aivat import choose_known
+        from showdown.evaluation.aivat import choose_known
 
         self.flush()
         num_seats = max(len(self.estimator.known), self._max_seat + 1)
@@ -830,7 +843,7 @@ def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, d
     ``ConfigError``; an explicit ``aivat`` with no strategy known corrects chance only (noted).
     """
     from showdown.errors import ConfigError
-    from showdown.matches.aivat import AivatEstimator, known_strategies, supports
+    from showdown.evaluation.aivat import AivatEstimator, known_strategies, supports
 
     if requested == "duplicate" and not duplicate:
         raise ConfigError("the duplicate estimator needs the match played in duplicate (--duplicate)")

@@ -15,11 +15,11 @@ import numpy as np
 import pytest
 
 from showdown.agents.exploiter import agent_strategy
+from showdown.evaluation.aivat import AivatEstimator, DealCodes, known_strategy, supports
 from showdown.games.cards import make_deck
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State, parse_action
-from showdown.matches.aivat import AivatEstimator, DealCodes, known_strategy, supports
 from showdown.matches.config import AgentSpec
 from showdown.solvers.best_response import expected_value
 from showdown.solvers.strategy import Strategy, state_infoset_key, uniform_strategy
@@ -175,7 +175,7 @@ def test_which_agents_count_as_known() -> None:
 def test_action_frequencies_that_contradict_the_declared_strategies_drop_the_claim() -> None:
     # Declared: both play the equilibrium. Really: both mix with other probabilities, on the
     # same actions, so no action is impossible under the declared strategy: only the chips can tell.
-    from showdown.matches.analyze import HandCollector, analyze
+    from showdown.evaluation.analyze import HandCollector, analyze
 
     game = get_game("kuhn")
     eq = agent_strategy("equilibrium", game)
@@ -203,8 +203,8 @@ def test_action_frequencies_that_contradict_the_declared_strategies_drop_the_cla
 
 
 def test_hands_that_are_not_deals_of_the_game_are_refused() -> None:
+    from showdown.evaluation.aivat import AivatError
     from showdown.games.cards import parse_cards
-    from showdown.matches.aivat import AivatError
 
     est = AivatEstimator(get_game("kuhn"))
     ks, qs = parse_cards("Ks"), parse_cards("Qs")

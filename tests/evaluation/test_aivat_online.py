@@ -12,12 +12,12 @@ import pytest
 import scipy.stats  # noqa: F401  imported before tracing: a first import is not the match's memory
 
 from showdown.agents.exploiter import agent_strategy
+from showdown.evaluation.aivat import AivatEstimator
+from showdown.evaluation.analyze import AivatAccumulator, Analysis, HandCollector, analyze
+from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
-from showdown.matches.aivat import AivatEstimator
-from showdown.matches.analyze import AivatAccumulator, Analysis, HandCollector, analyze
-from showdown.matches.stats import Estimate, MatchStats
 from showdown.solvers.strategy import Strategy, uniform_strategy
-from tests.matches.test_aivat import all_hands, simulate
+from tests.evaluation.test_aivat import all_hands, simulate
 
 GAME = get_game("kuhn")
 
