@@ -37,17 +37,7 @@ from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import (
-    STATE_PREFIX,
-    HandRecord,
-    LoggedHand,
-    Score,
-    is_summary_line,
-    is_summary_record,
-    parse_header_line,
-    parse_score_line,
-    parse_state_line,
-)
+from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, parse_header_line, read_records
 
 __all__ = [
     "ESTIMATORS",
@@ -397,41 +387,28 @@ def _check_one_game(files: list[Path], labels: list[str | None], game: GameDef |
 
 
 def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
-    score: Score | None = None
-    for number, raw in _iter_file(path, notes):
-        line = raw.rstrip("\r\n")
-        try:
-            if line.startswith(STATE_PREFIX):
-                collector.add_logged(parse_state_line(line), half)
-            elif line.startswith("SCORE:"):
-                score = parse_score_line(line)
-            elif line.startswith("#") or not line.strip():
-                continue
-            else:
-                raise ProtocolError(f"unexpected line {line[:80]!r}")
-        except ShowdownError as exc:
-            raise ShowdownError(f"{path}:{number}: {exc}") from None
-    return score
+    return _read_log_file(path, collector, half, notes, jsonl=False)
 
 
 def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
+    return _read_log_file(path, collector, half, notes, jsonl=True)
+
+
+def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool) -> Score | None:
+    """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
+    streamed); the match's total if the file has one (its SCORE line or summary record)."""
     score: Score | None = None
-    for number, raw in _iter_file(path, notes):
-        line = raw.strip()
-        if not line:
-            continue
+    lines = (line for _, line in _iter_file(path, notes))
+    for number, record in read_records(lines, source=str(path), jsonl=jsonl):
         try:
-            if is_summary_line(line):
-                d = json.loads(line)
-                if is_summary_record(d):
-                    names = d.get("names")
-                    totals = d.get("totals")
-                    if isinstance(names, list) and isinstance(totals, list):
-                        score = Score(tuple(float(t) for t in totals), tuple(str(n) for n in names))
-                    continue
-            collector.add_record(HandRecord.from_json(line), half)
-        except ValueError as exc:
-            raise ShowdownError(f"{path}:{number}: not a hand record: {exc}") from None
+            if isinstance(record, HandRecord):
+                collector.add_record(record, half)
+            elif isinstance(record, LoggedHand):
+                collector.add_logged(record, half)
+            elif isinstance(record, Score):
+                score = record
+            elif isinstance(record, MatchSummary):
+                score = record.score or score
         except ShowdownError as exc:
             raise ShowdownError(f"{path}:{number}: {exc}") from None
     return score

@@ -33,7 +33,7 @@ from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.seating import half_agent_seed
-from showdown.protocol.logfile import HandRecord, is_summary_line
+from showdown.protocol.logfile import HandRecord, read_records
 
 __all__ = ["half_configs", "half_agent_seed", "run_duplicate", "run_duplicate_async"]
 
@@ -214,9 +214,10 @@ def _empty_report(config: MatchConfig, labels: Sequence[str], interrupted: bool,
 def _replay(jsonl: Sequence[Path], on_hand: Callable[[HandRecord], None]) -> None:
     """Every hand of the halves' logs, in order, to the caller's ``on_hand``."""
     for path in jsonl:
-        for raw in path.read_text(encoding="utf-8").splitlines():
-            if raw.strip() and not is_summary_line(raw):
-                on_hand(HandRecord.from_json(raw))
+        with path.open(encoding="utf-8") as lines:
+            for _, record in read_records(lines, source=str(path), jsonl=True):
+                if isinstance(record, HandRecord):
+                    on_hand(record)
 
 
 def _paired_analysis(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from math import isfinite as _isfinite
 from typing import Any
@@ -173,32 +173,17 @@ class LogFile:
 
 
 def parse_log(lines: Iterable[str], source: str = "<log>") -> LogFile:
-    """Read a reference-format log; errors name ``source`` and the line number."""
+    """Read a whole reference-format log; errors name ``source`` and the line number."""
     headers: list[LogHeader] = []
     hands: list[LoggedHand] = []
     score: Score | None = None
-    for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r\n")
-        try:
-            if line.startswith("#"):
-                header = parse_header_line(line)
-                if header is not None:
-                    headers.append(header)
-                elif line.startswith("#--t_") and headers:
-                    key, _, value = line[3:].partition(" ")
-                    if key in _TIMEOUT_KEYS and value.strip().isdigit():
-                        h = headers[-1]
-                        limits = {"t_response": h.t_response, "t_hand": h.t_hand, "t_per_hand": h.t_per_hand}
-                        limits[key] = int(value)
-                        headers[-1] = LogHeader(h.match, h.game, h.hands, h.seed, **limits)
-            elif line.startswith(STATE_PREFIX):
-                hands.append(parse_state_line(line))
-            elif line.startswith("SCORE:"):
-                score = parse_score_line(line)
-            elif line.strip():
-                raise ProtocolError(f"unexpected line {line[:80]!r}")
-        except ProtocolError as exc:
-            raise ProtocolError(f"{source}:{number}: {exc}") from None
+    for _, record in read_records(lines, source=source):
+        if isinstance(record, LoggedHand):
+            hands.append(record)
+        elif isinstance(record, Score):
+            score = record
+        elif isinstance(record, LogHeader):
+            headers.append(record)
     return LogFile(tuple(headers), tuple(hands), score)
 
 
@@ -301,9 +286,59 @@ _SUMMARY_START = re.compile(r'\s*\{\s*"summary"\s*:\s*true\b')
 _SUMMARY_LINES = re.compile(rb'(?m)^[ \t]*\{\s*"summary"\s*:\s*true\b')
 
 
-def summary_line(fields: Mapping[str, Any]) -> str:
-    """The summary record written after a match's last hand: ``{"summary":true, ...fields}``."""
-    return _COMPACT.encode({"summary": True, **fields})
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """The record after a match's last hand in its ``.jsonl`` log: ``{"summary": true, ...}``.
+
+    ``totals``, ``names``, ``replaced_hands`` by seat name; ``replacements`` the dealer's counts per
+    seat name and kind (timeouts, disconnects, illegal actions). Readers take what is there: a field
+    missing from an older log is left at its default."""
+
+    match: str = ""
+    game: str = ""
+    seed: int = 0
+    hands: int = 0
+    hands_played: int = 0
+    aborted: bool = False
+    reason: str | None = None
+    names: tuple[str, ...] = ()
+    totals: tuple[float, ...] = ()
+    replacements: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    replaced_hands: Mapping[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        """One compact JSON object, ``"summary": true`` first (how readers tell it from a hand)."""
+        return _COMPACT.encode({
+            "summary": True, "match": self.match, "game": self.game, "seed": self.seed, "hands": self.hands,
+            "hands_played": self.hands_played, "aborted": self.aborted, "reason": self.reason,
+            "names": list(self.names), "totals": list(self.totals),
+            "replacements": {k: dict(v) for k, v in self.replacements.items()}, "replaced_hands": dict(self.replaced_hands),
+        })  # fmt: skip
+
+    @classmethod
+    def from_json(cls, text: str) -> MatchSummary:
+        try:
+            d = json.loads(text)
+            if not isinstance(d, dict) or not is_summary_record(d):
+                raise ValueError("not a summary record")
+            names, totals = d.get("names", []), d.get("totals", [])
+            if not isinstance(names, list) or not isinstance(totals, list) or len(names) != len(totals):
+                raise ValueError("names and totals must be lists of one length")
+            return cls(
+                match=str(d.get("match", "")), game=str(d.get("game", "")), seed=int(d.get("seed", 0)),
+                hands=int(d.get("hands", 0)), hands_played=int(d.get("hands_played", 0)), aborted=bool(d.get("aborted", False)),
+                reason=None if d.get("reason") is None else str(d["reason"]),
+                names=tuple(str(n) for n in names), totals=tuple(float(t) for t in totals),
+                replacements={str(k): {str(a): int(b) for a, b in v.items()} for k, v in (d.get("replacements") or {}).items()},
+                replaced_hands={str(k): int(v) for k, v in (d.get("replaced_hands") or {}).items()},
+            )  # fmt: skip
+        except (ValueError, TypeError, AttributeError) as exc:
+            raise ProtocolError(f"bad summary record {text[:80]!r}: {exc}") from None
+
+    @property
+    def score(self) -> Score | None:
+        """The match's totals as a ``SCORE`` line has them (None when the record names no one)."""
+        return Score(self.totals, self.names) if self.names else None
 
 
 def is_summary_line(line: str | bytes) -> bool:
@@ -322,3 +357,67 @@ def is_summary_record(record: Mapping[str, Any]) -> bool:
 def count_summary_lines(chunk: bytes) -> int:
     """How many lines of ``chunk`` (a piece of a ``.jsonl`` log starting at a line) are summaries."""
     return len(_SUMMARY_LINES.findall(chunk))
+
+
+# ---------------------------------------------------------------------- one reader for both logs
+
+LogRecord = LogHeader | LoggedHand | Score | HandRecord | MatchSummary
+"""What a log line holds: a header (with its time limits), a hand, or the match's total."""
+
+
+def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = False) -> Iterator[tuple[int, LogRecord]]:
+    """Every record of a ``.log`` (``jsonl`` False) or ``.jsonl`` log, one line at a time, with its
+    line number: memory stays flat however long the log. Blank lines and comments are skipped; a
+    header comes with the time-limit lines after it; a bad line is a ``ProtocolError`` naming
+    ``source`` and its number. Callers open the file (and leave out a torn last line)."""
+    read = _jsonl_record if jsonl else _log_record
+    header: tuple[int, LogHeader] | None = None
+    for number, raw in enumerate(lines, start=1):
+        line = raw.rstrip("\r\n")
+        try:
+            if header is not None and line.startswith("#--t_"):
+                header = (header[0], _with_time_limit(header[1], line))
+                continue
+            got = read(line)
+        except ProtocolError as exc:
+            raise ProtocolError(f"{source}:{number}: {exc}") from None
+        if got is None:
+            continue
+        if header is not None:
+            yield header
+            header = None
+        if isinstance(got, LogHeader):
+            header = (number, got)
+        else:
+            yield number, got
+    if header is not None:
+        yield header
+
+
+def _log_record(line: str) -> LogRecord | None:
+    if line.startswith(STATE_PREFIX):
+        return parse_state_line(line)
+    if line.startswith("SCORE:"):
+        return parse_score_line(line)
+    if line.startswith("#"):
+        return parse_header_line(line)
+    if line.strip():
+        raise ProtocolError(f"unexpected line {line[:80]!r}")
+    return None
+
+
+def _jsonl_record(line: str) -> LogRecord | None:
+    if not line.strip():
+        return None
+    if is_summary_line(line):
+        return MatchSummary.from_json(line)
+    return HandRecord.from_json(line)
+
+
+def _with_time_limit(header: LogHeader, line: str) -> LogHeader:
+    key, _, value = line[3:].partition(" ")
+    if key not in _TIMEOUT_KEYS or not value.strip().isdigit():
+        return header
+    limits = {"t_response": header.t_response, "t_hand": header.t_hand, "t_per_hand": header.t_per_hand}
+    limits[key] = int(value)
+    return LogHeader(header.match, header.game, header.hands, header.seed, **limits)

@@ -38,7 +38,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
+from functools import cached_property
 from typing import Any, NamedTuple
 
 from showdown.errors import ProtocolError, ShowdownError
@@ -89,39 +91,38 @@ class Reject(NamedTuple):
     line: str
 
 
+@dataclass(frozen=True, eq=False)
 class HandFinished:
-    """A hand ended: its ``.log`` line and its JSON Lines record.
+    """A hand ended: what its ``.log`` line and JSON Lines record say, by position.
 
-    Both are put together when first read, so that a driver can send the next hand's first lines
-    before it spends time on the logs.
+    The dealer hands over the texts it already has (hole cards, board, values); the record and the
+    STATE line are put together when first read, so that a driver can send the next hand's first
+    lines before it spends time on the logs.
     """
 
-    __slots__ = ("hand", "_parts", "_done")
+    hand: int
+    game: str
+    names: tuple[str, ...]
+    seats: tuple[int, ...]
+    hole: tuple[tuple[Card, ...], ...]
+    hole_text: Sequence[str]
+    board: tuple[tuple[Card, ...], ...]
+    board_text: str
+    betting: str
+    values: tuple[float, ...]
+    values_text: str
+    events: tuple[dict[str, Any], ...]
 
-    def __init__(self, hand: int, *parts: Any) -> None:
-        """``parts``: what ``_build`` takes, in its order."""
-        self.hand = hand
-        self._parts = parts
-        self._done: tuple[HandRecord, str] | None = None
-
-    @property
+    @cached_property
     def record(self) -> HandRecord:
-        return self._built()[0]
+        return HandRecord(
+            self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
+        )
 
     @property
     def state_line(self) -> str:
-        return self._built()[1]
-
-    def _built(self) -> tuple[HandRecord, str]:
-        done = self._done
-        if done is None:
-            label, names, seats, hole, hole_text, board_groups, board_text, betting, values, values_text, events = self._parts
-            self._parts = ()
-            h = self.hand
-            # The STATE line as format_state_line writes it (tests check they agree), from cached texts.
-            line = state_line_text(h, betting, hole_text, board_text, values_text, names)
-            done = self._done = (HandRecord(h, label, names, seats, hole, board_groups, betting, values, events), line)
-        return done
+        """The STATE line as ``format_state_line`` writes it (tests check they agree), from the texts."""
+        return state_line_text(self.hand, self.betting, self.hole_text, self.board_text, self.values_text, self.names)
 
     def __repr__(self) -> str:
         return f"HandFinished({self.state_line!r})"
@@ -780,9 +781,9 @@ class MatchEngine:
         self.hands_played += 1
         self._out.append(
             HandFinished(
-                h, self.game_label, self._names_by_position, tuple(by_position), self._hole,
-                self._hole_text, self._board_groups[node.round], self._board_suffix[node.round], betting, values,
-                values_text, tuple(self._events),
+                hand=h, game=self.game_label, names=self._names_by_position, seats=tuple(by_position), hole=self._hole,
+                hole_text=self._hole_text, board=self._board_groups[node.round], board_text=self._board_suffix[node.round],
+                betting=betting, values=values, values_text=values_text, events=tuple(self._events),
             )
         )
         if self.hands_played >= self.hands:

@@ -24,7 +24,7 @@ finished hand:
   one STATE line per hand, then the SCORE line. Unlike the reference, the ``SCORE`` line is also
   written when the match is aborted or stopped (it then covers the hands played).
 - ``<match>.jsonl``: one ``HandRecord`` per hand (its ``events`` list what was replaced, repaired or
-  ignored), then one summary record (``protocol.logfile.summary_line``: ``summary`` true, then
+  ignored), then one summary record (``protocol.logfile.MatchSummary``: ``summary`` true, then
   ``match``, ``game``, ``seed``, ``hands``, ``hands_played``, ``aborted``, ``reason``, ``names``,
   ``totals`` by seat, ``replacements`` by name with every key of ``dealer.COUNT_KINDS``). Readers of
   hand records skip it (``protocol.logfile.is_summary_line``).
@@ -59,7 +59,7 @@ from typing import IO, Any, cast
 from showdown.errors import GameDefError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.protocol.logfile import HandRecord, LogHeader, format_score_line, summary_line
+from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
 from showdown.protocol.matchstate import split_token
 from showdown.server.dealer import (
     HandFinished,
@@ -738,7 +738,7 @@ class MatchServer:
         self.engine.game_label = name
 
     def _count_dealer_played(self, o: HandFinished) -> None:
-        events = o.record.events
+        events = o.events
         if events:
             for seat in {e.get("seat") for e in events if e.get("kind") in DEALER_PLAYED}:
                 if isinstance(seat, int) and 0 <= seat < len(self.replaced_hands):
@@ -832,20 +832,20 @@ class MatchServer:
             self._log.close()
             self._log = None
         if self._jsonl is not None:
-            summary = {
-                "match": self.match_name,
-                "game": self.engine.game_label,
-                "seed": self.seed,
-                "hands": self.hands,
-                "hands_played": f.hands_played,
-                "aborted": f.aborted,
-                "reason": f.reason,
-                "names": list(self.names),
-                "totals": list(f.score.totals),
-                "replacements": self._replacements(),
-                "replaced_hands": dict(zip(self.names, self.replaced_hands)),
-            }
-            _append(self._jsonl, (summary_line(summary) + "\n").encode())
+            summary = MatchSummary(
+                match=self.match_name,
+                game=self.engine.game_label,
+                seed=self.seed,
+                hands=self.hands,
+                hands_played=f.hands_played,
+                aborted=f.aborted,
+                reason=f.reason,
+                names=tuple(self.names),
+                totals=tuple(f.score.totals),
+                replacements=self._replacements(),
+                replaced_hands=dict(zip(self.names, self.replaced_hands)),
+            )
+            _append(self._jsonl, (summary.to_json() + "\n").encode())
             self._jsonl.close()
             self._jsonl = None
 

@@ -111,12 +111,12 @@ def test_bad_hand_record_is_a_protocol_error() -> None:
 def test_a_seat_named_summary_is_not_the_summary_record(tmp_path) -> None:
     from showdown.matches.config import MatchConfig
     from showdown.matches.parallel import Job, JobState
-    from showdown.protocol.logfile import HandRecord, count_summary_lines, is_summary_line, summary_line
+    from showdown.protocol.logfile import HandRecord, MatchSummary, count_summary_lines, is_summary_line
 
     record = HandRecord(0, "kuhn", ("summary", "call"), (0, 1), ((44,), (40,)), ((),), "cc", (1.0, -1.0))
     hand = record.to_json()
     assert '"summary"' in hand and not is_summary_line(hand) and not is_summary_line(hand.encode())
-    end = summary_line({"match": "m", "names": ["summary", "call"]})
+    end = MatchSummary(match="m", names=("summary", "call"), totals=(1.0, -1.0)).to_json()
     assert is_summary_line(end) and json.loads(end)["summary"] is True
     assert is_summary_line('{"summary": true, "names": ["a", "b"]}') and not is_summary_line('{"hand": 0, "summary": 1}')
     text = (hand + "\n") * 3 + end + "\n"
@@ -126,3 +126,42 @@ def test_a_seat_named_summary_is_not_the_summary_record(tmp_path) -> None:
     state = JobState(Job(config, tmp_path / "m.result.json"))
     state.count_hands()
     assert state.hands == 3
+
+
+def test_the_summary_record_round_trips_and_reads_older_logs() -> None:
+    from showdown.protocol.logfile import MatchSummary, Score
+
+    summary = MatchSummary(
+        match="m", game="kuhn", seed=3, hands=10, hands_played=9, aborted=True, reason="stopped", names=("a", "b"),
+        totals=(2.0, -2.0), replacements={"a": {"timeout": 1}}, replaced_hands={"a": 1, "b": 0},
+    )
+    text = summary.to_json()
+    assert text.startswith('{"summary":true,') and MatchSummary.from_json(text) == summary
+    assert summary.score == Score((2.0, -2.0), ("a", "b"))
+    older = MatchSummary.from_json('{"summary": true, "names": ["a", "b"], "totals": [1, -1]}')
+    assert older.score == Score((1.0, -1.0), ("a", "b")) and older.match == ""
+    for bad in ('{"summary": true, "names": ["a"], "totals": [1, 2]}', '{"hand": 0}', "[1]"):
+        with pytest.raises(ProtocolError, match="bad summary record"):
+            MatchSummary.from_json(bad)
+
+
+def test_one_reader_streams_both_logs() -> None:
+    from showdown.protocol.logfile import LoggedHand, LogHeader, MatchSummary, Score, read_records
+
+    log = [
+        "# name/game/hands/seed m kuhn.limit.2p.game 2 7\n", "#--t_response 500\n", "#--t_hand 9000\n",
+        "STATE:0:cc:Ks|Qs:1|-1:a|b\n", "\n", "# a comment\n", "STATE:1:rf:Js|Ks:1|-1:b|a\n", "SCORE:2|-2:a|b\n",
+    ]
+    got = list(read_records(iter(log), source="m.log"))
+    assert [n for n, _ in got] == [1, 4, 7, 8]
+    header = got[0][1]
+    assert isinstance(header, LogHeader) and (header.t_response, header.t_hand, header.t_per_hand) == (500, 9000, 7000)
+    assert [type(r) for _, r in got[1:]] == [LoggedHand, LoggedHand, Score]
+    with pytest.raises(ProtocolError, match="m.log:2: unexpected line"):
+        list(read_records(iter(["STATE:0:cc:Ks|Qs:1|-1:a|b\n", "MATCHSTATE:0:0::K|\n"]), source="m.log"))
+    record = HandRecord(0, "kuhn", ("a", "b"), (0, 1), ((44,), (40,)), ((),), "cc", (1.0, -1.0))
+    jsonl = [record.to_json() + "\n", "\n", MatchSummary(names=("a", "b"), totals=(1.0, -1.0)).to_json() + "\n"]
+    got = list(read_records(iter(jsonl), jsonl=True))
+    assert [n for n, _ in got] == [1, 3] and got[0][1] == record and isinstance(got[1][1], MatchSummary)
+    with pytest.raises(ProtocolError, match="x.jsonl:1: bad hand record"):
+        list(read_records(iter(['{"hand": 1}']), source="x.jsonl", jsonl=True))
