@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from showdown.agents.base import Agent, View
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
-from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
-from showdown.protocol.matchstate import MATCHSTATE_PREFIX, format_version_line, parse_cards_field
+from showdown.games.state import State
+from showdown.protocol.codec import MatchStateDecoder
+from showdown.protocol.matchstate import MATCHSTATE_PREFIX, format_version_line
 
 __all__ = ["ClientSession", "PlayResult", "play", "play_async", "run_bot", "resolve_game", "GAME_ENV"]
 
@@ -40,7 +40,6 @@ def version_bytes(token: str | None = None) -> bytes:
     """The first line to send: ``VERSION:2.0.0``, with the seat token (``token`` or $SHOWDOWN_SEAT_TOKEN)."""
     token = token if token is not None else os.environ.get(TOKEN_ENV) or None
     return (format_version_line(token) + "\r\n").encode("ascii")
-_LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,8 +52,6 @@ class PlayResult:
 
 
 MAX_WARNINGS = 10
-_STATE_CACHE_LIMIT = 1 << 16
-_CARDS_CACHE_LIMIT = 1 << 12
 
 
 class ClientSession:
@@ -80,20 +77,7 @@ class ClientSession:
         self._wants_start = cls.hand_start is not Agent.hand_start
         self._wants_end = cls.hand_end is not Agent.hand_end
         self._act = agent.act
-        self._nolimit = game.is_nolimit
-        self._initial = State.initial(game)
-        self._states: dict[str, State] = {"": self._initial}
-        self._parsed_cards: dict[str, tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = {}
-        self._pos_text = ""
-        self._hand_text = ""
-        self._position = 0
-        self._hand = -1
-        self._betting = ""
-        self._cards = ""
-        self._hole: tuple[tuple[Card, ...], ...] = ()
-        self._own: tuple[Card, ...] = ()
-        self._board: tuple[Card, ...] = ()
-        self._state = self._initial
+        self._codec = MatchStateDecoder(game)
         self._ended = True
         self._first = False
         self.hands = 0
@@ -105,21 +89,14 @@ class ClientSession:
 
     def handle(self, line: str) -> str | None:
         """Feed one line from the dealer (no newline); return the reply to send, if any."""
-        parts = line.split(":")
-        if len(parts) != 5 or parts[0] != "MATCHSTATE":
-            if line[:1] in ("#", ";") or not line.strip():
-                return None
-            raise ProtocolError(f"unexpected line from the dealer: {line[:80]!r}")
-        _, pos, hand, betting, cards = parts
-        if hand != self._hand_text or pos != self._pos_text:
-            self._new_hand(pos, hand)
-        if cards != self._cards:
-            self._read_cards(cards, betting, line)
-        state = self._states.get(betting)
-        if state is None:
-            state = self._advance(betting, line)
-        self._state = state
-        self._betting = betting
+        if not line.startswith(MATCHSTATE_PREFIX) and (line[:1] in ("#", ";") or not line.strip()):
+            return None
+        codec = self._codec
+        if codec.read(line):
+            self._ended = False
+            self._first = True
+        state = codec.state
+        betting = codec.betting
         if state.finished:
             if not self._ended:
                 self._end_hand(state)
@@ -128,11 +105,9 @@ class ClientSession:
             self._first = False
             if self._wants_start:
                 self.agent.hand_start(self._view(state))
-        if state.current_player != self._position:
+        if state.current_player != codec.position:
             return None
-        action = self._act(
-            View(self.game, self._position, self._hand, state, self._own, self._board, betting, self._hole)
-        )
+        action = self._act(View(self.game, codec.position, codec.hand, state, codec.own, codec.board, betting, codec.hole))
         self.decisions += 1
         if self.strict:
             reason = state.why_illegal(action)
@@ -168,7 +143,7 @@ class ClientSession:
                 break
         else:
             return lines
-        hand = self._hand_text
+        hand = self._codec.hand_text
         ended = self._ended
         for line in lines[: i + 1]:
             if line.startswith(MATCHSTATE_PREFIX):
@@ -186,72 +161,9 @@ class ClientSession:
 
     # ------------------------------------------------------------------ internals
 
-    def _new_hand(self, position: str, hand: str) -> None:
-        try:
-            self._position = int(position)
-            self._hand = int(hand)
-        except ValueError:
-            raise ProtocolError(f"bad position or hand number in {MATCHSTATE_PREFIX}{position}:{hand}") from None
-        self._pos_text = position
-        self._hand_text = hand
-        self._betting = ""
-        self._cards = ""
-        self._state = self._initial
-        self._ended = False
-        self._first = True
-
-    def _read_cards(self, cards: str, betting: str, line: str) -> None:
-        parsed = self._parsed_cards.get(cards)
-        if parsed is None:
-            try:
-                hole, groups = parse_cards_field(cards, betting.count("/") + 1)
-            except ShowdownError as exc:
-                raise ProtocolError(f"bad cards in {line[:80]!r}: {exc}") from None
-            if len(hole) != self.game.num_players:
-                raise ProtocolError(
-                    f"{line[:80]!r} has {len(hole)} players' cards but {self.game.name or 'the game'} "
-                    f"has {self.game.num_players} players: is the game right?"
-                )
-            parsed = (hole, tuple(c for g in groups for c in g))
-            if len(self._parsed_cards) >= _CARDS_CACHE_LIMIT:
-                self._parsed_cards.clear()
-            self._parsed_cards[cards] = parsed
-        self._hole, self._board = parsed
-        if not 0 <= self._position < len(self._hole):
-            raise ProtocolError(f"position {self._position} out of range in {line[:80]!r}")
-        self._own = self._hole[self._position]
-        self._cards = cards
-
-    def _advance(self, betting: str, line: str) -> State:
-        """The betting-only state after ``betting``: the last state extended by the new actions."""
-        state = self._state
-        old = self._betting
-        if betting.startswith(old) and (len(betting) == len(old) or betting[len(old)] in "fcr/"):
-            suffix = betting[len(old):]
-        else:
-            state = self._initial
-            suffix = betting
-        try:
-            if not self._nolimit:
-                for ch in suffix:
-                    if ch != "/":
-                        state = state.apply(_LIMIT_TOKENS[ch])
-            else:
-                for action in _nolimit_tokens(suffix):
-                    state = state.apply(action)
-        except (KeyError, ValueError, IllegalActionError) as exc:
-            raise ProtocolError(f"cannot follow the betting in {line[:120]!r}: {exc}") from None
-        if state.betting.count("/") != betting.count("/"):
-            raise ProtocolError(f"the rounds in {line[:120]!r} do not match the betting rules")
-        states = self._states
-        if len(states) >= _STATE_CACHE_LIMIT:
-            states.clear()
-            states[""] = self._initial
-        states[betting] = state
-        return state
-
     def _view(self, state: State) -> View:
-        return View(self.game, self._position, self._hand, state, self._own, self._board, self._betting, self._hole)
+        c = self._codec
+        return View(self.game, c.position, c.hand, state, c.own, c.board, c.betting, c.hole)
 
     def _end_hand(self, state: State) -> None:
         self._ended = True
@@ -264,26 +176,6 @@ class ClientSession:
                     self.total += value
             if self._wants_end:
                 self.agent.hand_end(view)
-
-
-def _nolimit_tokens(text: str) -> list[Action]:
-    out: list[Action] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        i += 1
-        if ch == "/":
-            continue
-        if ch == "r":
-            j = i
-            while j < n and text[j].isdigit():
-                j += 1
-            out.append(Action(ActionKind.RAISE, int(text[i:j])) if j > i else RAISE)
-            i = j
-        else:
-            out.append(_LIMIT_TOKENS[ch])
-    return out
 
 
 # ---------------------------------------------------------------------------------- drivers

@@ -44,15 +44,15 @@ from functools import cached_property
 from typing import Any, NamedTuple
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.games.cards import Card, format_cards
+from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, State
+from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, state_line_text
 from showdown.protocol.matchstate import (
     MAX_LINE,
     PROTOCOL_VERSION,
     is_comment,
-    matchstate_head,
     parse_reply,
     parse_version,
     read_action,
@@ -276,19 +276,12 @@ class MatchEngine:
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
-        self._prefix: list[str] = []  # matchstate_head(position, hand) by position
         self._root = BettingNode(State.initial(game), "")
         self._tree_size = 1
         self._node: BettingNode | None = None  # where the current hand's betting is
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
-        self._board_groups: list[tuple[tuple[Card, ...], ...]] = []  # board groups by round reached
-        self._hole_text: list[str] = []  # hole cards by position, as text
-        self._hidden: list[str] = []  # a position's view of the hole cards while the hand runs
-        self._board_suffix: list[str] = []  # "/As9d6s/3d" by round reached
-        self._cards: list[str] = []  # the cards field each position is sent now
-        self._cards_round = -1
-        self._text_cache: dict[Any, tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]] = {}
+        self._codec = MatchStateEncoder(game)  # the hand's MATCHSTATE texts, by position
         self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
         self._quick = {"f": FOLD, "c": CALL}
         if game.is_limit:
@@ -341,7 +334,7 @@ class MatchEngine:
         """The MATCHSTATE line ``seat`` would be sent now for the current state."""
         p = self._position_of_seat[seat]
         assert self._node is not None
-        return self._prefix[p] + ":" + self._node.betting + ":" + self._cards[p]
+        return self._codec.line(p, self._node.betting)
 
     # ----------------------------------------------------------------- inputs
 
@@ -627,13 +620,13 @@ class MatchEngine:
         self.decision_count += 1
         if child.finished:
             self._acting = None
-            self._cards = self._final_cards(child.state)
+            self._codec.reveal(child.state)
             self._broadcast()
             self._end_hand()
         else:
             self._acting = self._seat_of_position[child.player]
-            if child.round != self._cards_round:
-                self._set_round(child.round)
+            if child.round != self._codec.round:
+                self._codec.set_round(child.round)
             self._broadcast()
 
     def _grow(self, node: BettingNode, key: str, action: Action) -> BettingNode:
@@ -682,7 +675,6 @@ class MatchEngine:
         n = self._n
         shift = 0 if self.fixed_seats else h % n
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
-        self._prefix = [matchstate_head(p, h) for p in range(n)]
         self._events = []
         self._warnings_this_hand = [0] * n
         if self._next_deal is not None:
@@ -692,62 +684,18 @@ class MatchEngine:
             hole, board = self._dealer.deal()
         self._hole = hole
         self._board = board
-        self._prepare_cards()
+        self._codec.new_hand(self.hand, hole, board)
         self._node = root = self._root
         self._acting = self._seat_of_position[root.player]
         self.decision_count += 1
         self._broadcast()
 
-    def _prepare_cards(self) -> None:
-        """The hand's card texts, formatted once: what ``view_of`` shows, without rebuilding views.
-
-        While the hand runs a position sees its own hole cards and the board of the rounds reached;
-        ``_final_cards`` adds the others' at a showdown (tests check this against ``view_of``).
-        """
-        key = (self._hole, self._board)
-        texts = self._text_cache.get(key)
-        if texts is None:
-            n = self._n
-            hole_text = [format_cards(h) for h in self._hole]
-            hidden = ["|" * p + hole_text[p] + "|" * (n - 1 - p) for p in range(n)]
-            suffix = []
-            groups: list[tuple[tuple[Card, ...], ...]] = []
-            text = ""
-            start = 0
-            for r, count in enumerate(self.game.num_board_cards):
-                group = self._board[start : start + count]
-                start += count
-                if r > 0 or group:
-                    text += "/" + format_cards(group)
-                suffix.append(text)
-                groups.append((groups[-1] if groups else ()) + (group,))
-            texts = (hole_text, hidden, suffix, groups)
-            _remember(self._text_cache, key, texts)
-        self._hole_text, self._hidden, self._board_suffix, self._board_groups = texts
-        self._set_round(0)
-
-    def _set_round(self, round_: int) -> None:
-        self._cards_round = round_
-        tail = self._board_suffix[round_]
-        self._cards = [hidden + tail for hidden in self._hidden]
-
-    def _final_cards(self, state: State) -> list[str]:
-        tail = self._board_suffix[state.round]
-        if not state.is_showdown:
-            return [hidden + tail for hidden in self._hidden]
-        folded = state.folded
-        hole = self._hole_text
-        return [
-            "|".join(t if q == p or not folded[q] else "" for q, t in enumerate(hole)) + tail
-            for p in range(self._n)
-        ]
-
     def _broadcast(self) -> None:
         """The current state to every connected seat (the reference sends it to all, every time)."""
         assert self._node is not None
         betting = ":" + self._node.betting + ":"
-        prefix = self._prefix
-        cards = self._cards
+        prefix = self._codec.heads
+        cards = self._codec.cards
         pos = self._position_of_seat
         out = self._out
         last = self._last_sent
@@ -782,7 +730,8 @@ class MatchEngine:
         self._out.append(
             HandFinished(
                 hand=h, game=self.game_label, names=self._names_by_position, seats=tuple(by_position), hole=self._hole,
-                hole_text=self._hole_text, board=self._board_groups[node.round], board_text=self._board_suffix[node.round],
+                hole_text=self._codec.hole_text, board=self._codec.board_groups[node.round],
+                board_text=self._codec.board_text[node.round],
                 betting=betting, values=values, values_text=values_text, events=tuple(self._events),
             )
         )
