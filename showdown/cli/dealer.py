@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import signal
 import sys
 from collections.abc import Sequence
@@ -22,6 +23,7 @@ from showdown.cli import argtypes
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.protocol.logfile import Score, format_score_line
+from showdown.server.dealer import ON_TIMEOUT
 from showdown.server.tcp import DealerOptions, MatchResult, MatchServer, new_event_loop
 
 DESCRIPTION = (
@@ -84,7 +86,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="time for all seats to connect; the missing ones are played check/fold "
                    "(default -1: wait for ever)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--on-timeout", "--on_timeout", choices=("fold", "call", "abort"), default="fold",
+    p.add_argument("--on-timeout", "--on_timeout", choices=ON_TIMEOUT, default="fold",
                    help="what a late seat's action becomes: fold (check if possible, else fold; default), "
                    "call, or abort the match like the reference")
     p.add_argument("--reconnect-ms", "--reconnect_ms", type=argtypes.non_negative, default=2_000, metavar="MS",
@@ -158,9 +160,8 @@ def run_dealer(args: argparse.Namespace) -> int:
     """Handler of ``showdown dealer``: 0 when every hand was played, 1 when the match ended early."""
     game = get_game(args.game)
     game.require_servable()
-    options = options_from_args(args)
     tokens = seat_tokens(args, len(args.names))
-    options.tokens = tokens
+    options = dataclasses.replace(options_from_args(args), tokens=tokens)
     server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
     stopped_by: list[int] = []
 

@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
+from showdown.evaluation.estimators import ESTIMATORS
 from showdown.evaluation.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
@@ -55,7 +56,6 @@ __all__ = [
     "read_logs",
 ]
 
-ESTIMATORS = ("plain", "duplicate", "aivat", "chance")
 
 
 # ---------------------------------------------------------------------- hands as columns

@@ -32,10 +32,14 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
+from showdown.evaluation.estimators import ESTIMATORS
+from showdown.server.dealer import OnTimeout
+from showdown.server.timing import DealerSettings
 
 __all__ = [
     "AgentSpec",
@@ -53,8 +57,17 @@ __all__ = [
 ]
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
-_ON_TIMEOUT = ("fold", "call", "abort")
-ESTIMATORS = ("plain", "duplicate", "aivat", "chance")
+_ON_TIMEOUT = tuple(OnTimeout)
+
+
+class ExecutorName(StrEnum):
+    """Where matches run: processes on this machine, or a Ray cluster (``matches.executors``)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+EXECUTORS = tuple(ExecutorName)
 MAX_SEED = 2**32 - 1  # the reference dealer seeds its MT19937 with 32 bits
 
 
@@ -95,19 +108,6 @@ class AgentSpec:
 
 
 _INTERPRETER = re.compile(r"(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|env|node|ruby|perl|java|php|Rscript|julia)(\.exe)?")
-
-
-@dataclass(frozen=True, slots=True)
-class DealerSettings:
-    """Dealer time limits and policies (``DealerOptions`` of the dealer), in milliseconds."""
-
-    t_response_ms: int = 600_000
-    t_hand_ms: int = 600_000
-    t_per_hand_ms: int = 7_000
-    start_timeout_ms: int | None = 15_000
-    reconnect_ms: int = 2_000
-    on_timeout: str = "fold"
-    spin_us: int = 200  # busy-wait for a fast agent's reply (microseconds; 0: never; see server.tcp.BusyWait)
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,7 +403,7 @@ def _one_of(choices: Sequence[str]) -> Callable[[Any, str], str]:
 
 def _executor(value: Any, where: str) -> str:
     name = _text("a name")(value, where)
-    if name not in ("local", "ray"):
+    if name not in EXECUTORS:
         raise ConfigError(f"{where}: the executor is local or ray, got {value!r}")
     return name
 

@@ -32,12 +32,11 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from showdown.errors import ConfigError
-from showdown.matches.config import config_from_json, config_to_json
+from showdown.matches.config import EXECUTORS, config_from_json, config_to_json
 from showdown.matches.parallel import TICK, Job, JobState, run_jobs
 
 __all__ = ["EXECUTORS", "Executor", "LocalExecutor", "RayExecutor", "make_executor", "play_job_here"]
 
-EXECUTORS = ("local", "ray")
 
 Callback = Callable[..., None]
 

@@ -151,19 +151,13 @@ class MatchRun:
     def _server(self) -> Any:
         from showdown.server.tcp import DealerOptions, MatchServer
 
-        config, d = self.config, self.config.dealer
+        config = self.config
         game_arg = game_argument(config.game)
-        options = DealerOptions(
+        options = DealerOptions.serving(
+            config.dealer,
             tokens=self.tokens,
             host=HOST,
             fixed_seats=config.fixed_seats,
-            t_response_ms=d.t_response_ms,
-            t_hand_ms=d.t_hand_ms,
-            t_per_hand_ms=d.t_per_hand_ms,
-            start_timeout_ms=d.start_timeout_ms,
-            on_timeout=d.on_timeout,
-            reconnect_ms=d.reconnect_ms,
-            spin_us=d.spin_us,
             log_dir=config.out,
             force=config.force,
             resume=config.resume,

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
 from functools import cached_property
 from typing import Any, NamedTuple
 
@@ -179,7 +179,16 @@ class SeatStatus(Enum):
     GONE = "gone"  # given up on: played check/fold without waiting until the match ends
 
 
-ON_TIMEOUT = ("fold", "call", "abort")
+class OnTimeout(StrEnum):
+    """What the dealer plays for a seat that is late or gone: check or fold, call, or end the match
+    (the reference's behaviour)."""
+
+    FOLD = "fold"
+    CALL = "call"
+    ABORT = "abort"
+
+
+ON_TIMEOUT = tuple(OnTimeout)
 
 # Per-seat counters, all present in every summary. The first five are actions the dealer changed
 # or played for the seat; the rest count lines and connections.

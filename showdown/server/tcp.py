@@ -52,7 +52,7 @@ import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -71,7 +71,7 @@ from showdown.server.dealer import (
     SeatWarning,
     Send,
 )
-from showdown.server.timing import TimedMatch, TimeLimits
+from showdown.server.timing import DealerSettings, TimedMatch
 
 WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
@@ -84,38 +84,29 @@ DEALER_PLAYED = frozenset({"timeout", "disconnect"})
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
 
-@dataclass
-class DealerOptions:
-    """How the match is served; the timeouts are the reference dealer's (milliseconds)."""
+@dataclass(frozen=True)
+class DealerOptions(DealerSettings):
+    """How the match is served: the dealer's settings (by default no start timeout, as the reference
+    waits for its players), and where, to whom, and with what logs."""
 
+    start_timeout_ms: int | None = None
     host: str = "127.0.0.1"
     ports: Sequence[int] | None = None  # None or 0 entries: free ports
     fixed_seats: bool = False
-    t_response_ms: int = 600_000
-    t_hand_ms: int = 600_000
-    t_per_hand_ms: int = 7_000
-    start_timeout_ms: int | None = None
-    on_timeout: str = "fold"  # "fold" (check if possible else fold) | "call" | "abort" (reference behaviour)
-    reconnect_ms: int = 2_000  # how long a dropped seat may take to reconnect to its port
     log_dir: Path | None = None  # where <match>.log and <match>.jsonl go (None: no files)
     trace: bool = False  # reference-style TO/FROM trace on stderr
     game_label: str | None = None  # the game as the log header names it (default: game.name)
     max_queue: int = 1000  # lines queued per seat while it is not its turn
-    spin_us: int = 200  # how long to busy-wait for a reply before the event loop sleeps (0: never)
     force: bool = False  # overwrite existing logs of the same match (otherwise refused)
     resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
     max_pending: int = 4  # connections per port that have not yet proved their seat
 
-    def limits(self) -> TimeLimits:
-        return TimeLimits(
-            t_response_ms=self.t_response_ms,
-            t_hand_ms=self.t_hand_ms,
-            t_per_hand_ms=self.t_per_hand_ms,
-            start_timeout_ms=self.start_timeout_ms,
-            reconnect_ms=self.reconnect_ms,
-        )
+    @classmethod
+    def serving(cls, settings: DealerSettings, **how: Any) -> DealerOptions:
+        """Options from a match's dealer ``settings`` and ``how`` to serve it (host, tokens, logs...)."""
+        return cls(**{f.name: getattr(settings, f.name) for f in fields(DealerSettings)}, **how)
 
 
 @dataclass

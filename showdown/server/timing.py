@@ -17,10 +17,10 @@ Drivers call ``tick(now)`` when ``next_deadline()`` has passed and ``advance(now
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from showdown.errors import ShowdownError
-from showdown.server.dealer import MatchEngine, Output, SeatStatus
+from showdown.server.dealer import MatchEngine, OnTimeout, Output, SeatStatus
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +39,34 @@ class TimeLimits:
                 raise ShowdownError(f"{name} must be at least 0, got {getattr(self, name)}")
         if self.start_timeout_ms is not None and self.start_timeout_ms < 0:
             raise ShowdownError(f"start_timeout_ms must be at least 0, got {self.start_timeout_ms}")
+
+
+@dataclass(frozen=True)
+class DealerSettings:
+    """The dealer's time limits (milliseconds, as the reference's flags) and policies: one type for
+    ``showdown dealer``'s flags, a match file's ``dealer:`` section and the server's options
+    (``tcp.DealerOptions`` extends it with where and how to serve)."""
+
+    t_response_ms: int = 600_000
+    t_hand_ms: int = 600_000
+    t_per_hand_ms: int = 7_000
+    start_timeout_ms: int | None = 15_000
+    reconnect_ms: int = 2_000
+    on_timeout: str = OnTimeout.FOLD
+    spin_us: int = 200  # busy-wait for a fast agent's reply (microseconds; 0: never; see server.tcp.BusyWait)
+
+    def limits(self) -> TimeLimits:
+        return TimeLimits(
+            t_response_ms=self.t_response_ms,
+            t_hand_ms=self.t_hand_ms,
+            t_per_hand_ms=self.t_per_hand_ms,
+            start_timeout_ms=self.start_timeout_ms,
+            reconnect_ms=self.reconnect_ms,
+        )
+
+    def settings(self) -> DealerSettings:
+        """Just the settings (of options that extend them)."""
+        return DealerSettings(**{f.name: getattr(self, f.name) for f in fields(DealerSettings)})
 
 
 _NOT_PLAYING = (SeatStatus.WAITING, SeatStatus.CONNECTING, SeatStatus.AWAY)
