@@ -32,6 +32,7 @@ from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
 from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.parallel import ChildResult
 from showdown.matches.seating import half_agent_seed
 from showdown.protocol.logfile import HandRecord, read_records
 
@@ -151,16 +152,16 @@ class _DuplicateRun:
             if s.error is not None and s.result is None and not self.stops:
                 raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
             results.append(s.result)  # None: stopped before it could play (Ctrl-C)
-        interrupted = bool(self.stops) or any(r is None or r.get("interrupted") for r in results)
-        present = [r for r in results if r is not None and r.get("hands")]
-        jsonl = [Path(r["jsonl"]) for r in present if r.get("jsonl")]
+        interrupted = bool(self.stops) or any(r is None or r.interrupted for r in results)
+        present = [r for r in results if r is not None and r.hands]
+        jsonl = [Path(r.jsonl) for r in present if r.jsonl]
         if not jsonl:
             return _empty_report(config, labels, interrupted, self.elapsed)
         if on_hand is not None:
             _replay(jsonl, on_hand)
         analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
         replacements, replaced_hands, failures = _merged_half_results(present)
-        reasons = [r.get("reason") for r in present if r.get("reason")]
+        reasons = [r.reason for r in present if r.reason]
         kept = self.temp is None
         return MatchReport(
             game=config.game,
@@ -173,12 +174,12 @@ class _DuplicateRun:
             agent_stats=agent_stats,
             position_stats=analysis.positions,
             replacements=replacements,
-            log_path=Path(present[0]["log"]) if kept and present[0].get("log") else None,
+            log_path=Path(present[0].log) if kept and present[0].log else None,
             jsonl_path=jsonl[0] if kept else None,
             fixed_seats=config.fixed_seats,
             show_mbb=len(set(game.blind)) > 1,
             big_blind=game.big_blind,
-            aborted=any(r.get("aborted") for r in present) and not interrupted,
+            aborted=any(r.aborted for r in present) and not interrupted,
             interrupted=interrupted,
             reason=reasons[0] if reasons else None,
             elapsed=self.elapsed,
@@ -253,35 +254,35 @@ def _paired_analysis(
     return analysis, table, totals, agents
 
 
-def _merged_half_results(present: Sequence[dict[str, Any]]) -> tuple[dict[str, dict[str, int]], dict[str, int], list[str]]:
+def _merged_half_results(present: Sequence[ChildResult]) -> tuple[dict[str, dict[str, int]], dict[str, int], list[str]]:
     """Replacements, hands the dealer played per agent, and failures, over the halves that played."""
     replacements: dict[str, dict[str, int]] = {}
     replaced_hands: dict[str, int] = {}
     failures: list[str] = []
     for r in present:
-        for name, count in (r.get("replaced_hands") or {}).items():
+        for name, count in r.replaced_hands.items():
             replaced_hands[name] = replaced_hands.get(name, 0) + int(count)
-        for name, counts in r.get("replacements", {}).items():
+        for name, counts in r.replacements.items():
             acc = replacements.setdefault(name, {})
             for k, v in counts.items():
                 acc[k] = acc.get(k, 0) + int(v)
-        failures += [f"[{r.get('log') and Path(r['log']).stem}] {f}" for f in r.get("failures", [])]
+        failures += [f"[{r.log and Path(r.log).stem}] {f}" for f in r.failures]
     return replacements, replaced_hands, failures
 
 
-def _half_documents(halves: Sequence[MatchConfig], results: Sequence[dict[str, Any] | None], keep_paths: bool) -> list[dict[str, Any]]:
+def _half_documents(halves: Sequence[MatchConfig], results: Sequence[ChildResult | None], keep_paths: bool) -> list[dict[str, Any]]:
     """What the report says of each half (its logs only when they are kept)."""
     docs = []
     for k, (h, res) in enumerate(zip(halves, results)):
         doc: dict[str, Any] = {"half": k, "seats": _seats_text(h.agents), "name": h.name}
         if res is not None:
             doc.update(
-                hands=res.get("hands"),
-                log=res.get("log") if keep_paths else None,
-                jsonl=res.get("jsonl") if keep_paths else None,
-                aborted=res.get("aborted"),
-                interrupted=res.get("interrupted"),
-                elapsed_s=res.get("elapsed_s"),
+                hands=res.hands,
+                log=res.log if keep_paths else None,
+                jsonl=res.jsonl if keep_paths else None,
+                aborted=res.aborted,
+                interrupted=res.interrupted,
+                elapsed_s=res.elapsed_s,
             )
         docs.append(doc)
     return docs

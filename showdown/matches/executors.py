@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from showdown.errors import ConfigError
 from showdown.matches.config import EXECUTORS, config_from_json, config_to_json
-from showdown.matches.parallel import TICK, Job, JobState, run_jobs
+from showdown.matches.parallel import TICK, ChildResult, Job, JobState, run_jobs
 
 __all__ = ["EXECUTORS", "Executor", "LocalExecutor", "RayExecutor", "make_executor", "play_job_here"]
 
@@ -207,9 +207,10 @@ def store_job_output(job: Job, state: JobState, doc: dict[str, Any]) -> None:
         result = _rewrite_paths(result, doc["folder"], str(out))
         job.result_path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(job.result_path, json.dumps(result, indent=1).encode("utf-8"))
-        state.hands = int(result.get("hands", 0) or 0)
-    state.result = result
     state.error = doc["error"] if result is None else None
+    state.result = ChildResult.from_json(result) if result is not None else None
+    if state.result is not None:
+        state.hands = state.result.hands
 
 
 # ---------------------------------------------------------------------- Ray

@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from showdown.matches.agent_process import package_environment, send_signal
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
 from showdown.protocol.logfile import count_summary_lines
 
-__all__ = ["Job", "JobState", "run_jobs", "run_jobs_blocking", "default_parallel"]
+__all__ = ["ChildResult", "Job", "JobState", "run_jobs", "run_jobs_blocking", "default_parallel"]
 
 TICK = 0.5  # seconds between progress callbacks
 
@@ -58,6 +58,52 @@ class Job:
         return Path(c.out) / f"{c.name}.jsonl"
 
 
+@dataclass(frozen=True)
+class ChildResult:
+    """What a child process says of the match it played: the fields of its ``--json`` document
+    (``report_json``) that the parent uses, typed, and the document itself (``doc``)."""
+
+    hands: int = 0
+    log: str | None = None
+    jsonl: str | None = None
+    aborted: bool = False
+    interrupted: bool = False
+    reason: str | None = None
+    elapsed_s: float | None = None
+    replaced_hands: dict[str, int] = field(default_factory=dict)
+    replacements: dict[str, dict[str, int]] = field(default_factory=dict)
+    failures: tuple[str, ...] = ()
+    doc: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def from_json(cls, doc: Mapping[str, Any]) -> ChildResult:
+        """From a child's document (``ValueError`` when it is not one)."""
+        try:
+            return cls(
+                hands=int(doc.get("hands") or 0),
+                log=None if doc.get("log") is None else str(doc["log"]),
+                jsonl=None if doc.get("jsonl") is None else str(doc["jsonl"]),
+                aborted=bool(doc.get("aborted")),
+                interrupted=bool(doc.get("interrupted")),
+                reason=None if doc.get("reason") is None else str(doc["reason"]),
+                elapsed_s=None if doc.get("elapsed_s") is None else float(doc["elapsed_s"]),
+                replaced_hands={str(k): int(v) for k, v in (doc.get("replaced_hands") or {}).items()},
+                replacements={str(k): {str(a): int(b) for a, b in v.items()} for k, v in (doc.get("replacements") or {}).items()},
+                failures=tuple(str(f) for f in doc.get("failures") or ()),
+                doc=dict(doc),
+            )
+        except (TypeError, AttributeError) as exc:
+            raise ValueError(f"not a match result: {exc}") from None
+
+    def to_json(self) -> dict[str, Any]:
+        """The child's whole document (what ``from_json`` read, fields as typed here)."""
+        return {
+            **self.doc, "hands": self.hands, "log": self.log, "jsonl": self.jsonl, "aborted": self.aborted,
+            "interrupted": self.interrupted, "reason": self.reason, "elapsed_s": self.elapsed_s,
+            "replaced_hands": self.replaced_hands, "replacements": self.replacements, "failures": list(self.failures),
+        }  # fmt: skip
+
+
 @dataclass
 class JobState:
     """What is known about a job while the batch runs."""
@@ -66,7 +112,7 @@ class JobState:
     started: float | None = None
     finished: float | None = None
     hands: int = 0  # hands finished so far (from its log)
-    result: dict[str, Any] | None = None
+    result: ChildResult | None = None
     returncode: int | None = None
     error: str | None = None
     _offset: int = 0
@@ -95,14 +141,20 @@ class JobState:
     def read_result(self, path: Path, tail: Sequence[str]) -> None:
         """Take the finished child's result document, or say why there is none."""
         try:
-            self.result = json.loads(path.read_text(encoding="utf-8"))
+            self.take_result(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError):
             self.result = None
-        if self.result is not None and "error" in self.result:
-            self.error = str(self.result["error"])
-            self.result = None
-        elif self.result is None:
+        if self.result is None and self.error is None:
             self.error = tail[-1] if tail else f"the match process exited with status {self.returncode}"
+
+    def take_result(self, doc: Any) -> None:
+        """A child's document: its result, or the error it reports (``ValueError``: neither)."""
+        if not isinstance(doc, dict):
+            raise ValueError("not a match result")
+        if "error" in doc:
+            self.error, self.result = str(doc["error"]), None
+        else:
+            self.result = ChildResult.from_json(doc)
 
 
 async def run_jobs(

@@ -63,6 +63,7 @@ from showdown.matches.config import (
     load_yaml,
     parse_settings,
 )
+from showdown.matches.parallel import ChildResult
 from showdown.matches.seating import tournament_match_seed
 from showdown.status import StatusLine
 
@@ -289,7 +290,7 @@ def _done_path(config: MatchConfig) -> Path:
     return Path(config.out) / f"{config.name}.done.json"
 
 
-def _finished(config: MatchConfig) -> dict[str, Any] | None:
+def _finished(config: MatchConfig) -> ChildResult | None:
     """The stored result of a half if it finished with these very settings and its log is there."""
     path = _done_path(config)
     try:
@@ -298,8 +299,11 @@ def _finished(config: MatchConfig) -> dict[str, Any] | None:
         return None
     if doc.get("fingerprint") != _fingerprint(config):
         return None
-    result = doc.get("result")
-    if not isinstance(result, dict) or not result.get("jsonl") or not Path(result["jsonl"]).is_file():
+    try:
+        result = ChildResult.from_json(doc["result"])
+    except (KeyError, ValueError, AttributeError):
+        return None
+    if not result.jsonl or not Path(result.jsonl).is_file():
         return None
     return result
 
@@ -593,13 +597,13 @@ class _Progress(StatusLine):
         self.show(text)
 
 
-def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: TournamentConfig, game: Any) -> MatchOutcome:
+def _outcome(match: PlannedMatch, results: Sequence[ChildResult], cfg: TournamentConfig, game: Any) -> MatchOutcome:
     """Analyse one finished match from its halves' logs."""
     from showdown.evaluation.analyze import analyze, plan_estimator, read_logs
 
     specs = [replace(cfg.agents[i], label=cfg.labels[i]) for i in match.agents]
     plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)
-    jsonl = [Path(r["jsonl"]) for r in results]
+    jsonl = [Path(r.jsonl or "") for r in results]
     logs = read_logs(jsonl, game=game, encoder_for=(lambda g: plan.aivat) if plan.estimator == "aivat" else None,
                      chance=plan.estimator == "chance")
     table = logs.table
@@ -618,7 +622,7 @@ def _outcome(match: PlannedMatch, results: Sequence[dict[str, Any]], cfg: Tourna
     index = {lab: i for i, lab in enumerate(cfg.labels)}
     estimates = {index[name]: e for name, e in zip(a.names, a.agents)}
     plain = {index[name]: e for name, e in zip(a.names, a.plain_agents)}
-    logs_out = [str(r.get("log")) for r in results if r.get("log")]
+    logs_out = [str(r.log) for r in results if r.log]
     wins = _block_wins(table, [index[name] for name in table.names])
     return MatchOutcome(
         match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, plan.notes + a.notes, wins
@@ -698,7 +702,7 @@ class _TournamentRun:
         self.matches = plan_matches(cfg)
         cfg.out.mkdir(parents=True, exist_ok=True)
         (cfg.out / "matches").mkdir(exist_ok=True)
-        self.finished: dict[tuple[str, int], dict[str, Any]] = {}
+        self.finished: dict[tuple[str, int], ChildResult] = {}
         self.todo: list[tuple[PlannedMatch, int]] = []
         for m in self.matches:
             for k, half in enumerate(m.halves):
@@ -720,7 +724,7 @@ class _TournamentRun:
         matches, finished = self.matches, self.finished
         halves_per_match = len(matches[0].halves) if matches else 1
         done_before = sum(1 for m in matches if all((m.id, k) in finished for k in range(len(m.halves))))
-        hands_before = sum(int(r.get("hands", 0)) for r in finished.values())
+        hands_before = sum(r.hands for r in finished.values())
         total_hands = self.cfg.hands * halves_per_match * len(matches)
         return _Progress(len(matches), total_hands, done_before, hands_before, stream=self.stream)
 
@@ -756,11 +760,11 @@ class _TournamentRun:
         m, k = self.where[id(state.job)]
         r = state.result
         state.job.result_path.unlink(missing_ok=True)  # kept in the .done.json file when finished
-        if r is None or r.get("interrupted"):
+        if r is None or r.interrupted:
             return
         half = m.halves[k]
         tmp = _done_path(half).with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"fingerprint": _fingerprint(half), "result": r}, indent=1), encoding="utf-8")
+        tmp.write_text(json.dumps({"fingerprint": _fingerprint(half), "result": r.to_json()}, indent=1), encoding="utf-8")
         os.replace(tmp, _done_path(half))
         self.finished[(m.id, k)] = r
         if all((m.id, j) in self.finished for j in range(len(m.halves))):
