@@ -110,26 +110,12 @@ def run_analyze_command(args: argparse.Namespace) -> int:
     want_chance = estimator == "chance" or (estimator is None and not want_aivat)
     logs = read_logs(args.logs, game=game, encoder_for=encoder_for if want_aivat else None, halves=args.duplicate,
                      chance=want_chance)
-    if estimator == "chance" and logs.table.chance is None:
-        from showdown.evaluation.chance import supports as chance_supports
-
-        raise ConfigError("--estimator chance: " + (chance_supports(logs.game) or "the log header names no game this tool knows; pass --game")
-                          if logs.game is not None else "--estimator chance needs the game: pass --game")
-    if want_aivat and logs.game is None:
-        raise ConfigError("AIVAT needs the game: the log header does not name one this tool knows; pass --game")
+    _check_read(logs, estimator, want_aivat)
     table = logs.table
-    if table.hands == 0:
-        raise ShowdownError("no hands in " + ", ".join(str(f) for f in logs.files))
     g = logs.game
     notes: list[str] = []
     if aivat is not None:
-        known = _known(args.known, g)
-        unknown = [n for n in known if n not in table.names]
-        if unknown:
-            raise ConfigError(f"--known names player(s) not in the logs: {', '.join(unknown)} (players: {', '.join(table.names)})")
-        aivat.set_strategies([known.get(n) for n in table.names])
-        if not known:
-            notes.append("no player's strategy is known: AIVAT corrects for chance only")
+        _set_known(aivat, args.known, g, table, notes)
         chosen = "aivat"
         reason = "as requested" if estimator == "aivat" else "strategies given with --known"
     else:
@@ -170,6 +156,30 @@ def run_analyze_command(args: argparse.Namespace) -> int:
             head += f" of {g.name}"
         print(format_analysis(analysis, head))
     return 0
+
+
+def _check_read(logs: Any, estimator: str | None, want_aivat: bool) -> None:
+    """The logs read hold hands, and what the estimator asked for needs (the game) is there."""
+    if estimator == "chance" and logs.table.chance is None:
+        from showdown.evaluation.chance import supports as chance_supports
+
+        raise ConfigError("--estimator chance: " + (chance_supports(logs.game) or "the log header names no game this tool knows; pass --game")
+                          if logs.game is not None else "--estimator chance needs the game: pass --game")
+    if want_aivat and logs.game is None:
+        raise ConfigError("AIVAT needs the game: the log header does not name one this tool knows; pass --game")
+    if logs.table.hands == 0:
+        raise ShowdownError("no hands in " + ", ".join(str(f) for f in logs.files))
+
+
+def _set_known(aivat: Any, known_args: Any, game: Any, table: Any, notes: list[str]) -> None:
+    """Give AIVAT the strategies named with --known, by the logs' player order."""
+    known = _known(known_args, game)
+    unknown = [n for n in known if n not in table.names]
+    if unknown:
+        raise ConfigError(f"--known names player(s) not in the logs: {', '.join(unknown)} (players: {', '.join(table.names)})")
+    aivat.set_strategies([known.get(n) for n in table.names])
+    if not known:
+        notes.append("no player's strategy is known: AIVAT corrects for chance only")
 
 
 def _check_scores(logs: Any, analysis: Any) -> None:

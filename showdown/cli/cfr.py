@@ -177,17 +177,36 @@ class _Progress:
         print(text, file=self.stream, flush=True)
 
 
-def cfr_handler(args: argparse.Namespace) -> int:
-    """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
-    from showdown.games.catalog import get_game
-    from showdown.solvers.cfr import CurvePoint, Solver, load_solver, make_solver, train
-    from showdown.solvers.strategy import save_strategy
-
+def _check_budget(args: argparse.Namespace) -> None:
     for name, value in (("--iterations", args.iterations), ("--seconds", args.seconds), ("--target-exploitability", args.target)):
         if value is not None and value < 0:
             raise SolverError(f"{name} must not be negative (got {value})")
     if args.batch is not None and args.batch < 1:
         raise SolverError(f"--batch must be at least 1 (got {args.batch})")
+
+
+def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) -> tuple[Any, list[Any], bool]:
+    """The solver to run: restored from ``checkpoint`` when it exists (with its curve so far), else new."""
+    from showdown.solvers.cfr import CurvePoint, load_solver, make_solver
+
+    if checkpoint is None or not checkpoint.exists():
+        return make_solver(game, args.algorithm, seed=args.seed, batch=args.batch), [], False
+    solver, extra = load_solver(checkpoint, game)
+    if solver.rule.name != args.algorithm:
+        raise SolverError(
+            f"checkpoint {checkpoint} holds a {solver.rule.name} run, not {args.algorithm}: "
+            f"pass --algorithm {solver.rule.name} or another checkpoint file"
+        )
+    return solver, [CurvePoint(int(q[0]), float(q[1]), float(q[2])) for q in extra.get("curve", [])], True
+
+
+def cfr_handler(args: argparse.Namespace) -> int:
+    """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
+    from showdown.games.catalog import get_game
+    from showdown.solvers.cfr import CurvePoint, Solver, train
+    from showdown.solvers.strategy import save_strategy
+
+    _check_budget(args)
     game = get_game(args.game)
     from showdown.solvers.pcs import needs_abstraction
 
@@ -201,20 +220,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
         iterations = DEFAULT_ITERATIONS
 
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    curve: list[CurvePoint] = []
-    solver: Solver
-    if checkpoint is not None and checkpoint.exists():
-        solver, extra = load_solver(checkpoint, game)
-        if solver.rule.name != args.algorithm:
-            raise SolverError(
-                f"checkpoint {checkpoint} holds a {solver.rule.name} run, not {args.algorithm}: "
-                f"pass --algorithm {solver.rule.name} or another checkpoint file"
-            )
-        curve = [CurvePoint(int(q[0]), float(q[1]), float(q[2])) for q in extra.get("curve", [])]
-        resumed = True
-    else:
-        solver = make_solver(game, args.algorithm, seed=args.seed, batch=args.batch)
-        resumed = False
+    solver, curve, resumed = _solver_for(args, game, checkpoint)
     output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
     csv_path, json_path = output_paths(output)
 
