@@ -128,9 +128,10 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
         table = agent.strategy_table(game)
         strategy = Strategy(game, table)
         if game.num_players > 2:
-            from showdown.solvers.multiplayer import build_ntree
+            from showdown.solvers.ntree import build_ntree
+            from showdown.solvers.strategy import ntree_sigma
 
-            build_ntree(game).from_strategy(strategy)  # complete for every position
+            ntree_sigma(build_ntree(game), strategy)  # complete for every position
         else:
             strategy_to_arrays(build_tree(game), strategy)  # complete for both positions
     except ShowdownError as exc:

@@ -33,9 +33,10 @@ def exact_values(game: GameDef, strategies: Sequence[Strategy], arrangements: Ma
     (seat index per position) was played. ``SolverError`` when the game is too large or a table
     lacks an information set."""
     from showdown.solvers.multiplayer import build_ntree, expected_values
+    from showdown.solvers.strategy import ntree_sigma
 
     tree = build_ntree(game)
-    sigmas = [tree.from_strategy(s) for s in strategies]
+    sigmas = [ntree_sigma(tree, s) for s in strategies]
     n = game.num_players
     seat_total = np.zeros(len(strategies))
     position_total = np.zeros(n)

@@ -32,15 +32,16 @@ import math
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
-from showdown.errors import ShowdownError, SolverError
-from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
+from showdown.errors import SolverError
+from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
+from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_game, checkpoint_meta
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
@@ -51,42 +52,6 @@ DEFAULT_BATCHES = {"cs": 64, "es": 16}
 about one exact iteration whatever the batch for ``cs``, so larger batches are nearly free there; for
 ``es`` each deal brings its own opponent sample, whose cost grows with the batch."""
 
-Sampling = Literal["none", "chance", "external"]
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """How a CFR variant updates its regrets and average strategy.
-
-    ``plus``: regret matching+ (accumulated regrets floored at 0 after every update). ``alternating``:
-    update one player at a time, the second against the first's new strategy. ``alpha``/``beta``:
-    after iteration ``t`` multiply positive accumulated regrets by ``t^alpha / (t^alpha + 1)`` and
-    negative ones by ``t^beta / (t^beta + 1)`` (None: no discount). ``gamma``: after iteration ``t``
-    multiply the average-strategy sums (this iteration's contribution included) by ``(t / (t+1))^gamma``,
-    which weights iteration ``t`` by ``t^gamma`` (None: uniform weights). ``sampling``: exact values,
-    or Monte Carlo estimates from sampled deals (``chance``) and opponent actions too (``external``).
-    """
-
-    name: str
-    plus: bool = False
-    alternating: bool = True
-    alpha: float | None = None
-    beta: float | None = None
-    gamma: float | None = None
-    sampling: Sampling = "none"
-
-
-RULES: dict[str, Rule] = {
-    "cfr": Rule("cfr"),
-    "cfr+": Rule("cfr+", plus=True, gamma=1.0),
-    "linear": Rule("linear", alpha=1.0, beta=1.0, gamma=1.0),
-    "dcfr": Rule("dcfr", alpha=1.5, beta=0.0, gamma=2.0),
-    "cs": Rule("cs", sampling="chance"),
-    "es": Rule("es", sampling="external"),
-}
-"""The built-in variants by their command-line name."""
-
-ALGORITHM_NAMES = tuple(RULES)
 
 
 def _tree_of(game: GameDef | GameTree) -> GameTree:
@@ -312,7 +277,7 @@ class CFRSolver:
             if format_gamedef(game) != text:
                 raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}")
         else:
-            game = _checkpoint_game(p, text, str(meta.get("game") or ""))
+            game = checkpoint_game(p, text, str(meta.get("game") or ""))
         rule = Rule(**meta["rule"])
         solver = cls(game, rule, seed=meta.get("seed"), batch=int(meta["batch"]))
         lays = solver.flat.players
@@ -326,40 +291,6 @@ class CFRSolver:
         solver.rng.bit_generator.state = meta["rng"]
         solver._refresh()
         return solver, dict(meta.get("extra") or {})
-
-
-def checkpoint_meta(solver: Any, fmt: str, version: int, extra: dict[str, Any] | None) -> dict[str, Any]:
-    """The JSON header every CFR checkpoint starts with: game, rule, budget so far and the RNG state."""
-    return {
-        "format": fmt,
-        "version": version,
-        "game": solver.game.name,
-        "gamedef": format_gamedef(solver.game),
-        "rule": asdict(solver.rule),
-        "batch": solver.batch,
-        "seed": solver.seed,
-        "iterations": solver.iterations,
-        "seconds": solver.seconds,
-        "rng": solver.rng.bit_generator.state,
-        "extra": extra or {},
-    }
-
-
-def _checkpoint_game(path: Path, text: str, name: str) -> GameDef:
-    """The game a checkpoint records: its catalog game when the text matches (N-card Kuhn with more
-    than 13 ranks has no parseable .game text), else the parsed text."""
-    from showdown.games.catalog import get_game
-
-    try:
-        named = get_game(name) if name else None
-    except ShowdownError:
-        named = None
-    if named is not None and format_gamedef(named) == text:
-        return named
-    try:
-        return parse_gamedef(text, source=str(path), name=name)
-    except ShowdownError as exc:
-        raise SolverError(f"{path}: bad game definition in the checkpoint: {exc}") from None
 
 
 def _to_tree_order(values: np.ndarray, to_tree: np.ndarray) -> np.ndarray:

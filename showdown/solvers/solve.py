@@ -159,10 +159,11 @@ def _check_complete(profile: Strategy, keys: Sequence[str]) -> None:
 
 def _multiplayer_report(profile: Strategy) -> dict[str, Any]:
     from showdown.solvers.multiplayer import build_ntree, evaluate
+    from showdown.solvers.strategy import ntree_sigma
 
     tree = build_ntree(profile.game)
     _check_complete(profile, tree.infoset_keys)
-    ev = evaluate(tree, tree.from_strategy(profile))
+    ev = evaluate(tree, ntree_sigma(tree, profile))
     n = tree.num_players
     return {
         "players": n,

@@ -38,6 +38,7 @@ from showdown.games.infoset import card_key_text, cards_key_text, infoset_key, s
 from showdown.games.state import Action, parse_action
 
 if TYPE_CHECKING:
+    from showdown.solvers.ntree import NTree
     from showdown.solvers.tree import GameTree
 
 FORMAT_NAME = "showdown-strategy"
@@ -148,7 +149,7 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
 
         try:
             if strategy.game.num_players > 2:
-                from showdown.solvers.multiplayer import build_ntree
+                from showdown.solvers.ntree import build_ntree
 
                 checker = build_ntree(strategy.game)
             else:
@@ -177,15 +178,44 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
             raise StrategyError(f"information set {key!r}: probabilities sum to {total!r}, not 1")
 
 
+def ntree_strategy(tree: NTree, sigma: np.ndarray, players: tuple[int, ...] | None = None) -> Strategy:
+    """A ``Strategy`` (keys ``hole:board/betting``) of the given players' information sets of an
+    N-player tree (``solvers.ntree``) from its ``(infosets, MAX_ACTIONS)`` array ``sigma``."""
+    keep = tree.players if players is None else players
+    table: dict[str, dict[str, float]] = {}
+    rows = sigma.tolist()
+    for i, key in enumerate(tree.infoset_keys):
+        if int(tree.infoset_player[i]) in keep:
+            acts = tree.actions[int(tree.infoset_node[i])]
+            table[key] = dict(zip(acts, rows[i][: len(acts)]))
+    return Strategy(tree.game, table, validate=False)
+
+
+def ntree_sigma(tree: NTree, strategy: Strategy, missing: str = "error") -> np.ndarray:
+    """The ``(infosets, MAX_ACTIONS)`` array of ``strategy`` on an N-player tree; information sets it
+    lacks are an error (``missing="error"``) or uniform."""
+    sigma = tree.uniform()
+    table = strategy.table
+    for i, key in enumerate(tree.infoset_keys):
+        probs = table.get(key)
+        if probs is None:
+            if missing == "error":
+                raise SolverError(f"the strategy has no information set {key!r}")
+            continue
+        acts = tree.actions[int(tree.infoset_node[i])]
+        sigma[i, : len(acts)] = [probs.get(a, 0.0) for a in acts]
+    return sigma
+
+
 def uniform_strategy(game: GameDef) -> Strategy:
     """Every legal action equally likely at every information set of every player."""
     from showdown.solvers.tree import build_tree
 
     if game.num_players > 2:
-        from showdown.solvers.multiplayer import build_ntree
+        from showdown.solvers.ntree import build_ntree
 
         ntree = build_ntree(game)
-        return ntree.to_strategy(ntree.uniform())
+        return ntree_strategy(ntree, ntree.uniform())
 
     tree = build_tree(game)
     table = {}
@@ -383,6 +413,8 @@ __all__ = [
     "cards_key_text",
     "infoset_key",
     "load_strategy",
+    "ntree_sigma",
+    "ntree_strategy",
     "save_strategy",
     "state_infoset_key",
     "strategy_to_arrays",

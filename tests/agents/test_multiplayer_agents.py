@@ -9,7 +9,7 @@ from showdown.agents.registry import make_agent
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.solvers.multiplayer import build_ntree, evaluate
-from showdown.solvers.strategy import Strategy
+from showdown.solvers.strategy import Strategy, ntree_sigma, ntree_strategy
 
 
 def test_cfr_plays_kuhn3p_near_equilibrium(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -18,7 +18,7 @@ def test_cfr_plays_kuhn3p_near_equilibrium(tmp_path, monkeypatch) -> None:  # ty
     agent = make_agent("cfr", game, {"iterations": 400})
     assert isinstance(agent, CFRAgent)
     tree = build_ntree(game)
-    assert evaluate(tree, tree.from_strategy(agent.strategy)).nash_conv < 1e-3
+    assert evaluate(tree, ntree_sigma(tree, agent.strategy)).nash_conv < 1e-3
 
 
 def test_leduc3p_default_is_the_shipped_strategy() -> None:
@@ -27,7 +27,7 @@ def test_leduc3p_default_is_the_shipped_strategy() -> None:
     assert shipped is not None
     tree = build_ntree(game)
     assert set(shipped.table) == set(tree.infoset_keys)
-    assert evaluate(tree, tree.from_strategy(shipped)).nash_conv < 0.005
+    assert evaluate(tree, ntree_sigma(tree, shipped)).nash_conv < 0.005
     agent = make_agent("cfr", game, {})
     assert isinstance(agent, CFRAgent) and agent.strategy.table == shipped.table
 
@@ -35,7 +35,7 @@ def test_leduc3p_default_is_the_shipped_strategy() -> None:
 def test_cfr_refuses_a_strategy_missing_positions() -> None:
     game = get_game("kuhn3p")
     tree = build_ntree(game)
-    partial = tree.to_strategy(tree.uniform(), players=(0, 1))
+    partial = ntree_strategy(tree, tree.uniform(), players=(0, 1))
     with pytest.raises(ConfigError, match="every position"):
         CFRAgent(game, strategy=partial)
 
@@ -45,7 +45,7 @@ def test_equilibrium_on_kuhn3p_is_a_family_member() -> None:
     agent = make_agent("equilibrium", game, {"b11": 0.1, "b21": 0.2, "b32": 0.3, "c33": 0.4})
     tree = build_ntree(game)
     strategy = Strategy(game, agent.strategy_table(game))
-    ev = evaluate(tree, tree.from_strategy(strategy))
+    ev = evaluate(tree, ntree_sigma(tree, strategy))
     assert ev.nash_conv < 1e-12 and ev.values[0] < -1 / 48 - 1e-3
     with pytest.raises(ConfigError, match="b32"):
         make_agent("equilibrium", game, {"b32": 0.9})

@@ -14,6 +14,7 @@ from showdown.agents.exploiter import agent_strategy, exploit_plan
 from showdown.api import run_match
 from showdown.games.catalog import get_game
 from showdown.solvers.multiplayer import build_ntree, evaluate
+from showdown.solvers.strategy import ntree_sigma
 
 
 def test_kuhn3p_match_reports_exact_values_inside_the_intervals(tmp_path: Path) -> None:
@@ -59,6 +60,6 @@ def test_exploiter_best_responds_to_every_other_seat() -> None:
     rules = agent_strategy("rules", game)
     plan = exploit_plan(rules)
     tree = build_ntree(game)
-    ev = evaluate(tree, tree.from_strategy(rules))
+    ev = evaluate(tree, ntree_sigma(tree, rules))
     assert plan.values == pytest.approx(ev.best_response)
     assert all(b > v for b, v in zip(plan.values, ev.values))

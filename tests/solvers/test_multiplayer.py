@@ -16,7 +16,7 @@ from showdown.solvers import best_response as heads_up
 from showdown.solvers.cfr import RULES, load_solver, make_solver, train
 from showdown.solvers.kuhn3p_family import family_values, kuhn3p_equilibrium
 from showdown.solvers.multiplayer import MultiCFRSolver, NTree, best_response, build_ntree, evaluate, expected_values
-from showdown.solvers.strategy import uniform_strategy
+from showdown.solvers.strategy import ntree_sigma, uniform_strategy
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +31,7 @@ def test_two_player_values_match_the_heads_up_evaluator(name: str) -> None:
     solver = make_solver(game, "cfr+")
     solver.iterate(30)
     for strategy in (solver.average_strategy(), uniform_strategy(game)):
-        sigma = tree.from_strategy(strategy)
+        sigma = ntree_sigma(tree, strategy)
         ev = evaluate(tree, sigma)
         assert ev.values[0] == pytest.approx(heads_up.expected_value(game, strategy), abs=1e-12)
         assert ev.best_response == pytest.approx(heads_up.best_response_values(game, strategy), abs=1e-12)
@@ -75,7 +75,7 @@ def test_the_published_family_is_an_equilibrium(kuhn3p: NTree, params: dict[str,
     """Szafron, Gibson and Sturtevant (2013): every member is a Nash equilibrium (NashConv 0) with the
     paper's values: P1 -(1 + 2 beta)/48, P2 -1/48, P3 (1 + beta)/24, beta = max(b11, b21), so the
     members move chips between P1 and P3 while P2's value stays put."""
-    sigma = kuhn3p.from_strategy(kuhn3p_equilibrium(**params))
+    sigma = ntree_sigma(kuhn3p, kuhn3p_equilibrium(**params))
     ev = evaluate(kuhn3p, sigma)
     beta = max(params.get("b11", 0.0), params.get("b21", 0.0))
     assert ev.nash_conv < 1e-12
@@ -90,7 +90,7 @@ def test_leaving_the_family_is_exploitable(kuhn3p: NTree) -> None:
     strategy = kuhn3p_equilibrium()
     table = {k: dict(v) for k, v in strategy.table.items()}
     table["Ks:/"] = {"c": 0.5, "r": 0.5}  # P1 bets a king half the time
-    sigma = kuhn3p.from_strategy(type(strategy)(strategy.game, table))
+    sigma = ntree_sigma(kuhn3p, type(strategy)(strategy.game, table))
     ev = evaluate(kuhn3p, sigma)
     assert ev.gains[0] > 1e-3 and ev.nash_conv > 1e-3
     with pytest.raises(SolverError, match="b32"):
