@@ -169,7 +169,7 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         r = serve(args.hands, args.game, args.seed, Path(tmp), args.profile, args.pin, not args.no_uvloop, not args.no_log)
-        from showdown.matches.verify import verify_log
+        from showdown.evaluation.verify import verify_log
 
         verified = "not written" if args.no_log else "verified" if verify_log(Path(tmp) / "bench.log").ok else "FAILED verification"
     print(

@@ -34,10 +34,10 @@ def _hand(args: argparse.Namespace) -> int:
     import numpy as np
 
     from showdown.games.catalog import get_game
+    from showdown.games.dealing import CardDealer
     from showdown.games.state import State
     from showdown.protocol.logfile import LoggedHand, format_state_line
     from showdown.protocol.matchstate import format_matchstate, view_of
-    from showdown.server.dealing import CardDealer
 
     game = get_game(args.game)
     game.require_servable()
@@ -62,8 +62,8 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _verify_log(args: argparse.Namespace) -> int:
+    from showdown.evaluation.verify import verify_log
     from showdown.games.catalog import get_game
-    from showdown.matches.verify import verify_log
 
     game = get_game(args.game) if args.game else None
     status = 0

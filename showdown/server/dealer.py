@@ -45,6 +45,7 @@ from typing import Any, NamedTuple
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
+from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, State
 from showdown.protocol.codec import MatchStateEncoder
@@ -59,7 +60,6 @@ from showdown.protocol.matchstate import (
     version_compatible,
     view_of,
 )
-from showdown.server.dealing import CardDealer
 
 # ------------------------------------------------------------------------------------ outputs
 

@@ -6,10 +6,10 @@ import socket
 import threading
 from collections.abc import Callable
 
+from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, State
 from showdown.protocol.matchstate import format_matchstate, parse_reply, read_action, view_of
-from showdown.server.dealing import CardDealer
 
 
 class FakeDealer:

@@ -10,8 +10,8 @@ from showdown.agents.rules import MEDIUM, STRONG, WEAK, strength_class
 from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import parse_cards
 from showdown.games.catalog import get_game
+from showdown.games.dealing import CardDealer
 from showdown.games.state import ActionKind, State
-from showdown.server.dealing import CardDealer
 
 LIMIT_GAMES = ["kuhn", "kuhn3p", "leduc"]
 ALL_GAMES = ["kuhn", "kuhn3p", "leduc", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p"]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from showdown.evaluation.verify import verify_log
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.runner import run_match
-from showdown.matches.verify import verify_log
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -7,9 +7,9 @@ from hypothesis import strategies as st
 from showdown.errors import IllegalActionError
 from showdown.games.cards import parse_cards
 from showdown.games.catalog import CATALOG, get_game
+from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import Betting, GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, parse_action, parse_betting
-from showdown.server.dealing import CardDealer
 
 KUHN = get_game("kuhn")
 NOLIMIT = get_game("holdem-nolimit")

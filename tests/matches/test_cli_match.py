@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from showdown.matches.verify import verify_log
+from showdown.evaluation.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

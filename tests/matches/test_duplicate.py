@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from showdown.evaluation.verify import verify_log
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.duplicate import half_agent_seed, half_configs
 from showdown.matches.runner import derive_seed, run_match
-from showdown.matches.verify import verify_log
 from showdown.protocol.logfile import HandRecord
 
 ROOT = Path(__file__).resolve().parents[2]

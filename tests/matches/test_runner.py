@@ -16,9 +16,9 @@ import pytest
 from showdown.errors import ConfigError
 from showdown.evaluation.report import MatchReport, format_table, report_json
 from showdown.evaluation.stats import MatchStats
+from showdown.evaluation.verify import verify_log
 from showdown.matches.config import AgentSpec, DealerSettings, MatchConfig, load_match_config, merge_config
 from showdown.matches.runner import Progress, agent_command, derive_seed, run_match, seat_labels
-from showdown.matches.verify import verify_log
 from showdown.protocol.logfile import HandRecord
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
+from showdown.games.dealing import CardDealer
 from showdown.games.state import State
 from showdown.protocol.logfile import (
     HandRecord,
@@ -23,7 +24,6 @@ from showdown.protocol.logfile import (
     parse_score_line,
     parse_state_line,
 )
-from showdown.server.dealing import CardDealer
 from tests.conftest import REFERENCE_LOGS
 
 

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
+from showdown.games.dealing import CardDealer
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 from showdown.protocol.matchstate import (
     format_matchstate,
@@ -19,7 +20,6 @@ from showdown.protocol.matchstate import (
     version_compatible,
     view_of,
 )
-from showdown.server.dealing import CardDealer
 from tests.conftest import DATA
 
 TRANSCRIPTS = ["kuhn.limit.2p", "leduc.limit.2p", "holdem.limit.2p", "holdem.nolimit.2p"]

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from showdown.cli.dealer import add_dealer_parser, dealer_command, options_from_args
+from showdown.evaluation.verify import verify_log
 from showdown.games.catalog import get_game
-from showdown.matches.verify import verify_log
 from tests.server.clients import Client, call_policy, raise_policy
 
 ROOT = Path(__file__).resolve().parents[2]

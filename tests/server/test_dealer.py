@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from showdown.games.catalog import CATALOG, get_game
+from showdown.games.dealing import CardDealer
 from showdown.games.state import Action, ActionKind, State
 from showdown.protocol.logfile import LoggedHand, format_state_line
 from showdown.protocol.matchstate import format_matchstate, view_of
@@ -25,7 +26,6 @@ from showdown.server.dealer import (
     SeatStatus,
     Send,
 )
-from showdown.server.dealing import CardDealer
 from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from showdown.matches.verify import verify_log
+from showdown.evaluation.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}

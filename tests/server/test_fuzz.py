@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from showdown.evaluation.verify import verify_log
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.matches.verify import verify_log
 from showdown.protocol.matchstate import parse_matchstate
 
 ROOT = Path(__file__).resolve().parents[2]

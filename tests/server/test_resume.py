@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from showdown.matches.verify import verify_log
+from showdown.evaluation.verify import verify_log
 from showdown.protocol.logfile import LogHeader
 from showdown.server.resume import resume_point
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from showdown.errors import ShowdownError
+from showdown.evaluation.verify import verify_log
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.matches.verify import verify_log
 from showdown.protocol.logfile import HandRecord
 from showdown.server.dealer import MAX_IGNORED_LINES
 from showdown.server.tcp import DealerOptions, MatchResult, MatchServer

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from showdown.games.catalog import get_game
+from showdown.games.dealing import MT19937, CardDealer, deal_hands
 from showdown.protocol.logfile import parse_log
-from showdown.server.dealing import MT19937, CardDealer, deal_hands
 from tests.conftest import DATA, REFERENCE_LOGS
 
 

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from showdown.cli import main
-from showdown.matches.verify import verify_log
+from showdown.evaluation.verify import verify_log
 from tests.conftest import DATA, REFERENCE_LOGS
 
 

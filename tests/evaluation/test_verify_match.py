@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from showdown.matches.verify import verify_log
+from showdown.evaluation.verify import verify_log
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[2]

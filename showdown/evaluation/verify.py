@@ -14,10 +14,10 @@ from pathlib import Path
 from showdown.errors import IllegalActionError, ShowdownError
 from showdown.evaluation.analyze import resolve_log_game
 from showdown.games.cards import cards_text
+from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
 from showdown.protocol.logfile import LogFile, LoggedHand, format_value, parse_log
-from showdown.server.dealing import CardDealer
 
 TOLERANCE = 5e-7  # values are printed with six decimals
 
