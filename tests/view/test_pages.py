@@ -127,17 +127,22 @@ def test_replayer_steps_through_a_known_hand(browser: Any, serve: Any, leduc_mat
 def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
 
-    match = subprocess.Popen(
-        [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "2000000", "--out", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
+    said = tmp_path / "match.stderr"
+    with said.open("wb") as sink:
+        match = subprocess.Popen(
+            [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "2000000", "--out",
+             str(tmp_path / "out")],
+            stdout=subprocess.DEVNULL, stderr=sink,
+        )
     try:
-        deadline = time.monotonic() + 60
-        while not list(tmp_path.glob("*.jsonl")) or list(tmp_path.glob("*.jsonl"))[0].stat().st_size < 1000:
-            assert time.monotonic() < deadline, "the match did not start"
+        deadline = time.monotonic() + 120
+        while not list((tmp_path / "out").glob("*.jsonl")) or list((tmp_path / "out").glob("*.jsonl"))[0].stat().st_size < 1000:
+            why = f"(exit status {match.poll()}; it said: {said.read_text(errors='replace')[-500:]!r})"
+            assert match.poll() is None, f"the match ended before its first hands {why}"
+            assert time.monotonic() < deadline, f"the match did not start {why}"
             time.sleep(0.2)
-        key = list(tmp_path.glob("*.jsonl"))[0].name.removesuffix(".jsonl")
-        browser.get(serve(tmp_path) + "#/match/" + key)
+        key = list((tmp_path / "out").glob("*.jsonl"))[0].name.removesuffix(".jsonl")
+        browser.get(serve(tmp_path / "out") + "#/match/" + key)
         wait_for(browser, "[data-testid=live]")
 
         def hands() -> int:
