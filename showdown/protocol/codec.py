@@ -25,8 +25,9 @@ from showdown.protocol.matchstate import MATCHSTATE_PREFIX, matchstate_head, par
 
 __all__ = ["MatchStateDecoder", "MatchStateEncoder"]
 
-CACHE_SIZE = 1 << 16
-"""Entries a codec memo holds before it starts afresh (hits matter only for small games, which fit)."""
+CACHE_SIZE = 4096
+"""Deals whose texts the encoder keeps before it starts afresh: hits matter only for small games, which
+fit; hold'em never repeats a deal, and a larger memo only gives the garbage collector more to scan."""
 
 _LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 

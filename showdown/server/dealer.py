@@ -38,9 +38,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum, StrEnum
-from functools import cached_property
 from typing import Any, NamedTuple
 
 from showdown.errors import ProtocolError, ShowdownError
@@ -91,13 +89,12 @@ class Reject(NamedTuple):
     line: str
 
 
-@dataclass(frozen=True, eq=False)
-class HandFinished:
+class HandFinished(NamedTuple):
     """A hand ended: what its ``.log`` line and JSON Lines record say, by position.
 
     The dealer hands over the texts it already has (hole cards, board, values); the record and the
-    STATE line are put together when first read, so that a driver can send the next hand's first
-    lines before it spends time on the logs.
+    STATE line are put together when read (once each: a driver keeps them), so that it can send the
+    next hand's first lines before it spends time on the logs.
     """
 
     hand: int
@@ -113,7 +110,7 @@ class HandFinished:
     values_text: str
     events: tuple[dict[str, Any], ...]
 
-    @cached_property
+    @property
     def record(self) -> HandRecord:
         return HandRecord(
             self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
@@ -732,16 +729,16 @@ class MatchEngine:
             payoff = (values, "|".join(format_value(v) for v in values))
             _remember(self._payoff_cache, key, payoff)
         values, values_text = payoff
+        codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):
             totals[by_position[p]] += v
         self.hands_played += 1
         self._out.append(
-            HandFinished(
-                hand=h, game=self.game_label, names=self._names_by_position, seats=tuple(by_position), hole=self._hole,
-                hole_text=self._codec.hole_text, board=self._codec.board_groups[node.round],
-                board_text=self._codec.board_text[node.round],
-                betting=betting, values=values, values_text=values_text, events=tuple(self._events),
+            HandFinished(  # by position, in field order (cheaper than keywords, once a hand)
+                h, self.game_label, self._names_by_position, tuple(by_position), self._hole, codec.hole_text,
+                codec.board_groups[node.round], codec.board_text[node.round], betting, values, values_text,
+                tuple(self._events),
             )
         )
         if self.hands_played >= self.hands:

@@ -739,12 +739,13 @@ class MatchServer:
         """Append the hand to both logs; a write that fails (a full disk) takes back what it wrote of
         that hand in either file, so both keep only complete hands, and stops the match at once."""
         log, jsonl = self._log, self._jsonl
+        hand_record = o.record
         if log is not None and jsonl is not None:
             if self._ends is None:  # where each file ends, kept here: no seek per hand
                 self._ends = [log.tell(), jsonl.tell()]
             ends = self._ends
             line = (o.state_line + "\n").encode()
-            record = (o.record.to_json() + "\n").encode()
+            record = (hand_record.to_json() + "\n").encode()
             try:
                 _append(log, line, ends[0])
                 _append(jsonl, record, ends[1])
@@ -758,7 +759,7 @@ class MatchServer:
             ends[0] += len(line)
             ends[1] += len(record)
         if self.on_hand is not None:
-            self.on_hand(o.record)
+            self.on_hand(hand_record)
 
     def _disk_failed(self, exc: OSError, hand: int) -> None:
         where = self.log_path.parent if self.log_path is not None else "the log folder"
