@@ -55,8 +55,16 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     return tuple(parse_card(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
+_CARD_TEXT = [RANKS[c // NUM_SUITS] + SUITS[c % NUM_SUITS] for c in range(MAX_TEXT_RANKS * NUM_SUITS)]
+"""``format_card`` of every writable card, by index: the dealer formats several cards a hand."""
+
+
+_WRITABLE = len(_CARD_TEXT)
+
+
 def format_cards(cards: Iterable[Card]) -> str:
-    return "".join(format_card(c) for c in cards)
+    """Cards -> ``"AsKd"`` (``CardError`` for a card with no text form, as ``format_card``)."""
+    return "".join([_CARD_TEXT[c] if 0 <= c < _WRITABLE else format_card(c) for c in cards])
 
 
 def deck_ranks(num_ranks: int) -> range:

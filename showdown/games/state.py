@@ -186,7 +186,12 @@ class State:
     def num_acting(self) -> int:
         """Players who have not folded and are not all-in."""
         stack = self.game.stack
-        return sum(1 for p, f in enumerate(self.folded) if not f and self.spent[p] < stack[p])
+        spent = self.spent
+        count = 0
+        for p, folded in enumerate(self.folded):
+            if not folded and spent[p] < stack[p]:
+                count += 1
+        return count
 
     def num_active(self) -> int:
         """Players who have not folded."""
