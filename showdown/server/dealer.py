@@ -637,7 +637,7 @@ class MatchEngine:
 
     def _grow(self, node: BettingNode, key: str, action: Action) -> BettingNode:
         """The node after ``action`` at ``node``, new to the tree."""
-        state = node.state.apply(action)
+        state = node.state.apply_legal(action)
         # The betting string grows by the action, plus a '/' per round started (or run out).
         child = BettingNode(state, node.betting + key + "/" * (len(state.history) - len(node.state.history)))
         self._tree_size += 1
