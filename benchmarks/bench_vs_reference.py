@@ -13,6 +13,7 @@ reference), the figure issue 12 asks to bring to at least 1.0.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import statistics
 import subprocess
@@ -57,11 +58,16 @@ def one_match(dealer: list[str], acpc: Path, game_file: Path, work: Path) -> flo
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--acpc", required=True, type=Path)
+    parser.add_argument("--acpc", type=Path, default=os.environ.get("SHOWDOWN_ACPC"),
+                        help="a built copy of the public ACPC server code (default: $SHOWDOWN_ACPC)")
     parser.add_argument("--game", default="holdem-nolimit", choices=sorted(GAME_FILES))
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
+    if args.acpc is None or not (Path(args.acpc) / "dealer").is_file():
+        print("bench_vs_reference: skipped: give --acpc DIR (or $SHOWDOWN_ACPC), a built copy of the public ACPC server code")
+        return
+    args.acpc = Path(args.acpc)
     game_file = (args.acpc / GAME_FILES[args.game]).resolve()
     work = Path(tempfile.mkdtemp(prefix="vsref-"))
     ref, ours = [], []
