@@ -16,8 +16,10 @@ from pathlib import Path
 
 from showdown.matches.config import AgentSpec
 
-__all__ = ["AGENT_EXIT_GRACE", "HOST", "AgentProcess", "agent_command", "agent_environment", "package_environment", "reap",
-           "send_signal"]
+__all__ = [
+    "AGENT_EXIT_GRACE", "HOST", "AgentProcess", "agent_command", "agent_environment", "exit_text", "package_environment", "reap",
+    "send_signal",
+]
 
 HOST = "127.0.0.1"
 AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes their connection
