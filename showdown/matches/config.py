@@ -38,7 +38,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.evaluation.estimators import ESTIMATORS
-from showdown.server.dealer import OnTimeout
+from showdown.server.dealer import ON_TIMEOUT
 from showdown.server.timing import DealerSettings
 
 __all__ = [
@@ -57,7 +57,6 @@ __all__ = [
 ]
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
-_ON_TIMEOUT = tuple(OnTimeout)
 
 
 class ExecutorName(StrEnum):
@@ -436,9 +435,7 @@ def _dealer(value: Any, at: Where) -> DealerSettings:
         if k not in _DEALER_KEYS:
             raise unknown_key(at(), key, _DEALER_KEYS, "dealer keys")
         if k == "on_timeout":
-            if v not in _ON_TIMEOUT:
-                raise ConfigError(f"{at(key)}: expected one of {', '.join(_ON_TIMEOUT)}, got {v!r}")
-            fields[k] = v
+            fields[k] = _one_of(ON_TIMEOUT)(v, at(key))
         elif k == "start_timeout_ms" and v is None:
             fields[k] = None
         else:

@@ -17,7 +17,7 @@ Drivers call ``tick(now)`` when ``next_deadline()`` has passed and ``advance(now
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from showdown.errors import ShowdownError
 from showdown.server.dealer import MatchEngine, OnTimeout, Output, SeatStatus
@@ -64,9 +64,6 @@ class DealerSettings:
             reconnect_ms=self.reconnect_ms,
         )
 
-    def settings(self) -> DealerSettings:
-        """Just the settings (of options that extend them)."""
-        return DealerSettings(**{f.name: getattr(self, f.name) for f in fields(DealerSettings)})
 
 
 _NOT_PLAYING = (SeatStatus.WAITING, SeatStatus.CONNECTING, SeatStatus.AWAY)
