@@ -470,37 +470,10 @@ class State:
     # ----------------------------------------------------------------- results
 
     def payoffs(self) -> tuple[float, ...]:
-        """Chips won (+) or lost (-) by each position in a finished hand; they sum to zero.
-
-        A folded player loses what it put in; the last player standing takes the rest; at a
-        showdown each side pot (by contribution level) is split evenly among its best hands.
-        """
+        """Chips won (+) or lost (-) by each position in a finished hand; they sum to zero."""
         if not self.finished:
             raise IllegalActionError("payoffs need a finished hand")
-        n = self.game.num_players
-        spent = self.spent
-        if self.folded.count(False) == 1:
-            total = sum(spent)
-            return tuple(float(total - spent[p]) if not self.folded[p] else float(-spent[p]) for p in range(n))
-        strength = self.hand_strengths()
-        won = [0.0] * n
-        previous = 0
-        for level in sorted(set(spent)):
-            if level == previous:
-                continue
-            contributors = [p for p in range(n) if spent[p] >= level]
-            pot = (level - previous) * len(contributors)
-            contenders = [p for p in contributors if not self.folded[p]]
-            if not contenders:  # only folded players reached this level: it goes back to them
-                for p in contributors:
-                    won[p] += level - previous
-            else:
-                best = max(strength[p] for p in contenders)
-                winners = [p for p in contenders if strength[p] == best]
-                for p in winners:
-                    won[p] += pot / len(winners)
-            previous = level
-        return tuple(won[p] - spent[p] for p in range(n))
+        return split_pots(self.spent, self.folded, self.hand_strengths() if self.is_showdown else ())
 
     def hand_strengths(self) -> list[int]:
         """Hand value of every position's best hand with the visible board (-1 for folded)."""
@@ -522,3 +495,35 @@ class State:
 
     def __hash__(self) -> int:
         return hash((self.hole, self.board, self.history))
+
+
+def split_pots(spent: Sequence[int], folded: Sequence[bool], strength: Sequence[int]) -> tuple[float, ...]:
+    """Chips won (+) or lost (-) by each position, given what each put in, who folded and (at a
+    showdown) each position's hand value; they sum to zero.
+
+    A folded player loses what it put in; the last player standing takes the rest (``strength`` is
+    not read then); at a showdown each side pot (by contribution level) is split evenly among its
+    best hands.
+    """
+    n = len(spent)
+    if folded.count(False) == 1:
+        total = sum(spent)
+        return tuple(float(total - spent[p]) if not folded[p] else float(-spent[p]) for p in range(n))
+    won = [0.0] * n
+    previous = 0
+    for level in sorted(set(spent)):
+        if level == previous:
+            continue
+        contributors = [p for p in range(n) if spent[p] >= level]
+        pot = (level - previous) * len(contributors)
+        contenders = [p for p in contributors if not folded[p]]
+        if not contenders:  # only folded players reached this level: it goes back to them
+            for p in contributors:
+                won[p] += level - previous
+        else:
+            best = max(strength[p] for p in contenders)
+            winners = [p for p in contenders if strength[p] == best]
+            for p in winners:
+                won[p] += pot / len(winners)
+        previous = level
+    return tuple(won[p] - spent[p] for p in range(n))

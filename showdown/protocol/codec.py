@@ -15,6 +15,7 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
@@ -90,15 +91,15 @@ class MatchStateEncoder:
         tail = self.board_text[round_]
         self.cards = [hidden + tail for hidden in self._hidden]
 
-    def reveal(self, state: State) -> None:
-        """The hand is over in ``state``: at a showdown every position sees the cards of the players
-        who did not fold (as the reference shows them); after a fold, nothing more."""
-        tail = self.board_text[state.round]
-        self.round = state.round
-        if not state.is_showdown:
+    def reveal(self, round_: int, folded: Sequence[bool]) -> None:
+        """The hand is over in round ``round_``: at a showdown (two or more players have not
+        ``folded``) every position sees the cards of the players who did not fold (as the reference
+        shows them); after a fold, nothing more."""
+        tail = self.board_text[round_]
+        self.round = round_
+        if folded.count(False) < 2:
             self.cards = [hidden + tail for hidden in self._hidden]
             return
-        folded = state.folded
         hole = self.hole_text
         self.cards = [
             "|".join(t if q == p or not folded[q] else "" for q, t in enumerate(hole)) + tail for p in range(self.num_players)

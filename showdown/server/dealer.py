@@ -39,13 +39,14 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from enum import Enum, StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol, cast
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, State
+from showdown.games.live_hand import LiveHand
+from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, state_line_text
 from showdown.protocol.matchstate import (
@@ -140,16 +141,17 @@ Output = Send | SeatWarning | Reject | HandFinished | MatchFinished
 
 
 class BettingNode:
-    """One betting sequence of the game, without cards: who acts, and where each action leads.
+    """One betting sequence of a limit game, without cards: who acts, and where each action leads.
 
     Who acts, what is legal and how a reply is repaired depend on the betting alone, so the engine
     walks a tree of these nodes, grown on demand and shared by all hands, instead of building a
     ``State`` per action: once a small game's tree is known, an action costs two dict lookups.
     ``replies`` memoises what a reply's action text becomes here: (action played, count kind,
-    warning or None).
+    warning or None). No-limit hands seldom repeat a betting sequence: there the engine plays the
+    hand in place instead (``LiveHand``, which answers the same queries).
     """
 
-    __slots__ = ("state", "betting", "player", "round", "finished", "children", "replies")
+    __slots__ = ("state", "betting", "player", "round", "finished", "folded", "children", "replies")
 
     def __init__(self, state: State, betting: str) -> None:
         self.state = state  # card-less: ``with_cards`` gives the hand's state
@@ -157,8 +159,36 @@ class BettingNode:
         self.finished = state.finished
         self.player = -1 if state.finished else state.current_player
         self.round = state.round
+        self.folded = state.folded
         self.children: dict[str, BettingNode] = {}
         self.replies: dict[str, tuple[Action, str, str | None]] = {}
+
+    def can_fold(self) -> bool:
+        return self.state.can_fold()
+
+    def repair(self, action: Action) -> tuple[Action, str | None]:
+        return self.state.repair(action)
+
+    def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State:
+        return self.state.with_cards(hole, board)
+
+
+class _Betting(Protocol):
+    """Where the current hand's betting is: a ``BettingNode`` (limit) or the ``LiveHand`` (no-limit)."""
+
+    @property
+    def betting(self) -> str: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def finished(self) -> bool: ...
+    @property
+    def folded(self) -> Sequence[bool]: ...
+    def can_fold(self) -> bool: ...
+    def repair(self, action: Action) -> tuple[Action, str | None]: ...
+    def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State: ...
 
 
 MAX_TREE_NODES = 200_000  # no-limit trees never end: past this many nodes the tree starts afresh
@@ -284,7 +314,10 @@ class MatchEngine:
         self._acting: int | None = None  # seat to act, cached: read on every line
         self._root = BettingNode(State.initial(game), "")
         self._tree_size = 1
-        self._node: BettingNode | None = None  # where the current hand's betting is
+        self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
+        self._node: _Betting | None = None  # where the current hand's betting is
+        self._strengths: list[int] | None = None  # no-limit: the hand's showdown values, worked out ahead
+        self._next_strengths: list[int] | None = None
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._codec = MatchStateEncoder(game)  # the hand's MATCHSTATE texts, by position
@@ -306,7 +339,7 @@ class MatchEngine:
     def state(self) -> State | None:
         """The current (or last) hand with its cards; None before the first hand."""
         node = self._node
-        return None if node is None else node.state.with_cards(self._hole, self._board)
+        return None if node is None else node.as_state(self._hole, self._board)
 
     @property
     def acting_seat(self) -> int | None:
@@ -463,7 +496,9 @@ class MatchEngine:
         a hand dealt but never played is simply dropped.
         """
         if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
-            self._next_deal = self._dealer.deal()
+            self._next_deal = hole, board = self._dealer.deal()
+            if self._live is not None:
+                self._next_strengths = _showdown_values(hole, board)
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -574,22 +609,30 @@ class MatchEngine:
     def _take_action(self, seat: int, text: str) -> None:
         node = self._node
         assert node is not None
-        outcome = node.replies.get(text)
-        if outcome is None:
-            outcome = self._reply_outcome(node.state, text)
-            if len(node.replies) < MAX_REPLIES_PER_NODE and len(text) <= 16:
-                node.replies[text] = outcome
+        if self._live is not None:
+            outcome = self._reply_outcome(node, text)
+        else:
+            replies = cast(BettingNode, node).replies
+            outcome = replies.get(text)  # type: ignore[assignment]
+            if outcome is None:
+                outcome = self._reply_outcome(node, text)
+                if len(replies) < MAX_REPLIES_PER_NODE and len(text) <= 16:
+                    replies[text] = outcome
         played, kind, warning = outcome
         if warning is not None:
             self._warn(seat, kind, warning, text)
         self._apply(played)
 
-    def _reply_outcome(self, state: State, text: str) -> tuple[Action, str, str | None]:
+    def _reply_outcome(self, state: _Betting, text: str) -> tuple[Action, str, str | None]:
         """What the action text of a reply becomes at ``state``: the reference's repairs."""
         quick = self._quick.get(text)
         if quick is not None:  # a plain f, c (or r in limit): no parsing needed
             played, warning = state.repair(quick)
             return played, "invalid", warning
+        if text[:1] == "r" and 1 < len(text) <= 10 and text[1:].isdecimal():  # r<size>, as players write it
+            action: Action | None = Action(ActionKind.RAISE, int(text[1:]))
+            played, warning = state.repair(action)  # type: ignore[arg-type]
+            return played, "invalid" if played.kind is not ActionKind.RAISE else "resized", warning
         try:
             action = read_action(text, self.game)
         except ProtocolError:
@@ -604,7 +647,7 @@ class MatchEngine:
         node = self._node
         assert node is not None
         if kind == "disconnect" or self.on_timeout == "fold":
-            action = FOLD if node.state.can_fold() else CALL
+            action = FOLD if node.can_fold() else CALL
         else:
             action = CALL
         self._count(seat, kind)
@@ -615,18 +658,23 @@ class MatchEngine:
 
     def _apply(self, action: Action) -> None:
         """Play ``action`` (legal: repaired already) for the position to act."""
-        node = self._node
-        assert node is not None
-        key = str(action) if action.size else "fcr"[action.kind]
-        child = node.children.get(key)
-        if child is None:
-            child = self._grow(node, key, action)
-        self._node = child
+        child: _Betting
+        live = self._live
+        if live is not None:
+            live.apply(action)
+            child = live
+        else:
+            node = cast(BettingNode, self._node)
+            key = str(action) if action.size else "fcr"[action.kind]
+            tree_child = node.children.get(key)
+            if tree_child is None:
+                tree_child = self._grow(node, key, action)
+            self._node = child = tree_child
         self._ignored_now = 0
         self.decision_count += 1
         if child.finished:
             self._acting = None
-            self._codec.reveal(child.state)
+            self._codec.reveal(child.round, child.folded)
             self._broadcast()
             self._end_hand()
         else:
@@ -691,8 +739,16 @@ class MatchEngine:
         self._hole = hole
         self._board = board
         self._codec.new_hand(self.hand, hole, board)
-        self._node = root = self._root
-        self._acting = self._seat_of_position[root.player]
+        live = self._live
+        node: _Betting
+        if live is not None:
+            live.reset()
+            self._strengths, self._next_strengths = self._next_strengths, None
+            node = live
+        else:
+            node = self._root
+        self._node = node
+        self._acting = self._seat_of_position[node.player]
         self.decision_count += 1
         self._broadcast()
 
@@ -722,13 +778,21 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        key = (self._hole, self._board, betting)
-        payoff = self._payoff_cache.get(key)
-        if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
-            values = node.state.with_cards(self._hole, self._board).payoffs()
-            payoff = (values, "|".join(format_value(v) for v in values))
-            _remember(self._payoff_cache, key, payoff)
-        values, values_text = payoff
+        live = self._live
+        if live is not None:
+            strengths: Sequence[int] = ()
+            if live.is_showdown:
+                strengths = self._strengths or _showdown_values(self._hole, self._board)
+            values = live.payoffs(strengths)
+            values_text = "|".join(format_value(v) for v in values)
+        else:
+            key = (self._hole, self._board, betting)
+            payoff = self._payoff_cache.get(key)
+            if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
+                values = node.as_state(self._hole, self._board).payoffs()
+                payoff = (values, "|".join(format_value(v) for v in values))
+                _remember(self._payoff_cache, key, payoff)
+            values, values_text = payoff
         codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):
@@ -792,6 +856,13 @@ class MatchEngine:
 
 
 CACHE_SIZE = 4096
+
+
+def _showdown_values(hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> list[int]:
+    """Every position's hand value with the whole board: a showdown is always in the last round."""
+    from showdown.games.evaluate import hand_value  # numpy: not at the dealer's start-up
+
+    return [hand_value(h + board) for h in hole]
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:

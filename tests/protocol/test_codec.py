@@ -51,7 +51,7 @@ def test_the_encoder_writes_what_view_of_and_format_matchstate_write(name: str, 
         encoder.new_hand(hand + k, states[0].hole, states[0].board)
         for state in states:
             if state.is_terminal:
-                encoder.reveal(state)
+                encoder.reveal(state.round, state.folded)
             elif state.round != encoder.round:
                 encoder.set_round(state.round)
             for p in range(game.num_players):
