@@ -62,8 +62,16 @@ class MatchStateEncoder:
 
     def new_hand(self, hand: int, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> None:
         """Start hand ``hand`` dealt ``hole`` (by position) and ``board`` (all rounds' cards)."""
+        self.heads = [matchstate_head(p, hand) for p in range(self.num_players)]
+        self.hole_text, self._hidden, self.board_text, self.board_groups = self.prepare(hole, board)
+        self.set_round(0)
+
+    def prepare(
+        self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]
+    ) -> tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]:
+        """The card texts of a deal, made now and kept for its ``new_hand`` (the dealer makes them for
+        the next deal while a seat thinks)."""
         n = self.num_players
-        self.heads = [matchstate_head(p, hand) for p in range(n)]
         key = (hole, board)
         texts = self._texts.get(key)
         if texts is None:
@@ -82,8 +90,7 @@ class MatchStateEncoder:
                 groups.append((groups[-1] if groups else ()) + (group,))
             texts = (hole_text, hidden, suffix, groups)
             _remember(self._texts, key, texts)
-        self.hole_text, self._hidden, self.board_text, self.board_groups = texts
-        self.set_round(0)
+        return texts
 
     def set_round(self, round_: int) -> None:
         """Every position now sees the board up to ``round_``."""

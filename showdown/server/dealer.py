@@ -490,13 +490,15 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks: deal the next hand now, so the hand's end costs less.
+        """Work ahead while a seat thinks: deal the next hand now (its card texts and, in no-limit, its
+        showdown values too), so the hand's end costs less.
 
         The cards are the same as when dealt later (the generator is only ever read in order);
         a hand dealt but never played is simply dropped.
         """
         if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
             self._next_deal = hole, board = self._dealer.deal()
+            self._codec.prepare(hole, board)
             if self._live is not None:
                 self._next_strengths = _showdown_values(hole, board)
 
