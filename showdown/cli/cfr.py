@@ -1,6 +1,6 @@
 """``showdown solve cfr`` and ``showdown plot``: command-line front ends of the CFR solvers and pictures.
 
-Wiring (in ``showdown/cli.py``)::
+Wiring (in ``showdown/cli/main.py``)::
 
     p = solve_sub.add_parser("cfr", help=..., description=CFR_DESCRIPTION)
     add_cfr_arguments(p)        # also sets handler=cfr_handler

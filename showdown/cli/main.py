@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from showdown.cli import argtypes
 from showdown.errors import ShowdownError
@@ -87,7 +88,9 @@ def _verify_log(args: argparse.Namespace) -> int:
     return status
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only`` (a name in ``_COMMANDS``), just that command beside the
+    built-in ones (what ``main`` does when the first argument names it: start-up pays for one parser)."""
     parser = argparse.ArgumentParser(
         prog="showdown",
         description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
@@ -127,38 +130,68 @@ def build_parser() -> argparse.ArgumentParser:
                    help="accept a match that stopped early (fewer hands than the header asks for, no SCORE line)")
     p.set_defaults(handler=_verify_log)
 
-    _add_plugin_commands(sub)
+    if only is None:
+        for add in dict.fromkeys(_COMMANDS.values()):
+            add(sub)
+    else:
+        _COMMANDS[only](sub)
     return parser
 
 
-def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Commands whose parsers live next to their code (each module keeps its own options)."""
-    from showdown.cli.agent import add_agent_parser
-    from showdown.cli.analyze import add_analyze_parser
-    from showdown.cli.cfr import add_cfr_arguments, add_plot_arguments
-    from showdown.cli.dealer import add_dealer_parser
-    from showdown.cli.exploit import add_exploit_arguments
+# Commands whose parsers live next to their code (each module keeps its own options). Each adder
+# imports its module when called: ``showdown dealer`` builds only the dealer's parser, so that a
+# dealer or an agent process does not start by importing the solvers.
+if TYPE_CHECKING:
+    Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
+
+
+def _add_match(sub: Subparsers) -> None:
     from showdown.cli.match import add_match_parser
-    from showdown.cli.one_round import (
-        add_equity_arguments,
-        add_one_round_arguments,
-        equity_handler,
-        one_round_handler,
-    )
-    from showdown.cli.solve import add_solve_arguments
-    from showdown.cli.tournament import add_tournament_parser
 
     add_match_parser(sub)
+
+
+def _add_tournament(sub: Subparsers) -> None:
+    from showdown.cli.tournament import add_tournament_parser
+
     add_tournament_parser(sub)
+
+
+def _add_plan(sub: Subparsers) -> None:
     from showdown.cli.plan import add_plan_parser
 
     add_plan_parser(sub)
+
+
+def _add_analyze(sub: Subparsers) -> None:
+    from showdown.cli.analyze import add_analyze_parser
+
     add_analyze_parser(sub)
+
+
+def _add_views(sub: Subparsers) -> None:
     from showdown.cli.view import add_view_parsers
 
     add_view_parsers(sub)
+
+
+def _add_dealer(sub: Subparsers) -> None:
+    from showdown.cli.dealer import add_dealer_parser
+
     add_dealer_parser(sub)
+
+
+def _add_agent(sub: Subparsers) -> None:
+    from showdown.cli.agent import add_agent_parser
+
     add_agent_parser(sub)
+
+
+def _add_solve(sub: Subparsers) -> None:
+    from showdown.cli.cfr import add_cfr_arguments
+    from showdown.cli.one_round import add_one_round_arguments, one_round_handler
+    from showdown.cli.pcs import add_buckets_arguments
+    from showdown.cli.solve import add_solve_arguments
 
     solve = sub.add_parser(
         "solve",
@@ -176,8 +209,6 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
         methods.add_parser("cfr", help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
                            description="Run a CFR-family algorithm; watch, stop with Ctrl-C, resume from a checkpoint.")
     )
-    from showdown.cli.pcs import add_buckets_arguments
-
     add_buckets_arguments(
         methods.add_parser(
             "buckets", help="rebuild the hold'em card abstraction's tables (flop E[HS^2], bucket quantiles)",
@@ -189,6 +220,11 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     one_round = methods.add_parser("one-round", help="one-round hold'em ('Near optimal holdem play with one round of betting': Alice raises, Bob calls or folds) by LP")
     add_one_round_arguments(one_round)
     one_round.set_defaults(handler=one_round_handler)
+
+
+def _add_exploit(sub: Subparsers) -> None:
+    from showdown.cli.exploit import add_exploit_arguments
+
     exploit = sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
                              description="Exact best responses to a strategy file or a built-in agent's strategy; "
                              "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand. "
@@ -196,13 +232,41 @@ def _add_plugin_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
                              "and NashConv (the sum of the gains). With --lbr, in any 2-player game (hold'em too): "
                              "local best response's winnings, a lower bound on the exploitability.")
     add_exploit_arguments(exploit)
+
+
+def _add_equity(sub: Subparsers) -> None:
+    from showdown.cli.one_round import add_equity_arguments, equity_handler
+
     equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
     add_equity_arguments(equity)
     equity.set_defaults(handler=equity_handler)
+
+
+def _add_plot(sub: Subparsers) -> None:
+    from showdown.cli.cfr import add_plot_arguments
+
     add_plot_arguments(
         sub.add_parser("plot", help="draw a strategy chart or an exploitability curve (needs matplotlib)",
                        description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown-poker[plot]'.")
     )
+
+
+_COMMANDS: dict[str, Callable[[Subparsers], None]] = {
+    "match": _add_match,
+    "tournament": _add_tournament,
+    "plan": _add_plan,
+    "analyze": _add_analyze,
+    "view": _add_views,
+    "report": _add_views,
+    "play": _add_views,
+    "dealer": _add_dealer,
+    "agent": _add_agent,
+    "solve": _add_solve,
+    "exploit": _add_exploit,
+    "equity": _add_equity,
+    "plot": _add_plot,
+}
+"""Command name -> the adder of its parser, in the order ``showdown --help`` lists them."""
 
 
 OUTPUT_OPTIONS = ("output", "checkpoint", "plot")
@@ -229,7 +293,8 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(words[0] if words and words[0] in _COMMANDS else None)
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
