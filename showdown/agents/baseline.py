@@ -75,11 +75,11 @@ class CallAgent(PolicyAgent):
 def make_random(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.agents.registry import take_options
 
-    return RandomAgent(game, **take_options("random", options, {"seed": int, "sizing": str}))
+    return RandomAgent(game, **take_options("random", options))
 
 
 def make_call(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.agents.registry import take_options
 
-    take_options("call", options, {"seed": int})
+    take_options("call", options)
     return CallAgent(game)

@@ -43,6 +43,6 @@ class BluffAgent(PolicyAgent):
 def make_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.agents.registry import take_options
 
-    o = take_options("bluff", options, {"seed": int, "size": str})
+    o = take_options("bluff", options)
     o.pop("seed", None)
     return BluffAgent(game, **o)

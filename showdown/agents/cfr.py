@@ -34,15 +34,6 @@ DEFAULT_ALGORITHM = "cfr+"
 DEFAULT_TARGET = 1e-4
 DEFAULT_MAX_ITERATIONS = 20_000
 
-OPTIONS: dict[str, type] = {
-    "strategy": str,
-    "algorithm": str,
-    "iterations": int,
-    "seconds": float,
-    "seed": int,
-    "cache": bool,
-}
-
 
 class CFRAgent(Agent):
     """Plays a fixed strategy profile (both positions' information sets) by sampling its probabilities."""
@@ -196,7 +187,7 @@ def shipped_strategy(game: GameDef) -> Any:
 def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.solvers.pcs import needs_abstraction
 
-    opts = take_options("cfr", options, OPTIONS)
+    opts = take_options("cfr", options)
     strategy = opts.get("strategy")
     if needs_abstraction(game) or (isinstance(strategy, (str, Path)) and str(strategy).endswith(".pcs.npz")):
         from showdown.agents.abstract_cfr import AbstractCFRAgent

@@ -280,15 +280,10 @@ class NeverBluffAgent(StrategyAgent):
 
 
 def make_equilibrium(game: GameDef, options: dict[str, Any]) -> Agent:
-    spec: dict[str, type] = {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)}
-    o = take_options("equilibrium", options, spec)
+    o = take_options("equilibrium", options)
     return EquilibriumAgent.create(game, **o)
 
 
-KUHN3P_PARAMETERS = ("c11", "b11", "b21", "b23", "b32", "c33", "c34")
-"""Options of ``equilibrium`` on kuhn3p: the free parameters of the Szafron-Gibson-Sturtevant family."""
-
-
 def make_never_bluff(game: GameDef, options: dict[str, Any]) -> Agent:
-    o: Mapping[str, Any] = take_options("never-bluff", options, {"seed": int, "strategy": str, "threshold": float})
+    o: Mapping[str, Any] = take_options("never-bluff", options)
     return NeverBluffAgent.create(game, **o)

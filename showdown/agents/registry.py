@@ -1,7 +1,8 @@
 """Agents by name: ``make_agent(name, game, options)``, from one static table.
 
-``BUILTIN_AGENTS`` names every built-in agent with the ``module:function`` of its factory and a
-one-line description; a factory takes ``(game, options)`` and returns an ``Agent``, and is imported
+``BUILTIN_AGENTS`` names every built-in agent with the ``module:function`` of its factory, a
+one-line description and the options it takes (a match checks them before any process starts:
+``check_options``); a factory takes ``(game, options)`` and returns an ``Agent``, and is imported
 only when its agent is made (starting a ``random`` agent never pays for numpy or strategy files).
 ``options`` is a dict of plain values (``-o key=value`` on the command line or an agent entry of a
 match YAML; ``seed`` included); factories reject unknown keys with ``ConfigError`` (``take_options``
@@ -16,7 +17,8 @@ import importlib.util
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, NamedTuple
 
 from showdown.agents.base import Agent
 from showdown.errors import ConfigError
@@ -25,6 +27,10 @@ from showdown.games.gamedef import GameDef
 __all__ = [
     "AgentFactory",
     "BUILTIN_AGENTS",
+    "BuiltinAgent",
+    "FILE_OPTIONS",
+    "KUHN3P_PARAMETERS",
+    "check_options",
     "agent_names",
     "describe_agents",
     "is_known_agent",
@@ -35,32 +41,59 @@ __all__ = [
 
 AgentFactory = Callable[[GameDef, dict[str, Any]], Agent]
 
-BUILTIN_AGENTS: dict[str, tuple[str, str]] = {
-    "random": ("showdown.agents.baseline:make_random", "uniform over legal action kinds (seeded); options: seed, sizing=uniform|pot"),
-    "call": ("showdown.agents.baseline:make_call", "calling station: always checks or calls"),
-    "bluff": ("showdown.agents.bluff:make_bluff", "always bets or raises when allowed, never folds; option: size=min|pot|allin"),
-    "rules": ("showdown.agents.rules:make_rules", "deterministic hand-strength thresholds (see showdown.agents.rules)"),
-    "equilibrium": (
+KUHN3P_PARAMETERS = ("c11", "b11", "b21", "b23", "b32", "c33", "c34")
+"""Options of ``equilibrium`` on kuhn3p: the free parameters of the Szafron-Gibson-Sturtevant family."""
+
+FILE_OPTIONS = frozenset({"strategy", "opponent_strategy"})
+"""Options that name a file the agent reads."""
+
+
+class BuiltinAgent(NamedTuple):
+    """A built-in agent: its factory (``module:function``), what it is, and every option it takes."""
+
+    factory: str
+    description: str
+    options: Mapping[str, type]
+
+
+BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
+    "random": BuiltinAgent(
+        "showdown.agents.baseline:make_random", "uniform over legal action kinds (seeded); options: seed, sizing=uniform|pot",
+        {"seed": int, "sizing": str},
+    ),
+    "call": BuiltinAgent("showdown.agents.baseline:make_call", "calling station: always checks or calls", {"seed": int}),
+    "bluff": BuiltinAgent(
+        "showdown.agents.bluff:make_bluff", "always bets or raises when allowed, never folds; option: size=min|pot|allin",
+        {"seed": int, "size": str},
+    ),
+    "rules": BuiltinAgent(
+        "showdown.agents.rules:make_rules", "deterministic hand-strength thresholds (see showdown.agents.rules)", {"seed": int}
+    ),
+    "equilibrium": BuiltinAgent(
         "showdown.agents.equilibrium:make_equilibrium",
         "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); on kuhn3p a member of the "
         "published equilibrium family (options c11 b11 b21 b23 b32 c33 c34); options: seed, strategy=FILE",
+        {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)},
     ),
-    "never-bluff": (
+    "never-bluff": BuiltinAgent(
         "showdown.agents.equilibrium:make_never_bluff",
         "the equilibrium with every bluff (raise with equity < threshold vs the range) made check/fold; "
         "options: seed, strategy=FILE, threshold=0.5",
+        {"seed": int, "strategy": str, "threshold": float},
     ),
-    "exploiter": (
+    "exploiter": BuiltinAgent(
         "showdown.agents.exploiter:make_exploiter",
         "exact best response to a known strategy; options: opponent_strategy=FILE or opponent=AGENT, seed",
+        {"seed": int, "opponent_strategy": str, "opponent": str},
     ),
-    "cfr": (
+    "cfr": BuiltinAgent(
         "showdown.agents.cfr:make_cfr",
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy",
+        {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool},
     ),
 }
-"""Every built-in agent: name -> (``module:factory``, description)."""
+"""Every built-in agent by name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,11 +110,14 @@ def register_agent(name: str, factory: AgentFactory, description: str = "") -> N
     _REGISTRY[name] = _Entry(factory, description)
 
 
-def take_options(agent: str, options: Mapping[str, Any], allowed: Mapping[str, type]) -> dict[str, Any]:
-    """Check and convert ``options`` against ``allowed`` (key -> type); unknown keys -> ``ConfigError``.
+def take_options(agent: str, options: Mapping[str, Any], allowed: Mapping[str, type] | None = None) -> dict[str, Any]:
+    """Check and convert ``options`` against ``allowed`` (key -> type; by default the built-in agent's
+    own, from ``BUILTIN_AGENTS``); unknown keys -> ``ConfigError``.
 
     Strings from the command line are converted (``"3"`` -> 3, ``"true"`` -> True).
     """
+    if allowed is None:
+        allowed = BUILTIN_AGENTS[agent].options
     out: dict[str, Any] = {}
     for key, value in options.items():
         if key not in allowed:
@@ -115,7 +151,7 @@ def _lookup(name: str) -> AgentFactory | None:
     if name in _REGISTRY:
         return _REGISTRY[name].factory
     if name in BUILTIN_AGENTS:
-        return _import_path(BUILTIN_AGENTS[name][0])
+        return _import_path(BUILTIN_AGENTS[name].factory)
     if ":" in name:
         return _import_path(name)
     return None
@@ -155,7 +191,7 @@ def agent_names() -> list[str]:
 
 def describe_agents() -> dict[str, str]:
     """Name -> one-line description of every built-in and registered agent."""
-    out = {name: text for name, (_, text) in BUILTIN_AGENTS.items()}
+    out = {name: entry.description for name, entry in BUILTIN_AGENTS.items()}
     out.update({name: e.description for name, e in _REGISTRY.items()})
     return dict(sorted(out.items()))
 
@@ -168,6 +204,15 @@ def is_known_agent(name: str) -> bool:
         module = name.partition(":")[0]
         return importlib.util.find_spec(module) is not None
     return False
+
+
+def check_options(name: str, options: Mapping[str, Any]) -> None:
+    """What can be known of a built-in agent's options without building it: each is one it takes,
+    of its type, and a file it reads exists. ``ConfigError`` otherwise (a match checks this before
+    any process starts; what only building tells, like a strategy file's contents, the agent says)."""
+    for key, value in take_options(name, options).items():
+        if key in FILE_OPTIONS and value and not Path(value).expanduser().is_file():
+            raise ConfigError(f"agent {name!r}: {key} file {value} does not exist")
 
 
 def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:

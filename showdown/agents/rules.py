@@ -93,5 +93,5 @@ class RulesAgent(PolicyAgent):
 def make_rules(game: GameDef, options: dict[str, Any]) -> Agent:
     from showdown.agents.registry import take_options
 
-    take_options("rules", options, {"seed": int})
+    take_options("rules", options)
     return RulesAgent(game)

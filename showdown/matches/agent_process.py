@@ -23,8 +23,6 @@ __all__ = [
 
 HOST = "127.0.0.1"
 AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes their connection
-USAGE_ERROR = ": error: "
-"""How ``showdown agent`` (argparse) says a usage error on its last line: ``PROG: error: MESSAGE``."""
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _LINE_KEPT = 300  # characters of each output line kept for messages
 
@@ -126,10 +124,6 @@ class AgentProcess:
         """Its last output lines, for a message; where the rest is."""
         said = "; ".join(list(self.stderr_tail)[-lines:]) or "it printed nothing"
         return said + (f" (its output: {self.output_path})" if self.output_path is not None else "")
-
-    def usage_error(self) -> str:
-        """The message of the usage error it exited with (status 2), without its program name."""
-        return self.last_line.split(USAGE_ERROR, 1)[-1] or "exited with status 2"
 
 
 async def _read_line(stream: asyncio.StreamReader) -> bytes:

@@ -134,12 +134,9 @@ class MatchRun:
             return
         name = self.config.agents[agent.seat].name
         if rc == 2 and name is not None and self.played == 0 and not self.over:
-            # a built-in agent refused its settings (bad option, missing strategy file): a usage
-            # error like an unknown agent name, so the match stops before it starts
-            message = agent.usage_error()
-            if str(name) not in message:
-                message = f"agent {agent.label}: {message}"
-            self.config_errors.append(message)
+            # ``showdown agent`` refused its settings (what only building the agent tells, like a
+            # strategy file for another game): a usage error, so the match stops before it starts
+            self.config_errors.append(f"agent {agent.label} (seat {agent.seat + 1}) refused its settings: {agent.last_words()}")
             self.server.request_stop()
             return
         why = "exited before the match ended" if rc == 0 else exit_text(rc)

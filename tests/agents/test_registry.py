@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from showdown.agents import Agent, View, agent_names, make_agent, register_agent
-from showdown.agents.registry import is_known_agent, take_options
+from showdown.agents.registry import BUILTIN_AGENTS, check_options, is_known_agent, take_options
 from showdown.cli.agent import main as agent_main
 from showdown.cli.agent import parse_option
 from showdown.errors import ConfigError
@@ -127,3 +127,20 @@ def test_a_custom_agent_needs_only_act() -> None:
     t.join(30)
     dealer.join()
     assert results[0].hands == 20 and results[0].total is None
+
+
+def test_every_built_in_agent_declares_its_options_and_they_are_checked_without_building_it(tmp_path) -> None:
+    game = get_game("kuhn")
+    for name, entry in BUILTIN_AGENTS.items():
+        assert "seed" in entry.options, name  # the runner always passes one
+        check_options(name, {"seed": "3"})
+        with pytest.raises(ConfigError, match=f"agent {name!r} has no option 'speed'"):
+            check_options(name, {"speed": 1})
+        with pytest.raises(ConfigError, match=f"agent {name!r} has no option 'speed'"):
+            make_agent(name, game, {"speed": 1})  # the factory takes the same table
+    with pytest.raises(ConfigError, match="option 'iterations' must be int"):
+        check_options("cfr", {"iterations": "many"})
+    with pytest.raises(ConfigError, match="strategy file .*missing.json does not exist"):
+        check_options("equilibrium", {"strategy": str(tmp_path / "missing.json")})
+    (tmp_path / "there.json").write_text("{}")
+    check_options("exploiter", {"opponent_strategy": str(tmp_path / "there.json")})

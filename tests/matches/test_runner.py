@@ -173,6 +173,11 @@ def test_wrong_number_of_agents_unknown_agent_and_bad_options_fail_before_starti
         run_match(config("kuhn", "random", "nobody"), progress=False)
     with pytest.raises(ConfigError, match="no option 'speed'"):
         run_match(config("kuhn", "random", AgentSpec(name="call", options={"speed": 1})), progress=False)
+    # any built-in's option names, types and files: from the registry's table, before any process starts
+    with pytest.raises(ConfigError, match="agent 'equilibrium' has no option 'c99'"):
+        run_match(config("kuhn", "random", AgentSpec(name="equilibrium", options={"c99": 0.1})), progress=False)
+    with pytest.raises(ConfigError, match="agent 'cfr': strategy file nowhere.json does not exist"):
+        run_match(config("kuhn", AgentSpec(name="cfr", options={"strategy": "nowhere.json"}), "call"), progress=False)
 
 
 def test_an_agent_that_refuses_its_options_stops_the_match_before_it_starts(tmp_path: Path) -> None:
