@@ -20,6 +20,8 @@ __all__ = ["add_match_parser", "run_match_command"]
 
 def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
     """Add the ``match`` subcommand to ``showdown``'s subparsers."""
+    from showdown.matches.config import EXECUTORS
+
     p = subparsers.add_parser(
         "match",
         help="play a match between agents (each its own process) and report win rates",
@@ -70,7 +72,7 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    "(an anytime-valid confidence sequence, so stopping early keeps the error rate); --hands is the most")
     p.add_argument("--until-separated", action="store_true", default=None,
                    help="stop once the first agent's anytime-valid 95%% interval excludes zero; --hands is the most")
-    p.add_argument("--executor", choices=("local", "ray"),
+    p.add_argument("--executor", choices=EXECUTORS,
                    help="where duplicate halves run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster for --executor ray (default: Ray on this machine)")
     p.add_argument("--jobs", type=argtypes.positive, help="duplicate halves played at once (default: the number of cores)")

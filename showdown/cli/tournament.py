@@ -12,9 +12,11 @@ __all__ = ["add_tournament_parser", "run_tournament_command"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
+    from showdown.matches.config import EXECUTORS
+
     p.add_argument("config", metavar="FILE.yaml", help="the tournament file (game, agents, hands, duplicate, seed, jobs, out)")
     p.add_argument("--jobs", type=argtypes.positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
-    p.add_argument("--executor", choices=("local", "ray"), help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
+    p.add_argument("--executor", choices=EXECUTORS, help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to use with --executor ray (default: start Ray on this machine)")
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     p.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")

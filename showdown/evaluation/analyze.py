@@ -856,6 +856,28 @@ def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, d
     return EstimatorPlan("aivat", AivatEstimator(game, strategies), notes, reason)
 
 
+def analyze_planned(
+    plan: EstimatorPlan, logs: Sequence[Path], labels: Sequence[str], game: GameDef, halves: int
+) -> tuple[Analysis, HandTable]:
+    """One match's figures from its logs (``halves`` of them played: paired when two) under the
+    estimator ``plan`` chose before it started, AIVAT given each agent's strategy by its label; the
+    plan's notes come first. Also the table of hands read."""
+    encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
+    table = read_logs(logs, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance").table
+    if plan.aivat is not None:
+        # strategies by the table's player order (names as they first appear in the logs)
+        by_label = dict(zip(labels, plan.aivat.strategies))
+        plan.aivat.set_strategies([by_label.get(name) for name in table.names])
+    estimator = "plain" if plan.estimator == "duplicate" and halves < 2 else plan.estimator
+    analysis = analyze(
+        table, estimator=estimator, big_blind=game.big_blind, show_mbb=len(set(game.blind)) > 1, aivat=plan.aivat,
+        pair=halves > 1,
+    )
+    analysis.notes = plan.notes + analysis.notes
+    analysis.reason = plan.reason
+    return analysis, table
+
+
 # ---------------------------------------------------------------------- output
 
 

@@ -226,21 +226,9 @@ def _paired_analysis(
 ) -> tuple[Any, Any, list[float], list[Estimate]]:
     """The paired figures of the halves' logs under the planned estimator; the table they came from;
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
-    from showdown.evaluation.analyze import analyze, read_logs
+    from showdown.evaluation.analyze import analyze_planned
 
-    encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
-    table = read_logs(jsonl, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance").table
-    if plan.aivat is not None:
-        # strategies by the table's player order (names as they first appear in the logs)
-        by_label = dict(zip(labels, plan.aivat.strategies))
-        plan.aivat.set_strategies([by_label.get(name) for name in table.names])
-    estimator = "plain" if plan.estimator == "duplicate" and halves_played < 2 else plan.estimator
-    analysis = analyze(
-        table, estimator=estimator, big_blind=game.big_blind, show_mbb=len(set(game.blind)) > 1, aivat=plan.aivat,
-        pair=halves_played > 1,
-    )
-    analysis.notes = plan.notes + analysis.notes
-    analysis.reason = plan.reason
+    analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played)
     order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
     none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
     totals = [analysis.totals[i] if i >= 0 else 0.0 for i in order]

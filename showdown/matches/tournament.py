@@ -599,33 +599,19 @@ class _Progress(StatusLine):
 
 def _outcome(match: PlannedMatch, results: Sequence[ChildResult], cfg: TournamentConfig, game: Any) -> MatchOutcome:
     """Analyse one finished match from its halves' logs."""
-    from showdown.evaluation.analyze import analyze, plan_estimator, read_logs
+    from showdown.evaluation.analyze import analyze_planned, plan_estimator
 
-    specs = [replace(cfg.agents[i], label=cfg.labels[i]) for i in match.agents]
+    labels = [cfg.labels[i] for i in match.agents]
+    specs = [replace(cfg.agents[i], label=label) for i, label in zip(match.agents, labels)]
     plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)
-    jsonl = [Path(r.jsonl or "") for r in results]
-    logs = read_logs(jsonl, game=game, encoder_for=(lambda g: plan.aivat) if plan.estimator == "aivat" else None,
-                     chance=plan.estimator == "chance")
-    table = logs.table
-    if plan.aivat is not None:
-        by_label = dict(zip((cfg.labels[i] for i in match.agents), plan.aivat.strategies))
-        plan.aivat.set_strategies([by_label.get(name) for name in table.names])
-    estimator = plan.estimator if not (plan.estimator == "duplicate" and len(results) < 2) else "plain"
-    a = analyze(
-        table,
-        estimator=estimator,
-        big_blind=game.big_blind,
-        show_mbb=len(set(game.blind)) > 1,
-        aivat=plan.aivat,
-        pair=len(results) > 1,
-    )
+    a, table = analyze_planned(plan, [Path(r.jsonl or "") for r in results], labels, game, len(results))
     index = {lab: i for i, lab in enumerate(cfg.labels)}
     estimates = {index[name]: e for name, e in zip(a.names, a.agents)}
     plain = {index[name]: e for name, e in zip(a.names, a.plain_agents)}
     logs_out = [str(r.log) for r in results if r.log]
     wins = _block_wins(table, [index[name] for name in table.names])
     return MatchOutcome(
-        match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, plan.notes + a.notes, wins
+        match.id, match.agents, estimates, plain, a.estimator, a.hands, a.exact, logs_out, a.notes, wins
     )
 
 
