@@ -259,20 +259,7 @@ class MatchEngine:
         max_queue: int = 1000,
         max_warnings: int = 20,
     ) -> None:
-        game.require_servable()
-        if len(names) != game.num_players:
-            raise ShowdownError(f"game {game.name or '?'} needs {game.num_players} players, got {len(names)} names")
-        for name in names:
-            check_name(name)
-        if len(set(names)) != len(names):
-            raise ShowdownError(
-                f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
-                f"add a suffix, like random-1 random-2"
-            )
-        if hands < 0:
-            raise ShowdownError(f"number of hands must be at least 0, got {hands}")
-        if on_timeout not in ON_TIMEOUT:
-            raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
+        _check_match(game, names, hands, on_timeout)
         self.game = game
         self.names = tuple(names)
         self.hands = hands
@@ -300,15 +287,7 @@ class MatchEngine:
         self.hands_played = 0
         self.decision_count = 0
         self._stop_requested = False
-        # per rotation: the seat at each position, the position of each seat, the names by position
-        self._seating = [
-            (
-                [(p + shift) % n for p in range(n)],
-                [(s - shift) % n for s in range(n)],
-                tuple(self.names[(p + shift) % n] for p in range(n)),
-            )
-            for shift in range(n)
-        ]
+        self._seating = _seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
@@ -855,6 +834,38 @@ class MatchEngine:
             self._out.append(SeatWarning(seat, text))
         elif shown == self.max_warnings:
             self._out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))
+
+
+def _check_match(game: GameDef, names: Sequence[str], hands: int, on_timeout: str) -> None:
+    """A match the engine can serve, or ``ShowdownError`` saying why not."""
+    game.require_servable()
+    if len(names) != game.num_players:
+        raise ShowdownError(f"game {game.name or '?'} needs {game.num_players} players, got {len(names)} names")
+    for name in names:
+        check_name(name)
+    if len(set(names)) != len(names):
+        raise ShowdownError(
+            f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
+            f"add a suffix, like random-1 random-2"
+        )
+    if hands < 0:
+        raise ShowdownError(f"number of hands must be at least 0, got {hands}")
+    if on_timeout not in ON_TIMEOUT:
+        raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
+
+
+def _seatings(names: Sequence[str]) -> list[tuple[list[int], list[int], tuple[str, ...]]]:
+    """Per rotation (hand number mod seats): the seat at each position, the position of each seat,
+    and the names by position."""
+    n = len(names)
+    return [
+        (
+            [(p + shift) % n for p in range(n)],
+            [(s - shift) % n for s in range(n)],
+            tuple(names[(p + shift) % n] for p in range(n)),
+        )
+        for shift in range(n)
+    ]
 
 
 CACHE_SIZE = 4096

@@ -11,9 +11,10 @@ produces for a seat are joined into a single ``transport.write``; the seat that 
 at once, while lines for the other seats (who need not answer them) are held for at most
 ``OBSERVER_DELAY`` (5 ms) or until that seat is to act, whichever comes first, so that a hand costs
 about one write and one client wake-up per action instead of one per seat and action. Every seat
-still receives exactly the reference's byte stream, only coalesced. Hands are logged after the lines
-are written (the logging overlaps the client's turn); there is one lazily re-armed timer for all the
-time limits; the TO/FROM trace (``trace``) costs nothing when off; ``run_match`` and the CLI use
+still receives exactly the reference's byte stream, only coalesced. A hand is in both logs before
+any seat is sent its end (as the reference does); the next deal is made while the acting seat
+thinks, and while it does, the dealer polls its socket briefly (``BusyWait``) instead of sleeping;
+there is one lazily re-armed timer for all the time limits; the TO/FROM trace (``trace``) costs nothing when off; ``run_match`` and the CLI use
 uvloop when it is installed (the ``fast`` extra). Warnings and a final ``# replacements:`` summary
 line always go to stderr.
 
@@ -261,13 +262,7 @@ class MatchServer:
         )
         self.limits = options.limits()
         n = game.num_players
-        ports = list(options.ports) if options.ports else [0] * n
-        if len(ports) != n:
-            raise ShowdownError(f"{len(ports)} ports given for {n} seats")
-        taken = [p for p in ports if p]
-        if len(set(taken)) != len(taken):
-            raise ShowdownError(f"the same port is given to two seats ({','.join(map(str, ports))}): give each seat its own")
-        self._want_ports = ports
+        self._want_ports = _seat_ports(options, n)
         self.ports: list[int] = []
         self.log_path: Path | None = None
         self.jsonl_path: Path | None = None
@@ -287,10 +282,7 @@ class MatchServer:
         self.resumed_at: int | None = None  # the hand a resumed match continued from
         self._warnings_shown = [0] * n
         self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
-        tokens = tuple(options.tokens) if options.tokens is not None else (None,) * n
-        if len(tokens) != n:
-            raise ShowdownError(f"{len(tokens)} seat tokens given for {n} seats")
-        self._tokens: tuple[str | None, ...] = tokens
+        self._tokens = _seat_tokens(options, n)
         self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
         self._refusals_shown = 0
         self.on_refused: Callable[[int, str], None] | None = None
@@ -903,6 +895,25 @@ class MatchServer:
     def _close_listeners(self) -> None:
         for server in self._servers:
             server.close()
+
+
+def _seat_ports(options: DealerOptions, seats: int) -> list[int]:
+    """The port each seat listens on (0: any free one)."""
+    ports = list(options.ports) if options.ports else [0] * seats
+    if len(ports) != seats:
+        raise ShowdownError(f"{len(ports)} ports given for {seats} seats")
+    taken = [p for p in ports if p]
+    if len(set(taken)) != len(taken):
+        raise ShowdownError(f"the same port is given to two seats ({','.join(map(str, ports))}): give each seat its own")
+    return ports
+
+
+def _seat_tokens(options: DealerOptions, seats: int) -> tuple[str | None, ...]:
+    """The secret each seat's client must send (None: any client may take the seat)."""
+    tokens = tuple(options.tokens) if options.tokens is not None else (None,) * seats
+    if len(tokens) != seats:
+        raise ShowdownError(f"{len(tokens)} seat tokens given for {seats} seats")
+    return tokens
 
 
 async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:
