@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from showdown.errors import IllegalActionError
 from showdown.games.cards import Card
 from showdown.games.gamedef import MAX_NUM_ACTIONS, GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, split_pots
+from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 
 __all__ = ["LiveHand"]
 
@@ -27,7 +27,7 @@ class LiveHand:
 
     Public attributes (read only): ``player`` (position to act, -1 once finished), ``round``,
     ``finished``, ``betting`` (the ACPC betting text so far, ``/`` per round started or run out),
-    ``spent`` and ``folded`` by position.
+    ``spent`` and ``folded`` by position (``state.split_pots`` gives the payoffs from them).
     """
 
     __slots__ = (
@@ -223,11 +223,3 @@ class LiveHand:
     def is_showdown(self) -> bool:
         """Finished with at least two players left: hole cards are compared."""
         return self.finished and self._folds + 1 < self._n
-
-    def payoffs(self, strengths: Sequence[int]) -> tuple[float, ...]:
-        """Chips won or lost by each position, given each position's hand value at the showdown
-        (ignored after a fold; see ``State.payoffs``). A showdown is always in the last round, with
-        the whole board: the dealer can value the hands before the hand is played."""
-        if not self.finished:
-            raise IllegalActionError("payoffs need a finished hand")
-        return split_pots(self.spent, self.folded, strengths)

@@ -46,7 +46,7 @@ from showdown.games.cards import Card
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.live_hand import LiveHand
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
+from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, state_line_text
 from showdown.protocol.matchstate import (
@@ -151,7 +151,7 @@ class BettingNode:
     hand in place instead (``LiveHand``, which answers the same queries).
     """
 
-    __slots__ = ("state", "betting", "player", "round", "finished", "folded", "children", "replies")
+    __slots__ = ("state", "betting", "player", "round", "finished", "spent", "folded", "is_showdown", "children", "replies")
 
     def __init__(self, state: State, betting: str) -> None:
         self.state = state  # card-less: ``with_cards`` gives the hand's state
@@ -159,7 +159,9 @@ class BettingNode:
         self.finished = state.finished
         self.player = -1 if state.finished else state.current_player
         self.round = state.round
+        self.spent = state.spent
         self.folded = state.folded
+        self.is_showdown = state.is_showdown
         self.children: dict[str, BettingNode] = {}
         self.replies: dict[str, tuple[Action, str, str | None]] = {}
 
@@ -185,7 +187,11 @@ class _Betting(Protocol):
     @property
     def finished(self) -> bool: ...
     @property
+    def spent(self) -> Sequence[int]: ...
+    @property
     def folded(self) -> Sequence[bool]: ...
+    @property
+    def is_showdown(self) -> bool: ...
     def can_fold(self) -> bool: ...
     def repair(self, action: Action) -> tuple[Action, str | None]: ...
     def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State: ...
@@ -295,7 +301,7 @@ class MatchEngine:
         self._tree_size = 1
         self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
         self._node: _Betting | None = None  # where the current hand's betting is
-        self._strengths: list[int] | None = None  # no-limit: the hand's showdown values, worked out ahead
+        self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
@@ -469,8 +475,8 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks: deal the next hand now (its card texts and, in no-limit, its
-        showdown values too), so the hand's end costs less.
+        """Work ahead while a seat thinks: deal the next hand now (its card texts and showdown values
+        too), so the hand's end costs less.
 
         The cards are the same as when dealt later (the generator is only ever read in order);
         a hand dealt but never played is simply dropped.
@@ -478,8 +484,7 @@ class MatchEngine:
         if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
             self._next_deal = hole, board = self._dealer.deal()
             self._codec.prepare(hole, board)
-            if self._live is not None:
-                self._next_strengths = _showdown_values(hole, board)
+            self._next_strengths = _showdown_values(hole, board)
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -720,11 +725,11 @@ class MatchEngine:
         self._hole = hole
         self._board = board
         self._codec.new_hand(self.hand, hole, board)
+        self._strengths, self._next_strengths = self._next_strengths, None
         live = self._live
         node: _Betting
         if live is not None:
             live.reset()
-            self._strengths, self._next_strengths = self._next_strengths, None
             node = live
         else:
             node = self._root
@@ -759,21 +764,17 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        live = self._live
-        if live is not None:
+        key = (self._hole, self._board, betting)
+        payoff = self._payoff_cache.get(key)
+        if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
             strengths: Sequence[int] = ()
-            if live.is_showdown:
+            if node.is_showdown:
                 strengths = self._strengths or _showdown_values(self._hole, self._board)
-            values = live.payoffs(strengths)
-            values_text = "|".join(format_value(v) for v in values)
-        else:
-            key = (self._hole, self._board, betting)
-            payoff = self._payoff_cache.get(key)
-            if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
-                values = node.as_state(self._hole, self._board).payoffs()
-                payoff = (values, "|".join(format_value(v) for v in values))
+            values = split_pots(node.spent, node.folded, strengths)
+            payoff = (values, "|".join(format_value(v) for v in values))
+            if self._live is None:  # a no-limit betting seldom comes again
                 _remember(self._payoff_cache, key, payoff)
-            values, values_text = payoff
+        values, values_text = payoff
         codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):

@@ -17,7 +17,7 @@ from showdown.games.catalog import CATALOG, get_game
 from showdown.games.evaluate import hand_value
 from showdown.games.gamedef import GameDef
 from showdown.games.live_hand import LiveHand
-from showdown.games.state import Action, ActionKind, State
+from showdown.games.state import Action, ActionKind, State, split_pots
 
 
 def _games() -> dict[str, GameDef]:
@@ -77,16 +77,14 @@ def test_live_hand_plays_the_rules_of_state(name: str, seed: int) -> None:
             live.apply(played)
             _agree(live, state)
         strengths = [hand_value(h + board) for h in hole]  # the whole board: showdowns are in the last round
-        assert live.payoffs(strengths) == state.payoffs()
+        assert split_pots(live.spent, live.folded, strengths if live.is_showdown else ()) == state.payoffs()
         assert live.as_state(hole, board) == state
 
 
-def test_a_finished_hand_has_nothing_to_repair_and_an_unfinished_one_no_payoffs() -> None:
+def test_a_finished_hand_has_nothing_to_repair() -> None:
     live = LiveHand(get_game("holdem-nolimit"))
-    with pytest.raises(IllegalActionError):
-        live.payoffs([0, 0])
     live.apply(Action(ActionKind.FOLD))
     assert live.finished and live.player == -1 and live.raise_bounds() is None and not live.can_fold()
     with pytest.raises(IllegalActionError):
         live.repair(Action(ActionKind.CALL))
-    assert live.payoffs([0, 0]) == State.initial(live.game).apply(Action(ActionKind.FOLD)).payoffs()
+    assert split_pots(live.spent, live.folded, ()) == State.initial(live.game).apply(Action(ActionKind.FOLD)).payoffs()
