@@ -36,6 +36,7 @@ Every replacement and ignored line is counted per seat (``counts``) and listed i
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Mapping, Sequence
 from enum import Enum, StrEnum
@@ -307,6 +308,10 @@ class MatchEngine:
         self._board: tuple[Card, ...] = ()
         self._codec = MatchStateEncoder(game)  # the hand's MATCHSTATE texts, by position
         self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
+        # small games (Kuhn, Leduc) deal the same cards again and again: their payoffs are memoised by
+        # deal and betting; in larger ones the showdown values are worked out ahead instead
+        dealt = game.num_players * game.num_hole_cards + sum(game.num_board_cards)
+        self._deals_repeat = math.perm(game.num_ranks * game.num_suits, dealt) <= CACHE_SIZE
         self._quick = {"f": FOLD, "c": CALL}
         if game.is_limit:
             self._quick["r"] = RAISE
@@ -475,8 +480,8 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks: deal the next hand now (its card texts and showdown values
-        too), so the hand's end costs less.
+        """Work ahead while a seat thinks: deal the next hand now (its card texts and, in a game whose
+        deals seldom repeat, its showdown values too), so the hand's end costs less.
 
         The cards are the same as when dealt later (the generator is only ever read in order);
         a hand dealt but never played is simply dropped.
@@ -484,7 +489,8 @@ class MatchEngine:
         if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
             self._next_deal = hole, board = self._dealer.deal()
             self._codec.prepare(hole, board)
-            self._next_strengths = _showdown_values(hole, board)
+            if not self._deals_repeat:
+                self._next_strengths = _showdown_values(hole, board)
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -764,15 +770,15 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        key = (self._hole, self._board, betting)
-        payoff = self._payoff_cache.get(key)
-        if payoff is None:  # small games repeat deals and bettings: the showdown is worked out once
+        key = (self._hole, self._board, betting) if self._deals_repeat else None
+        payoff = self._payoff_cache.get(key) if key is not None else None
+        if payoff is None:
             strengths: Sequence[int] = ()
             if node.is_showdown:
                 strengths = self._strengths or _showdown_values(self._hole, self._board)
             values = split_pots(node.spent, node.folded, strengths)
             payoff = (values, "|".join(format_value(v) for v in values))
-            if self._live is None:  # a no-limit betting seldom comes again
+            if key is not None:
                 _remember(self._payoff_cache, key, payoff)
         values, values_text = payoff
         codec = self._codec
