@@ -205,6 +205,45 @@ def _cards_json(cards: tuple[Card, ...]) -> str:
     return text
 
 
+_table_json_memo: dict[tuple[str, tuple[str, ...], tuple[int, ...]], str] = {}
+
+
+def _table_json(game: str, players: tuple[str, ...], seats: tuple[int, ...]) -> str:
+    """``"game":...,"players":[...],"seats":[...]``: the same few texts all match long, so memoised."""
+    key = (game, players, seats)
+    text = _table_json_memo.get(key)
+    if text is None:
+        text = (f'"game":{_json_str(game)},"players":[{",".join(map(_json_str, players))}],'
+                f'"seats":[{",".join(map(str, map(int, seats)))}]')  # fmt: skip
+        if len(_table_json_memo) < 1 << 10:
+            _table_json_memo[key] = text
+    return text
+
+
+def hand_json(
+    hand: int,
+    game: str,
+    players: tuple[str, ...],
+    seats: tuple[int, ...],
+    hole: tuple[tuple[Card, ...], ...],
+    board: tuple[tuple[Card, ...], ...],
+    betting: str,
+    values: tuple[float, ...],
+    events: tuple[dict[str, Any], ...],
+) -> str:
+    """A hand's JSON Lines record (``HandRecord.to_json``), from its fields: written once per hand by
+    the dealer, so the usual record (no events, finite float values) is put together from pieces."""
+    if events or not all(type(v) is float and _isfinite(v) for v in values):
+        return _COMPACT.encode(HandRecord(hand, game, players, seats, hole, board, betting, values, events).as_dict())
+    return (
+        f'{{"hand":{int(hand)},{_table_json(game, players, seats)},'
+        f'"hole":[{",".join(map(_cards_json, hole))}],'
+        f'"board":[{",".join(map(_cards_json, board))}],'
+        f'"betting":{_json_str(betting)},'
+        f'"values":[{",".join(map(float.__repr__, values))}],"events":[]}}'
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """One finished hand for the JSON Lines log: richer than the STATE line.
@@ -225,20 +264,9 @@ class HandRecord:
     events: tuple[dict[str, Any], ...] = field(default=())
 
     def to_json(self) -> str:
-        """One compact JSON object. Written once per hand by the dealer, so the usual record (no
-        events, finite float values) is put together from pieces; the result is exactly what
-        ``json`` writes for ``as_dict()`` (tests check)."""
-        values = self.values
-        if self.events or not all(type(v) is float and _isfinite(v) for v in values):
-            return _COMPACT.encode(self.as_dict())
-        return (
-            f'{{"hand":{int(self.hand)},"game":{_json_str(self.game)},'
-            f'"players":[{",".join(map(_json_str, self.players))}],'
-            f'"seats":[{",".join(map(str, map(int, self.seats)))}],'
-            f'"hole":[{",".join(map(_cards_json, self.hole))}],'
-            f'"board":[{",".join(map(_cards_json, self.board))}],'
-            f'"betting":{_json_str(self.betting)},'
-            f'"values":[{",".join(map(float.__repr__, values))}],"events":[]}}'
+        """One compact JSON object, exactly what ``json`` writes for ``as_dict()`` (tests check)."""
+        return hand_json(
+            self.hand, self.game, self.players, self.seats, self.hole, self.board, self.betting, self.values, self.events
         )
 
     def as_dict(self) -> dict[str, Any]:

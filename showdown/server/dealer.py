@@ -49,7 +49,7 @@ from showdown.games.gamedef import GameDef
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
-from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, state_line_text
+from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, hand_json, state_line_text
 from showdown.protocol.matchstate import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -115,6 +115,13 @@ class HandFinished(NamedTuple):
     @property
     def record(self) -> HandRecord:
         return HandRecord(
+            self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
+        )
+
+    @property
+    def json(self) -> str:
+        """The JSON Lines record (``HandRecord.to_json``), without making the record."""
+        return hand_json(
             self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
         )
 

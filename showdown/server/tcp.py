@@ -468,13 +468,12 @@ class MatchServer:
                 _err(f"FROM {seat + 1} at {stamp:.6f} {line}")
         try:
             now = self._loop.time()
-            receive = self._timed.receive
-            if len(lines) == 1:
-                self._handle(receive(seat, lines[0], now))
+            if len(lines) == 1:  # the usual case: the clocks follow once the reply's answer is out
+                self._handle(self.engine.receive(seat, lines[0]), follow_at=now)
             else:
                 out: list[Output] = []
                 for line in lines:
-                    out += receive(seat, line, now)
+                    out += self._timed.receive(seat, line, now)
                 self._handle(out)
         except BaseException as exc:  # a bug: end the match visibly rather than hang
             self._fail(exc)
@@ -511,8 +510,9 @@ class MatchServer:
         except BaseException as exc:
             self._fail(exc)
 
-    def _handle(self, outputs: list[Output]) -> None:
-        """Carry out the engine's outputs: logs written per hand, then lines to the acting seat at once.
+    def _handle(self, outputs: list[Output], follow_at: float | None = None) -> None:
+        """Carry out the engine's outputs: logs written per hand, then lines to the acting seat at once;
+        with ``follow_at``, the outputs came from the engine itself and the clocks follow it then.
 
         A hand is in both logs before any seat can see how it ended, so a dealer killed at any point
         never leaves a hand that its players saw finish out of the log.
@@ -537,6 +537,8 @@ class MatchServer:
         acting = self.engine.acting_seat
         if acting is not None and deferred[acting]:
             self._write_seat(acting)
+        if follow_at is not None:
+            self._timed.follow(follow_at)  # type: ignore[union-attr]
         if self._observer_timer is None and any(deferred):
             self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
         self.engine.prepare()  # the next deal, while the seat to act thinks
@@ -731,13 +733,12 @@ class MatchServer:
         """Append the hand to both logs; a write that fails (a full disk) takes back what it wrote of
         that hand in either file, so both keep only complete hands, and stops the match at once."""
         log, jsonl = self._log, self._jsonl
-        hand_record = o.record
         if log is not None and jsonl is not None:
             if self._ends is None:  # where each file ends, kept here: no seek per hand
                 self._ends = [log.tell(), jsonl.tell()]
             ends = self._ends
             line = (o.state_line + "\n").encode()
-            record = (hand_record.to_json() + "\n").encode()
+            record = (o.json + "\n").encode()
             try:
                 _append(log, line, ends[0])
                 _append(jsonl, record, ends[1])
@@ -751,7 +752,7 @@ class MatchServer:
             ends[0] += len(line)
             ends[1] += len(record)
         if self.on_hand is not None:
-            self.on_hand(hand_record)
+            self.on_hand(o.record)
 
     def _disk_failed(self, exc: OSError, hand: int) -> None:
         where = self.log_path.parent if self.log_path is not None else "the log folder"

@@ -166,7 +166,12 @@ class TimedMatch:
     # ----------------------------------------------------------------- bookkeeping
 
     def _sync(self, out: list[Output], now: float) -> list[Output]:
-        """Follow the engine: charge the decision that ended, time the one that began."""
+        self.follow(now)
+        return out
+
+    def follow(self, now: float) -> None:
+        """Follow the engine: charge the decision that ended, time the one that began (the inputs
+        above do it; a driver that fed the engine directly calls it, e.g. once its lines are out)."""
         e = self.engine
         if e.decision_count != self._decision:
             self._decision = e.decision_count
@@ -192,7 +197,6 @@ class TimedMatch:
         if e.status_changes != self._status_changes:
             self._status_changes = e.status_changes
             self._follow_reconnects(now)
-        return out
 
     def _follow_reconnects(self, now: float) -> None:
         """A seat away during the match has ``reconnect_ms`` from when it left to come back."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -67,6 +68,7 @@ def play_randomly(game_name: str, seed: int, hands: int, *, fixed: bool = False)
             by_position = done.record.players
             assert done.state_line == format_state_line(LoggedHand.from_state(hand, final, by_position))
             assert done.record.betting == final.betting and done.record.values == final.payoffs()
+            assert done.json == done.record.to_json() == json.dumps(done.record.as_dict(), separators=(",", ":"))
             checked += 1
     assert checked == hands and not c.warnings
     return engine, c

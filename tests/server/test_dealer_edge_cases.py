@@ -8,6 +8,8 @@ the test shows our deliberate improvement instead and says so.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from showdown.games.catalog import get_game
@@ -319,6 +321,7 @@ def test_e16_disconnected_seat_reconnects_and_resumes_instead_of_a_restart() -> 
     assert c.log_body() == case.log
     assert engine.counts[0]["connection_lost"] == 1
     assert [e["kind"] for e in c.hands[4].record.events] == ["connection_lost", "reconnected"]
+    assert c.hands[4].json == c.hands[4].record.to_json() == json.dumps(c.hands[4].record.as_dict(), separators=(",", ":"))
 
 
 def test_every_case_in_the_file_is_covered() -> None:
