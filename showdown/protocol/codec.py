@@ -27,14 +27,15 @@ from showdown.protocol.matchstate import MATCHSTATE_PREFIX, matchstate_head, par
 __all__ = ["MatchStateDecoder", "MatchStateEncoder"]
 
 CACHE_SIZE = 4096
-"""Deals whose texts the encoder keeps before it starts afresh: hits matter only for small games, which
-fit; hold'em never repeats a deal, and a larger memo only gives the garbage collector more to scan."""
+"""Deals whose texts the encoder keeps before it starts afresh (when deals repeat, as in small games;
+else only the deal prepared: a memo of deals that never come again only gives the garbage collector
+more to scan)."""
 
 _LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
 
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    if len(cache) >= CACHE_SIZE:
+def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = CACHE_SIZE) -> None:
+    if len(cache) >= size:
         cache.clear()
     cache[key] = value
 
@@ -46,9 +47,11 @@ class MatchStateEncoder:
     by position), ``cards`` (the cards field each position is sent now), ``hole_text`` (hole cards
     by position), and by round reached ``board_text`` (``/As9d6s/3d``) and ``board_groups``.
     ``set_round`` shows the board of a new round; ``reveal`` the showdown's cards at a hand's end.
+    ``deals_repeat``: keep the texts of many deals (small games), not only of the one prepared.
     """
 
-    def __init__(self, game: GameDef) -> None:
+    def __init__(self, game: GameDef, deals_repeat: bool = True) -> None:
+        self._memo_size = CACHE_SIZE if deals_repeat else 2  # the hand played and the one prepared
         self.num_players = game.num_players
         self.num_board_cards = tuple(game.num_board_cards)
         self.heads: list[str] = []
@@ -89,7 +92,7 @@ class MatchStateEncoder:
                 suffix.append(text)
                 groups.append((groups[-1] if groups else ()) + (group,))
             texts = (hole_text, hidden, suffix, groups)
-            _remember(self._texts, key, texts)
+            _remember(self._texts, key, texts, self._memo_size)
         return texts
 
     def set_round(self, round_: int) -> None:

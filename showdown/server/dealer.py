@@ -313,12 +313,12 @@ class MatchEngine:
         self._next_strengths: list[int] | None = None
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
-        self._codec = MatchStateEncoder(game)  # the hand's MATCHSTATE texts, by position
         self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
         # small games (Kuhn, Leduc) deal the same cards again and again: their payoffs are memoised by
         # deal and betting; in larger ones the showdown values are worked out ahead instead
         dealt = game.num_players * game.num_hole_cards + sum(game.num_board_cards)
         self._deals_repeat = math.perm(game.num_ranks * game.num_suits, dealt) <= CACHE_SIZE
+        self._codec = MatchStateEncoder(game, self._deals_repeat)  # the hand's MATCHSTATE texts, by position
         self._quick = {"f": FOLD, "c": CALL}
         if game.is_limit:
             self._quick["r"] = RAISE
