@@ -70,6 +70,7 @@ def test_live_hand_plays_the_rules_of_state(name: str, seed: int) -> None:
         live.reset()
         _agree(live, state)
         while not state.finished:
+            assert live.as_state(hole, board) == state  # the replay the engine's rare paths use
             reply = _reply(state, rng)
             played, warning = state.repair(reply)
             assert live.repair(reply) == (played, warning)
