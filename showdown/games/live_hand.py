@@ -12,10 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from showdown.errors import IllegalActionError
 from showdown.games.cards import Card
 from showdown.games.gamedef import MAX_NUM_ACTIONS, GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
+from showdown.games.state import Action, ActionKind, State, raise_range, repair_action
 
 __all__ = ["LiveHand"]
 
@@ -103,37 +102,12 @@ class LiveHand:
         r = self.round
         if self._raises >= self._max_raises[r] or self._actions + self._n > MAX_NUM_ACTIONS or self._acting <= 1:
             return None
-        stack = self._stack[self.player]
-        if not self._nolimit:
-            to = min(self.max_spent + self._raise_size[r], stack)
-            return (to, to)
-        lo = self.min_raise_to
-        if lo > stack:
-            if self.max_spent >= stack:
-                return None
-            lo = stack
-        return (lo, stack)
+        limit_size = None if self._nolimit else self._raise_size[r]
+        return raise_range(limit_size, self.min_raise_to, self.max_spent, self._stack[self.player])
 
     def repair(self, action: Action) -> tuple[Action, str | None]:
         """The reference dealer's repair of a reply's action (``State.repair``)."""
-        if self.finished:
-            raise IllegalActionError("the hand is over: nothing to repair")
-        kind = action.kind
-        if kind is _RAISE:
-            bounds = self.raise_bounds()
-            if bounds is None:
-                return CALL, "invalid action, changed to call"
-            if self._nolimit:
-                lo, hi = bounds
-                if action.size < lo:
-                    return Action(_RAISE, lo), f"raise of {action.size} increased to {lo}"
-                if action.size > hi:
-                    return Action(_RAISE, hi), f"raise of {action.size} decreased to {hi}"
-                return action, None
-            return RAISE, None
-        if kind is _FOLD:
-            return (FOLD, None) if self.can_fold() else (CALL, "invalid action, changed to call")
-        return CALL, None
+        return repair_action(self, action, self._nolimit)
 
     def as_state(self, hole: Sequence[Sequence[Card]] = (), board: Sequence[Card] = ()) -> State:
         """The same hand as a ``State`` (replayed: for the rare paths that need one)."""

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, Protocol
 
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import Card
@@ -257,16 +257,8 @@ class State:
             return None
         if self.num_acting() <= 1:
             return None
-        stack = g.stack[self._player]
-        if g.is_limit:
-            to = min(self.max_spent + g.raise_size[self.round], stack)
-            return (to, to)
-        lo = self.min_raise_to
-        if lo > stack:
-            if self.max_spent >= stack:
-                return None
-            lo = stack
-        return (lo, stack)
+        limit_size = g.raise_size[self.round] if g.is_limit else None
+        return raise_range(limit_size, self.min_raise_to, self.max_spent, g.stack[self._player])
 
     def can_raise(self) -> bool:
         return self.raise_bounds() is not None
@@ -316,23 +308,7 @@ class State:
 
         Returns the action to apply and the warning the reference prints (None if unchanged).
         """
-        if self.finished:
-            raise IllegalActionError("the hand is over: nothing to repair")
-        if action.kind is ActionKind.RAISE:
-            bounds = self.raise_bounds()
-            if bounds is None:
-                return CALL, "invalid action, changed to call"
-            if self.game.is_nolimit:
-                lo, hi = bounds
-                if action.size < lo:
-                    return Action(ActionKind.RAISE, lo), f"raise of {action.size} increased to {lo}"
-                if action.size > hi:
-                    return Action(ActionKind.RAISE, hi), f"raise of {action.size} decreased to {hi}"
-                return action, None
-            return RAISE, None
-        if action.kind is ActionKind.FOLD and not self.can_fold():
-            return CALL, "invalid action, changed to call"
-        return Action(action.kind), None
+        return repair_action(self, action, self.game.is_nolimit)
 
     # ----------------------------------------------------------------- transitions
 
@@ -527,3 +503,48 @@ def split_pots(spent: Sequence[int], folded: Sequence[bool], strength: Sequence[
                 won[p] += pot / len(winners)
         previous = level
     return tuple(won[p] - spent[p] for p in range(n))
+
+
+def raise_range(limit_size: int | None, min_raise_to: int, max_spent: int, stack: int) -> tuple[int, int] | None:
+    """(min, max) raise-to totals of a player with ``stack`` whom the rules let raise: in a limit game
+    (``limit_size``: the round's raise) both are the bet plus it, capped at the stack; in no-limit from
+    the minimum raise (or all in, when short) to all in; None when all in already covers the bet."""
+    if limit_size is not None:
+        to = min(max_spent + limit_size, stack)
+        return (to, to)
+    lo = min_raise_to
+    if lo > stack:
+        if max_spent >= stack:
+            return None
+        lo = stack
+    return (lo, stack)
+
+
+class _Decision(Protocol):
+    finished: bool
+
+    def raise_bounds(self) -> tuple[int, int] | None: ...
+    def can_fold(self) -> bool: ...
+
+
+def repair_action(at: _Decision, action: Action, nolimit: bool) -> tuple[Action, str | None]:
+    """The reference dealer's repair of a reply's ``action`` at decision ``at`` (a ``State`` or the
+    dealer's ``LiveHand``): invalid -> call; no-limit size clamped into range. Returns the action to
+    apply and the warning the reference prints (None if unchanged)."""
+    if at.finished:
+        raise IllegalActionError("the hand is over: nothing to repair")
+    if action.kind is ActionKind.RAISE:
+        bounds = at.raise_bounds()
+        if bounds is None:
+            return CALL, "invalid action, changed to call"
+        if nolimit:
+            lo, hi = bounds
+            if action.size < lo:
+                return Action(ActionKind.RAISE, lo), f"raise of {action.size} increased to {lo}"
+            if action.size > hi:
+                return Action(ActionKind.RAISE, hi), f"raise of {action.size} decreased to {hi}"
+            return action, None
+        return RAISE, None
+    if action.kind is ActionKind.FOLD and not at.can_fold():
+        return CALL, "invalid action, changed to call"
+    return (FOLD if action.kind is ActionKind.FOLD else CALL), None

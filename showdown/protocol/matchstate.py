@@ -197,6 +197,9 @@ def read_action(text: str, game: GameDef) -> Action | None:
     if kind is None:
         return None
     if kind is ActionKind.RAISE and game.is_nolimit:
+        size_text = text[1:]
+        if 0 < len(size_text) <= 9 and size_text.isdecimal():  # r300, as players write it: no pattern needed
+            return Action(ActionKind.RAISE, int(size_text))
         m = _SIZE.match(text, 1)
         if not m:
             raise ProtocolError(f"bad action {text[:40]!r}: a no-limit raise needs its total, like r300")

@@ -47,7 +47,7 @@ from showdown.games.cards import Card
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.live_hand import LiveHand
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, split_pots
+from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, hand_json, state_line_text
 from showdown.protocol.matchstate import (
@@ -205,7 +205,7 @@ class _Betting(Protocol):
     def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State: ...
 
 
-MAX_TREE_NODES = 200_000  # no-limit trees never end: past this many nodes the tree starts afresh
+MAX_TREE_NODES = 200_000  # a limit game's tree is finite but may be large: past this many nodes it starts afresh
 MAX_REPLIES_PER_NODE = 32  # distinct reply texts remembered per node (garbage is not worth keeping)
 
 
@@ -628,10 +628,6 @@ class MatchEngine:
         if quick is not None:  # a plain f, c (or r in limit): no parsing needed
             played, warning = state.repair(quick)
             return played, "invalid", warning
-        if text[:1] == "r" and 1 < len(text) <= 10 and text[1:].isdecimal():  # r<size>, as players write it
-            action: Action | None = Action(ActionKind.RAISE, int(text[1:]))
-            played, warning = state.repair(action)  # type: ignore[arg-type]
-            return played, "invalid" if played.kind is not ActionKind.RAISE else "resized", warning
         try:
             action = read_action(text, self.game)
         except ProtocolError:

@@ -89,10 +89,10 @@ def test_random_matches_in_every_catalog_game(seed: int, fixed: bool) -> None:
 
 
 def test_betting_tree_is_bounded_and_starting_afresh_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """No-limit trees never end: a tiny cap makes the engine start its tree afresh every few actions."""
-    _, whole = play_randomly("holdem-nolimit", seed=3, hands=40)
+    """The shared tree (limit games) is capped: a tiny cap makes the engine start it afresh every few actions."""
+    _, whole = play_randomly("holdem-limit", seed=3, hands=40)
     monkeypatch.setattr(dealer_module, "MAX_TREE_NODES", 5)
-    engine, capped = play_randomly("holdem-nolimit", seed=3, hands=40)
+    engine, capped = play_randomly("holdem-limit", seed=3, hands=40)
     assert [h.state_line for h in capped.hands] == [h.state_line for h in whole.hands]
     assert capped.sent == whole.sent
     assert engine._tree_size <= 5
