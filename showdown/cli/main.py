@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -145,48 +146,6 @@ if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
-def _add_match(sub: Subparsers) -> None:
-    from showdown.cli.match import add_match_parser
-
-    add_match_parser(sub)
-
-
-def _add_tournament(sub: Subparsers) -> None:
-    from showdown.cli.tournament import add_tournament_parser
-
-    add_tournament_parser(sub)
-
-
-def _add_plan(sub: Subparsers) -> None:
-    from showdown.cli.plan import add_plan_parser
-
-    add_plan_parser(sub)
-
-
-def _add_analyze(sub: Subparsers) -> None:
-    from showdown.cli.analyze import add_analyze_parser
-
-    add_analyze_parser(sub)
-
-
-def _add_views(sub: Subparsers) -> None:
-    from showdown.cli.view import add_view_parsers
-
-    add_view_parsers(sub)
-
-
-def _add_dealer(sub: Subparsers) -> None:
-    from showdown.cli.dealer import add_dealer_parser
-
-    add_dealer_parser(sub)
-
-
-def _add_agent(sub: Subparsers) -> None:
-    from showdown.cli.agent import add_agent_parser
-
-    add_agent_parser(sub)
-
-
 def _add_solve(sub: Subparsers) -> None:
     from showdown.cli.cfr import add_cfr_arguments
     from showdown.cli.one_round import add_one_round_arguments, one_round_handler
@@ -251,16 +210,27 @@ def _add_plot(sub: Subparsers) -> None:
     )
 
 
+def _adder(module: str, function: str) -> Callable[[Subparsers], None]:
+    """The adder that imports ``module`` and calls its ``function(subparsers)``."""
+
+    def add(sub: Subparsers) -> None:
+        getattr(importlib.import_module(module), function)(sub)
+
+    return add
+
+
+_add_views = _adder("showdown.cli.view", "add_view_parsers")  # view, report and play
+
 _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
-    "match": _add_match,
-    "tournament": _add_tournament,
-    "plan": _add_plan,
-    "analyze": _add_analyze,
+    "match": _adder("showdown.cli.match", "add_match_parser"),
+    "tournament": _adder("showdown.cli.tournament", "add_tournament_parser"),
+    "plan": _adder("showdown.cli.plan", "add_plan_parser"),
+    "analyze": _adder("showdown.cli.analyze", "add_analyze_parser"),
     "view": _add_views,
     "report": _add_views,
     "play": _add_views,
-    "dealer": _add_dealer,
-    "agent": _add_agent,
+    "dealer": _adder("showdown.cli.dealer", "add_dealer_parser"),
+    "agent": _adder("showdown.cli.agent", "add_agent_parser"),
     "solve": _add_solve,
     "exploit": _add_exploit,
     "equity": _add_equity,
