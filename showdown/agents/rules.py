@@ -28,8 +28,8 @@ from typing import Any
 
 from showdown.agents.base import Agent, Policy, PolicyAgent, View
 from showdown.games.cards import deck_ranks, rank_of
-from showdown.games.evaluate import HandCategory, hand_category, hand_value
 from showdown.games.gamedef import GameDef
+from showdown.games.hand_value import HandCategory, hand_category, hand_value
 from showdown.games.state import CALL, FOLD, Action
 
 WEAK, MEDIUM, STRONG = 0, 1, 2

@@ -103,7 +103,7 @@ def _rank_groups(tree: Any, d: int) -> tuple[list[str], list[np.ndarray]]:
     """Situations of decision ``d`` by (hole rank, board ranks), suits merged, by board then weakest
     hand first: their labels and, per situation, the (board, hand) cells that belong to it."""
     from showdown.games.cards import rank_of
-    from showdown.games.evaluate import hand_value
+    from showdown.games.hand_value import hand_value
 
     node = tree.decision(d)
     bs, hs = tree.cells[d]

@@ -1,37 +1,43 @@
-"""Hand strength as one integer, ranked exactly like the ACPC reference dealer.
+"""Hand strength of many hands at once with numpy, ranked exactly like the ACPC reference dealer.
 
-A hand is 1 to 7 cards (hole cards plus board). Its value is the best 5-card poker hand among them;
-suits never break ties. With fewer than 5 cards only the rank-multiplicity categories exist (no
-straights or flushes), so 1 card is a high card (Kuhn) and 2 cards are a pair or high card (Leduc).
-Hands of 1 to 4 cards may use any rank up to ``MAX_RANK`` (the N-card Kuhn solvers go past the
-ace); 5 or more cards need the 13 real ranks.
-
-Value layout (an ``int`` that fits an int64)::
-
-    category << 55 | r1 << 44 | r2 << 33 | r3 << 22 | r4 << 11 | r5
-
-``category`` is a ``HandCategory`` and ``r1..r5`` are the tie-break ranks in the order that decides
-(e.g. two pair: high pair, low pair, kicker); unused slots are 0. Two hands of the same number of
-cards compare correctly as plain integers; values of hands of different sizes are not comparable.
-
-``hand_value`` serves the dealer (one hand at a time); ``hand_values`` ranks many hands at once with
-numpy (millions of 7-card hands per second on one core). Both give identical values. For 5 to 7
-cards the non-flush part comes from a perfect-hash table over rank multisets (built lazily, per
-hand size, the first time it is needed) and flushes from an 8192-entry table over suit rank masks.
+``hand_values`` gives, for every row of 1 to 7 cards, the same integer as the numpy-free
+``showdown.games.hand_value.hand_value`` (re-exported here, with the value layout it documents):
+millions of 7-card hands per second on one core. ``values_on_boards`` ranks every hand on every
+board for equity and best-response code. For 5 to 7 cards the non-flush part comes from a
+perfect-hash table over rank multisets (built lazily, per hand size, the first time it is needed)
+and flushes from an 8192-entry table over suit rank masks.
 """
 
 from __future__ import annotations
 
 import itertools
-import operator
-from collections.abc import Sequence
-from enum import IntEnum
 from functools import cache
 from typing import Any
 
 import numpy as np
 
 from showdown.errors import CardError
+from showdown.games.hand_value import (
+    CARD_KEYS,
+    CATEGORY_SHIFT,
+    DECK_SIZE,
+    FLUSH_BIAS,
+    FLUSH_TEST,
+    FULL_MIN_CARDS,
+    MAX_CARDS,
+    MAX_RANK,
+    POKER_RANKS,
+    RANK_BITS,
+    RANK_KEYS,
+    RANK_SUM_MASK,
+    SLOT_SHIFTS,
+    SLOTS,
+    SUIT_SHIFT,
+    HandCategory,
+    category,
+    hand_category,
+    hand_value,
+)
 
 __all__ = [
     "CATEGORY_SHIFT",
@@ -46,75 +52,28 @@ __all__ = [
     "values_on_boards",
 ]
 
-
-class HandCategory(IntEnum):
-    """Poker hand categories, weakest first, numbered as stored in the value's top bits."""
-
-    HIGH_CARD = 0
-    PAIR = 1
-    TWO_PAIR = 2
-    THREE_OF_A_KIND = 3
-    STRAIGHT = 4
-    FLUSH = 5
-    FULL_HOUSE = 6
-    FOUR_OF_A_KIND = 7
-    STRAIGHT_FLUSH = 8
-
-    @property
-    def label(self) -> str:
-        """Human name, e.g. ``"three of a kind"``."""
-        return self.name.lower().replace("_", " ")
-
-    def __str__(self) -> str:
-        return self.label
-
-
-MAX_CARDS = 7
-RANK_BITS = 11
-MAX_RANK = (1 << RANK_BITS) - 1
-_SLOTS = 5
-CATEGORY_SHIFT = RANK_BITS * _SLOTS
-_SLOT_SHIFTS = tuple(RANK_BITS * (_SLOTS - 1 - i) for i in range(_SLOTS))  # 44, 33, 22, 11, 0
-
-_POKER_RANKS = 13
-_DECK_SIZE = 52
-_FULL_MIN_CARDS = 5  # from here on straights and flushes exist and ranks must be 0..12
 _CHUNK_ROWS = 1 << 16  # rows per internal numpy batch: bounds temporary memory
 _HAS_BITWISE_COUNT = hasattr(np, "bitwise_count")  # numpy >= 2.0
 
-# Per-rank keys whose sums identify a multiset of exactly k ranks (k <= 7, at most 4 of a rank)
-# uniquely, so the sum is a perfect hash into a dense table (largest 7-card sum: 7,825,759).
-# Uniqueness for every k is checked by the tests.
-_RANK_KEYS = np.array(
-    [0, 1, 5, 22, 98, 453, 2031, 8698, 22854, 83661, 262349, 636345, 1479181], dtype=np.int64
-)
-_RANK_SUM_MASK = (1 << 32) - 1
-_SUIT_SHIFT = 32  # suit counts live in 4-bit nibbles above the rank-key sum
-_FLUSH_BIAS = 0x3333  # adding 3 to a nibble sets its top bit exactly when the count is >= 5
-_FLUSH_TEST = 0x8888
+# the perfect hash of ``showdown.games.hand_value`` as arrays: rank keys, and per card its rank key
+# plus one in its suit's nibble
+_RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
+_CARD_KEYS = np.array(CARD_KEYS, dtype=np.int64)
 
-# Per-card packed key: rank key plus one in the card's suit nibble; summing a hand's cards gives
-# the rank-multiset hash in the low bits and the four suit counts above it.
-_CARD_KEYS = np.array(
-    [int(_RANK_KEYS[c >> 2]) + (1 << (_SUIT_SHIFT + 4 * (c & 3))) for c in range(_DECK_SIZE)],
-    dtype=np.int64,
-)
-_CARD_KEYS_LIST: list[int] = _CARD_KEYS.tolist()
-
-_MASKS = np.arange(1 << _POKER_RANKS, dtype=np.int64)
+_MASKS = np.arange(1 << POKER_RANKS, dtype=np.int64)
 
 
 def _top_bit_table() -> np.ndarray:
-    top = np.zeros(1 << _POKER_RANKS, dtype=np.int64)  # 0 for the empty mask: an unused slot
-    for bit in range(_POKER_RANKS):
+    top = np.zeros(1 << POKER_RANKS, dtype=np.int64)  # 0 for the empty mask: an unused slot
+    for bit in range(POKER_RANKS):
         top[_MASKS >= (1 << bit)] = bit
     return top
 
 
 def _straight_table() -> np.ndarray:
     """13-bit rank mask -> top rank of its best straight, or -1; the wheel A-2-3-4-5 tops at the 5."""
-    top = np.full(1 << _POKER_RANKS, -1, dtype=np.int64)
-    for high in range(4, _POKER_RANKS):  # ascending, so the highest straight wins
+    top = np.full(1 << POKER_RANKS, -1, dtype=np.int64)
+    for high in range(4, POKER_RANKS):  # ascending, so the highest straight wins
         window = 0b11111 << (high - 4)
         top[(_MASKS & window) == window] = high
     wheel = (1 << 12) | 0b1111
@@ -124,12 +83,12 @@ def _straight_table() -> np.ndarray:
 
 _TOP_BIT = _top_bit_table()
 _STRAIGHT_TOP = _straight_table()
-_POPCOUNT = ((_MASKS[:, None] >> np.arange(_POKER_RANKS)) & 1).sum(axis=1)
+_POPCOUNT = ((_MASKS[:, None] >> np.arange(POKER_RANKS)) & 1).sum(axis=1)
 
 
 def _encode(cat: int | np.ndarray, *slots: np.ndarray | int) -> np.ndarray:
     value = np.asarray(cat, dtype=np.int64) << CATEGORY_SHIFT
-    for shift, rank in zip(_SLOT_SHIFTS, slots):
+    for shift, rank in zip(SLOT_SHIFTS, slots):
         value = value | (np.asarray(rank, dtype=np.int64) << shift)
     return value
 
@@ -150,7 +109,7 @@ def _tops(mask: np.ndarray, n: int) -> list[np.ndarray]:
 
 def _nonflush_values(counts: np.ndarray) -> np.ndarray:
     """Values of rank multisets (rows of per-rank counts over 13 ranks), ignoring flushes."""
-    weights = np.int64(1) << np.arange(_POKER_RANKS, dtype=np.int64)
+    weights = np.int64(1) << np.arange(POKER_RANKS, dtype=np.int64)
     m1, m2, m3, m4 = (((counts >= n).astype(np.int64)) @ weights for n in (1, 2, 3, 4))
 
     quad = _TOP_BIT[m4]
@@ -198,19 +157,18 @@ def _flush_table() -> np.ndarray:
 
 
 _FLUSH_VALUES = _flush_table()
-_FLUSH_VALUES_LIST: list[int] = _FLUSH_VALUES.tolist()
 
 
 @cache
-def _rank_table(num_cards: int) -> tuple[np.ndarray, np.ndarray, dict[int, int]]:
-    """For 5-7 cards: (rank-key sum -> row index, row -> non-flush value, sum -> value dict).
+def _rank_table(num_cards: int) -> tuple[np.ndarray, np.ndarray]:
+    """For 5-7 cards: (rank-key sum -> row index, row -> non-flush value).
 
     Built on first use (tens of milliseconds, ~15 MB for 7 cards) since most games never need it.
     """
     combos = np.array(
-        list(itertools.combinations_with_replacement(range(_POKER_RANKS), num_cards)), dtype=np.intp
+        list(itertools.combinations_with_replacement(range(POKER_RANKS), num_cards)), dtype=np.intp
     )
-    counts = np.zeros((len(combos), _POKER_RANKS), dtype=np.int64)
+    counts = np.zeros((len(combos), POKER_RANKS), dtype=np.int64)
     rows = np.arange(len(combos))
     for column in combos.T:
         counts[rows, column] += 1
@@ -219,78 +177,7 @@ def _rank_table(num_cards: int) -> tuple[np.ndarray, np.ndarray, dict[int, int]]
     values = _nonflush_values(counts)
     index = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
     index[sums] = np.arange(len(values), dtype=np.uint16)
-    return index, values, dict(zip(sums.tolist(), values.tolist()))
-
-
-# --------------------------------------------------------------------------------------------
-# scalar path
-
-
-def hand_value(cards: Sequence[int]) -> int:
-    """Value of the best hand in ``cards`` (1-7 distinct card indices); larger is better.
-
-    Values of hands with the same number of cards compare as the reference dealer ranks them.
-    Raises ``CardError`` for a bad count, duplicate, negative or out-of-range card.
-    """
-    num = len(cards)
-    if not 1 <= num <= MAX_CARDS:
-        raise CardError(f"a hand has 1 to {MAX_CARDS} cards, got {num}")
-    if num < _FULL_MIN_CARDS:
-        return _small_hand_value(cards)
-    lookup = _rank_table(num)[2]
-    total = 0
-    seen = 0
-    for card in map(operator.index, cards):
-        if not 0 <= card < _DECK_SIZE:
-            raise CardError(f"card {card} is not one of the 52 cards a {num}-card hand is made of")
-        bit = 1 << card
-        if seen & bit:
-            raise CardError(f"card {card} appears twice in one hand")
-        seen |= bit
-        total += _CARD_KEYS_LIST[card]
-    value = lookup[total & _RANK_SUM_MASK]
-    suits = total >> _SUIT_SHIFT
-    if (suits + _FLUSH_BIAS) & _FLUSH_TEST:
-        flush_suit = next(s for s in range(4) if (suits >> (4 * s)) & 0xF >= 5)
-        mask = 0
-        for card in cards:
-            if card & 3 == flush_suit:
-                mask |= 1 << (card >> 2)
-        value = max(value, _FLUSH_VALUES_LIST[mask])
-    return value
-
-
-def _small_hand_value(cards: Sequence[int]) -> int:
-    """1-4 cards: only pairs, trips, quads and high cards; any rank up to ``MAX_RANK``."""
-    counts: dict[int, int] = {}
-    seen: set[int] = set()
-    for card in map(operator.index, cards):
-        if card < 0 or card >> 2 > MAX_RANK:
-            raise CardError(f"card {card} is outside the ranks 0..{MAX_RANK} the evaluator supports")
-        if card in seen:
-            raise CardError(f"card {card} appears twice in one hand")
-        seen.add(card)
-        rank = card >> 2
-        counts[rank] = counts.get(rank, 0) + 1
-    groups = sorted(counts.items(), key=lambda group: (group[1], group[0]), reverse=True)
-    most = groups[0][1]
-    pairs = sum(1 for _, n in groups if n >= 2)
-    value = int(_small_category(most, pairs)) << CATEGORY_SHIFT
-    for shift, (rank, _) in zip(_SLOT_SHIFTS, groups):
-        value |= rank << shift
-    return value
-
-
-def _small_category(most: int, pairs: int) -> HandCategory:
-    if most == 4:
-        return HandCategory.FOUR_OF_A_KIND
-    if most == 3:
-        return HandCategory.THREE_OF_A_KIND
-    if pairs >= 2:
-        return HandCategory.TWO_PAIR
-    if most == 2:
-        return HandCategory.PAIR
-    return HandCategory.HIGH_CARD
+    return index, values
 
 
 # --------------------------------------------------------------------------------------------
@@ -316,11 +203,11 @@ def hand_values(cards: np.ndarray) -> np.ndarray:
     if num_rows == 0:
         return out
     low, high = int(array.min()), int(array.max())
-    limit = _DECK_SIZE if num_cards >= _FULL_MIN_CARDS else (MAX_RANK + 1) * 4
+    limit = DECK_SIZE if num_cards >= FULL_MIN_CARDS else (MAX_RANK + 1) * 4
     if low < 0 or high >= limit:
         bad = low if low < 0 else high
         raise CardError(f"card {bad} is out of range for {num_cards}-card hands (0..{limit - 1})")
-    if num_cards >= _FULL_MIN_CARDS:
+    if num_cards >= FULL_MIN_CARDS:
         dtype: np.dtype[Any]
         batch, dtype = _full_values, np.dtype(np.int8)  # small indices make the per-batch transpose cheap
     else:
@@ -343,15 +230,15 @@ def values_on_boards(boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
     boards = np.asarray(boards, dtype=np.intp)
     hands = np.asarray(hands, dtype=np.intp)
     num_cards = boards.shape[1] + hands.shape[1]
-    if not _FULL_MIN_CARDS <= num_cards <= MAX_CARDS:
+    if not FULL_MIN_CARDS <= num_cards <= MAX_CARDS:
         raise CardError(f"values_on_boards ranks 5 to 7 cards, got {boards.shape[1]} + {hands.shape[1]}")
-    index, nonflush, _ = _rank_table(num_cards)
+    index, nonflush = _rank_table(num_cards)
     board_keys = _CARD_KEYS.take(boards).sum(axis=1)
     hand_keys = _CARD_KEYS.take(hands).sum(axis=1)
     packed = board_keys[:, None] + hand_keys[None, :]
-    values: np.ndarray = nonflush[index.take(packed & _RANK_SUM_MASK, mode="clip")]
-    suits = packed >> _SUIT_SHIFT
-    rows, cols = np.nonzero((suits + _FLUSH_BIAS) & _FLUSH_TEST)
+    values: np.ndarray = nonflush[index.take(packed & RANK_SUM_MASK, mode="clip")]
+    suits = packed >> SUIT_SHIFT
+    rows, cols = np.nonzero((suits + FLUSH_BIAS) & FLUSH_TEST)
     if len(rows):
         flush_suit = ((suits[rows, cols, None] >> (4 * np.arange(4))) & 0xF).argmax(axis=1)
         board_masks = _suit_masks(boards)  # (R, 4) rank bits per suit
@@ -387,15 +274,15 @@ def _all_distinct(columns: np.ndarray) -> bool:
 def _full_values(chunk: np.ndarray) -> np.ndarray:
     """5-7 cards, ranks 0..12: rank-multiset table, then flushes for the few rows that have one."""
     num_cards = chunk.shape[1]
-    index, nonflush, _ = _rank_table(num_cards)
+    index, nonflush = _rank_table(num_cards)
     # (k, n) layout: one contiguous array per card position, so reductions run along rows
     columns = np.ascontiguousarray(chunk.T).astype(np.intp)
     packed = np.add.reduce(_CARD_KEYS.take(columns), axis=0)
     if not _all_distinct(columns):
         _check_distinct(chunk)
-    values: np.ndarray = nonflush[index[packed & _RANK_SUM_MASK]]
-    suits = packed >> _SUIT_SHIFT
-    flush_rows = np.flatnonzero((suits + _FLUSH_BIAS) & _FLUSH_TEST)
+    values: np.ndarray = nonflush[index[packed & RANK_SUM_MASK]]
+    suits = packed >> SUIT_SHIFT
+    flush_rows = np.flatnonzero((suits + FLUSH_BIAS) & FLUSH_TEST)
     if len(flush_rows):
         sub = chunk[flush_rows]
         nibbles = (suits[flush_rows, None] >> (4 * np.arange(4))) & 0xF
@@ -430,7 +317,7 @@ def _small_values(chunk: np.ndarray) -> np.ndarray:
         ],
         HandCategory.HIGH_CARD,
     ).astype(np.int64)
-    shifts = RANK_BITS * (_SLOTS - 1 - slot)
+    shifts = RANK_BITS * (SLOTS - 1 - slot)
     tiebreak = np.where(leader, group_rank.astype(np.int64) << shifts, 0).sum(axis=1)
     result: np.ndarray = (cat << CATEGORY_SHIFT) | tiebreak
     return result
@@ -438,20 +325,6 @@ def _small_values(chunk: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------------------------
 # categories
-
-
-def hand_category(value: int) -> HandCategory:
-    """The ``HandCategory`` a value belongs to."""
-    code = operator.index(value) >> CATEGORY_SHIFT
-    try:
-        return HandCategory(code)
-    except ValueError:
-        raise CardError(f"{value} is not a hand value") from None
-
-
-def category(value: int) -> str:
-    """The poker name of a value's category, e.g. ``"full house"``."""
-    return hand_category(value).label
 
 
 def categories(values: np.ndarray) -> np.ndarray:

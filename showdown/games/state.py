@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import Card
 from showdown.games.gamedef import MAX_NUM_ACTIONS, GameDef
+from showdown.games.hand_value import hand_value
 
 
 class ActionKind(IntEnum):
@@ -453,8 +454,6 @@ class State:
 
     def hand_strengths(self) -> list[int]:
         """Hand value of every position's best hand with the visible board (-1 for folded)."""
-        from showdown.games.evaluate import hand_value
-
         if len(self.hole) != self.game.num_players:
             raise IllegalActionError("a showdown needs every player's hole cards")
         board = self.visible_board()

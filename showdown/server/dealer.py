@@ -46,6 +46,7 @@ from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
+from showdown.games.hand_value import hand_value
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
@@ -883,8 +884,6 @@ CACHE_SIZE = 4096
 
 def _showdown_values(hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> list[int]:
     """Every position's hand value with the whole board: a showdown is always in the last round."""
-    from showdown.games.evaluate import hand_value  # numpy: not at the dealer's start-up
-
     return [hand_value(h + board) for h in hole]
 
 

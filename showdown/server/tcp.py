@@ -269,6 +269,7 @@ class MatchServer:
         self._servers: list[asyncio.Server] = []
         self._conns: list[_SeatConnection | None] = [None] * n
         self._all_conns: set[_SeatConnection] = set()
+        self._all_gone: asyncio.Future[None] | None = None  # set while shutting down, done when no connection is left
         self._timed: TimedMatch | None = None
         self._loop: asyncio.AbstractEventLoop  # set by start(), before anything can call in
         self._done: asyncio.Future[MatchFinished] | None = None
@@ -485,6 +486,9 @@ class MatchServer:
 
     def _lost(self, conn: _SeatConnection) -> None:
         self._all_conns.discard(conn)
+        gone = self._all_gone
+        if gone is not None and not self._all_conns and not gone.done():
+            gone.set_result(None)
         seat = conn.seat
         self._pending[seat].pop(conn, None)
         if self._conns[seat] is not conn:
@@ -874,9 +878,12 @@ class MatchServer:
         self._close_listeners()
         for conn in list(self._all_conns):
             conn.close()
-        deadline = time.monotonic() + CLOSE_GRACE
-        while self._all_conns and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+        if self._all_conns:  # each goes once its last lines are out (or the client left)
+            self._all_gone = self._loop.create_future()
+            try:
+                await asyncio.wait_for(self._all_gone, CLOSE_GRACE)
+            except TimeoutError:
+                pass
         for conn in list(self._all_conns):
             if conn.transport is not None:
                 conn.transport.abort()

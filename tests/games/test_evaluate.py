@@ -27,6 +27,7 @@ from showdown.games.evaluate import (
     hand_values,
     values_on_boards,
 )
+from showdown.games.hand_value import RANK_KEYS
 
 SLOT_SHIFTS = (44, 33, 22, 11, 0)
 
@@ -157,7 +158,13 @@ def test_seven_card_category_counts() -> None:
 @pytest.mark.parametrize(("num_cards", "multisets"), [(5, 6175), (6, 18395), (7, 49205)])
 def test_rank_key_sums_are_a_perfect_hash(num_cards: int, multisets: int) -> None:
     # a collision between two rank multisets would merge two entries of the lookup
-    assert len(_rank_table(num_cards)[2]) == multisets
+    sums = {
+        sum(RANK_KEYS[r] for r in ranks)
+        for ranks in itertools.combinations_with_replacement(range(13), num_cards)
+        if max(Counter(ranks).values()) <= 4
+    }
+    assert len(sums) == multisets
+    assert len(_rank_table(num_cards)[1]) == multisets
 
 
 # ------------------------------------------------------------------------------------------
