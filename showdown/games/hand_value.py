@@ -38,6 +38,7 @@ __all__ = [
     "category",
     "hand_category",
     "hand_value",
+    "showdown_values",
 ]
 
 
@@ -123,20 +124,17 @@ def encode(cat: int, *ranks: int) -> int:
 
 def nonflush_value(ranks: Sequence[int]) -> int:
     """Value of 5 to 7 cards' ranks (0..12, at most 4 of each), flushes left out."""
-    counts = [0] * POKER_RANKS
-    for rank in ranks:
-        counts[rank] += 1
     m1 = m2 = m3 = m4 = 0  # ranks held at least once, twice, three and four times
-    for rank, n in enumerate(counts):
-        if n:
-            bit = 1 << rank
+    for rank in ranks:
+        bit = 1 << rank
+        if not m1 & bit:
             m1 |= bit
-            if n >= 2:
-                m2 |= bit
-                if n >= 3:
-                    m3 |= bit
-                    if n == 4:
-                        m4 |= bit
+        elif not m2 & bit:
+            m2 |= bit
+        elif not m3 & bit:
+            m3 |= bit
+        else:
+            m4 |= bit
     if m4:
         quad = _top(m4)
         return encode(HandCategory.FOUR_OF_A_KIND, quad, _top(m1 & ~(1 << quad)))
@@ -192,6 +190,11 @@ def hand_value(cards: Sequence[int]) -> int:
             raise CardError(f"card {card} appears twice in one hand")
         seen |= bit
         total += CARD_KEYS[card]
+    return _value(total, num, cards)
+
+
+def _value(total: int, num: int, cards: Sequence[int]) -> int:
+    """The value of 5-7 valid ``cards`` whose keys sum to ``total``."""
     memo = _NONFLUSH[num]
     key = total & RANK_SUM_MASK
     value = memo.get(key)
@@ -206,6 +209,27 @@ def hand_value(cards: Sequence[int]) -> int:
                 mask |= 1 << (card >> 2)
         value = max(value, flush_value(mask))
     return value
+
+
+def showdown_values(hole: Sequence[Sequence[int]], board: Sequence[int]) -> list[int]:
+    """``hand_value`` of each player's hole cards with the shared ``board``: the dealer's showdown,
+    with the board's part of the hash summed once. The cards are trusted (dealt from one deck):
+    unlike ``hand_value``, nothing is checked."""
+    keys = CARD_KEYS
+    shared = 0
+    for card in board:
+        shared += keys[card]
+    values = []
+    for cards in hole:
+        num = len(cards) + len(board)
+        if num < FULL_MIN_CARDS:
+            values.append(_small_hand_value((*cards, *board)))
+            continue
+        total = shared
+        for card in cards:
+            total += keys[card]
+        values.append(_value(total, num, (*cards, *board)))
+    return values
 
 
 def _small_hand_value(cards: Sequence[int]) -> int:

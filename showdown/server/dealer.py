@@ -46,7 +46,7 @@ from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
-from showdown.games.hand_value import hand_value
+from showdown.games.hand_value import showdown_values
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
@@ -312,6 +312,7 @@ class MatchEngine:
         self._node: _Betting | None = None  # where the current hand's betting is
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
+        self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
@@ -488,17 +489,25 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks: deal the next hand now (its card texts and, in a game whose
-        deals seldom repeat, its showdown values too), so the hand's end costs less.
+        """Work ahead while a seat thinks, one step per call: deal the next hand, make its card texts,
+        and, in a game whose deals seldom repeat, its showdown values; so the hand's end costs less,
+        and no call holds up a reply that has come in for long (a driver calls it after each line).
 
         The cards are the same as when dealt later (the generator is only ever read in order);
-        a hand dealt but never played is simply dropped.
+        a hand dealt but never played is simply dropped; what is not done ahead is done at the deal.
         """
-        if self._next_deal is None and self.started and not self.finished and self.hand + 1 < self.hands:
-            self._next_deal = hole, board = self._dealer.deal()
-            self._codec.prepare(hole, board)
-            if not self._deals_repeat:
-                self._next_strengths = _showdown_values(hole, board)
+        if not self.started or self.finished or self.hand + 1 >= self.hands:
+            return
+        deal = self._next_deal
+        if deal is None:
+            self._next_deal = self._dealer.deal()
+            self._next_steps = 1
+        elif self._next_steps == 1:
+            self._codec.prepare(*deal)
+            self._next_steps = 2
+        elif self._next_steps == 2 and not self._deals_repeat:
+            self._next_strengths = showdown_values(*deal)
+            self._next_steps = 3
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -779,7 +788,7 @@ class MatchEngine:
         if payoff is None:
             strengths: Sequence[int] = ()
             if node.is_showdown:
-                strengths = self._strengths or _showdown_values(self._hole, self._board)
+                strengths = self._strengths or showdown_values(self._hole, self._board)
             values = split_pots(node.spent, node.folded, strengths)
             payoff = (values, "|".join(format_value(v) for v in values))
             if key is not None:
@@ -880,11 +889,6 @@ def _seatings(names: Sequence[str]) -> list[tuple[list[int], list[int], tuple[st
 
 
 CACHE_SIZE = 4096
-
-
-def _showdown_values(hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> list[int]:
-    """Every position's hand value with the whole board: a showdown is always in the last round."""
-    return [hand_value(h + board) for h in hole]
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:

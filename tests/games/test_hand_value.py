@@ -52,3 +52,14 @@ def test_hands_of_different_sizes_with_equal_key_sums_are_told_apart() -> None:
     # the deuce's rank key is 0, so 2-2-2-3-3 and 2-2-2-2-3-3 hash alike; the memo is per hand size
     assert hv.hand_category(hv.hand_value([0, 1, 2, 4, 5])) is hv.HandCategory.FULL_HOUSE
     assert hv.hand_category(hv.hand_value([0, 1, 2, 3, 4, 5])) is hv.HandCategory.FOUR_OF_A_KIND
+
+
+@pytest.mark.parametrize("game", ["holdem-nolimit", "leduc", "kuhn"])
+def test_showdown_values_are_each_players_hand_value(game: str) -> None:
+    from showdown.games.catalog import get_game
+    from showdown.games.dealing import CardDealer
+
+    dealer = CardDealer(get_game(game), 7)
+    for _ in range(3000):  # flushes, repeats and first-seen multisets all come up
+        hole, board = dealer.deal()
+        assert hv.showdown_values(hole, board) == [hv.hand_value((*h, *board)) for h in hole]

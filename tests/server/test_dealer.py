@@ -98,16 +98,19 @@ def test_betting_tree_is_bounded_and_starting_afresh_changes_nothing(monkeypatch
     assert engine._tree_size <= 5
 
 
-def test_dealing_ahead_changes_nothing() -> None:
-    """``prepare`` deals the next hand early; cards, lines and logs stay the same, stop included."""
-    plain_engine, plain = play_randomly("leduc", seed=9, hands=30)
-    engine = MatchEngine(get_game("leduc"), ["p0", "p1"], 30, 9)
+@pytest.mark.parametrize("game", ["leduc", "holdem-nolimit"])
+def test_dealing_ahead_changes_nothing(game: str) -> None:
+    """``prepare`` deals the next hand early, a step per call; cards, lines and logs stay the same
+    however many steps were done before the deal (none, some, all, and calls past the last)."""
+    plain_engine, plain = play_randomly(game, seed=9, hands=30)
+    engine = MatchEngine(get_game(game), ["p0", "p1"], 30, 9)
     c = Collected()
     connect_all(engine, c)
     rng = random.Random(9)
+    steps = random.Random(1)
     while not engine.finished:
-        engine.prepare()
-        engine.prepare()  # twice: still one hand ahead
+        for _ in range(steps.choice([0, 1, 2, 3, 5])):
+            engine.prepare()
         seat = engine.waiting_for
         assert seat is not None
         feed(engine, c, seat, f"{c.sent[seat][-1]}:{random_action(engine.state, rng)}")
