@@ -481,9 +481,25 @@ def split_pots(spent: Sequence[int], folded: Sequence[bool], strength: Sequence[
     best hands.
     """
     n = len(spent)
+    if n == 2 and not (folded[0] and folded[1]):  # heads-up, the dealer's every hand: a shortcut
+        if folded[0] or folded[1]:  # the folder loses what it put in
+            lost = float(spent[0] if folded[0] else spent[1])
+            return (0.0 - lost, lost) if folded[0] else (lost, 0.0 - lost)  # 0.0 - x: never -0.0
+        first, second = strength
+        if first == second:
+            return (0.0, 0.0)
+        at_stake = float(min(spent))  # the winner takes what both matched, the rest goes back
+        return (at_stake, 0.0 - at_stake) if first > second else (0.0 - at_stake, at_stake)
     if folded.count(False) == 1:
         total = sum(spent)
         return tuple(float(total - spent[p]) if not folded[p] else float(-spent[p]) for p in range(n))
+    return side_pots(spent, folded, strength)
+
+
+def side_pots(spent: Sequence[int], folded: Sequence[bool], strength: Sequence[int]) -> tuple[float, ...]:
+    """``split_pots`` by the general rule, for any number of players: each contribution level is a
+    pot shared by the best hands among those who reached it and did not fold."""
+    n = len(spent)
     won = [0.0] * n
     previous = 0
     for level in sorted(set(spent)):

@@ -24,6 +24,8 @@ _NAME = re.compile(r"[^:|\s]+")
 
 def format_value(value: float) -> str:
     """A chip value as the reference prints it: ``%.6f`` without trailing zeros or dot."""
+    if value.__class__ is float and value.is_integer():  # whole chips, nearly always: the same text
+        return str(int(value))
     text = f"{value:.6f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
 

@@ -9,7 +9,18 @@ from showdown.games.cards import parse_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import Betting, GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State, parse_action, parse_betting
+from showdown.games.state import (
+    CALL,
+    FOLD,
+    RAISE,
+    Action,
+    ActionKind,
+    State,
+    parse_action,
+    parse_betting,
+    side_pots,
+    split_pots,
+)
 
 KUHN = get_game("kuhn")
 NOLIMIT = get_game("holdem-nolimit")
@@ -186,3 +197,18 @@ def test_repair_always_yields_a_legal_action(data: st.DataObject) -> None:
         repaired, _ = s.repair(Action(kind, size))
         assert s.why_illegal(repaired) is None
         s = s.apply(repaired)
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    spent=st.lists(st.integers(0, 400), min_size=2, max_size=2),
+    folded=st.lists(st.booleans(), min_size=2, max_size=2),
+    strength=st.lists(st.integers(0, 3), min_size=2, max_size=2),
+)
+def test_heads_up_payoffs_are_the_side_pot_rule(spent: list[int], folded: list[bool], strength: list[int]) -> None:
+    """The two-player shortcut gives the general rule's floats exactly (no -0.0 where it has 0.0)."""
+    quick = split_pots(spent, folded, strength)
+    general = side_pots(spent, folded, strength) if folded.count(False) != 1 else tuple(
+        float(sum(spent) - spent[p]) if not folded[p] else float(-spent[p]) for p in range(2)
+    )
+    assert list(map(repr, quick)) == list(map(repr, general))

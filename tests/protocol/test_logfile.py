@@ -4,7 +4,7 @@ import dataclasses
 import json
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
@@ -30,6 +30,13 @@ from tests.conftest import REFERENCE_LOGS
 @pytest.mark.parametrize(("value", "text"), [(-100, "-100"), (0, "0"), (-0.0, "0"), (2.5, "2.5"), (542.5, "542.5"), (1 / 3, "0.333333")])
 def test_values_are_formatted_like_the_reference(value: float, text: str) -> None:
     assert format_value(value) == text
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.floats(allow_nan=False), st.integers(-(10**20), 10**20), st.integers(-10**6, 10**6).map(float)))
+def test_whole_values_take_a_shortcut_to_the_same_text(value: float) -> None:
+    printed = f"{value:.6f}".rstrip("0").rstrip(".")
+    assert format_value(value) == ("0" if printed in ("-0", "") else printed)
 
 
 @pytest.mark.parametrize("path", REFERENCE_LOGS, ids=lambda p: p.name)
