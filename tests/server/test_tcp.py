@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.protocol.logfile import HandRecord
 from showdown.server.dealer import MAX_IGNORED_LINES
-from showdown.server.tcp import DealerOptions, MatchResult, MatchServer
+from showdown.server.tcp import BusyWait, DealerOptions, MatchResult, MatchServer
 from tests.server.clients import Client, call_policy, raise_policy
 from tests.server.helpers import TRANSCRIPTS, load_transcript
 
@@ -365,32 +367,84 @@ class _Conn:
 
     def __init__(self, sock: Any) -> None:
         self.poller = None
+        self.fd = None
         self.transport = self
         self._sock = sock
 
     def get_extra_info(self, name: str) -> Any:
         return self._sock
 
+    def is_closing(self) -> bool:
+        return False
+
 
 def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats() -> None:
     import socket
-
-    from showdown.server.tcp import BusyWait
 
     ours, theirs = socket.socketpair()
     with ours, theirs:
         wait = BusyWait(budget_us=2_000)
         conn = _Conn(ours)
         theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\n")
-        wait.wait(conn)  # type: ignore[arg-type]
+        assert wait.wait(conn)  # type: ignore[arg-type]
         assert wait.hits == 1 and wait.misses == 0
         ours.recv(100)
         for _ in range(BusyWait.MISSES):  # nothing comes: each window is a miss, then it pauses
-            wait.wait(conn)  # type: ignore[arg-type]
+            assert not wait.wait(conn)  # type: ignore[arg-type]
         assert wait.paused == BusyWait.PAUSE and wait.misses == 0
         theirs.send(b"x\n")
-        wait.wait(conn)  # paused: no polling, no hit counted
+        assert not wait.wait(conn)  # type: ignore[arg-type]  # paused: no polling, no hit counted
         assert wait.hits == 1 and wait.paused == BusyWait.PAUSE - 1
+
+
+def test_busy_wait_takes_the_reply_itself_from_a_non_blocking_socket_only() -> None:
+    import socket
+
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        wait = BusyWait(budget_us=2_000)
+        conn = _Conn(ours)
+        theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\n")
+        assert wait.take(conn) is None  # type: ignore[arg-type]  # a blocking socket is never read here
+        assert conn.fd == -1
+        ours.recv(100)
+
+        ours.setblocking(False)
+        conn = _Conn(ours)
+        theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\nMATCH")
+        assert wait.take(conn) == b"MATCHSTATE:0:0::Ks|:c\r\nMATCH"  # type: ignore[arg-type]  # as sent
+        assert wait.take(conn) is None  # type: ignore[arg-type]  # nothing more within the budget
+        theirs.close()
+        assert wait.take(conn) is None  # type: ignore[arg-type]  # the end is left to the event loop
+        assert ours.recv(10) == b""
+
+
+@pytest.mark.skipif(not BusyWait.useful(), reason="busy-waiting needs two CPUs")
+async def test_replies_of_agent_processes_are_read_directly_and_the_logs_are_the_same(tmp_path: Path) -> None:
+    """Agents in their own processes answer while the dealer polls: their replies are read and
+    answered without the event loop, and the match is the one played with no polling at all."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    game = get_game("holdem-nolimit")
+    logs, taken = [], []
+    for spin in (0, 200):
+        server = MatchServer(game, "m", 300, 5, ("a", "b"), DealerOptions(log_dir=tmp_path / str(spin), spin_us=spin))
+        ports = await server.start()
+        agents = [
+            await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "showdown", "agent", "random", "--game", "holdem-nolimit", "--seed", str(k),
+                "127.0.0.1", str(port), env=env,
+            )
+            for k, port in enumerate(ports)
+        ]
+        result = await asyncio.wait_for(server.run(), 60)
+        for a in agents:
+            await asyncio.wait_for(a.wait(), 30)
+        check_logs(result, 300)
+        assert result.log_path is not None
+        logs.append([line for line in result.log_path.read_text().splitlines() if line.startswith(("STATE", "SCORE"))])
+        taken.append(server._busy_wait.taken if server._busy_wait is not None else 0)
+    assert logs[0] == logs[1]
+    assert taken[0] == 0 and taken[1] > 0
 
 
 async def test_busy_waiting_changes_nothing_in_the_logs(tmp_path: Path) -> None:
