@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import socket
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -378,45 +379,46 @@ class _Conn:
         return False
 
 
-def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats() -> None:
-    import socket
-
+@pytest.fixture
+def sockets() -> Iterator[tuple[socket.socket, socket.socket]]:
+    """Our end and the agent's end of a connection, a reply already on its way to ours."""
     ours, theirs = socket.socketpair()
     with ours, theirs:
-        wait = BusyWait(budget_us=2_000)
-        conn = _Conn(ours)
         theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\n")
-        assert wait.wait(conn)  # type: ignore[arg-type]
-        assert wait.hits == 1 and wait.misses == 0
-        ours.recv(100)
-        for _ in range(BusyWait.MISSES):  # nothing comes: each window is a miss, then it pauses
-            assert not wait.wait(conn)  # type: ignore[arg-type]
-        assert wait.paused == BusyWait.PAUSE and wait.misses == 0
-        theirs.send(b"x\n")
-        assert not wait.wait(conn)  # type: ignore[arg-type]  # paused: no polling, no hit counted
-        assert wait.hits == 1 and wait.paused == BusyWait.PAUSE - 1
+        yield ours, theirs
 
 
-def test_busy_wait_takes_the_reply_itself_from_a_non_blocking_socket_only() -> None:
-    import socket
+def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats(sockets: tuple[socket.socket, socket.socket]) -> None:
+    ours, theirs = sockets
+    wait = BusyWait(budget_us=2_000)
+    conn = _Conn(ours)
+    assert wait.wait(conn)  # type: ignore[arg-type]
+    assert wait.hits == 1 and wait.misses == 0
+    ours.recv(100)
+    for _ in range(BusyWait.MISSES):  # nothing comes: each window is a miss, then it pauses
+        assert not wait.wait(conn)  # type: ignore[arg-type]
+    assert wait.paused == BusyWait.PAUSE and wait.misses == 0
+    theirs.send(b"x\n")
+    assert not wait.wait(conn)  # type: ignore[arg-type]  # paused: no polling, no hit counted
+    assert wait.hits == 1 and wait.paused == BusyWait.PAUSE - 1
 
-    ours, theirs = socket.socketpair()
-    with ours, theirs:
-        wait = BusyWait(budget_us=2_000)
-        conn = _Conn(ours)
-        theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\n")
-        assert wait.take(conn) is None  # type: ignore[arg-type]  # a blocking socket is never read here
-        assert conn.fd == -1
-        ours.recv(100)
 
-        ours.setblocking(False)
-        conn = _Conn(ours)
-        theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\nMATCH")
-        assert wait.take(conn) == b"MATCHSTATE:0:0::Ks|:c\r\nMATCH"  # type: ignore[arg-type]  # as sent
-        assert wait.take(conn) is None  # type: ignore[arg-type]  # nothing more within the budget
-        theirs.close()
-        assert wait.take(conn) is None  # type: ignore[arg-type]  # the end is left to the event loop
-        assert ours.recv(10) == b""
+def test_busy_wait_takes_the_reply_itself_from_a_non_blocking_socket_only(sockets: tuple[socket.socket, socket.socket]) -> None:
+    ours, theirs = sockets
+    wait = BusyWait(budget_us=2_000)
+    conn = _Conn(ours)
+    assert wait.take(conn) is None  # type: ignore[arg-type]  # a blocking socket is never read here
+    assert conn.fd == -1
+    ours.recv(100)
+
+    ours.setblocking(False)
+    conn = _Conn(ours)
+    theirs.send(b"MATCHSTATE:0:0::Ks|:c\r\nMATCH")
+    assert wait.take(conn) == b"MATCHSTATE:0:0::Ks|:c\r\nMATCH"  # type: ignore[arg-type]  # as sent
+    assert wait.take(conn) is None  # type: ignore[arg-type]  # nothing more within the budget
+    theirs.close()
+    assert wait.take(conn) is None  # type: ignore[arg-type]  # the end is left to the event loop
+    assert ours.recv(10) == b""
 
 
 @pytest.mark.skipif(not BusyWait.useful(), reason="busy-waiting needs two CPUs")
