@@ -40,6 +40,7 @@ class LiveHand:
         "_rounds",
         "_blind",
         "_round_min",
+        "_start",
         "player",
         "round",
         "finished",
@@ -66,25 +67,33 @@ class LiveHand:
         self._rounds = game.num_rounds
         self._blind = tuple(game.blind)
         self._round_min = max(1, max(game.blind))  # a later round's minimum raise, over the bet
+        self._start: tuple[int, int, int, int] | None = None  # max_spent, min_raise_to, acting, player
         self.reset()
 
-    def reset(self) -> None:
-        """The next hand: blinds posted, nobody has acted (``State.initial``)."""
+    def _deal_blinds(self) -> None:
+        """Blinds posted and who acts first, worked out from the game (``State.initial``'s rules)."""
         n = self._n
         stack = self._stack
         self.spent = spent = list(self._blind)
         self.folded = [False] * n
         self.max_spent = max_spent = max(spent)
         self.min_raise_to = (max_spent * 2 if max_spent else 1) if self._nolimit else 0
+        self._acting = sum(1 for p in range(n) if spent[p] < stack[p])
+        self.player = self._next_player(self._first[0] + n - 1)
+
+    def reset(self) -> None:
+        """The next hand: blinds posted, nobody has acted (``State.initial``)."""
+        start = self._start
+        if start is None:  # the first hand works the blinds out; every later one copies them
+            self._deal_blinds()
+            self._start = start = (self.max_spent, self.min_raise_to, self._acting, self.player)
+        self.spent = list(self._blind)
+        self.folded = [False] * self._n
+        self.max_spent, self.min_raise_to, self._acting, self.player = start
         self.round = 0
         self.finished = False
         self.betting = ""
-        self._folds = 0
-        self._acting = sum(1 for p in range(n) if spent[p] < stack[p])
-        self._called = 0
-        self._raises = 0
-        self._actions = 0
-        self.player = self._next_player(self._first[0] + n - 1)
+        self._folds = self._called = self._raises = self._actions = 0
 
     # ----------------------------------------------------------------- queries
 

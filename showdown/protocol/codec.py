@@ -33,6 +33,10 @@ more to scan)."""
 
 _LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
+_DealTexts = tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]
+"""A deal's texts: hole cards by position, each position's view of them, board by round reached, and
+the board's groups by round reached."""
+
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = CACHE_SIZE) -> None:
     if len(cache) >= size:
@@ -61,17 +65,23 @@ class MatchStateEncoder:
         self.board_groups: list[tuple[tuple[Card, ...], ...]] = []
         self.round = -1
         self._hidden: list[str] = []  # a position's view of the hole cards while the hand runs
-        self._texts: dict[Any, tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]] = {}
+        self._texts: dict[Any, _DealTexts] = {}
+        self._prepared: tuple[Any, Any, _DealTexts] | None = None  # the last deal prepared and its texts
+        self._heads = [matchstate_head(p, 0)[:-1] for p in range(self.num_players)]  # "MATCHSTATE:<p>:"
 
     def new_hand(self, hand: int, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> None:
         """Start hand ``hand`` dealt ``hole`` (by position) and ``board`` (all rounds' cards)."""
-        self.heads = [matchstate_head(p, hand) for p in range(self.num_players)]
-        self.hole_text, self._hidden, self.board_text, self.board_groups = self.prepare(hole, board)
+        number = str(hand)
+        self.heads = [head + number for head in self._heads]
+        prepared = self._prepared
+        if prepared is not None and prepared[0] is hole and prepared[1] is board:  # no hashing: the deal made ahead
+            texts = prepared[2]
+        else:
+            texts = self.prepare(hole, board)
+        self.hole_text, self._hidden, self.board_text, self.board_groups = texts
         self.set_round(0)
 
-    def prepare(
-        self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]
-    ) -> tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]:
+    def prepare(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> _DealTexts:
         """The card texts of a deal, made now and kept for its ``new_hand`` (the dealer makes them for
         the next deal while a seat thinks)."""
         n = self.num_players
@@ -93,6 +103,7 @@ class MatchStateEncoder:
                 groups.append((groups[-1] if groups else ()) + (group,))
             texts = (hole_text, hidden, suffix, groups)
             _remember(self._texts, key, texts, self._memo_size)
+        self._prepared = (hole, board, texts)
         return texts
 
     def set_round(self, round_: int) -> None:

@@ -313,6 +313,7 @@ class MatchEngine:
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
+        self._values_text: dict[tuple[float, ...], str] = {}  # chip results -> their log text
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
@@ -790,7 +791,11 @@ class MatchEngine:
             if node.is_showdown:
                 strengths = self._strengths or showdown_values(self._hole, self._board)
             values = split_pots(node.spent, node.folded, strengths)
-            payoff = (values, "|".join(format_value(v) for v in values))
+            text = self._values_text.get(values)  # the same few results come again and again
+            if text is None:
+                text = "|".join([format_value(v) for v in values])
+                _remember(self._values_text, values, text)
+            payoff = (values, text)
             if key is not None:
                 _remember(self._payoff_cache, key, payoff)
         values, values_text = payoff
