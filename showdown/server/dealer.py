@@ -395,8 +395,9 @@ class MatchEngine:
             queue = self._queues[seat]
             if seat == self._acting and not queue:  # the usual case: the awaited answer
                 self._handle_line(seat, line)
-                if not self.finished:
-                    self._pump()
+                acting = self._acting
+                if acting is not None and (self._queues[acting] or self._status[acting] is not SeatStatus.ACTIVE):
+                    self._pump()  # lines already waiting from the next seat, or it is gone
             elif len(queue) >= self.max_queue:
                 self._drop(seat, line)
             else:
@@ -636,7 +637,9 @@ class MatchEngine:
     def _reply_outcome(self, state: _Betting, text: str) -> tuple[Action, str, str | None]:
         """What the action text of a reply becomes at ``state``: the reference's repairs."""
         quick = self._quick.get(text)
-        if quick is not None:  # a plain f, c (or r in limit): no parsing needed
+        if quick is CALL:  # always legal
+            return CALL, "invalid", None
+        if quick is not None:  # a plain f (or r in limit): no parsing needed
             played, warning = state.repair(quick)
             return played, "invalid", warning
         try:
@@ -926,6 +929,10 @@ class LineSplitter:
         return len(self._buf)
 
     def feed(self, data: bytes) -> list[str]:
+        last = len(data) - 1
+        if last >= 0 and not self._buf and data.find(b"\n") == last and last < self.limit:
+            # the usual case, one whole line: no loop (the same cut as below)
+            return [data[: -2 if data[-2:-1] == b"\r" else -1].decode("latin-1")]
         buf = self._buf + data if self._buf else data
         limit = self.limit
         lines: list[str] = []
