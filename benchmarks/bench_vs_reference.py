@@ -72,6 +72,8 @@ def main() -> None:
         return
     args.acpc = Path(args.acpc)
     game_file = (args.acpc / GAME_FILES[args.game]).resolve()
+    if not game_file.is_file():  # the public code ships no 2-player Kuhn file: ours is the same game
+        game_file = (Path(__file__).resolve().parent.parent / "showdown" / "games" / "data" / GAME_FILES[args.game])
     work = Path(tempfile.mkdtemp(prefix="vsref-"))
     package = importlib.util.find_spec("showdown")
     if package is not None and package.submodule_search_locations:
