@@ -22,7 +22,7 @@ from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.cards import Card, format_cards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
-from showdown.protocol.matchstate import MATCHSTATE_PREFIX, matchstate_head, parse_cards_field
+from showdown.protocol.matchstate import MATCHSTATE_PREFIX, parse_cards_field, position_head
 
 __all__ = ["MatchStateDecoder", "MatchStateEncoder"]
 
@@ -67,7 +67,7 @@ class MatchStateEncoder:
         self._hidden: list[str] = []  # a position's view of the hole cards while the hand runs
         self._texts: dict[Any, _DealTexts] = {}
         self._prepared: tuple[Any, Any, _DealTexts] | None = None  # the last deal prepared and its texts
-        self._heads = [matchstate_head(p, 0)[:-1] for p in range(self.num_players)]  # "MATCHSTATE:<p>:"
+        self._heads = [position_head(p) for p in range(self.num_players)]
 
     def new_hand(self, hand: int, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> None:
         """Start hand ``hand`` dealt ``hole`` (by position) and ``board`` (all rounds' cards)."""

@@ -25,9 +25,10 @@ MATCHSTATE_PREFIX = "MATCHSTATE:"
 _HEAD = re.compile(r"MATCHSTATE:(\d+):(\d+):")
 
 
-def matchstate_head(position: int, hand: int) -> str:
-    """``MATCHSTATE:<position>:<hand>``: the start of every line a position is sent in a hand."""
-    return f"{MATCHSTATE_PREFIX}{position}:{hand}"
+def position_head(position: int) -> str:
+    """``MATCHSTATE:<position>:``: the start of every line a position is sent; the hand number
+    follows."""
+    return f"{MATCHSTATE_PREFIX}{position}:"
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,7 +139,7 @@ class _SeatConnection(asyncio.Protocol):
         self.splitter = LineSplitter()
         self.closed = False
         self.poller: Any = None  # select.poll on the socket, for BusyWait
-        self.fd: int | None = None  # the socket's descriptor, for BusyWait's reads (-1: not readable so)
+        self.fd: int | None = None  # the socket's descriptor for BusyWait's reads (-1: never read there)
         self.pending = True  # not yet holding its seat: its first line decides
         self.deadline: asyncio.TimerHandle | None = None
 
@@ -507,7 +507,8 @@ class MatchServer:
             return
         clock = time.perf_counter
         until = clock() + DIRECT_WINDOW
-        while self._finished is None:
+        done = self._done
+        while self._finished is None and done is not None and not done.done():  # (done: a bug ended it)
             awaited = self.engine.waiting_for
             seat_conn = self._conns[awaited] if awaited is not None else None
             if seat_conn is None:
