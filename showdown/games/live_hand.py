@@ -67,7 +67,9 @@ class LiveHand:
         self._rounds = game.num_rounds
         self._blind = tuple(game.blind)
         self._round_min = max(1, max(game.blind))  # a later round's minimum raise, over the bet
-        self._start: tuple[int, int, int, int] | None = None  # max_spent, min_raise_to, acting, player
+        self._deal_blinds()
+        # every hand starts where the blinds leave it: max_spent, min_raise_to, acting, player
+        self._start = (self.max_spent, self.min_raise_to, self._acting, self.player)
         self.reset()
 
     def _deal_blinds(self) -> None:
@@ -83,13 +85,9 @@ class LiveHand:
 
     def reset(self) -> None:
         """The next hand: blinds posted, nobody has acted (``State.initial``)."""
-        start = self._start
-        if start is None:  # the first hand works the blinds out; every later one copies them
-            self._deal_blinds()
-            self._start = start = (self.max_spent, self.min_raise_to, self._acting, self.player)
         self.spent = list(self._blind)
         self.folded = [False] * self._n
-        self.max_spent, self.min_raise_to, self._acting, self.player = start
+        self.max_spent, self.min_raise_to, self._acting, self.player = self._start
         self.round = 0
         self.finished = False
         self.betting = ""

@@ -27,9 +27,8 @@ from showdown.protocol.matchstate import MATCHSTATE_PREFIX, parse_cards_field, p
 __all__ = ["MatchStateDecoder", "MatchStateEncoder"]
 
 CACHE_SIZE = 4096
-"""Deals whose texts the encoder keeps before it starts afresh (when deals repeat, as in small games;
-else only the deal prepared: a memo of deals that never come again only gives the garbage collector
-more to scan)."""
+"""Deals whose texts the encoder keeps before it starts afresh, when deals repeat (small games); else
+it keeps none: a memo of deals that never come again only gives the garbage collector more to scan."""
 
 _LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
@@ -38,8 +37,8 @@ _DealTexts = tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...],
 the board's groups by round reached."""
 
 
-def _remember(cache: dict[Any, Any], key: Any, value: Any, size: int = CACHE_SIZE) -> None:
-    if len(cache) >= size:
+def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
+    if len(cache) >= CACHE_SIZE:
         cache.clear()
     cache[key] = value
 
@@ -51,11 +50,11 @@ class MatchStateEncoder:
     by position), ``cards`` (the cards field each position is sent now), ``hole_text`` (hole cards
     by position), and by round reached ``board_text`` (``/As9d6s/3d``) and ``board_groups``.
     ``set_round`` shows the board of a new round; ``reveal`` the showdown's cards at a hand's end.
-    ``deals_repeat``: keep the texts of many deals (small games), not only of the one prepared.
+    ``deals_repeat``: keep the texts of many deals (small games); else only the one prepared is kept.
     """
 
     def __init__(self, game: GameDef, deals_repeat: bool = True) -> None:
-        self._memo_size = CACHE_SIZE if deals_repeat else 2  # the hand played and the one prepared
+        self._deals_repeat = deals_repeat
         self.num_players = game.num_players
         self.num_board_cards = tuple(game.num_board_cards)
         self.heads: list[str] = []
@@ -86,7 +85,7 @@ class MatchStateEncoder:
         the next deal while a seat thinks)."""
         n = self.num_players
         key = (hole, board)
-        texts = self._texts.get(key)
+        texts = self._texts.get(key) if self._deals_repeat else None
         if texts is None:
             hole_text = [format_cards(h) for h in hole]
             hidden = ["|" * p + hole_text[p] + "|" * (n - 1 - p) for p in range(n)]
@@ -102,8 +101,9 @@ class MatchStateEncoder:
                 suffix.append(text)
                 groups.append((groups[-1] if groups else ()) + (group,))
             texts = (hole_text, hidden, suffix, groups)
-            _remember(self._texts, key, texts, self._memo_size)
-        self._prepared = (hole, board, texts)
+            if self._deals_repeat:
+                _remember(self._texts, key, texts)
+        self._prepared = (hole, board, texts)  # handed to ``new_hand`` without a memo
         return texts
 
     def set_round(self, round_: int) -> None:

@@ -395,9 +395,8 @@ class MatchEngine:
             queue = self._queues[seat]
             if seat == self._acting and not queue:  # the usual case: the awaited answer
                 self._handle_line(seat, line)
-                acting = self._acting
-                if acting is not None and (self._queues[acting] or self._status[acting] is not SeatStatus.ACTIVE):
-                    self._pump()  # lines already waiting from the next seat, or it is gone
+                if not self.finished:
+                    self._pump()
             elif len(queue) >= self.max_queue:
                 self._drop(seat, line)
             else:

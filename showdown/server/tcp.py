@@ -15,9 +15,9 @@ still receives exactly the reference's byte stream, only coalesced. A hand is in
 any seat is sent its end (as the reference does); the next deal is made while the acting seat
 thinks, and while it does, the dealer polls its socket briefly (``BusyWait``) instead of sleeping,
 and reads and answers the reply itself, for up to 2 ms of quick replies before the loop runs again;
-there is one lazily re-armed timer for all the time limits; the TO/FROM trace (``trace``) costs nothing when off; ``run_match`` and the CLI use
-uvloop when it is installed (the ``fast`` extra). Warnings and a final ``# replacements:`` summary
-line always go to stderr.
+there is one lazily re-armed timer for all the time limits; the TO/FROM trace (``trace``) costs
+nothing when off; ``run_match`` and the CLI use uvloop when it is installed (the ``fast`` extra).
+Warnings and a final ``# replacements:`` summary line always go to stderr.
 
 Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a killed dealer loses no
 finished hand:
@@ -138,8 +138,8 @@ class _SeatConnection(asyncio.Protocol):
         self.transport: asyncio.Transport | None = None
         self.splitter = LineSplitter()
         self.closed = False
-        self.poller: Any = None  # select.poll on the socket, for BusyWait
-        self.fd: int | None = None  # the socket's descriptor for BusyWait's reads (-1: never read there)
+        self.poller: Any = None  # select.poll on the socket, for BusyWait (made with ``fd``)
+        self.fd = -1  # the socket's descriptor, for BusyWait's reads (-1: none, or a blocking socket)
         self.pending = True  # not yet holding its seat: its first line decides
         self.deadline: asyncio.TimerHandle | None = None
 
@@ -211,15 +211,13 @@ class BusyWait:
     def take(self, conn: _SeatConnection) -> bytes | None:
         """The bytes of the reply, read from ``conn``'s socket, if they come within the budget; None
         if they do not, or the connection is closing, failed or ended (the event loop reports that)."""
-        fd = conn.fd
-        if fd is None:
-            fd = conn.fd = self._readable_fd(conn)
-        if fd < 0 or conn.transport is None or conn.transport.is_closing():
+        transport = conn.transport
+        if transport is None or transport.is_closing() or self._poller(conn) is None or conn.fd < 0:
             return None
         if not self.wait(conn):
             return None
         try:
-            data = os.read(fd, self.READ_SIZE)
+            data = os.read(conn.fd, self.READ_SIZE)
         except OSError:  # nothing after all, or an error the event loop will report
             return None
         if not data:  # the end of the stream, also left for the event loop
@@ -232,15 +230,9 @@ class BusyWait:
         if self.paused:
             self.paused -= 1
             return False
-        if conn is None or conn.transport is None:
-            return False
-        poller = conn.poller
+        poller = self._poller(conn) if conn is not None else None
         if poller is None:
-            sock = conn.transport.get_extra_info("socket")
-            if sock is None:
-                return False
-            poller = conn.poller = select.poll()
-            poller.register(sock.fileno(), select.POLLIN)
+            return False
         poll = poller.poll
         clock = time.perf_counter
         end = clock() + self.budget
@@ -259,16 +251,19 @@ class BusyWait:
             self.paused = self.PAUSE
 
     @staticmethod
-    def _readable_fd(conn: _SeatConnection) -> int:
-        """The socket's descriptor when reading it here can never block (else -1)."""
-        sock = conn.transport.get_extra_info("socket") if conn.transport is not None else None
-        if sock is None:
-            return -1
-        try:
-            fd = int(sock.fileno())
-            return fd if fd >= 0 and not os.get_blocking(fd) else -1
-        except (OSError, ValueError):
-            return -1
+    def _poller(conn: _SeatConnection) -> Any:
+        """``conn``'s poll object, made on first use together with ``conn.fd`` (left at -1 for a
+        blocking socket, which ``take`` must never read); None while it has no socket."""
+        poller = conn.poller
+        if poller is None:
+            sock = conn.transport.get_extra_info("socket") if conn.transport is not None else None
+            if sock is None:
+                return None
+            fd = sock.fileno()
+            poller = conn.poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            conn.fd = -1 if os.get_blocking(fd) else fd
+        return poller
 
 
 class MatchServer:

@@ -368,7 +368,7 @@ class _Conn:
 
     def __init__(self, sock: Any) -> None:
         self.poller = None
-        self.fd = None
+        self.fd = -1
         self.transport = self
         self._sock = sock
 
