@@ -184,7 +184,10 @@ def run_dealer(args: argparse.Namespace) -> int:
 
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         result = runner.run(main())
-    print(format_score_line(Score(result.totals, result.names)), flush=True)
+    score_line = format_score_line(Score(result.totals, result.names))
+    print(score_line, flush=True)
+    if args.quiet:  # the trace (off with -q) carries it otherwise; the reference prints it on stderr either way
+        print(score_line, file=sys.stderr, flush=True)
     if server.error is not None:
         print(f"showdown dealer: error: {server.error}", file=sys.stderr)
         return 1

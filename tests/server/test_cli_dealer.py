@@ -40,6 +40,7 @@ async def test_dealer_prints_ports_then_score_and_writes_logs(tmp_path: Path) ->
     assert proc.returncode == 0, err
     assert out.splitlines()[-1].startswith("SCORE:") and out.splitlines()[-1].endswith(":Alice|Bob")
     assert "TO 1 at" not in err  # -q: no trace
+    assert out.splitlines()[-1] in err.splitlines()  # but the SCORE line on stderr too, as the reference
     log = tmp_path / "cli.log"
     assert log.read_text().splitlines()[0] == "# name/game/hands/seed cli kuhn 20 5"
     assert verify_log(log).ok and (tmp_path / "cli.jsonl").is_file()
