@@ -1,6 +1,6 @@
 """Connect an ``Agent`` to any ACPC dealer: a sans-io session plus blocking and asyncio drivers.
 
-The protocol (PROTOCOL.md section 3): send ``VERSION:2.0.0``, then read MATCHSTATE lines. The state
+The protocol (docs/protocol.md section 3): send ``VERSION:2.0.0``, then read MATCHSTATE lines. The state
 goes to every seat before every action, so the client works out whose turn it is: ours iff the
 hand is not finished and the state's player to act is our position. On our turn the reply is the
 exact line, ``:`` and the action. The final state of a hand (the betting finishes it) calls

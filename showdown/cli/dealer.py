@@ -1,6 +1,6 @@
 """``showdown dealer``: the reference dealer's command line, served by ``MatchServer``.
 
-``dealer <match> <game> <hands> <seed> <name1> <name2> ... [options]`` as in PROTOCOL.md section 5:
+``dealer <match> <game> <hands> <seed> <name1> <name2> ... [options]`` as in docs/protocol.md section 5:
 the ports go to the first stdout line (space separated, seat order), ``<match>.log`` and
 ``<match>.jsonl`` are written in the current directory, and the SCORE line is the last stdout line.
 The TO/FROM trace goes to stderr unless ``-q``, as with the reference. ``-a``, ``-t`` and ``-T``

@@ -4,7 +4,7 @@ The reference seeds Mersenne Twister with ``init_genrand(seed)`` (not Python's `
 which uses ``init_by_array``), builds a fresh deck each hand suit by suit with ranks low to high,
 and draws each card as ``genrand_int32() % remaining``, moving the deck's last card into the hole.
 All hole cards of position 0 come first, then position 1, ..., then every board card of every
-round, whatever the betting (PROTOCOL.md section 4). So hand h's cards depend only on the seed,
+round, whatever the betting (docs/protocol.md section 4). So hand h's cards depend only on the seed,
 h and the game's shape.
 """
 

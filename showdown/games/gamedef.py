@@ -1,6 +1,6 @@
 """ACPC game definitions: parse and format ``.game`` files exactly as the reference dealer reads them.
 
-Rules (PROTOCOL.md section 1): line based; a line that is empty, starts with ``#`` or white space, or
+Rules (docs/protocol.md section 1): line based; a line that is empty, starts with ``#`` or white space, or
 matches no keyword is ignored; keywords match case-insensitively as a prefix at column 0; ``=`` is
 optional; parsing stops at ``END GAMEDEF``. ``firstPlayer`` is 1-based in the file and 0-based here.
 """

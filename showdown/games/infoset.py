@@ -1,4 +1,4 @@
-"""The information-set key: what solvers, strategy files and agents agree on (DESIGN.md).
+"""The information-set key: what solvers, strategy files and agents agree on (docs/design.md).
 
 The acting player's hole cards, ``:``, the visible board cards, ``/``, the ACPC betting string, e.g.
 ``"Ks:/cr"`` (Kuhn) or ``"Qh:Kh/rrc/r"`` (Leduc). Hole cards are written highest card index first, so

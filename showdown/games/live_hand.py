@@ -3,7 +3,7 @@
 ``State`` is immutable, which the solvers and agents need, and the dealer of a limit game walks a
 tree of states shared by all hands. A no-limit hand almost never repeats a betting sequence (raise
 sizes vary), so there the dealer would build a new ``State`` per action. ``LiveHand`` plays the same
-rules (PROTOCOL.md section 2: who acts, legal raises, repairs, round ends, all-ins, side pots) with
+rules (docs/protocol.md section 2: who acts, legal raises, repairs, round ends, all-ins, side pots) with
 counters kept up to date instead of worked out again from the history: an action costs a few
 integer updates. Tests check it against ``State`` on random hands of every catalog game.
 """

@@ -1,6 +1,6 @@
 """The rules engine: one poker hand as an immutable ``State``.
 
-Behaviour follows the reference dealer (PROTOCOL.md section 2): who acts, what is legal, how a
+Behaviour follows the reference dealer (docs/protocol.md section 2): who acts, what is legal, how a
 round ends, all-ins, and the side-pot payoffs. The dealer, the agents and the solvers all use this
 one class. ``apply`` returns a new state; nothing is changed in place.
 """

@@ -1,6 +1,6 @@
 """Duplicate matches: every deal played again with the seats moved, and the results paired.
 
-The reference dealer's cards depend only on the seed, the hand number and the position (PROTOCOL.md
+The reference dealer's cards depend only on the seed, the hand number and the position (docs/protocol.md
 section 4), so two matches with the same seed deal the same cards to the same positions hand by
 hand. A duplicate match plays ``N`` halves (``N`` the number of players), half ``k`` with the seat
 order shifted by ``k`` (for two players: the seat order reversed); in hand ``h`` each agent then

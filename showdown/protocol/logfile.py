@@ -1,7 +1,7 @@
 """ACPC ``.log`` lines (header, ``STATE:``, ``SCORE:``) and our JSON Lines hand records.
 
 ``STATE:<hand>:<betting>:<all hole cards by position><board groups>:<values>:<names>``, values and
-names in position order; ``SCORE:<totals by seat>:<names by seat>`` (PROTOCOL.md section 5). Pure:
+names in position order; ``SCORE:<totals by seat>:<names by seat>`` (docs/protocol.md section 5). Pure:
 these functions turn values into lines and back; files are opened elsewhere.
 """
 

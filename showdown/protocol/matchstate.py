@@ -1,6 +1,6 @@
 """MATCHSTATE lines, client replies and the VERSION line: parse, format, per-seat views.
 
-``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (PROTOCOL.md section 3). Cards are the hole
+``MATCHSTATE:<position>:<hand>:<betting>:<cards>`` (docs/protocol.md section 3). Cards are the hole
 cards per position separated by ``|`` (empty where hidden), then one ``/``-prefixed board group per
 round reached after the first (and for the first too when it has board cards). Pure: no I/O.
 """

@@ -5,7 +5,7 @@ No sockets, no asyncio, no clock (the h11 model): a driver feeds events in (``co
 (``Send``, ``SeatWarning``, ``Reject``, ``HandFinished``, ``MatchFinished``). ``showdown.server.timing``
 adds the time limits on top and ``showdown.server.tcp`` moves the bytes.
 
-Behaviour follows the reference dealer (PROTOCOL.md sections 3 and 4; tests/data/edge_cases.txt):
+Behaviour follows the reference dealer (docs/protocol.md sections 3 and 4; tests/data/edge_cases.txt):
 
 - every seat is sent the state before every action and the final state of every hand; the next
   hand's first state follows at once;

@@ -5,7 +5,7 @@ inputs: a seat that does not answer within its limit gets ``timeout`` (its actio
 it), a seat that lost its connection and does not come back within ``reconnect_ms`` gets
 ``abandon``, and ``start_timeout_ms`` starts the match without the seats still missing.
 
-The limits are the reference's (PROTOCOL.md section 3): ``t_response`` per decision, ``t_hand`` per
+The limits are the reference's (docs/protocol.md section 3): ``t_response`` per decision, ``t_hand`` per
 seat and hand, and ``t_per_hand`` x hands per seat and match. A seat's time on a decision runs
 from the moment the decision becomes its own until its answer is read (or replaced). The reference
 checks the hand and match budgets only after an answer arrives and then aborts; here the decision's

@@ -16,7 +16,7 @@ def test_card_index_is_rank_times_four_plus_suit() -> None:
 
 
 def test_deck_keeps_highest_ranks_and_last_suits_in_reference_order() -> None:
-    # PROTOCOL.md section 1: Kuhn is Qs Ks As, Leduc Qh Kh Ah Qs Ks As (suit by suit, ranks low to high).
+    # docs/protocol.md section 1: Kuhn is Qs Ks As, Leduc Qh Kh Ah Qs Ks As (suit by suit, ranks low to high).
     assert format_cards(make_deck(3, 1)) == "QsKsAs"
     assert format_cards(make_deck(4, 1)) == "JsQsKsAs"
     assert format_cards(make_deck(3, 2)) == "QhKhAhQsKsAs"

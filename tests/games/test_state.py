@@ -139,7 +139,7 @@ def test_side_pots_go_to_the_best_hand_at_each_level() -> None:
 
 
 def test_split_pot_is_shared_evenly_and_suits_never_break_ties() -> None:
-    # Leduc Ah|As/Ks is a split (PROTOCOL.md section 2).
+    # Leduc Ah|As/Ks is a split (docs/protocol.md section 2).
     s = State.initial(get_game("leduc"), (parse_cards("Ah"), parse_cards("As")), parse_cards("Ks"))
     s = s.apply_betting("cc/cc")
     assert s.payoffs() == (0.0, 0.0)
