@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test-extras
 
-.PHONY: install test test-slow check demo bench clean
+.PHONY: install test test-slow check docs demo bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,8 +22,13 @@ $(TEST_STAMP): $(STAMP)
 install: $(STAMP)
 
 check: $(TEST_STAMP)
-	$(BIN)/ruff check showdown tests benchmarks examples
+	$(BIN)/ruff check showdown tests benchmarks examples docs
 	$(BIN)/python -m mypy
+	$(BIN)/python docs/build_api.py build/api
+
+# the API reference, generated from the docstrings (pdoc): build/api/index.html
+docs: $(TEST_STAMP)
+	$(BIN)/python docs/build_api.py build/api
 
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q

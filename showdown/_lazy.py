@@ -1,0 +1,60 @@
+"""Lazy package exports: a package names what it offers once, and pays for a module only when used.
+
+A package ``__init__`` lists its public names as imports under ``if TYPE_CHECKING:`` (so type
+checkers and readers see exactly where each comes from) and calls ``lazy_exports``, which reads
+those imports from the file's own syntax tree and loads a name's module the first time the name is
+asked for (PEP 562's module ``__getattr__``). So ``import showdown.games.cards`` stays cheap (the
+dealer never imports numpy), while ``from showdown.solvers import CFRSolver`` works.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+__all__ = ["lazy_exports"]
+
+
+def _typing_imports(source: str) -> dict[str, str]:
+    """``name -> module`` for every ``from M import name`` inside an ``if TYPE_CHECKING:`` block."""
+    import ast
+
+    where: dict[str, str] = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for stmt in node.body:
+                if isinstance(stmt, ast.ImportFrom) and stmt.module and stmt.level == 0:
+                    for alias in stmt.names:
+                        where[alias.asname or alias.name] = stmt.module
+    return where
+
+
+def lazy_exports(package: str, init_file: str) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """The ``__getattr__`` and ``__dir__`` of ``package``, whose ``__init__`` is ``init_file``.
+
+    The file is read at the first look-up, not at import: code that imports submodules directly (the
+    dealer does) never pays for it.
+    """
+
+    @cache
+    def where() -> dict[str, str]:
+        with open(init_file, encoding="utf-8") as f:
+            return _typing_imports(f.read())
+
+    def __getattr__(name: str) -> Any:
+        if name.startswith("__"):  # import machinery probes (__path__, __wrapped__...): never ours
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        module = where().get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        setattr(sys.modules[package], name, value)  # the next look-up is an ordinary attribute
+        return value
+
+    def __dir__() -> list[str]:
+        return sorted(set(vars(sys.modules[package])) | set(where()))
+
+    return __getattr__, __dir__
