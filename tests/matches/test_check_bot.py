@@ -1,0 +1,158 @@
+"""``showdown check-bot`` against real bot processes: a correct bot passes every check quickly, and
+each deliberately broken bot fails exactly the checks its bug shows in, with the hint."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.games.catalog import get_game
+from showdown.games.dealing import CardDealer
+from showdown.games.state import CALL, Action, ActionKind, State
+from showdown.matches.bot_checks import checks_for, describe_legal, judge_reply
+from showdown.protocol.matchstate import format_matchstate, view_of
+
+# A bot that bets the minimum when nobody has bet on the flop and otherwise checks or calls;
+# FLAW (a few lines of Python, run at each point named) makes it one of the broken bots below.
+BOT = '''
+import os, socket, sys, time
+from showdown.games.catalog import get_game
+from showdown.games.dealing import CardDealer
+from showdown.protocol.matchstate import parse_matchstate
+game = get_game(os.environ["SHOWDOWN_GAME"])
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+FLAW = {flaw!r}
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    view = parse_matchstate(line, game)
+    state = view.to_state(game)
+    if state.finished:
+        if FLAW == "out-of-turn" and view.betting_text.endswith("f"):
+            conn.sendall((line + ":c\\r\\n").encode())
+        continue
+    if state.current_player != view.position:
+        continue
+    bounds = state.raise_bounds()
+    facing = state.max_spent > state.spent[view.position]
+    action = "c"
+    if bounds is not None and state.round == 1 and not facing:
+        action = "r" if game.is_limit else f"r{{bounds[0]}}"
+    if FLAW == "illegal-raise" and facing and state.history[state.round] and state.history[state.round][-1][1].is_raise:
+        action = "r"  # re-raises every raise, cap or not
+    if FLAW == "crash" and facing and state.max_spent % 50:
+        raise SystemExit("cannot handle a bet of " + str(state.max_spent))
+    if FLAW == "slow" and view.hand == 3 and state.round == 0:
+        time.sleep(0.5)
+    echo = line
+    if FLAW == "wrong-echo" and view.hand >= 10:
+        echo = line.replace(f":{{view.hand}}:", f":{{view.hand % 10}}:", 1)
+    conn.sendall((echo + ":" + action + "\\r\\n").encode())
+if FLAW == "ignores-end":
+    time.sleep(60)
+'''
+
+
+def _check(tmp_path: Path, flaw: str, game: str, *more: str) -> tuple[int, dict, float]:
+    bot = tmp_path / f"{flaw}_bot.py"
+    bot.write_text(BOT.format(flaw=flaw))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", game, "--hands", "100", "--json", *more],
+                          capture_output=True, text=True, timeout=170, cwd=tmp_path)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout), time.monotonic() - started
+
+
+def _failed(report: dict) -> dict[str, str]:
+    return {c["name"]: c["hint"] for c in report["checks"] if not c["passed"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["holdem-limit", "holdem-nolimit"])
+def test_a_correct_bot_passes_every_check_in_under_30_seconds(tmp_path: Path, game: str) -> None:
+    bot = tmp_path / "good_bot.py"
+    bot.write_text(BOT.format(flaw=None))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", game, "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    took = time.monotonic() - started
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["passed"] and not _failed(report), _failed(report)
+    assert took < 30, took
+    assert {"fold-preflop", "check-down", "many-hands", "match-end", "response-time"} <= {c["name"] for c in report["checks"]}
+
+
+BROKEN = [
+    ("wrong-echo", "holdem-nolimit", (), {"many-hands": "echo the state exactly as received"}),
+    ("illegal-raise", "holdem-limit", (), {"raise-cap": "illegal: no raise is allowed here"}),
+    ("out-of-turn", "holdem-nolimit", (), None),
+    ("slow", "holdem-nolimit", ("--t-per-hand-ms", "300"), {"response-time": "answer faster"}),
+    ("crash", "holdem-nolimit", (), {"min-raise-plus-1": "cannot handle a bet of 201"}),
+    ("ignores-end", "holdem-nolimit", (), {"match-end": "when a read returns end-of-file"}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("flaw", "game", "more", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_bot_fails_exactly_its_checks_with_the_hint(tmp_path: Path, flaw: str, game: str, more: tuple[str, ...],
+                                                          expected: dict[str, str] | None) -> None:
+    status, report, _ = _check(tmp_path, flaw, game, *more)
+    failed = _failed(report)
+    assert status == 1 and not report["passed"]
+    if expected is None:  # answers the final state of every hand that ends in a fold: where the hands end so
+        expected = {name: "answer only states where it is your turn" for name in failed}
+        assert {"fold-preflop", "fold-flop"} <= set(failed) and "check-down" not in failed and "all-in-preflop" not in failed
+    assert set(failed) == set(expected), failed
+    for name, hint in expected.items():
+        assert hint in failed[name], failed[name]
+
+
+# ----------------------------------------------------------------------------- the judge, in memory
+
+
+def _at(game_name: str, betting: str) -> State:
+    game = get_game(game_name)
+    state = State.initial(game, *CardDealer(game, 0).deal())
+    return state.apply_betting(betting) if betting else state
+
+
+def test_judge_accepts_the_echo_and_a_legal_action() -> None:
+    state = _at("holdem-nolimit", "")
+    line = format_matchstate(view_of(state, state.current_player, 4))
+    judged = judge_reply(line + ":r300", state, state.current_player, 4, set())
+    assert judged.action == Action(ActionKind.RAISE, 300) and not judged.problems
+
+
+def test_judge_names_a_raise_below_the_minimum_and_what_was_legal() -> None:
+    state = _at("holdem-nolimit", "r300")
+    me = state.current_player
+    line = format_matchstate(view_of(state, me, 0))
+    judged = judge_reply(line + ":r400", state, me, 0, set())
+    assert judged.problems[0].kind == "illegal"
+    assert judged.problems[0].legal == "f, c, r500..r20000" == describe_legal(state)
+    assert judged.action == Action(ActionKind.RAISE, 500)  # the dealer's repair: clamped into range
+
+
+def test_judge_tells_an_answer_out_of_turn_from_a_wrong_echo() -> None:
+    state = _at("holdem-nolimit", "")
+    me = state.current_player
+    old = format_matchstate(view_of(_at("holdem-nolimit", "c"), me, 0))
+    line = format_matchstate(view_of(state, me, 1))
+    assert judge_reply(old + ":c", state, me, 1, {old}).problems[0].kind == "out-of-turn"
+    assert judge_reply(old + ":c", state, me, 1, {old}).action is None  # keep waiting for the real reply
+    assert judge_reply(line.replace(f"MATCHSTATE:{me}:1:", f"MATCHSTATE:{me}:7:") + ":c", state, me, 1, {old}).problems[0].kind == "wrong-echo"
+    assert judge_reply("# a comment", state, me, 1, set()).action is None
+    assert judge_reply(line + ":x", state, me, 1, set()).action == CALL
+
+
+def test_limit_and_no_limit_games_get_their_own_checks() -> None:
+    limit = {c.name for c in checks_for(get_game("holdem-limit"))}
+    nolimit = {c.name for c in checks_for(get_game("holdem-nolimit"))}
+    assert "raise-cap" in limit and "raise-cap" not in nolimit
+    assert {"min-raise", "min-raise-plus-1", "short-all-in", "all-in-river"} <= nolimit - limit
+    assert {"fold-preflop", "fold-flop", "fold-turn", "fold-river", "split-packets", "states-in-one-packet"} <= limit & nolimit
