@@ -115,6 +115,12 @@ class _Session:
     transport: Transport
 
     async def send(self, lines: list[str]) -> None:
+        try:
+            await self._send(lines)
+        except ConnectionError:
+            raise BotGone() from None
+
+    async def _send(self, lines: list[str]) -> None:
         if not lines:
             return
         data = "".join(line + "\r\n" for line in lines).encode()
@@ -234,8 +240,15 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     wait_s = t_response_ms / 1000  # a reply later than this is replaced; over t_per_hand_ms a hand is "slow"
     rng = random.Random(seed)
     reached = False
+    hand = 0
     try:
-        first = await session.line(start_s)
+        try:
+            first = await session.line(start_s)
+        except TimeoutError:
+            first = "(nothing)"
+            res.problems.append(Problem("version", 0, first, "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
+                                        f"(nothing came within {start_s:g} s)"))
+            raise BotGone("no version") from None
         head, _token = split_token(first)
         try:
             parse_version(head)
@@ -273,12 +286,15 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
             reached = reached or check.reached(state, position)
         await session.send(pending)
         await _stray_lines(session, set(others), check.hands - 1, res)
-    except BotGone:
+    except BotGone as gone:
         assert agent.proc is not None
-        rc = await agent.exit_status() if agent.proc.returncode is not None or await _exited(agent, 1.0) else None
-        how = exit_text(rc) if rc is not None else "closed its connection"
-        res.problems.append(Problem("gone", hand if "hand" in locals() else 0, "", "a reply to every state of its turn",
-                                    f"the bot {how} mid-match: {agent.last_words()}"))
+        if str(gone) == "no version":
+            rc = None
+        else:
+            rc = await agent.exit_status() if agent.proc.returncode is not None or await _exited(agent, 1.0) else None
+            how = exit_text(rc) if rc is not None else "closed its connection"
+            res.problems.append(Problem("gone", hand, "", "a reply to every state of its turn",
+                                        f"the bot {how} mid-match: {agent.last_words()}"))
     finally:
         writer.close()
     res.reached = reached
@@ -337,7 +353,7 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
     many: _Run | None = None
     for i, check in enumerate(checks):
         last = check.name == "many-hands"
-        if results and any(p.kind == "start" for p in results[0].problems):  # it cannot start: say so once per check
+        if results and any(p.kind in ("start", "version") for p in results[0].problems):  # it cannot start: no use trying again
             results.append(CheckResult(check.name, check.what, [replace(results[0].problems[0], hand=0)]))
             continue
         run = await run_one(check, bot, game, game_arg, seed + i, t_response_ms, t_per_hand_ms, ends_match=last)

@@ -90,8 +90,15 @@ def limits_to_json(limits: Limits) -> dict[str, Any]:
 # --------------------------------------------------------------------------- the network
 
 
+_LIBC: Any = None
+
+
 def _libc() -> Any:
-    return ctypes.CDLL(None, use_errno=True)
+    """The C library, loaded once (``preexec`` runs between fork and exec: no loading there)."""
+    global _LIBC
+    if _LIBC is None:
+        _LIBC = ctypes.CDLL(None, use_errno=True)
+    return _LIBC
 
 
 def _bring_up_loopback() -> None:
@@ -230,6 +237,7 @@ class Jail:
             else:
                 self.netns_fd, self.listener = made
         self.stopped_for: str | None = None  # the limit watch_cpu killed it for
+        self._setns = _libc().setns if self.netns_fd is not None else None
 
     def environment(self, keep: Mapping[str, str]) -> dict[str, str]:
         """The bot's whole environment: what it needs (``keep``), nothing inherited but PATH and the
@@ -243,7 +251,7 @@ class Jail:
     def preexec(self) -> None:
         """Runs in the child between fork and exec: namespace, user, limits (in that order: the
         namespace needs root, the limits must bind the new user)."""
-        if self.netns_fd is not None and _libc().setns(self.netns_fd, _CLONE_NEWNET) != 0:
+        if self._setns is not None and self._setns(self.netns_fd, _CLONE_NEWNET) != 0:
             os._exit(126)
         lim = self.limits
         if self.cgroup is not None:

@@ -20,7 +20,7 @@ from showdown.protocol.matchstate import format_matchstate, view_of
 # A bot that bets the minimum when nobody has bet on the flop and otherwise checks or calls;
 # FLAW (a few lines of Python, run at each point named) makes it one of the broken bots below.
 BOT = '''
-import os, socket, sys, time
+import os, random, socket, sys, time
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.protocol.matchstate import parse_matchstate
@@ -47,6 +47,8 @@ for raw in conn.makefile("rb"):
         action = "r"  # re-raises every raise, cap or not
     if FLAW == "crash" and facing and state.max_spent % 50:
         raise SystemExit("cannot handle a bet of " + str(state.max_spent))
+    if FLAW == "unseeded" and bounds is not None and not facing and random.SystemRandom().random() < 0.5:
+        action = "r" if game.is_limit else f"r{{bounds[0]}}"
     if FLAW == "slow" and view.hand == 3 and state.round == 0:
         time.sleep(0.5)
     echo = line
@@ -94,6 +96,7 @@ BROKEN = [
     ("slow", "holdem-nolimit", ("--t-per-hand-ms", "300"), {"response-time": "answer faster"}),
     ("crash", "holdem-nolimit", (), {"min-raise-plus-1": "cannot handle a bet of 201"}),
     ("ignores-end", "holdem-nolimit", (), {"match-end": "when a read returns end-of-file"}),
+    ("unseeded", "holdem-limit", ("--deterministic",), {"deterministic": "seed every random choice"}),
 ]
 
 
@@ -156,3 +159,11 @@ def test_limit_and_no_limit_games_get_their_own_checks() -> None:
     assert "raise-cap" in limit and "raise-cap" not in nolimit
     assert {"min-raise", "min-raise-plus-1", "short-all-in", "all-in-river"} <= nolimit - limit
     assert {"fold-preflop", "fold-flop", "fold-turn", "fold-river", "split-packets", "states-in-one-packet"} <= limit & nolimit
+
+
+@pytest.mark.slow
+def test_a_built_in_deterministic_agent_passes_the_determinism_check(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "rules", "--game", "leduc", "--only", "many-hands",
+                           "--hands", "200", "--deterministic", "--json"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and [c["name"] for c in report["checks"]] == ["many-hands", "match-end", "response-time", "deterministic"]
