@@ -12,13 +12,11 @@ Throughput is hands per second of play (from the first deal, start-up not counte
 from __future__ import annotations
 
 import argparse
-import asyncio
 import statistics
 import time
 
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.runner import run_match
-from showdown.matches.sandbox import Jail, Limits
 
 BOT = "showdown.agents.baseline:make_random"
 
@@ -28,28 +26,40 @@ def _hands_per_second(game: str, hands: int, sandbox: bool) -> float:
                          sandbox=sandbox, progress=False)
     report = run_match(config)
     assert not report.degraded and report.hands == hands
-    return hands / report.play_seconds
+    return hands / max(report.play_seconds, 1e-9)
 
 
-async def _spawn_ms(jail: Jail | None) -> float:
-    started = time.perf_counter()
-    proc = await asyncio.create_subprocess_exec("/bin/true", preexec_fn=None if jail is None else jail.preexec,
-                                                cwd=None if jail is None else jail.workdir)
-    await proc.wait()
-    return (time.perf_counter() - started) * 1000
+def start_up(game: str, pairs: int = 8) -> tuple[float, float]:
+    """Median ms per bot, sandbox on and off, from the start of a real match (1 hand) in this
+    process: making its jail plus starting its process (the child's confinement between fork and
+    exec included; it forbids vfork, so it grows with the dealer's memory)."""
+    from showdown.matches import agent_process, plain
 
+    spent: list[float] = []
+    start, open_jails = agent_process.AgentProcess.start, plain.MatchRun._open_jails
 
-def start_up(samples: int = 30) -> tuple[float, float, float]:
-    """Median ms: making one jail, spawning /bin/true plain, and spawning it confined."""
-    make, plain, confined = [], [], []
-    for _ in range(samples):
+    async def timed_start(self: agent_process.AgentProcess, env: dict[str, str]) -> None:
         t = time.perf_counter()
-        jail = Jail(0, Limits(), "127.0.0.1", program=["/bin/true"])
-        make.append((time.perf_counter() - t) * 1000)
-        plain.append(asyncio.run(_spawn_ms(None)))
-        confined.append(asyncio.run(_spawn_ms(jail)))
-        jail.close()
-    return statistics.median(make), statistics.median(plain), statistics.median(confined)
+        await start(self, env)
+        spent.append((time.perf_counter() - t) * 1000)
+
+    def timed_open(self: plain.MatchRun) -> None:
+        t = time.perf_counter()
+        open_jails(self)
+        spent.append((time.perf_counter() - t) * 1000)
+
+    agent_process.AgentProcess.start = timed_start  # type: ignore[method-assign,assignment]
+    plain.MatchRun._open_jails = timed_open  # type: ignore[method-assign]
+    per_bot: dict[bool, list[float]] = {True: [], False: []}
+    try:
+        for i in range(pairs):
+            for on in (True, False) if i % 2 == 0 else (False, True):
+                spent.clear()
+                _hands_per_second(game, 1, on)
+                per_bot[on].append(sum(spent) / 2)
+    finally:
+        agent_process.AgentProcess.start, plain.MatchRun._open_jails = start, open_jails  # type: ignore[method-assign]
+    return statistics.median(per_bot[True]), statistics.median(per_bot[False])
 
 
 def main() -> int:
@@ -65,9 +75,8 @@ def main() -> int:
         ratios.append(got[True] / got[False])
         print(f"pair {i + 1}: off {got[False]:,.0f} hands/s, on {got[True]:,.0f} hands/s, on/off {ratios[-1]:.3f}", flush=True)
     print(f"{args.game}: sandbox on/off throughput, median of {args.pairs} pairs: {statistics.median(ratios):.3f}")
-    make, plain, confined = start_up()
-    print(f"start-up per bot (median of 30): jail {make:.1f} ms + spawn {confined:.1f} ms confined vs {plain:.1f} ms plain: "
-          f"{make + confined - plain:.1f} ms added")
+    on, off = start_up(args.game)
+    print(f"start-up per bot (median of 8 pairs of 1-hand matches): {on:.1f} ms sandboxed, {off:.1f} ms not: {on - off:.1f} ms added")
     return 0
 
 

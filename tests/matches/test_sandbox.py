@@ -17,7 +17,7 @@ import pytest
 from showdown.errors import ConfigError
 from showdown.matches.sandbox import Jail, Limits, limit_hit, network_namespace, parse_limits
 
-HANDS = 200
+HANDS = 100
 
 # A bot that calls every hand, after doing MISCHIEF once it has seen hand 20.
 BOT = '''
@@ -115,11 +115,13 @@ def _stopped(status: int, said: str, limit: str) -> None:
     assert len(lines) == 1 and limit in lines[0], said
 
 
+@pytest.mark.slow
 def test_a_bot_that_allocates_10_gb_is_stopped_by_the_memory_limit(tmp_path: Path) -> None:
     status, said, _ = _play(tmp_path, "memory", {"memory_mb": 512})
     _stopped(status, said, "memory_mb")
 
 
+@pytest.mark.slow
 def test_a_bot_that_forks_500_children_is_blocked_and_leaves_none_behind(tmp_path: Path) -> None:
     status, said, _ = _play(tmp_path, "fork", {"processes": 32})
     _stopped(status, said, "processes")
@@ -128,12 +130,14 @@ def test_a_bot_that_forks_500_children_is_blocked_and_leaves_none_behind(tmp_pat
     assert not left, f"children left behind: {left}"
 
 
+@pytest.mark.slow
 def test_a_bot_that_writes_a_5_gb_file_is_stopped_by_the_file_size_limit(tmp_path: Path) -> None:
     status, said, _ = _play(tmp_path, "disk", {"file_mb": 16})
     _stopped(status, said, "file_mb")
     assert "wrote 5 GB" not in said
 
 
+@pytest.mark.slow
 def test_a_bot_that_spins_the_cpu_is_stopped_by_the_per_hand_cpu_limit(tmp_path: Path) -> None:
     status, said, _ = _play(tmp_path, "spin", {"cpu_s_per_hand": 1})
     _stopped(status, said, "cpu_s_per_hand")
@@ -177,3 +181,32 @@ def test_the_limit_is_named_from_how_the_bot_ended() -> None:
         assert limit_hit(1, "ValueError: bad", jail) is None
     finally:
         jail.close()
+
+
+def test_a_yaml_agent_entry_takes_limits_and_they_survive_the_trip_to_a_child_process() -> None:
+    from showdown.matches.config import MatchConfig, agent_spec, config_from_json, config_to_json
+
+    spec = agent_spec({"command": "./bot", "limits": {"memory_mb": 512, "cpu_s_per_hand": 2}}, "m.yaml")
+    assert spec.limits == Limits(memory_mb=512, cpu_s_per_hand=2.0)
+    config = MatchConfig(game="kuhn", agents=(spec, agent_spec("random", "m.yaml")), sandbox=True)
+    again = config_from_json(json.loads(json.dumps(config_to_json(config))))
+    assert again.agents[0].limits == spec.limits and again.sandbox
+
+
+def test_only_bots_we_did_not_write_are_sandboxed() -> None:
+    from showdown.matches.config import AgentSpec
+    from showdown.matches.sandbox import is_sandboxed
+
+    assert is_sandboxed(AgentSpec(command="./bot"), True) and is_sandboxed(AgentSpec(name="my_bot:MyBot"), True)
+    assert not is_sandboxed(AgentSpec(name="random"), True)
+    assert not is_sandboxed(AgentSpec(command="./bot"), False)
+    assert is_sandboxed(AgentSpec(name="random", limits=Limits()), False)  # limits given: sandboxed anyway
+
+
+def test_tournaments_sandbox_file_and_command_bots_unless_told_not_to(tmp_path: Path) -> None:
+    from showdown.matches.config import Where
+    from showdown.matches.tournament import parse_tournament_config
+
+    doc = {"game": "kuhn", "hands": 10, "agents": ["random", {"command": "./bot"}]}
+    assert parse_tournament_config(doc, Where("t.yaml"), tmp_path).sandbox
+    assert not parse_tournament_config({**doc, "sandbox": False}, Where("t.yaml"), tmp_path).sandbox
