@@ -44,6 +44,7 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
 
 def run_check_bot_command(args: argparse.Namespace) -> int:
     """Handler: 0 when every check passed, 1 otherwise."""
+    from showdown.agents.registry import is_known_agent
     from showdown.games.catalog import get_game
     from showdown.matches.agent_words import agent_from_word
     from showdown.matches.bot_checks import checks_for
@@ -53,6 +54,8 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
     if (args.bot is None) == (args.bot_command is None):
         raise ConfigError("name the bot to check: a built-in name, a bot file, module:Class, or --command 'CMD {host} {port}'")
     spec = AgentSpec(command=args.bot_command) if args.bot_command else agent_from_word(args.bot)
+    if spec.name is not None and ":" not in spec.name and not is_known_agent(spec.name):
+        raise ConfigError(f"unknown agent {spec.name!r}: give a built-in name (showdown agent --help), a bot file, or module:Class")
     game = get_game(args.game)
     game.require_servable()
     if args.only:

@@ -167,3 +167,26 @@ def test_a_built_in_deterministic_agent_passes_the_determinism_check(tmp_path: P
                            "--hands", "200", "--deterministic", "--json"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
     report = json.loads(done.stdout)
     assert done.returncode == 0 and [c["name"] for c in report["checks"]] == ["many-hands", "match-end", "response-time", "deterministic"]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["check-bot", "nosuchbot", "--game", "kuhn"], "unknown agent 'nosuchbot'"),
+    (["check-bot", "--game", "kuhn"], "name the bot to check"),
+    (["check-bot", "random", "--game", "kuhn", "--only", "fold-preflop"], "--only fold-preflop: no such check for kuhn"),
+    (["check-bot", "./no_such_bot.py"], "no such bot file"),
+])
+def test_usage_errors_are_one_line_and_exit_2(argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from showdown.cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_built_in_agent_passes_the_checks_it_is_given(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "random", "--game", "kuhn", "--only", "fold-round1",
+                           "--only", "split-packets", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["passed"]
+    assert [(c["name"], c["passed"]) for c in report["checks"]] == [("fold-round1", True), ("split-packets", True), ("response-time", True)]
+    assert set(report["checks"][0]) >= {"name", "passed", "hint"}
