@@ -157,6 +157,12 @@ def _all_in_in(r: int) -> Callable[[State, int], bool]:
     return reached
 
 
+def _side_pot(s: State, bot: int) -> bool:
+    """Players still in put different amounts, one of them all-in for less: a side pot."""
+    left = [p for p in range(s.game.num_players) if not s.folded[p]]
+    return len({s.spent[p] for p in left}) > 1 and any(s.spent[p] == s.game.stack[p] for p in left)
+
+
 def _capped(s: State, bot: int) -> bool:
     return any(sum(a.is_raise for _, a in actions) >= s.game.max_raises[r] for r, actions in enumerate(s.history))
 
@@ -184,6 +190,9 @@ def checks_for(game: GameDef, many_hands: int = 1000) -> list[Check]:
         out.append(Check("min-raise", "the opponent raises the minimum at every turn (the longest betting strings)",
                          raise_min(0), _bot_faced_raise))
         out.append(Check("min-raise-plus-1", "the opponent raises 1 chip over the minimum", raise_min(1), _bot_faced_raise))
+        if game.num_players > 2 and len(set(game.stack)) > 1:
+            out.append(Check("side-pots", "the opponents go all-in with stacks of different sizes: side pots", shove, _side_pot,
+                             hands=2 * game.num_players))
         out.append(Check("short-all-in", "the opponent raises to just below its stack: the bot's only raise is an "
                          "all-in smaller than a full raise", raise_short_of_stack, _bot_faced_raise, hands=4))
     else:

@@ -190,3 +190,18 @@ def test_a_built_in_agent_passes_the_checks_it_is_given(tmp_path: Path) -> None:
     assert done.returncode == 0 and report["passed"]
     assert [(c["name"], c["passed"]) for c in report["checks"]] == [("fold-round1", True), ("split-packets", True), ("response-time", True)]
     assert set(report["checks"][0]) >= {"name", "passed", "hint"}
+
+
+SHORT_STACKS = Path(__file__).parents[1] / "data" / "holdem.nolimit.3p.short_stacks.game"
+
+
+def test_three_players_with_stacks_of_different_sizes_reach_side_pots(tmp_path: Path) -> None:
+    from showdown.games.gamedef import load_gamedef
+
+    assert "side-pots" in {c.name for c in checks_for(load_gamedef(SHORT_STACKS))}
+    assert "side-pots" not in {c.name for c in checks_for(get_game("holdem-nolimit-3p"))}  # equal stacks: none can form
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "random", "--game", str(SHORT_STACKS), "--only", "side-pots",
+                           "--only", "all-in-flop", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0, report
+    assert [(c["name"], c["passed"], c["reached"]) for c in report["checks"][:2]] == [("all-in-flop", True, True), ("side-pots", True, True)]
