@@ -37,6 +37,8 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
     p.add_argument("--deterministic", action="store_true",
                    help="the bot says it plays the same for the same seed: check it (the many-hands check twice)")
     p.add_argument("--only", action="append", metavar="CHECK", help="run only this check (repeatable)")
+    p.add_argument("--sandbox", action="store_true",
+                   help="run the bot in the sandbox with the default limits, as a tournament would (see showdown match --sandbox)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (keys passed, checks, response_times)")
     p.set_defaults(handler=run_check_bot_command)
     return p
@@ -50,6 +52,7 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
     from showdown.matches.bot_checks import checks_for
     from showdown.matches.check_bot import BotProgram, run_check_bot
     from showdown.matches.config import AgentSpec
+    from showdown.matches.sandbox import Limits
 
     if (args.bot is None) == (args.bot_command is None):
         raise ConfigError("name the bot to check: a built-in name, a bot file, module:Class, or --command 'CMD {host} {port}'")
@@ -64,7 +67,7 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
         if unknown:
             raise ConfigError(f"--only {unknown[0]}: no such check for {args.game} (checks: {', '.join(known)})")
     report = run_check_bot(
-        BotProgram(spec, spec.display), args.game, seed=args.seed, hands=args.hands, t_response_ms=args.t_response_ms,
+        BotProgram(spec, spec.display, Limits() if args.sandbox else None), args.game, seed=args.seed, hands=args.hands, t_response_ms=args.t_response_ms,
         t_per_hand_ms=args.t_per_hand_ms, deterministic=args.deterministic, only=set(args.only) if args.only else None,
     )
     print(json.dumps(report.json(), indent=2) if args.json else report.text())

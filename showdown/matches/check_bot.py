@@ -29,6 +29,7 @@ from showdown.games.state import CALL, FOLD, Action, State
 from showdown.matches.agent_process import HOST, AgentProcess, agent_command, agent_environment, exit_text, send_signal
 from showdown.matches.bot_checks import Check, Problem, Transport, checks_for, judge_reply
 from showdown.matches.config import AgentSpec
+from showdown.matches.sandbox import Jail, Limits, limit_hit
 from showdown.matches.seating import game_argument
 from showdown.protocol.matchstate import MAX_LINE, format_matchstate, parse_version, split_token, view_of
 
@@ -154,6 +155,7 @@ class BotProgram:
 
     spec: AgentSpec
     label: str
+    limits: Limits | None = None  # run it in the sandbox with these limits (None: as it is)
 
     def args(self, game_arg: str, seed: int, port: int) -> list[str]:
         command = self.spec.command
@@ -172,9 +174,13 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         else:
             got.set_result((reader, writer))
 
-    server = await asyncio.start_server(on_connection, HOST, 0, limit=2 * MAX_LINE)
+    jail = Jail(0, bot.limits, HOST, program=bot.args(game_arg, seed, 0)) if bot.limits is not None else None
+    if jail is not None and jail.listener is not None:  # the dealer's end, inside the bot's network namespace
+        server = await asyncio.start_server(on_connection, sock=jail.listener.dup(), limit=2 * MAX_LINE)
+    else:
+        server = await asyncio.start_server(on_connection, HOST, 0, limit=2 * MAX_LINE)
     port = server.sockets[0].getsockname()[1]
-    agent = AgentProcess(0, bot.label, bot.args(game_arg, seed, port))
+    agent = AgentProcess(0, bot.label, bot.args(game_arg, seed, port), jail=jail)
     try:
         await agent.start(agent_environment(game_arg))
         assert agent.proc is not None
@@ -182,11 +188,15 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         await asyncio.wait([got, ended], timeout=start_s, return_when=asyncio.FIRST_COMPLETED)
         ended.cancel()
     except OSError as exc:
+        if jail is not None:
+            jail.close()
         raise BotGone(f"it could not be started: {' '.join(agent.args)[:200]}: {exc.strerror or exc}") from None
     finally:
         server.close()
     if not got.done():
         got.cancel()
+        if jail is not None:
+            jail.close()
         if agent.proc is not None and agent.proc.returncode is None:
             await _stop(agent, 0)
             raise BotGone(f"it did not connect within {start_s:g} s: {agent.last_words()}")
@@ -299,6 +309,10 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
         writer.close()
     res.reached = reached
     run.exited = await _stop(agent, MATCH_END_GRACE if ends_match else 0.5)
+    if agent.jail is not None:
+        if (hit := limit_hit((agent.proc.returncode or 0) if agent.proc else 0, agent.last_words(), agent.jail)) is not None:
+            res.problems.append(Problem("limit", hand, "", "the sandbox's limits", f"the bot was stopped by its sandbox limit {hit}"))
+        agent.jail.close()
     return run
 
 

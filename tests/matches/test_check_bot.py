@@ -49,6 +49,8 @@ for raw in conn.makefile("rb"):
         raise SystemExit("cannot handle a bet of " + str(state.max_spent))
     if FLAW == "unseeded" and bounds is not None and not facing and random.SystemRandom().random() < 0.5:
         action = "r" if game.is_limit else f"r{{bounds[0]}}"
+    if FLAW == "greedy" and view.hand >= 2:
+        hoard = bytearray(10 * 2**30)
     if FLAW == "slow" and view.hand == 3 and state.round == 0:
         time.sleep(0.5)
     echo = line
@@ -205,3 +207,11 @@ def test_three_players_with_stacks_of_different_sizes_reach_side_pots(tmp_path: 
     report = json.loads(done.stdout)
     assert done.returncode == 0, report
     assert [(c["name"], c["passed"], c["reached"]) for c in report["checks"][:2]] == [("all-in-flop", True, True), ("side-pots", True, True)]
+
+
+def test_with_sandbox_a_bot_over_its_memory_fails_naming_the_limit(tmp_path: Path) -> None:
+    status, report, _ = _check(tmp_path, "greedy", "holdem-nolimit", "--sandbox", "--only", "fold-preflop")
+    assert status == 1
+    hint = _failed(report)["fold-preflop"]
+    assert "MemoryError" in hint or "memory_mb" in hint
+    assert any(p["kind"] == "limit" and "memory_mb" in p["hint"] for p in report["checks"][0]["problems"])
