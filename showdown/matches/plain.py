@@ -87,9 +87,8 @@ class MatchRun:
         self.interrupted = 0  # the signal that stopped the match (SIGINT or SIGTERM), 0 while none did
         self.server: Any = None
         self.agents: list[AgentProcess] = []
-        self.jails: list[Any] = []  # per seat: its sandbox (showdown.matches.sandbox.Jail) or None
+        self.jails: Any = None  # the seats' sandboxes (showdown.matches.sandbox.MatchJails), None: none
         self.limits_hit: list[str] = []
-        self._confined: list[asyncio.Future[None]] = []
 
     # ------------------------------------------------------------------ hands
 
@@ -128,17 +127,11 @@ class MatchRun:
     async def _watch(self, agent: AgentProcess) -> None:
         """Say what became of an agent process that ended on its own."""
         rc = await agent.exit_status()
-        if agent.jail is not None:
-            agent.jail.kill_all()  # what it left (children holding its connection open) ends with it
-        if agent.jail is not None and not agent.killed:
-            from showdown.matches.sandbox import limit_hit
-
-            hit = limit_hit(rc, agent.last_words(), agent.jail)
-            if hit is not None:
-                line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
-                self.limits_hit.append(line)
-                self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
-                return
+        if self.jails is not None and (hit := self.jails.ended(agent.seat, rc, agent.last_words(), agent.killed)):
+            line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
+            self.limits_hit.append(line)
+            self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
+            return
         if agent.killed or (self.over and rc == 0):
             return
         if not self.server.engine.started and not self.over:
@@ -173,7 +166,7 @@ class MatchRun:
             force=config.force,
             resume=config.resume,
             game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
-            listeners=tuple(j.listener if j is not None else None for j in self.jails) if any(self.jails) else None,
+            listeners=self.jails.listeners() if self.jails is not None else None,
         )
         return MatchServer(self.game, self.name, config.hands, config.seed, self.labels, options, on_hand=self.hand_done)
 
@@ -186,7 +179,7 @@ class MatchRun:
                 agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
                 output_path=Path(config.out) / f"{self.name}.{self.labels[i]}.stderr" if config.out is not None else None,
                 env={TOKEN_ENV: token} if (token := self.tokens[i]) is not None else {},
-                jail=self.jails[i] if self.jails else None,
+                jail=self.jails.jails[i] if self.jails is not None else None,
             )
             for i, spec in enumerate(config.agents)
         ]
@@ -201,10 +194,8 @@ class MatchRun:
             )
             return
         agent.watcher = asyncio.ensure_future(self._watch(agent))
-        if agent.jail is not None and agent.proc is not None:
-            from showdown.matches.sandbox import confine
-
-            self._confined.append(asyncio.ensure_future(confine(agent.proc, agent.jail, lambda: self.played)))
+        if self.jails is not None:
+            self.jails.watch(agent.proc, agent.seat, lambda: self.played)
 
     def _play_in_process(self, seat: int, ports: list[int]) -> asyncio.Future[Any]:
         from showdown.agents.client import play_async
@@ -231,23 +222,15 @@ class MatchRun:
         return True
 
     def _open_jails(self) -> None:
-        from showdown.matches.sandbox import make_jails
+        from showdown.matches.sandbox import MatchJails
 
         config, game_arg, seeds = self.config, game_argument(self.config.game), seat_seeds(self.config)
         commands = [agent_command(spec, game_arg, seeds[i], HOST, 0) for i, spec in enumerate(config.agents)]
-        self.jails = make_jails(config.agents, config.sandbox, HOST, commands)
-        for jail, label in zip(self.jails, self.labels):
-            if jail is not None:
-                self.say(f"agent {label} runs sandboxed: {jail.describe()}")
-                for note in jail.notes:
-                    self.say(f"agent {label}: sandbox {note}")
+        self.jails = MatchJails(config.agents, config.sandbox, HOST, commands, self.say, self.labels)
 
     def _close_jails(self) -> None:
-        for task in self._confined:
-            task.cancel()
-        for jail in self.jails:
-            if jail is not None:
-                jail.close()
+        if self.jails is not None:
+            self.jails.close()
 
     # ------------------------------------------------------------------ the match
 

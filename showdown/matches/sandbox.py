@@ -39,7 +39,7 @@ from typing import Any
 from showdown.errors import ConfigError
 
 __all__ = [
-    "LIMIT_KEYS", "Jail", "Limits", "confine", "is_sandboxed", "limit_hit", "limits_to_json", "make_jails", "network_namespace",
+    "LIMIT_KEYS", "Jail", "Limits", "MatchJails", "confine", "is_sandboxed", "limit_hit", "limits_to_json", "make_jails", "network_namespace",
     "parse_limits", "watch_cpu",
 ]
 
@@ -330,6 +330,48 @@ def make_jails(specs: Any, sandbox: bool, host: str, commands: list[list[str]]) 
         if is_sandboxed(spec, sandbox) else None
         for seat, spec in enumerate(specs)
     ]
+
+
+class MatchJails:
+    """The jails of one match's seats (None where a seat is not sandboxed), from start to clean-up:
+    what ``MatchRun`` asks of the sandbox."""
+
+    def __init__(self, specs: Any, sandbox: bool, host: str, commands: list[list[str]], say: Callable[[str], None],
+                 labels: list[str]) -> None:
+        self.jails = make_jails(specs, sandbox, host, commands)
+        self.watchers: list[asyncio.Future[None]] = []
+        self.hit: list[str] = []  # one line per bot stopped by a limit
+        for jail, label in zip(self.jails, labels):
+            if jail is not None:
+                say(f"agent {label} runs sandboxed: {jail.describe()}")
+                for note in jail.notes:
+                    say(f"agent {label}: sandbox {note}")
+
+    def listeners(self) -> tuple[socket.socket | None, ...] | None:
+        """Per seat, the socket the dealer serves it on (None: its own on the host), or None for all."""
+        own = tuple(j.listener if j is not None else None for j in self.jails)
+        return own if any(own) else None
+
+    def watch(self, proc: Any, seat: int, hands_done: Callable[[], int]) -> None:
+        """Watch the CPU per hand of the sandboxed process started for ``seat``."""
+        jail = self.jails[seat]
+        if jail is not None:
+            self.watchers.append(asyncio.ensure_future(confine(proc, jail, hands_done)))
+
+    def ended(self, seat: int, rc: int, last_words: str, killed: bool) -> str | None:
+        """The seat's process ended with ``rc``: kill what it left; the limit it hit, if one."""
+        jail = self.jails[seat]
+        if jail is None:
+            return None
+        jail.kill_all()  # what it left (children holding its connection open) ends with it
+        return None if killed else limit_hit(rc, last_words, jail)
+
+    def close(self) -> None:
+        for task in self.watchers:
+            task.cancel()
+        for jail in self.jails:
+            if jail is not None:
+                jail.close()
 
 
 async def confine(proc: Any, jail: Jail, hands_done: Callable[[], int]) -> None:
