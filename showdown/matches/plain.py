@@ -127,7 +127,7 @@ class MatchRun:
     async def _watch(self, agent: AgentProcess) -> None:
         """Say what became of an agent process that ended on its own."""
         rc = await agent.exit_status()
-        if self.jails is not None and (hit := self.jails.ended(agent.seat, rc, agent.last_words(), agent.killed)):
+        if self.jails is not None and (hit := self.jails.ended(agent.seat, agent.proc, rc, agent.last_words(), agent.killed)):
             line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
             self.limits_hit.append(line)
             self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))

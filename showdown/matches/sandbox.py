@@ -358,12 +358,16 @@ class MatchJails:
         if jail is not None:
             self.watchers.append(asyncio.ensure_future(confine(proc, jail, hands_done)))
 
-    def ended(self, seat: int, rc: int, last_words: str, killed: bool) -> str | None:
-        """The seat's process ended with ``rc``: kill what it left; the limit it hit, if one."""
+    def ended(self, seat: int, proc: Any, rc: int, last_words: str, killed: bool) -> str | None:
+        """The seat's process ``proc`` ended with ``rc``: kill what it left; the limit it hit, if one."""
         jail = self.jails[seat]
         if jail is None:
             return None
-        jail.kill_all()  # what it left (children holding its connection open) ends with it
+        try:  # what it left (children holding its connection open) ends with it: its process group, then
+            os.killpg(proc.pid, signal.SIGKILL)  # those that left the group, by control group or user id
+        except OSError:
+            pass
+        jail.kill_all()
         return None if killed else limit_hit(rc, last_words, jail)
 
     def close(self) -> None:
