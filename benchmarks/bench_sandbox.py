@@ -2,7 +2,7 @@
 it adds per bot (making the jail: folder, control group, network namespace; and the child's
 confinement between fork and exec).
 
-    python benchmarks/bench_sandbox.py [--game kuhn] [--hands 20000] [--pairs 5]
+    python benchmarks/bench_sandbox.py [--game kuhn] [--hands 20000] [--pairs 5]   (--pairs 0: start-up only)
 
 Both seats are the built-in random agent named as ``showdown.agents.baseline:make_random`` (a
 ``module:Class`` bot, which the sandbox confines), so the two runs differ only in the sandbox.
@@ -74,7 +74,8 @@ def main() -> int:
         got = {on: _hands_per_second(args.game, args.hands, on) for on in order}
         ratios.append(got[True] / got[False])
         print(f"pair {i + 1}: off {got[False]:,.0f} hands/s, on {got[True]:,.0f} hands/s, on/off {ratios[-1]:.3f}", flush=True)
-    print(f"{args.game}: sandbox on/off throughput, median of {args.pairs} pairs: {statistics.median(ratios):.3f}")
+    if ratios:
+        print(f"{args.game}: sandbox on/off throughput, median of {args.pairs} pairs: {statistics.median(ratios):.3f}")
     on, off = start_up(args.game)
     print(f"start-up per bot (median of 8 pairs of 1-hand matches): {on:.1f} ms sandboxed, {off:.1f} ms not: {on - off:.1f} ms added")
     return 0
