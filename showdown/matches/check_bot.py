@@ -35,6 +35,7 @@ from showdown.protocol.matchstate import MAX_LINE, format_matchstate, parse_vers
 
 __all__ = ["BotReport", "CheckResult", "check_bot", "run_check_bot"]
 
+AT_ONCE = 2  # short checks played at once (each its own bot process)
 MATCH_END_GRACE = 3.0  # seconds a bot has to exit once the dealer closed the connection
 _SPLIT_PAUSE = 0.003
 
@@ -365,20 +366,38 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
     times: list[float] = []
     slow: list[tuple[str, int, float]] = []
     many: _Run | None = None
+    runs: dict[int, _Run] = {}
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def play(i: int) -> None:
+        async with gate:
+            last = checks[i].name == "many-hands"
+            runs[i] = await run_one(checks[i], bot, game, game_arg, seed + i, t_response_ms, t_per_hand_ms, ends_match=last)
+
+    if checks:
+        await play(0)  # alone first: a bot that cannot start is said once, not waited for in every check
+        opening = runs[0].result.problems
+        if any(p.kind in ("start", "version") for p in opening):
+            for i in range(1, len(checks)):
+                runs[i] = _Run(CheckResult(checks[i].name, checks[i].what, [replace(opening[0], hand=0)]))
+        short = [i for i in range(1, len(checks)) if i not in runs and checks[i].name != "many-hands"]
+        await asyncio.gather(*(play(i) for i in short))  # short checks two at a time: their time is mostly start-up
+        for i in range(1, len(checks)):
+            if i not in runs:
+                await play(i)  # the long one alone, so its reply times are the bot's own
     for i, check in enumerate(checks):
-        last = check.name == "many-hands"
-        if results and any(p.kind in ("start", "version") for p in results[0].problems):  # it cannot start: no use trying again
-            results.append(CheckResult(check.name, check.what, [replace(results[0].problems[0], hand=0)]))
-            continue
-        run = await run_one(check, bot, game, game_arg, seed + i, t_response_ms, t_per_hand_ms, ends_match=last)
+        run = runs[i]
         results.append(run.result)
         times += run.times_ms
         slow += [(check.name, h, ms) for h, ms in run.slow_hands]
-        if last:
+        if check.name == "many-hands":
             many = run
     if many is not None:
         end = CheckResult("match-end", "the bot exits once the dealer closes the connection after the last hand")
-        if not many.exited:
+        gone = [p for p in many.result.problems if p.kind in ("start", "version")]
+        if gone:
+            end.problems.append(gone[0])
+        elif not many.exited:
             end.problems.append(Problem("match-end", hands - 1, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
                                         "when a read returns end-of-file (the dealer closed), exit"))
         results.append(end)
