@@ -76,8 +76,8 @@ class MatchReport:
         ]
         if not worst and not self.limits_hit:
             return None
-        said = f" (over {100 * self.max_replaced:g}% of the hands)" if worst else ""
-        return "DEGRADED MATCH: " + "; ".join(worst + self.limits_hit) + f"{said}: these figures do not measure that agent"
+        parts = ["; ".join(worst) + f" (over {100 * self.max_replaced:g}% of the hands)"] if worst else []
+        return "DEGRADED MATCH: " + "; ".join(parts + self.limits_hit) + ": these figures do not measure that agent"
 
     @property
     def hands_per_second(self) -> float:

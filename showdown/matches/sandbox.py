@@ -153,6 +153,7 @@ def _pids_cgroup(name: str, limit: int) -> Path | None:
     except OSError:
         pass
     for base in candidates:
+        _remove_stale_groups(base)
         group = base / name
         try:
             group.mkdir()
@@ -164,6 +165,19 @@ def _pids_cgroup(name: str, limit: int) -> Path | None:
         except OSError:
             group.rmdir()
     return None
+
+
+def _remove_stale_groups(base: Path) -> None:
+    """Remove the empty groups of dealers that are gone (killed before they could clean up)."""
+    try:
+        stale = [g for g in base.glob("showdown-*-*") if not Path(f"/proc/{g.name.split('-')[1]}").exists()]
+    except OSError:
+        return
+    for group in stale:
+        try:
+            group.rmdir()  # refused while a process is still in it
+        except OSError:
+            pass
 
 
 def _empty_cgroup(group: Path) -> None:

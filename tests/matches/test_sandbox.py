@@ -210,3 +210,17 @@ def test_tournaments_sandbox_file_and_command_bots_unless_told_not_to(tmp_path: 
     doc = {"game": "kuhn", "hands": 10, "agents": ["random", {"command": "./bot"}]}
     assert parse_tournament_config(doc, Where("t.yaml"), tmp_path).sandbox
     assert not parse_tournament_config({**doc, "sandbox": False}, Where("t.yaml"), tmp_path).sandbox
+
+
+def test_a_jail_leaves_no_control_group_and_removes_those_of_dealers_gone() -> None:
+    jail = Jail(0, Limits(network=True), "127.0.0.1", program=["/bin/true"])
+    group = jail.cgroup
+    if group is None:
+        jail.close()
+        pytest.skip("no pids control group on this machine (the run says so)")
+    stale = group.parent / "showdown-999999999-0"  # no such process
+    stale.mkdir()
+    jail.close()
+    assert not group.exists()
+    Jail(1, Limits(network=True), "127.0.0.1", program=["/bin/true"]).close()
+    assert not stale.exists()
