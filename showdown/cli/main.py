@@ -231,6 +231,7 @@ _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "play": _add_views,
     "dealer": _adder("showdown.cli.dealer", "add_dealer_parser"),
     "agent": _adder("showdown.cli.agent", "add_agent_parser"),
+    "check-bot": _adder("showdown.cli.check_bot", "add_check_bot_parser"),
     "solve": _add_solve,
     "exploit": _add_exploit,
     "equity": _add_equity,

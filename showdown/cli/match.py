@@ -80,6 +80,9 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "
                    "until Ctrl-C after the match (needs pip install 'showdown-poker[view]')")
     p.add_argument("--view-port", type=int, default=0, metavar="PORT", help="port of --view (default: a free one)")
+    p.add_argument("--sandbox", action="store_true", default=None,
+                   help="run bots given as files, commands or module:Class confined: memory, CPU, processes, files, "
+                   "a private folder, a scrubbed environment, no network but the dealer's port (limits: per agent in YAML)")
     p.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--progress", action="store_true", default=None, help="show a progress line even when stderr is not a terminal")
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress line")
@@ -133,6 +136,7 @@ def run_match_command(args: argparse.Namespace) -> int:
         address=args.address,
         until_ci=args.until_ci,
         until_separated=args.until_separated,
+        sandbox=args.sandbox,
     )
     if (config.until_ci is not None or config.until_separated) and config.duplicate:
         raise ConfigError("--until-ci and --until-separated stop a plain match; give them without --duplicate")

@@ -18,6 +18,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=argtypes.positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
     p.add_argument("--executor", choices=EXECUTORS, help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to use with --executor ray (default: start Ray on this machine)")
+    p.add_argument("--sandbox", action=argparse.BooleanOptionalAction, default=None,
+                   help="run bots given as files, commands or module:Class sandboxed (default: on, or 'sandbox' in the file)")
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     p.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
     p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
@@ -46,6 +48,10 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
 
     cfg = load_tournament_config(args.config)
+    if args.sandbox is not None:
+        from dataclasses import replace
+
+        cfg = replace(cfg, sandbox=args.sandbox)
     executor = make_executor(args.executor, args.address) if (args.executor or args.address) else None  # else the file's
     result = run_tournament(cfg, jobs=args.jobs, progress=args.progress, executor=executor)
     if args.json:

@@ -58,11 +58,14 @@ class MatchReport:
     stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
     stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
     exact_values: dict[str, Any] | None = None  # 3+ players, every strategy known: exact per-100 values
+    limits_hit: list[str] = field(default_factory=list)  # sandboxed bots stopped by a limit, one line each
 
     @property
     def degraded(self) -> bool:
         """Some seat was played by the dealer (timeouts, absence) in more than ``max_replaced`` of the
         hands: the figures then describe the dealer's check/fold, not that agent."""
+        if self.limits_hit:
+            return True
         return bool(self.hands) and any(n > self.max_replaced * self.hands for n in self.replaced_hands.values())
 
     def degraded_text(self) -> str | None:
@@ -71,12 +74,10 @@ class MatchReport:
             for name, n in self.replaced_hands.items()
             if self.hands and n > self.max_replaced * self.hands
         ]
-        if not worst:
+        if not worst and not self.limits_hit:
             return None
-        return (
-            "DEGRADED MATCH: " + "; ".join(worst)
-            + f" (over {100 * self.max_replaced:g}% of the hands): these figures do not measure that agent"
-        )
+        parts = ["; ".join(worst) + f" (over {100 * self.max_replaced:g}% of the hands)"] if worst else []
+        return "DEGRADED MATCH: " + "; ".join(parts + self.limits_hit) + ": these figures do not measure that agent"
 
     @property
     def hands_per_second(self) -> float:
@@ -156,6 +157,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "play_s": round(r.play_seconds, 3),
         "hands_per_s": round(r.hands_per_second, 1),
         "failures": r.failures,
+        "limits_hit": r.limits_hit,
         "notes": list(a.notes) if a is not None else [],
     }
 

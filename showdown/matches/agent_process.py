@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from showdown.matches.config import AgentSpec
+from showdown.matches.sandbox import Jail
 
 __all__ = [
     "AGENT_EXIT_GRACE", "HOST", "AgentProcess", "agent_command", "agent_environment", "exit_text", "package_environment", "reap",
@@ -66,17 +67,25 @@ class AgentProcess:
     reader: asyncio.Task[None] | None = None
     watcher: asyncio.Task[None] | None = None
     killed: bool = False
+    jail: Jail | None = None  # its sandbox (None: it runs as we do)
 
     async def start(self, common_env: dict[str, str]) -> None:
         """Start the process (``OSError`` when it cannot be) and begin reading its output."""
+        env = {**common_env, **self.env}
+        jail = self.jail
+        if jail is not None:
+            paths = os.pathsep.join((_PACKAGE_ROOT, *jail.keep_paths))
+            env = jail.environment({**{k: env[k] for k in ("SHOWDOWN_GAME",) if k in env}, **self.env, "PYTHONPATH": paths})
         self.proc = await asyncio.create_subprocess_exec(
             *self.args,
             stdin=asyncio.subprocess.DEVNULL,
             # its stdout and stderr in one stream: read for messages, copied beside the logs
             stdout=asyncio.subprocess.DEVNULL if self.output_path is None else asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE if self.output_path is None else asyncio.subprocess.STDOUT,
-            env={**common_env, **self.env},
+            env=env,
             start_new_session=True,  # the terminal's Ctrl-C is for the runner only
+            preexec_fn=None if jail is None else jail.preexec,
+            cwd=None if jail is None else jail.workdir,
         )
         stream = self.proc.stderr if self.output_path is None else self.proc.stdout
         assert stream is not None

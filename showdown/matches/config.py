@@ -11,6 +11,7 @@ agents:
   - random                # a built-in agent by name
   - {name: random, seed: 3, options: {sizing: pot}}
   - {command: "./mybot --fast", label: mybot}   # started as: ./mybot --fast <host> <port>
+  - {command: "./theirbot", limits: {memory_mb: 2048, cpu_s_per_hand: 7}}  # sandboxed (showdown.matches.sandbox)
 dealer:                   # optional dealer settings (milliseconds)
   t_response_ms: 600000
   start_timeout_ms: 10000
@@ -19,6 +20,7 @@ dealer:                   # optional dealer settings (milliseconds)
 duplicate: false          # play every deal again with the seats moved (see showdown.matches.duplicate)
 estimator: aivat          # plain | duplicate | aivat (default: the best available)
 jobs: 2                   # duplicate halves played at once (default: the number of cores)
+sandbox: false            # true: every bot given as a file, command or module:Class runs sandboxed
 ```
 
 Validation errors are ``ConfigError`` naming the file, the line and the key (``match.yaml:7:
@@ -38,6 +40,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.evaluation.estimators import ESTIMATORS
+from showdown.matches.sandbox import Limits, limits_to_json, parse_limits
 from showdown.server.dealer import ON_TIMEOUT
 from showdown.server.timing import DealerSettings
 
@@ -84,6 +87,7 @@ class AgentSpec:
     seed: int | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     token: bool = True  # send the seat token it is given ($SHOWDOWN_SEAT_TOKEN); false for a foreign bot that cannot
+    limits: Limits | None = None  # its sandbox limits (given: it runs sandboxed; see showdown.matches.sandbox)
 
     @property
     def display(self) -> str:
@@ -132,6 +136,7 @@ class MatchConfig:
     until_separated: bool = False  # stop once that interval excludes zero
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
+    sandbox: bool = False  # run bots given as files, commands or module:Class in the sandbox
 
     def check(self, where: str = "match") -> MatchConfig:
         """Raise ``ConfigError`` for values no match can run with; returns self."""
@@ -262,7 +267,7 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         return AgentSpec(name=entry.strip())
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{at()}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
-    allowed = {"name", "command", "label", "seed", "options", "token"}
+    allowed = {"name", "command", "label", "seed", "options", "token", "limits"}
     for key in entry:
         if key not in allowed:
             raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
@@ -285,7 +290,8 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         raise ConfigError(f"{at('token')}: expected true or false, got {token!r}")
     if not token and command is None:
         raise ConfigError(f"{at('token')}: built-in agents always send their seat token; 'token: false' is for a command")
-    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token)
+    limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
+    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token, limits=limits)
 
 
 def _agent_program(entry: Mapping[str, Any], at: Where, base_dir: Path | None) -> tuple[str | None, str | None]:
@@ -323,7 +329,7 @@ def resolve_command(command: str, base_dir: Path) -> str:
 
 _TOP_KEYS = {
     "game", "agents", "hands", "seed", "fixed_seats", "out", "name", "dealer", "progress", "duplicate", "estimator", "jobs",
-    "force", "max_replaced",
+    "force", "max_replaced", "sandbox",
 }  # fmt: skip
 _DEALER_KEYS = set(DealerSettings.__dataclass_fields__)
 
@@ -417,6 +423,7 @@ _SETTINGS: dict[str, Callable[[Any, str], Any]] = {
     "progress": _bool,
     "duplicate": _bool,
     "force": _bool,
+    "sandbox": _bool,
     "estimator": _one_of(ESTIMATORS),
     "out": lambda v, where: Path(_text("a directory path")(v, where)),
     "name": _text("a match name", empty_ok=True),
@@ -454,7 +461,8 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
     return {
         "game": config.game,
         "agents": [
-            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options), "token": a.token}
+            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options), "token": a.token,
+             "limits": None if a.limits is None else limits_to_json(a.limits)}
             for a in config.agents
         ],
         "hands": config.hands,
@@ -473,6 +481,7 @@ def config_to_json(config: MatchConfig) -> dict[str, Any]:
         "address": config.address,
         "until_ci": config.until_ci,
         "until_separated": config.until_separated,
+        "sandbox": config.sandbox,
     }
 
 
@@ -480,7 +489,8 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
     """The inverse of ``config_to_json``."""
     agents = tuple(
         AgentSpec(name=a.get("name"), command=a.get("command"), label=a.get("label"), seed=a.get("seed"),
-                  options=dict(a.get("options") or {}), token=bool(a.get("token", True)))
+                  options=dict(a.get("options") or {}), token=bool(a.get("token", True)),
+                  limits=None if a.get("limits") is None else Limits(**a["limits"]))
         for a in d["agents"]
     )
     return MatchConfig(
@@ -502,6 +512,7 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
         address=d.get("address"),
         until_ci=d.get("until_ci"),
         until_separated=bool(d.get("until_separated", False)),
+        sandbox=bool(d.get("sandbox", False)),
     )
 
 

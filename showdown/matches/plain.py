@@ -87,6 +87,8 @@ class MatchRun:
         self.interrupted = 0  # the signal that stopped the match (SIGINT or SIGTERM), 0 while none did
         self.server: Any = None
         self.agents: list[AgentProcess] = []
+        self.jails: Any = None  # the seats' sandboxes (showdown.matches.sandbox.MatchJails), None: none
+        self.limits_hit: list[str] = []
 
     # ------------------------------------------------------------------ hands
 
@@ -125,6 +127,11 @@ class MatchRun:
     async def _watch(self, agent: AgentProcess) -> None:
         """Say what became of an agent process that ended on its own."""
         rc = await agent.exit_status()
+        if self.jails is not None and (hit := self.jails.ended(agent.seat, agent.proc, rc, agent.last_words(), agent.killed)):
+            line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
+            self.limits_hit.append(line)
+            self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
+            return
         if agent.killed or (self.over and rc == 0):
             return
         if not self.server.engine.started and not self.over:
@@ -159,6 +166,7 @@ class MatchRun:
             force=config.force,
             resume=config.resume,
             game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
+            listeners=self.jails.listeners() if self.jails is not None else None,
         )
         return MatchServer(self.game, self.name, config.hands, config.seed, self.labels, options, on_hand=self.hand_done)
 
@@ -171,6 +179,7 @@ class MatchRun:
                 agent_command(spec, game_arg, seeds[i], HOST, ports[i]),
                 output_path=Path(config.out) / f"{self.name}.{self.labels[i]}.stderr" if config.out is not None else None,
                 env={TOKEN_ENV: token} if (token := self.tokens[i]) is not None else {},
+                jail=self.jails.jails[i] if self.jails is not None else None,
             )
             for i, spec in enumerate(config.agents)
         ]
@@ -185,6 +194,8 @@ class MatchRun:
             )
             return
         agent.watcher = asyncio.ensure_future(self._watch(agent))
+        if self.jails is not None:
+            self.jails.watch(agent.proc, agent.seat, lambda: self.played)
 
     def _play_in_process(self, seat: int, ports: list[int]) -> asyncio.Future[Any]:
         from showdown.agents.client import play_async
@@ -210,6 +221,17 @@ class MatchRun:
             return False
         return True
 
+    def _open_jails(self) -> None:
+        from showdown.matches.sandbox import MatchJails
+
+        config, game_arg, seeds = self.config, game_argument(self.config.game), seat_seeds(self.config)
+        commands = [agent_command(spec, game_arg, seeds[i], HOST, 0) for i, spec in enumerate(config.agents)]
+        self.jails = MatchJails(config.agents, config.sandbox, HOST, commands, self.say, self.labels)
+
+    def _close_jails(self) -> None:
+        if self.jails is not None:
+            self.jails.close()
+
     # ------------------------------------------------------------------ the match
 
     async def play(self, install_signals: bool = False) -> MatchReport:
@@ -218,8 +240,14 @@ class MatchRun:
             if not spec.token:
                 self.say(f"agent {label} sends no seat token (token: false): its seat is guarded only by its port "
                          "closing once it connects")
+        if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
+            self._open_jails()
         self.server = server = self._server()
-        ports = await server.start()
+        try:
+            ports = await server.start()
+        except BaseException:
+            self._close_jails()
+            raise
         if self.config.out is not None:
             save_match_file(self.config, self.name)
         if server.resumed_at and server.jsonl_path is not None:
@@ -248,6 +276,7 @@ class MatchRun:
             if in_process_tasks:
                 await asyncio.wait(in_process_tasks, timeout=AGENT_EXIT_GRACE)
             await reap(self.agents)
+            self._close_jails()
         if self.config_errors:
             raise ConfigError(self.config_errors[0])
         report = self._report(result, elapsed)
@@ -284,6 +313,7 @@ class MatchRun:
             elapsed=elapsed,
             play_seconds=result.play_seconds,
             failures=self.failures,
+            limits_hit=self.limits_hit,
             analysis=analysis,
             exact_values=figures.exact_values(),
         )

@@ -14,6 +14,7 @@ agents:
   - {name: cfr, options: {iterations: 2000}}
   - {command: "./my_bot --fast", label: mybot}
 dealer: {t_response_ms: 5000}   # optional, as in a match file
+sandbox: true              # bots given as files, commands or module:Class run sandboxed (the default)
 ```
 
 Validation happens before anything runs and names the file, the line and the key (``pyyaml`` node
@@ -87,7 +88,7 @@ __all__ = [
     "tournament_json",
 ]
 
-_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer", "executor", "address")
+_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer", "executor", "address", "sandbox")
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ class TournamentConfig:
     executor: str | None = None  # local (default) | ray
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     source: str = "<tournament>"
+    sandbox: bool = True  # bots given as files, commands or module:Class run sandboxed (built-ins never)
 
 
 def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
@@ -146,6 +148,7 @@ def parse_tournament_config(
         estimator=estimator,
         dealer=given.get("dealer", DealerSettings()),
         source=at.source,
+        sandbox=given.get("sandbox", True),
     )
 
 
@@ -265,6 +268,7 @@ def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
             progress=False,
             estimator="plain",
             force=True,  # an unfinished half is replayed from its first hand, over its own logs
+            sandbox=cfg.sandbox,
         )
         if cfg.duplicate:
             halves = tuple(half_configs(base, [cfg.labels[i] for i in group], match_id, base.out or cfg.out))

@@ -105,6 +105,7 @@ class DealerOptions(DealerSettings):
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
     max_pending: int = 4  # connections per port that have not yet proved their seat
+    listeners: tuple[socket.socket | None, ...] | None = None  # per seat: a listening socket to serve it on (a sandbox's)
 
     @classmethod
     def serving(cls, settings: DealerSettings, **how: Any) -> DealerOptions:
@@ -350,14 +351,17 @@ class MatchServer:
         family, address = await _resolve(loop, self.options.host)
         try:
             for seat, port in enumerate(self._want_ports):
-                server = await loop.create_server(
-                    functools.partial(_SeatConnection, self, seat),
-                    address,
-                    port,
-                    family=family,
-                    reuse_address=True,
-                    start_serving=False,
-                )
+                if (own := self._own_listener(seat)) is not None:
+                    server = await loop.create_server(functools.partial(_SeatConnection, self, seat), sock=own, start_serving=False)
+                else:
+                    server = await loop.create_server(
+                        functools.partial(_SeatConnection, self, seat),
+                        address,
+                        port,
+                        family=family,
+                        reuse_address=True,
+                        start_serving=False,
+                    )
                 self._servers.append(server)
                 self.ports.append(server.sockets[0].getsockname()[1])
         except OSError as exc:
@@ -479,9 +483,17 @@ class MatchServer:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _own_listener(self, seat: int) -> socket.socket | None:
+        """A copy of the listening socket given for ``seat`` (closing a server closes its socket)."""
+        own = self.options.listeners
+        return own[seat].dup() if own is not None and seat < len(own) and own[seat] is not None else None  # type: ignore[union-attr]
+
     async def _listen_again(self, seat: int) -> None:
         family, address = await _resolve(self._loop, self.options.host)
         try:
+            if (own := self._own_listener(seat)) is not None:
+                self._servers[seat] = await self._loop.create_server(functools.partial(_SeatConnection, self, seat), sock=own)
+                return
             self._servers[seat] = await self._loop.create_server(
                 functools.partial(_SeatConnection, self, seat), address, self.ports[seat], family=family,
                 reuse_address=True,

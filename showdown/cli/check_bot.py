@@ -1,0 +1,75 @@
+"""``showdown check-bot BOT``: what a bot does wrong, before it plays a match (see
+``showdown.matches.check_bot``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from showdown.cli import argtypes
+from showdown.errors import ConfigError
+
+__all__ = ["add_check_bot_parser", "run_check_bot_command"]
+
+
+def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Add the ``check-bot`` subcommand to ``showdown``'s subparsers."""
+    p = subparsers.add_parser(
+        "check-bot",
+        help="check a bot against the protocol and the rules before a match (one line per check)",
+        description="Play scripted situations against a bot and report each check: every street ending in a fold, "
+        "checks through to the showdown, all-ins on each street, the limit raise cap, no-limit minimum raises, "
+        "raises 1 chip over the minimum and all-ins short of a full raise, both positions, lines split across "
+        "packets and several in one packet, many hands, and the match's end; what the bot sent, what was legal "
+        "and a hint for each failure; response times against the match's limits. Exit status 0 only when every "
+        "check passes. Example: showdown check-bot ./my_bot.py --game holdem-nolimit",
+    )
+    p.add_argument("bot", nargs="?", help="a built-in agent name, a bot file (./my_bot.py, ./my_bot) or module:Class")
+    p.add_argument("--command", dest="bot_command", metavar="CMD", help="any program that connects as an ACPC client: {host} and {port} are "
+                   "filled in (appended when absent), e.g. --command './bot {host} {port}'")
+    p.add_argument("--game", default="holdem-nolimit", help="catalog name or .game file (default holdem-nolimit)")
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="dealing seed of the first check (default 0)")
+    p.add_argument("--hands", type=argtypes.positive, default=1000, help="hands of the many-hands check (default 1000)")
+    p.add_argument("--t-response-ms", type=argtypes.positive, default=7_000, help="time limit of one reply (default 7000)")
+    p.add_argument("--t-per-hand-ms", type=argtypes.positive, default=7_000,
+                   help="the bot's time limit in one hand, as the dealer's t_per_hand_ms (default 7000)")
+    p.add_argument("--deterministic", action="store_true",
+                   help="the bot says it plays the same for the same seed: check it (the many-hands check twice)")
+    p.add_argument("--only", action="append", metavar="CHECK", help="run only this check (repeatable)")
+    p.add_argument("--sandbox", action="store_true",
+                   help="run the bot in the sandbox with the default limits, as a tournament would (see showdown match --sandbox)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON (keys passed, checks, response_times)")
+    p.set_defaults(handler=run_check_bot_command)
+    return p
+
+
+def run_check_bot_command(args: argparse.Namespace) -> int:
+    """Handler: 0 when every check passed, 1 otherwise."""
+    from showdown.agents.registry import is_known_agent
+    from showdown.games.catalog import get_game
+    from showdown.matches.agent_words import agent_from_word
+    from showdown.matches.bot_checks import checks_for
+    from showdown.matches.check_bot import BotProgram, run_check_bot
+    from showdown.matches.config import AgentSpec
+    from showdown.matches.sandbox import Limits
+
+    if (args.bot is None) == (args.bot_command is None):
+        raise ConfigError("name the bot to check: a built-in name, a bot file, module:Class, or --command 'CMD {host} {port}'")
+    spec = AgentSpec(command=args.bot_command) if args.bot_command else agent_from_word(args.bot)
+    if spec.name is not None and ":" not in spec.name and not is_known_agent(spec.name):
+        raise ConfigError(f"unknown agent {spec.name!r}: give a built-in name (showdown agent --help), a bot file, or module:Class")
+    game = get_game(args.game)
+    game.require_servable()
+    if args.only:
+        known = [c.name for c in checks_for(game, args.hands)]
+        unknown = [n for n in args.only if n not in known]
+        if unknown:
+            raise ConfigError(f"--only {unknown[0]}: no such check for {args.game} (checks: {', '.join(known)})")
+    report = run_check_bot(
+        BotProgram(spec, spec.display, Limits() if args.sandbox else None), args.game, seed=args.seed, hands=args.hands, t_response_ms=args.t_response_ms,
+        t_per_hand_ms=args.t_per_hand_ms, deterministic=args.deterministic, only=set(args.only) if args.only else None,
+    )
+    print(json.dumps(report.json(), indent=2) if args.json else report.text())
+    sys.stdout.flush()
+    return 0 if report.passed else 1

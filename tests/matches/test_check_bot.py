@@ -1,0 +1,167 @@
+"""``showdown check-bot`` against real bot processes: a correct bot passes every check quickly, and
+each deliberately broken bot fails exactly the checks its bug shows in, with the hint."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.games.catalog import get_game
+from showdown.matches.bot_checks import checks_for
+
+# A bot that bets the minimum when nobody has bet on the flop and otherwise checks or calls;
+# FLAW (a few lines of Python, run at each point named) makes it one of the broken bots below.
+BOT = '''
+import os, random, socket, sys, time
+from showdown.games.catalog import get_game
+from showdown.protocol.matchstate import parse_matchstate
+game = get_game(os.environ["SHOWDOWN_GAME"])
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+FLAW = {flaw!r}
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    view = parse_matchstate(line, game)
+    state = view.to_state(game)
+    if state.finished:
+        if FLAW == "out-of-turn" and view.betting_text.endswith("f"):
+            conn.sendall((line + ":c\\r\\n").encode())
+        continue
+    if state.current_player != view.position:
+        continue
+    bounds = state.raise_bounds()
+    facing = state.max_spent > state.spent[view.position]
+    action = "c"
+    if bounds is not None and state.round == 1 and not facing:
+        action = "r" if game.is_limit else f"r{{bounds[0]}}"
+    if FLAW == "illegal-raise" and facing and state.history[state.round] and state.history[state.round][-1][1].is_raise:
+        action = "r"  # re-raises every raise, cap or not
+    if FLAW == "crash" and facing and state.max_spent % 50:
+        raise SystemExit("cannot handle a bet of " + str(state.max_spent))
+    if FLAW == "unseeded" and bounds is not None and not facing and random.SystemRandom().random() < 0.5:
+        action = "r" if game.is_limit else f"r{{bounds[0]}}"
+    if FLAW == "greedy" and view.hand >= 2:
+        hoard = bytearray(10 * 2**30)
+    if FLAW == "slow" and view.hand == 3 and state.round == 0:
+        time.sleep(0.5)
+    echo = line
+    if FLAW == "wrong-echo" and view.hand >= 10:
+        echo = line.replace(f":{{view.hand}}:", f":{{view.hand % 10}}:", 1)
+    conn.sendall((echo + ":" + action + "\\r\\n").encode())
+if FLAW == "ignores-end":
+    time.sleep(60)
+'''
+
+
+def _check(tmp_path: Path, flaw: str, game: str, *more: str) -> tuple[int, dict, float]:
+    bot = tmp_path / f"{flaw}_bot.py"
+    bot.write_text(BOT.format(flaw=flaw))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", game, "--hands", "100", "--json", *more],
+                          capture_output=True, text=True, timeout=170, cwd=tmp_path)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout), time.monotonic() - started
+
+
+def _failed(report: dict) -> dict[str, str]:
+    return {c["name"]: c["hint"] for c in report["checks"] if not c["passed"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["holdem-limit", "holdem-nolimit"])
+def test_a_correct_bot_passes_every_check_in_under_30_seconds(tmp_path: Path, game: str) -> None:
+    bot = tmp_path / "good_bot.py"
+    bot.write_text(BOT.format(flaw=None))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", game, "--json"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    took = time.monotonic() - started
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["passed"] and not _failed(report), _failed(report)
+    assert took < 30, took
+    assert {"fold-preflop", "check-down", "many-hands", "match-end", "response-time"} <= {c["name"] for c in report["checks"]}
+
+
+BROKEN = [
+    ("wrong-echo", "holdem-nolimit", (), {"many-hands": "echo the state exactly as received"}),
+    ("illegal-raise", "holdem-limit", (), {"raise-cap": "illegal: no raise is allowed here"}),
+    ("out-of-turn", "holdem-nolimit", (), None),
+    ("slow", "holdem-nolimit", ("--t-per-hand-ms", "300"), {"response-time": "answer faster"}),
+    ("crash", "holdem-nolimit", (), {"min-raise-plus-1": "cannot handle a bet of 201"}),
+    ("ignores-end", "holdem-nolimit", (), {"match-end": "when a read returns end-of-file"}),
+    ("unseeded", "holdem-limit", ("--deterministic",), {"deterministic": "seed every random choice"}),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("flaw", "game", "more", "expected"), BROKEN, ids=[b[0] for b in BROKEN])
+def test_a_broken_bot_fails_exactly_its_checks_with_the_hint(tmp_path: Path, flaw: str, game: str, more: tuple[str, ...],
+                                                          expected: dict[str, str] | None) -> None:
+    status, report, _ = _check(tmp_path, flaw, game, *more)
+    failed = _failed(report)
+    assert status == 1 and not report["passed"]
+    if expected is None:  # answers the final state of every hand that ends in a fold: where the hands end so
+        expected = {name: "answer only states where it is your turn" for name in failed}
+        assert {"fold-preflop", "fold-flop"} <= set(failed) and "check-down" not in failed and "all-in-preflop" not in failed
+    assert set(failed) == set(expected), failed
+    for name, hint in expected.items():
+        assert hint in failed[name], failed[name]
+
+
+@pytest.mark.slow
+def test_a_built_in_deterministic_agent_passes_the_determinism_check(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "rules", "--game", "leduc", "--only", "many-hands",
+                           "--hands", "200", "--deterministic", "--json"], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and [c["name"] for c in report["checks"]] == ["many-hands", "match-end", "response-time", "deterministic"]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["check-bot", "nosuchbot", "--game", "kuhn"], "unknown agent 'nosuchbot'"),
+    (["check-bot", "--game", "kuhn"], "name the bot to check"),
+    (["check-bot", "random", "--game", "kuhn", "--only", "fold-preflop"], "--only fold-preflop: no such check for kuhn"),
+    (["check-bot", "./no_such_bot.py"], "no such bot file"),
+])
+def test_usage_errors_are_one_line_and_exit_2(argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from showdown.cli.main import main
+
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert said in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_built_in_agent_passes_the_checks_it_is_given(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "random", "--game", "kuhn", "--only", "fold-round1",
+                           "--only", "split-packets", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0 and report["passed"]
+    assert [(c["name"], c["passed"]) for c in report["checks"]] == [("fold-round1", True), ("split-packets", True), ("response-time", True)]
+    assert set(report["checks"][0]) >= {"name", "passed", "hint"}
+
+
+SHORT_STACKS = Path(__file__).parents[1] / "data" / "holdem.nolimit.3p.short_stacks.game"
+
+
+def test_three_players_with_stacks_of_different_sizes_reach_side_pots(tmp_path: Path) -> None:
+    from showdown.games.gamedef import load_gamedef
+
+    assert "side-pots" in {c.name for c in checks_for(load_gamedef(SHORT_STACKS))}
+    assert "side-pots" not in {c.name for c in checks_for(get_game("holdem-nolimit-3p"))}  # equal stacks: none can form
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "random", "--game", str(SHORT_STACKS), "--only", "side-pots",
+                           "--only", "all-in-flop", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    assert done.returncode == 0, report
+    assert [(c["name"], c["passed"], c["reached"]) for c in report["checks"][:2]] == [("all-in-flop", True, True), ("side-pots", True, True)]
+
+
+def test_with_sandbox_a_bot_over_its_memory_fails_naming_the_limit(tmp_path: Path) -> None:
+    status, report, _ = _check(tmp_path, "greedy", "holdem-nolimit", "--sandbox", "--only", "fold-preflop")
+    assert status == 1
+    hint = _failed(report)["fold-preflop"]
+    assert "MemoryError" in hint or "memory_mb" in hint
+    assert any(p["kind"] == "limit" and "memory_mb" in p["hint"] for p in report["checks"][0]["problems"])
