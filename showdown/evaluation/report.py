@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.evaluation.stats import Estimate
+from showdown.protocol.logfile import chosen_why
 
 if TYPE_CHECKING:
     from showdown.evaluation.analyze import Analysis
@@ -61,13 +62,14 @@ class MatchReport:
 
     @property
     def degraded(self) -> bool:
-        """Some seat was played by the dealer (timeouts, absence) in more than ``max_replaced`` of the
+        """Some seat was played by the dealer (timeouts, absence, junk or illegal replies) in more than ``max_replaced`` of the
         hands: the figures then describe the dealer's check/fold, not that agent."""
         return bool(self.hands) and any(n > self.max_replaced * self.hands for n in self.replaced_hands.values())
 
     def degraded_text(self) -> str | None:
         worst = [
-            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%)"
+            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%; "
+            f"{chosen_why(self.replacements.get(name, {}))})"
             for name, n in self.replaced_hands.items()
             if self.hands and n > self.max_replaced * self.hands
         ]

@@ -335,6 +335,28 @@ class HandRecord:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
 
 
+DEALER_CHOSE = frozenset({"timeout", "disconnect", "invalid", "bad_action"})
+"""Count kinds in which the dealer chose the seat's action: it ran out of time, was not there, or its
+reply (or 8 lines answering nothing) named no legal action. A hand with one of these for a seat was
+not played by that seat's agent, and counts toward ``--max-replaced``. (A resized no-limit raise
+is the seat's own raise, clamped: counted, but not as chosen by the dealer.)"""
+
+
+CHOSEN_WHY = {
+    "timeout": "out of time",
+    "disconnect": "not connected",
+    "invalid": "invalid or no reply",
+    "bad_action": "malformed action",
+}
+
+
+def chosen_why(counts: Mapping[str, int]) -> str:
+    """Why the dealer chose a seat's actions, from its counts: ``invalid or no reply: 1,990 actions``."""
+    parts = [f"{CHOSEN_WHY[kind]}: {counts[kind]:,} action{'s' if counts[kind] != 1 else ''}"
+             for kind in CHOSEN_WHY if counts.get(kind)]
+    return "; ".join(parts) or "no reason counted"
+
+
 # ---------------------------------------------------------------------- the summary record
 
 SUMMARY_PREFIX = '{"summary":true'

@@ -61,7 +61,7 @@ from typing import IO, Any, cast
 from showdown.errors import GameDefError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
+from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, LogHeader, MatchSummary, chosen_why, format_score_line
 from showdown.protocol.matchstate import split_token
 from showdown.server.dealer import (
     HandFinished,
@@ -81,8 +81,8 @@ CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connect
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
 
 
-DEALER_PLAYED = frozenset({"timeout", "disconnect"})
-"""Event kinds in which the dealer chose a seat's action (it timed out or was not there)."""
+DEALER_PLAYED = DEALER_CHOSE
+"""Event kinds in which the dealer chose a seat's action (``protocol.logfile.DEALER_CHOSE``)."""
 
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
@@ -866,7 +866,8 @@ class MatchServer:
             _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
         for seat, n in enumerate(self.replaced_hands):
             if n:
-                _err(f"seat {seat + 1} ({self.names[seat]}) was played by the dealer in {n:,} of {f.hands_played:,} hands")
+                why = chosen_why(self.engine.counts[seat])
+                _err(f"seat {seat + 1} ({self.names[seat]}) was played by the dealer in {n:,} of {f.hands_played:,} hands ({why})")
         if self._observer_timer is not None:
             self._observer_timer.cancel()
         self._write_observers()
