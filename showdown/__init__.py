@@ -6,7 +6,9 @@ importable from here; it is loaded on first use so that the command line starts 
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # no import of typing at start-up: a Ctrl-C then has almost nothing to interrupt
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 __all__ = ["__version__", "run_match", "run_match_async", "run_tournament"]

@@ -104,7 +104,7 @@ class DealerOptions(DealerSettings):
     resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
-    max_pending: int = 4  # connections per port that have not yet proved their seat
+    max_pending: int = 16  # connections per port that have not yet proved their seat
 
     @classmethod
     def serving(cls, settings: DealerSettings, **how: Any) -> DealerOptions:
@@ -323,6 +323,7 @@ class MatchServer:
         self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
         self._tokens = _seat_tokens(options, n)
         self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
+        self.refused = [0] * n  # connections refused at each seat's port (no or a wrong token, the seat taken)
         self._refusals_shown = 0
         self.on_refused: Callable[[int, str], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
@@ -438,8 +439,11 @@ class MatchServer:
         elif want is not None and not hmac.compare_digest(token or "", want):
             why = "wrong seat token"
         elif self._conns[seat] is not None:
-            why = f"seat {seat + 1} is already connected"
-        elif not self.engine.can_connect(seat):
+            if want is None:
+                why = f"seat {seat + 1} is already connected"
+            else:
+                self._replaced_by(seat)
+        if why is None and not self.engine.can_connect(seat):
             why = f"seat {seat + 1} is out of this match"
         if why is not None:
             self._refused(seat, why)
@@ -454,19 +458,35 @@ class MatchServer:
         return line
 
     def _refused(self, seat: int, why: str) -> None:
-        """A connection refused at a seat's port: counted, the first few said, the match undisturbed."""
-        self.engine.counts[seat]["rejected"] += 1
+        """A connection refused at a seat's port: counted apart from the seat's own counts (it may be
+        anyone on the machine), the first few said, the match undisturbed."""
+        self.refused[seat] += 1
         self.refusals[seat].append(why)
         del self.refusals[seat][:-5]
         shown = self._refusals_shown
         self._refusals_shown += 1
         if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): connection refused: {why}")
+            _err(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
         if self.on_refused is not None:
             self.on_refused(seat, why)
 
+    def _replaced_by(self, seat: int) -> None:
+        """The seat's holder (it has the token) connected again while its old connection looks open
+        (a bot that reconnects at once, before its close is seen): the new connection takes over."""
+        old = self._conns[seat]
+        assert old is not None
+        self._conns[seat] = None
+        self._deferred[seat] = []
+        old.close("# ERROR: your seat was taken over by a new connection with its token")
+        if self._timed is not None and self._finished is None:
+            self._guarded(self._timed.disconnected, seat)
+
     def _pause_listener(self, seat: int) -> None:
-        """The reference closes a seat's listener once the seat is taken: nobody else can connect."""
+        """The reference closes a seat's listener once the seat is taken: nobody else can connect.
+        A seat with a token keeps listening (the token guards it), so that its holder can come
+        back at once, without waiting for the port to listen again."""
+        if self._tokens[seat] is not None:
+            return
         server = self._servers[seat] if seat < len(self._servers) else None
         if server is not None and server.is_serving():
             server.close()
