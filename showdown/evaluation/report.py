@@ -59,6 +59,7 @@ class MatchReport:
     stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
     stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
     exact_values: dict[str, Any] | None = None  # 3+ players, every strategy known: exact per-100 values
+    error: str | None = None  # a file the match could not write (a full disk): the exit status is 1
 
     @property
     def degraded(self) -> bool:
@@ -147,6 +148,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "fixed_seats": r.fixed_seats,
         "big_blind": r.big_blind,
         "aborted": r.aborted,
+        "write_error": r.error,  # not "error": a child half's document with that key failed (parallel.take_result)
         "interrupted": r.interrupted,
         "degraded": r.degraded,
         "stopping": r.stopping,
@@ -189,6 +191,14 @@ def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
     return f"[{ci[0]:+,.{digits}f}, {ci[1]:+,.{digits}f}]"
 
 
+def _ending_line(r: MatchReport) -> str | None:
+    if r.error:
+        return f"ERROR: {r.error}"
+    if r.aborted and r.reason:
+        return f"match aborted: {r.reason}"
+    return None
+
+
 def format_table(r: MatchReport) -> str:
     """The human-readable results: how they were estimated, a row per agent and per position, the
     difference between agents with its p-value, and the logs."""
@@ -212,8 +222,9 @@ def format_table(r: MatchReport) -> str:
             f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
             f"[{lo:+.2f}, {hi:+.2f}] per 100 hands (a confidence sequence: valid however early it stopped)"
         )
-    if r.aborted and r.reason:
-        lines.append(f"match aborted: {r.reason}")
+    ending = _ending_line(r)
+    if ending:
+        lines.append(ending)
     if r.analysis is not None:
         lines.append(estimator_line(r.analysis))
         lines += format_rows(r.analysis, totals=r.totals)

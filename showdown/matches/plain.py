@@ -270,10 +270,7 @@ class MatchRun:
                     in_process_tasks.append(self._play_in_process(agent.seat, ports))
                 else:
                     await self._spawn(agent, env)
-            start_limit = self.config.dealer.start_timeout_ms
-            never_came = None
-            if start_limit is not None:  # just before the dealer's own start limit gives up on a seat
-                never_came = asyncio.get_running_loop().call_at(opened + start_limit / 1000 - 0.05, self._never_came)
+            never_came = self._watch_start(opened)
             result = await server.run()
             if never_came is not None:
                 never_came.cancel()
@@ -293,9 +290,26 @@ class MatchRun:
         if any(self.strangers):
             refused = ", ".join(f"seat {i + 1} ({self.labels[i]}): {n}" for i, n in enumerate(self.strangers) if n)
             self.say(f"connections refused at the seat ports, not counted against the agents: {refused}")
+        return self._finish(result, elapsed)
+
+    def _watch_start(self, opened: float) -> asyncio.TimerHandle | None:
+        """Look for agents that never came just before the dealer's start limit (from ``opened``)."""
+        start_limit = self.config.dealer.start_timeout_ms
+        if start_limit is None:
+            return None
+        return asyncio.get_running_loop().call_at(opened + start_limit / 1000 - 0.05, self._never_came)
+
+    def _finish(self, result: Any, elapsed: float) -> MatchReport:
+        """The report, and its ``result.json``; a file that cannot be written is said (exit status 1)."""
         report = self._report(result, elapsed)
-        if result.log_path is not None:
-            save_result_file(report, self.figures.series.to_json())
+        if result.error is not None:
+            self.say(f"ERROR: {result.error}")
+        elif result.log_path is not None:
+            try:
+                save_result_file(report, self.figures.series.to_json())
+            except OSError as exc:
+                report.error = f"cannot write the result file beside {result.log_path}: {exc.strerror or exc}"
+                self.say(f"ERROR: {report.error}")
         return report
 
     def _report(self, result: Any, elapsed: float) -> MatchReport:
@@ -318,7 +332,9 @@ class MatchRun:
             fixed_seats=config.fixed_seats,
             show_mbb=figures.show_mbb,
             big_blind=self.game.big_blind,
-            aborted=result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
+            aborted=result.error is not None and result.aborted
+            or result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
+            error=result.error,
             interrupted=bool(self.interrupted),
             stop_signal=self.interrupted,
             replaced_hands=figures.replaced_hands,
