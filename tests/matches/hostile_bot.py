@@ -7,6 +7,7 @@ Every mode connects with its seat token and answers decisions (or not) its own w
 - ``junk``: each decision answered with 8 lines of garbage, never an action;
 - ``endless``: one line without a line end, forever (until the dealer closes the socket);
 - ``huge-once``: a 16 MB line on its first decision, then plays call like a normal bot;
+- ``malformed``: each decision answered with its state and no action at all (the state alone);
 - ``call``: a well-behaved bot that always calls (the control).
 """
 
@@ -40,6 +41,8 @@ def main() -> None:
         try:
             if mode == "junk":
                 s.sendall(b"".join(b"garbage %d\r\n" % i for i in range(8)))
+            elif mode == "malformed":
+                s.sendall((line + "\r\n").encode())
             elif mode == "huge-once" and not huge_sent:
                 huge_sent = True
                 s.sendall(b"y" * (16 << 20) + b"\r\n")

@@ -28,14 +28,15 @@ def match(tmp: Path, mode: str, hands: int, *extra: str) -> subprocess.Completed
                           cwd=tmp, env=ENV, capture_output=True, text=True, timeout=180, check=False)
 
 
-@pytest.mark.parametrize(("mode", "hands"), [("junk", 300), ("endless", 300)])
-def test_a_bot_whose_every_action_the_dealer_chose_is_degraded_exit_3(tmp_path: Path, mode: str, hands: int) -> None:
+@pytest.mark.parametrize(("mode", "hands", "why"), [("junk", 300, "invalid or no reply"), ("endless", 300, "invalid or no reply"),
+                                                   ("malformed", 300, "malformed action")])
+def test_a_bot_whose_every_action_the_dealer_chose_is_degraded_exit_3(tmp_path: Path, mode: str, hands: int, why: str) -> None:
     r = match(tmp_path, mode, hands, "--max-replaced", "0.01", "--json")
     assert r.returncode == 3, r.stderr
     doc = json.loads(r.stdout)
     assert doc["degraded"] is True and doc["hands"] == hands
     assert doc["replaced_hands"][mode] >= hands * 0.9 and doc["replaced_hands"]["rules"] == 0
-    assert f"seat 1 ({mode}) was played by the dealer in" in r.stderr and "invalid or no reply" in r.stderr
+    assert f"seat 1 ({mode}) was played by the dealer in" in r.stderr and why in r.stderr
     assert verify_log(tmp_path / doc["log"]).ok
 
 
