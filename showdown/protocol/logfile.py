@@ -317,8 +317,13 @@ class HandRecord:
     def from_json(cls, text: str) -> HandRecord:
         try:
             d = json.loads(text)
+            hand = d["hand"]
+            if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < 10**MAX_DIGITS:
+                raise ValueError(f"hand number {str(hand)[:40]} is not a whole number of at most {MAX_DIGITS} digits")
+            if sorted(d["seats"]) != list(range(len(d["players"]))):
+                raise ValueError("seats must number each player once, from 0")
             return cls(
-                hand=int(d["hand"]),
+                hand=hand,
                 game=str(d["game"]),
                 players=tuple(str(n) for n in d["players"]),
                 seats=tuple(int(s) for s in d["seats"]),

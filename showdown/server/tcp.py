@@ -20,7 +20,9 @@ nothing when off; ``run_match`` and the CLI use uvloop when it is installed (the
 Warnings and a final ``# replacements:`` summary line always go to stderr.
 
 Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a killed dealer loses no
-finished hand:
+finished hand; a write that fails (a full disk) ends the match before any seat is told how that
+hand ended, so the hands the seats saw finish are exactly the logged ones (``error_text`` says
+which hand was lost):
 
 - ``<match>.log``: the reference format: ``# name/game/hands/seed ...`` and ``#--t_*`` header lines,
   one STATE line per hand, then the SCORE line. Unlike the reference, the ``SCORE`` line is also
@@ -35,10 +37,11 @@ finished hand:
 
 Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
 a dropped seat may reconnect within ``reconnect_ms`` and is otherwise played check/fold, a bad
-VERSION line closes only that connection, a second connection to a seat's port is refused, a
+VERSION line closes only that connection, a second connection to a seat's port is refused (one
+with the seat's token takes the seat over: its holder came back before its old connection closed), a
 client that stops reading (more than 1 MB waiting to be sent to it) is disconnected, lines are cut
 at 4095 bytes and at most 1000 lines are queued per seat. The match always finishes and the score
-is always written.
+is always written (unless the disk is full).
 """
 
 from __future__ import annotations
@@ -877,7 +880,7 @@ class MatchServer:
             self._handle(self._timed.stop_now(self._loop.time()))
 
     def error_text(self) -> str:
-        """The write that failed, and what the logs hold (None-safe only once ``error`` is set)."""
+        """The write that failed (``error``, which must be set) and what the logs hold."""
         lost = self._unlogged[0].hand if self._unlogged else None
         logged = self._finished.hands_played - len(self._unlogged) if self._finished is not None else None
         if lost is None:

@@ -139,3 +139,17 @@ def test_hostile_hand_numbers_and_headers_cost_work_bounded_by_the_lines(
         assert all(isinstance(p, str) for p in report.problems)
     assert _CountingDealer.work <= 2 * (len(hands) + 1) + 1000 + 1
     assert time.monotonic() - started < 20
+
+
+@pytest.mark.parametrize(("field", "value", "says"), [
+    ("hand", 10**30, "at most 18 digits"), ("hand", -5, "at most 18 digits"), ("hand", True, "at most 18 digits"),
+    ("seats", [0, 7], "seats must number each player once"),
+])
+def test_a_jsonl_record_with_an_impossible_hand_number_or_seat_is_one_line(tmp_path: Path, field: str, value: object,
+                                                                          says: str) -> None:
+    record = {"hand": 0, "game": "kuhn", "players": ["a", "b"], "seats": [0, 1], "hole": ["Ks", "Qs"], "board": [],
+              "betting": "cc", "values": [1.0, -1.0], "events": []}
+    path = tmp_path / "m.jsonl"
+    path.write_text(json.dumps({**record, field: value}) + "\n")
+    r = run("analyze", str(path))
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
