@@ -648,9 +648,10 @@ class MatchServer:
     def _log_hands(self, hands: list[HandFinished]) -> bool:
         """Log the finished hands, before any seat is sent how they ended (as the reference does);
         False when one could not be written: the match has then ended without sending it."""
-        for hand in hands:
+        for i, hand in enumerate(hands):
             self._count_dealer_played(hand)
             if not self._log_hand(hand):
+                self._unlogged += hands[i + 1 :]  # played after it in the same input: not logged either
                 self._stop_unlogged()
                 if self._finished is not None and not self._ended:  # the match's last hand was the one
                     self._ended = True
