@@ -18,8 +18,8 @@ from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.plain import MatchRun
 from showdown.server.timing import DealerSettings
 
-LATE_BOT = (  # the real agent: our runtime, one second late, so the stranger is there first
-    f"{sys.executable} -c \"import time, runpy, sys; time.sleep(1.0); sys.argv = ['showdown', 'agent', 'call', "
+LATE_BOT = (  # the real agent: our runtime, two seconds late, so the stranger is there first
+    f"{sys.executable} -c \"import time, runpy, sys; time.sleep(2.0); sys.argv = ['showdown', 'agent', 'call', "
     f"'--game', 'kuhn', *sys.argv[1:]]; runpy.run_module('showdown', run_name='__main__')\""
 )
 NO_TOKEN_STAYS = (  # a bot that cannot send a token and stays connected-less, alive
