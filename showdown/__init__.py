@@ -7,10 +7,9 @@ starts fast. Each subpackage lists its own public names in its ``__all__``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from showdown._lazy import lazy_exports
 
+TYPE_CHECKING = False  # no import of typing at start-up: a Ctrl-C then has almost nothing to interrupt
 if TYPE_CHECKING:
     from showdown.api import MatchResult, TournamentTable, run_match, run_match_async, run_tournament
 

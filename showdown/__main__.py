@@ -7,8 +7,10 @@ to the agent command without building every other command's parser: a quicker st
 import sys
 
 if sys.argv[1:2] == ["agent"]:
-    from showdown.cli.agent import main as agent_main
-
+    try:
+        from showdown.cli.agent import main as agent_main
+    except KeyboardInterrupt:  # Ctrl-C while it loads: as quiet as one later on
+        sys.exit(130)
     sys.exit(agent_main(sys.argv[2:]))
 
 from showdown.cli import main

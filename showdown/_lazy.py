@@ -9,11 +9,12 @@ dealer never imports numpy), while ``from showdown.solvers import CFRSolver`` wo
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Callable
-from functools import cache
-from typing import Any
+
+TYPE_CHECKING = False  # nothing but sys at start-up (see showdown/__init__.py)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 __all__ = ["lazy_exports"]
 
@@ -39,10 +40,13 @@ def lazy_exports(package: str, init_file: str) -> tuple[Callable[[str], Any], Ca
     dealer does) never pays for it.
     """
 
-    @cache
+    read: dict[str, str] = {}
+
     def where() -> dict[str, str]:
-        with open(init_file, encoding="utf-8") as f:
-            return _typing_imports(f.read())
+        if not read:
+            with open(init_file, encoding="utf-8") as f:
+                read.update(_typing_imports(f.read()))
+        return read
 
     def __getattr__(name: str) -> Any:
         if name.startswith("__"):  # import machinery probes (__path__, __wrapped__...): never ours
@@ -50,6 +54,8 @@ def lazy_exports(package: str, init_file: str) -> tuple[Callable[[str], Any], Ca
         module = where().get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        import importlib
+
         value = getattr(importlib.import_module(module), name)
         setattr(sys.modules[package], name, value)  # the next look-up is an ordinary attribute
         return value

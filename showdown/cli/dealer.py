@@ -189,7 +189,7 @@ def run_dealer(args: argparse.Namespace) -> int:
     if args.quiet:  # the trace (off with -q) carries it otherwise; the reference prints it on stderr either way
         print(score_line, file=sys.stderr, flush=True)
     if server.error is not None:
-        print(f"showdown dealer: error: {server.error}", file=sys.stderr)
+        print(f"showdown dealer: error: {server.error_text()}", file=sys.stderr)
         return 1
     if stopped_by:  # like a shell: 128 + the signal (130 for Ctrl-C, 143 for SIGTERM)
         print(f"showdown dealer: stopped by {signal.Signals(stopped_by[0]).name} after {result.hands_played} of "

@@ -185,8 +185,11 @@ def _print_report(report: Any, args: argparse.Namespace) -> None:
 
 
 def exit_status(report: Any) -> int:
-    """0 played in full; 1 aborted; 3 degraded (the dealer played a seat too often); 128 + the
-    signal when stopped early (130 Ctrl-C, 143 SIGTERM), as a shell reports it."""
+    """0 played in full; 1 aborted, or a file could not be written (a full disk); 3 degraded (the
+    dealer played a seat too often); 128 + the signal when stopped early (130 Ctrl-C, 143 SIGTERM),
+    as a shell reports it."""
+    if getattr(report, "error", None):
+        return 1
     if report.interrupted:
         return 128 + (report.stop_signal or 2)
     if report.aborted:

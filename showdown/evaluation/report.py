@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.evaluation.stats import Estimate
+from showdown.protocol.logfile import chosen_why
 
 if TYPE_CHECKING:
     from showdown.evaluation.analyze import Analysis
@@ -59,10 +60,11 @@ class MatchReport:
     stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
     exact_values: dict[str, Any] | None = None  # 3+ players, every strategy known: exact per-100 values
     limits_hit: list[str] = field(default_factory=list)  # sandboxed bots stopped by a limit, one line each
+    error: str | None = None  # a file the match could not write (a full disk): the exit status is 1
 
     @property
     def degraded(self) -> bool:
-        """Some seat was played by the dealer (timeouts, absence) in more than ``max_replaced`` of the
+        """Some seat was played by the dealer (timeouts, absence, junk or illegal replies) in more than ``max_replaced`` of the
         hands: the figures then describe the dealer's check/fold, not that agent."""
         if self.limits_hit:
             return True
@@ -70,7 +72,8 @@ class MatchReport:
 
     def degraded_text(self) -> str | None:
         worst = [
-            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%)"
+            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%; "
+            f"{chosen_why(self.replacements.get(name, {}))})"
             for name, n in self.replaced_hands.items()
             if self.hands and n > self.max_replaced * self.hands
         ]
@@ -146,6 +149,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "fixed_seats": r.fixed_seats,
         "big_blind": r.big_blind,
         "aborted": r.aborted,
+        "write_error": r.error,  # not "error": a child half's document with that key failed (parallel.take_result)
         "interrupted": r.interrupted,
         "degraded": r.degraded,
         "stopping": r.stopping,
@@ -189,6 +193,14 @@ def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
     return f"[{ci[0]:+,.{digits}f}, {ci[1]:+,.{digits}f}]"
 
 
+def _ending_line(r: MatchReport) -> str | None:
+    if r.error:
+        return f"ERROR: {r.error}"
+    if r.aborted and r.reason:
+        return f"match aborted: {r.reason}"
+    return None
+
+
 def format_table(r: MatchReport) -> str:
     """The human-readable results: how they were estimated, a row per agent and per position, the
     difference between agents with its p-value, and the logs."""
@@ -212,8 +224,9 @@ def format_table(r: MatchReport) -> str:
             f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
             f"[{lo:+.2f}, {hi:+.2f}] per 100 hands (a confidence sequence: valid however early it stopped)"
         )
-    if r.aborted and r.reason:
-        lines.append(f"match aborted: {r.reason}")
+    ending = _ending_line(r)
+    if ending:
+        lines.append(ending)
     if r.analysis is not None:
         lines.append(estimator_line(r.analysis))
         lines += format_rows(r.analysis, totals=r.totals)

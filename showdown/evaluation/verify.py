@@ -4,22 +4,43 @@ For each ``STATE`` line the cards must be the ones the reference dealing gives t
 number, the betting must be legal at every step through the rules engine and finish the hand, and
 the values must be exactly the engine's payoffs. Names must follow the seat rotation, and the
 ``SCORE`` line (when present) must equal each name's total.
+
+The log is read one line at a time and the work is bounded by its size, not by what it claims: a
+hand number far ahead (or behind) of the lines before it is not dealt up to (the numbering problem
+is reported instead), and a hand already checked with the same deal and text is not replayed again
+(the cards, betting and values of small games repeat all match long).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, TypeVar
 
-from showdown.errors import IllegalActionError, ShowdownError
+from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
 from showdown.evaluation.analyze import resolve_log_game
-from showdown.games.cards import cards_text
+from showdown.games.cards import Card, cards_text
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
-from showdown.protocol.logfile import LogFile, LoggedHand, format_value, parse_log
+from showdown.protocol.logfile import (
+    MAX_DIGITS,
+    LoggedHand,
+    LogHeader,
+    Score,
+    format_value,
+    parse_count,
+    parse_header_line,
+    parse_score_line,
+    parse_state_line,
+)
 
 TOLERANCE = 5e-7  # values are printed with six decimals
+MEMO_SIZE = 4096  # hands remembered by deal and text (cleared when full)
+DEAL_SLACK = 1000  # hands the dealing may run ahead of the lines read, for gaps in a log
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass
@@ -46,106 +67,243 @@ def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None =
     0 with no gap and no repeat, as many hands as the header asks for, and a SCORE line equal to the
     sum of the hands. A log that stops short (a crash, a stopped match) is a problem unless
     ``partial``; its complete hands are still checked. A last line cut mid-write is left out and noted.
+    A malformed line (``nan`` for a value, a hand number of 40 digits) is a ``ProtocolError``
+    naming the file and line.
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        f = open(p, "rb")  # noqa: SIM115 (closed below; the error must be one line)
     except OSError as exc:
         raise ShowdownError(f"cannot read log {p}: {exc.strerror or exc}") from None
-    lines = text.split("\n")
-    notes: list[str] = []
-    tail = lines.pop()  # "" when the file ends with a line end
-    if tail.strip():
-        notes.append(f"{p}:{len(lines) + 1}: the last line is cut off (the writer stopped mid-line); it is not checked")
-    log = parse_log(lines, source=str(p))
-    if game is None:
-        if not log.headers:
-            raise ShowdownError(f"{p}: no '# name/game/hands/seed' header; pass --game and --seed")
-        game = resolve_log_game(log.headers[0].game, p)
-    if seed is None:
-        if not log.headers:
-            raise ShowdownError(f"{p}: no header to take the seed from; pass --seed")
-        seed = log.headers[0].seed
-    report = verify_hands(log, game, seed)
-    report.notes += notes
-    check_match(log, report, partial, torn=bool(notes))
-    return report
+    audit = _Audit(p, game, seed)
+    try:
+        with f:
+            audit.read(f)
+    except OSError as exc:
+        raise ShowdownError(f"cannot read log {p}: {exc.strerror or exc}") from None
+    return audit.finish(partial)
 
 
-def check_match(log: LogFile, report: VerifyReport, partial: bool, torn: bool = False) -> None:
-    """The log as one match: numbering, count against the header, the closing SCORE line."""
-    numbers = [h.hand for h in log.hands]
-    expected = 0
-    for n in numbers:
-        if n < expected:
-            report.problems.append(f"hand {n} appears again (or out of order) after hand {expected - 1}")
-            break
-        if n > expected:
-            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
-            report.problems.append(f"hands {missing} are missing: the log jumps from hand {expected - 1} to {n}")
-            break
-        expected = n + 1
-    requested = log.headers[0].hands if log.headers else None
-    report.requested = requested
-    if requested is not None and report.hands > requested:
-        report.problems.append(f"{report.hands:,} hands logged but the header asks for {requested:,}")
-    short = requested is not None and report.hands < requested
-    report.complete = not short and log.score is not None and not torn
-    if not report.complete and not partial:
-        if short:
-            report.problems.append(
-                f"only {report.hands:,} of the {requested:,} hands the header asks for (--partial accepts a match that stopped early)"
-            )
-        elif log.score is None:
-            report.problems.append("no SCORE line: the match did not finish (--partial accepts a match that stopped early)")
+class _Audit:
+    """One pass over a log: per line, constant work (amortised) and memory bounded by the memos."""
+
+    def __init__(self, path: Path, game: GameDef | None, seed: int | None) -> None:
+        self.path = path
+        self.game = game
+        self.seed = seed
+        self.report = VerifyReport()
+        self.header: LogHeader | None = None
+        self.score: Score | None = None
+        self.torn = False
+        self.dealer: CardDealer | None = None
+        self.dealt = 0  # hands dealt in all (restarts included): bounded by the lines read
+        self.unchecked = 0  # hands whose numbers jump too far to deal them
+        self.first_unchecked = -1
+        self.expected = 0  # the next hand number in order
+        self.numbering_done = False  # the first numbering problem is reported, the rest follow from it
+        self.totals: dict[str, float] = {}
+        self.memo: dict[tuple[tuple[Card, ...], str], tuple[str | None, tuple[float, ...]]] = {}
+        self.names_memo: dict[str, tuple[str, ...]] = {}
+        # the seat rotation, as the first hand's names imply it: by hand number mod players
+        self.first_names: tuple[str, ...] | None = None
+        self.rotating: list[str] = []
+        self.rotating_miss: int | None = None
+        self.miss_names = ""  # the names logged in the hand the rotation first misses
+        self.first_hand = 0
+        self.fixed_miss: int | None = None
+
+    # ------------------------------------------------------------------ lines
+
+    def read(self, f: IO[bytes]) -> None:
+        source = str(self.path)
+        for number, raw in enumerate(f, start=1):
+            if not raw.endswith(b"\n"):
+                if raw.strip():
+                    self.torn = True
+                    self.report.notes.append(
+                        f"{source}:{number}: the last line is cut off (the writer stopped mid-line); it is not checked"
+                    )
+                return
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            try:
+                if line.startswith("STATE:"):
+                    self.hand_line(line)
+                elif line.startswith("SCORE:"):
+                    self.score = parse_score_line(line)
+                elif line.startswith("#"):
+                    if not line.startswith("#--t_"):
+                        header = parse_header_line(line)
+                        if header is not None and self.header is None:
+                            self.header = header
+                elif line.strip():
+                    raise ProtocolError(f"unexpected line {line[:80]!r}")
+            except ProtocolError as exc:
+                raise ProtocolError(f"{source}:{number}: {exc}") from None
+
+    def hand_line(self, line: str) -> None:
+        head, _, rest = line[6:].partition(":")
+        if len(head) <= MAX_DIGITS and head.isdigit() and head.isascii():
+            hand = int(head)
         else:
-            report.problems.append("the last line is cut off (--partial accepts a match that stopped early)")
-
-
-def verify_hands(log: LogFile, game: GameDef, seed: int) -> VerifyReport:
-    report = VerifyReport()
-    dealer = CardDealer(game, seed)
-    totals: dict[str, float] = {}
-    for h in log.hands:
+            hand = parse_count(head, "hand number")  # refused, with its reason
+        body, _, names_text = rest.rpartition(":")
+        names = self.names_memo.get(names_text)
+        if names is None:
+            names = tuple(names_text.split("|"))
+            _remember(self.names_memo, names_text, names)
+        drawn = self.draw(hand)
+        known = self.memo.get((drawn, body)) if drawn is not None else None
+        if known is None or len(known[1]) != len(names):
+            logged = parse_state_line(line)  # the whole line, checked (and a bad one refused) here
+            problem = None
+            if drawn is not None:
+                hole, board = self.dealer.split(drawn)  # type: ignore[union-attr]
+                problem = check_hand(logged, self.need_game(), hole, board)
+            known = (problem, logged.values)
+            if drawn is not None:
+                _remember(self.memo, (drawn, body), known)
+        problem, values = known
+        report = self.report
         report.hands += 1
-        if h.hand < dealer.hands_dealt:
-            dealer = CardDealer(game, seed)
-        dealer.skip(h.hand - dealer.hands_dealt)
-        hole, board = dealer.deal()
-        problem = check_hand(h, game, hole, board)
         if problem:
-            report.problems.append(f"hand {h.hand}: {problem}")
-        for name, value in zip(h.names, h.values):
+            report.problems.append(f"hand {hand}: {problem}")
+        totals = self.totals
+        for name, value in zip(names, values):
             totals[name] = totals.get(name, 0.0) + value
-    if log.score is not None:
-        seat_problem = check_seating(log)
+        if hand == self.expected:
+            self.expected = hand + 1
+        else:
+            self.number(hand)
+        self.seating(hand, names, names_text)
+
+    # ------------------------------------------------------------------ each hand
+
+    def draw(self, hand: int) -> tuple[Card, ...] | None:
+        """The seed's cards for ``hand`` as drawn; None (and counted) when reaching them would cost
+        more dealing than the lines read so far justify."""
+        dealer = self.dealer
+        if dealer is None:
+            dealer = self.dealer = CardDealer(self.need_game(), self.need_seed())
+        dealt = dealer.hands_dealt
+        if hand == dealt and self.dealt <= 2 * self.report.hands + DEAL_SLACK:  # the usual case
+            self.dealt += 1
+            return dealer.draw()
+        restart = hand < dealt
+        cost = hand + 1 if restart else hand - dealt + 1
+        if self.dealt + cost > 2 * (self.report.hands + 1) + DEAL_SLACK:
+            if not self.unchecked:
+                self.first_unchecked = hand
+            self.unchecked += 1
+            return None
+        if restart:
+            dealer = self.dealer = CardDealer(dealer.game, dealer.seed)
+        dealer.skip(hand - dealer.hands_dealt)
+        self.dealt += cost
+        return dealer.draw()
+
+    def need_game(self) -> GameDef:
+        if self.game is None:
+            if self.header is None:
+                raise ShowdownError(f"{self.path}: no '# name/game/hands/seed' header; pass --game and --seed")
+            self.game = resolve_log_game(self.header.game, self.path)
+        return self.game
+
+    def need_seed(self) -> int:
+        if self.seed is None:
+            if self.header is None:
+                raise ShowdownError(f"{self.path}: no header to take the seed from; pass --seed")
+            self.seed = self.header.seed
+        return self.seed
+
+    def number(self, n: int) -> None:
+        """Hand numbers from 0, no gap, no repeat: the first break is the problem."""
+        expected = self.expected
+        if self.numbering_done:
+            self.expected = n + 1
+            return
+        self.numbering_done = True
+        if n < expected:
+            self.report.problems.append(f"hand {n} appears again (or out of order) after hand {expected - 1}")
+        else:
+            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
+            self.report.problems.append(f"hands {missing} are missing: the log jumps from hand {expected - 1} to {n}")
+
+    def seating(self, hand: int, names: tuple[str, ...], names_text: str) -> None:
+        """Follow both seatings the names may keep: rotating (seat s at position (s - h) mod N) and
+        fixed; which one the SCORE line's seat order needs is only known at the end."""
+        first = self.first_names
+        if first is None:
+            n = len(names)
+            self.first_names = names
+            # the names of hand r (mod n) as the rotation from this first hand places them
+            self.rotating = ["|".join(names[(p + r - hand) % n] for p in range(n)) for r in range(n)]
+            self.first_hand = hand
+            return
+        if self.rotating_miss is None and names_text != self.rotating[hand % len(self.rotating)]:
+            self.rotating_miss = hand
+            self.miss_names = names_text
+        if self.fixed_miss is None and names != first:
+            self.fixed_miss = hand
+
+    # ------------------------------------------------------------------ the log as one match
+
+    def finish(self, partial: bool) -> VerifyReport:
+        report = self.report
+        if self.unchecked:
+            report.problems.append(
+                f"{self.unchecked:,} hand(s) not checked against the seed, the first hand {self.first_unchecked}: "
+                "their numbers jump further than the log is long"
+            )
+        if self.score is not None:
+            self.check_score(self.score)
+        requested = self.header.hands if self.header is not None else None
+        report.requested = requested
+        if requested is not None and report.hands > requested:
+            report.problems.append(f"{report.hands:,} hands logged but the header asks for {requested:,}")
+        short = requested is not None and report.hands < requested
+        report.complete = not short and self.score is not None and not self.torn
+        if not report.complete and not partial:
+            if short:
+                report.problems.append(
+                    f"only {report.hands:,} of the {requested:,} hands the header asks for (--partial accepts a match that stopped early)"
+                )
+            elif self.score is None:
+                report.problems.append("no SCORE line: the match did not finish (--partial accepts a match that stopped early)")
+            else:
+                report.problems.append("the last line is cut off (--partial accepts a match that stopped early)")
+        return report
+
+    def check_score(self, score: Score) -> None:
+        report = self.report
+        seat_problem = self.seating_problem(score.names)
         if seat_problem:
             report.problems.append(seat_problem)
-        for name, total in zip(log.score.names, log.score.totals):
-            if abs(totals.get(name, 0.0) - total) > TOLERANCE * max(1, report.hands):
+        for name, total in zip(score.names, score.totals):
+            if abs(self.totals.get(name, 0.0) - total) > TOLERANCE * max(1, report.hands):
                 report.problems.append(
-                    f"SCORE: {name} is given {format_value(total)} but the hands add up to {format_value(totals.get(name, 0.0))}"
+                    f"SCORE: {name} is given {format_value(total)} but the hands add up to {format_value(self.totals.get(name, 0.0))}"
                 )
-    return report
+
+    def seating_problem(self, seats: tuple[str, ...]) -> str | None:
+        """Names by position must follow the rotation (seat s plays position (s - h) mod N) or fixed seats."""
+        first = self.first_names
+        if first is None:
+            return None
+        n = len(seats)
+        start = self.first_hand
+        expected_first = tuple(seats[(p + start) % n] for p in range(n))
+        rotating_miss = start if first != expected_first else self.rotating_miss
+        fixed_miss = start if first != seats else self.fixed_miss
+        if rotating_miss is None or fixed_miss is None:
+            return None
+        names = "|".join(first) if rotating_miss == start else self.miss_names
+        return f"hand {rotating_miss}: players {names} do not follow the seat rotation"
 
 
-def check_seating(log: LogFile) -> str | None:
-    """Names by position must follow the rotation (seat s plays position (s - h) mod N) or fixed seats."""
-    assert log.score is not None
-    seats = log.score.names
-    n = len(seats)
-
-    def first_miss(rotating: bool) -> LoggedHand | None:
-        for h in log.hands:
-            shift = h.hand if rotating else 0
-            if h.names != tuple(seats[(p + shift) % n] for p in range(n)):
-                return h
-        return None
-
-    rotating_miss = first_miss(True)
-    if rotating_miss is None or first_miss(False) is None:
-        return None
-    return f"hand {rotating_miss.hand}: players {'|'.join(rotating_miss.names)} do not follow the seat rotation"
+def _remember(memo: dict[K, V], key: K, value: V) -> None:
+    if len(memo) >= MEMO_SIZE:
+        memo.clear()
+    memo[key] = value
 
 
 def check_hand(h: LoggedHand, game: GameDef, hole: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> str | None:

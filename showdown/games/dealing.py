@@ -11,7 +11,7 @@ h and the game's shape.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from showdown.games.cards import Card, make_deck
 from showdown.games.gamedef import GameDef
@@ -54,6 +54,7 @@ class CardDealer:
         self._rng = MT19937(seed)
         self._deck = make_deck(game.num_ranks, game.num_suits)
         self.hands_dealt = 0
+        self._per_hand = self.cards_per_hand
 
     @property
     def cards_per_hand(self) -> int:
@@ -62,16 +63,25 @@ class CardDealer:
 
     def deal(self) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
         """The next hand's (hole cards by position, all board cards)."""
+        return self.split(self.draw())
+
+    def draw(self) -> tuple[Card, ...]:
+        """The next hand's cards in the order drawn (hole cards by position, then the board):
+        ``split`` makes them a deal; cheaper than ``deal`` where only a key is needed."""
         deck = list(self._deck)
         remaining = len(deck)
         bits = self._rng.getrandbits
         drawn: list[Card] = []
-        for _ in range(self.cards_per_hand):
+        for _ in range(self._per_hand):
             i = bits(32) % remaining
             drawn.append(deck[i])
             remaining -= 1
             deck[i] = deck[remaining]
         self.hands_dealt += 1
+        return tuple(drawn)
+
+    def split(self, drawn: Sequence[Card]) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+        """Cards as ``draw`` gives them -> (hole cards by position, all board cards)."""
         k = self.game.num_hole_cards
         n = self.game.num_players
         hole = tuple(tuple(drawn[p * k : (p + 1) * k]) for p in range(n))

@@ -54,7 +54,8 @@ def load_match_file(where: str | Path) -> MatchConfig:
 
 def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) -> Path | None:
     """``<out>/<match>.result.json``: the ``--json`` document of a finished match, with its thinned
-    cumulative winnings (``series``), so that ``showdown view`` opens any match at once."""
+    cumulative winnings (``series``), so that ``showdown view`` opens any match at once. A failed
+    write (a full disk) is an ``OSError`` for the caller to report; no half-written file is left."""
     from showdown.evaluation.report import report_json
 
     if report.log_path is None:
@@ -62,10 +63,7 @@ def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) 
     path = report.log_path.with_name(report.log_path.name.removesuffix(".log") + RESULT_FILE_SUFFIX)
     doc = report_json(report)
     doc["series"] = series
-    try:
-        _write_atomically(path, json.dumps(doc) + "\n")
-    except OSError:
-        return None
+    _write_atomically(path, json.dumps(doc) + "\n")
     return path
 
 

@@ -6,8 +6,10 @@ finished hand (``figures.RunningFigures``), so memory stays flat however many ha
 
 An agent that cannot start or crashes does not stop the match: the dealer plays check/fold for it
 (after ``start_timeout_ms`` when it never connected, ``reconnect_ms`` after a crash) and one line
-says so. An agent that cannot play at all (refused its seat, a bad option, dead before the first
-hand) stops the match before it begins, with one line saying why. Ctrl-C (SIGINT) stops after the
+says so. An agent that cannot play at all (a bad option, dead before the first hand, never in its
+seat while its port refused connections) stops the match before it begins, with one line saying
+why. A connection refused at a seat's port (no or a wrong token) costs nothing: it may be any
+process on the machine, so the agent is still waited for, and refusals are reported apart. Ctrl-C (SIGINT) stops after the
 current hand; a second one stops at once; logs and the partial results are still produced.
 """
 
@@ -85,6 +87,9 @@ class MatchRun:
         self.config_errors: list[str] = []
         self.over = False
         self.interrupted = 0  # the signal that stopped the match (SIGINT or SIGTERM), 0 while none did
+        n = len(config.agents)
+        self.strangers = [0] * n  # by seat: connections its port refused (anyone's; reported apart)
+        self.stranger_why = [""] * n
         self.server: Any = None
         self.agents: list[AgentProcess] = []
         self.jails: Any = None  # the seats' sandboxes (showdown.matches.sandbox.MatchJails), None: none
@@ -113,11 +118,37 @@ class MatchRun:
         self.server.request_stop()
 
     def refused(self, seat: int, why: str) -> None:
-        """Before the first hand, a seat whose own bot is refused (no or a wrong token) cannot play."""
-        if self.server.engine.started or "token" not in why or self.config_errors:
+        """A connection refused at a seat's port (no or a wrong token, the seat taken). It may be any
+        process on the machine, so it costs the match nothing: the agent is waited for as before,
+        and only if it never takes its seat is the refusal part of the reason (``_never_came``)."""
+        if self.strangers[seat] == 0 and not self.server.engine.started:
+            self.say(f"a connection to the port of seat {seat + 1} ({self.labels[seat]}) was refused ({why}); "
+                     f"still waiting for agent {self.labels[seat]}")
+        self.strangers[seat] += 1
+        self.stranger_why[seat] = why
+
+    def _refusals_text(self, seat: int) -> str:
+        """``; its port refused 3 connections (last: no seat token ...)`` and the token hint, or ''."""
+        n = self.strangers[seat]
+        if not n:
+            return ""
+        why = self.stranger_why[seat]
+        hint = _TOKEN_HINT if "token" in why and self.config.agents[seat].command else ""
+        return f"; its port refused {n} connection{'s' if n != 1 else ''} (last: {why}){hint}"
+
+    def _never_came(self) -> None:
+        """The start time limit is about to pass: an agent that never took its seat while its port
+        refused connections was most likely refused itself (no token): stop, saying so, rather than
+        play the whole match check/fold for it."""
+        if self.server.engine.started or self.over or self.config_errors:
             return
-        hint = _TOKEN_HINT if self.config.agents[seat].command else ""
-        self._cannot_start(f"agent {self.labels[seat]} (seat {seat + 1}) was refused its seat: {why}{hint}")
+        from showdown.server.dealer import SeatStatus
+
+        for agent in self.agents:
+            seat = agent.seat
+            if self.strangers[seat] and self.server.engine.status(seat) is not SeatStatus.ACTIVE:
+                self._cannot_start(f"agent {agent.label} (seat {seat + 1}) never took its seat{self._refusals_text(seat)}")
+                return
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
         line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
@@ -137,6 +168,7 @@ class MatchRun:
         if not self.server.engine.started and not self.over:
             self._cannot_start(
                 f"agent {agent.label} (seat {agent.seat + 1}) {exit_text(rc)} before the match began: {agent.last_words()}"
+                f"{self._refusals_text(agent.seat)}"
             )
             return
         name = self.config.agents[agent.seat].name
@@ -208,7 +240,8 @@ class MatchRun:
 
     def _on_signal(self, sig: int) -> None:
         if not self.interrupted:
-            self.say("stopping after this hand (Ctrl-C again to stop at once)")
+            again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
+            self.say(f"stopping after this hand ({again} to stop at once)")
         self.interrupted = self.interrupted or sig
         self.server.request_stop()
 
@@ -243,6 +276,7 @@ class MatchRun:
         if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
             self._open_jails()
         self.server = server = self._server()
+        opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
         try:
             ports = await server.start()
         except BaseException:
@@ -264,7 +298,10 @@ class MatchRun:
                     in_process_tasks.append(self._play_in_process(agent.seat, ports))
                 else:
                     await self._spawn(agent, env)
+            never_came = self._watch_start(opened)
             result = await server.run()
+            if never_came is not None:
+                never_came.cancel()
         finally:
             elapsed = time.monotonic() - started
             self.over = True
@@ -279,9 +316,29 @@ class MatchRun:
             self._close_jails()
         if self.config_errors:
             raise ConfigError(self.config_errors[0])
+        if any(self.strangers):
+            refused = ", ".join(f"seat {i + 1} ({self.labels[i]}): {n}" for i, n in enumerate(self.strangers) if n)
+            self.say(f"connections refused at the seat ports, not counted against the agents: {refused}")
+        return self._finish(result, elapsed)
+
+    def _watch_start(self, opened: float) -> asyncio.TimerHandle | None:
+        """Look for agents that never came just before the dealer's start limit (from ``opened``)."""
+        start_limit = self.config.dealer.start_timeout_ms
+        if start_limit is None:
+            return None
+        return asyncio.get_running_loop().call_at(opened + start_limit / 1000 - 0.05, self._never_came)
+
+    def _finish(self, result: Any, elapsed: float) -> MatchReport:
+        """The report, and its ``result.json``; a file that cannot be written is said (exit status 1)."""
         report = self._report(result, elapsed)
-        if result.log_path is not None:
-            save_result_file(report, self.figures.series.to_json())
+        if result.error is not None:
+            self.say(f"ERROR: {result.error}")
+        elif result.log_path is not None:
+            try:
+                save_result_file(report, self.figures.series.to_json())
+            except OSError as exc:
+                report.error = f"cannot write the result file beside {result.log_path}: {exc.strerror or exc}"
+                self.say(f"ERROR: {report.error}")
         return report
 
     def _report(self, result: Any, elapsed: float) -> MatchReport:
@@ -304,7 +361,9 @@ class MatchRun:
             fixed_seats=config.fixed_seats,
             show_mbb=figures.show_mbb,
             big_blind=self.game.big_blind,
-            aborted=result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
+            aborted=result.error is not None and result.aborted
+            or result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
+            error=result.error,
             interrupted=bool(self.interrupted),
             stop_signal=self.interrupted,
             replaced_hands=figures.replaced_hands,

@@ -31,10 +31,36 @@ def format_value(value: float) -> str:
 
 
 def parse_value(text: str) -> float:
+    """A chip value; ``nan`` and ``inf`` are refused (no dealer writes them, and one would poison
+    every total and statistic read from the log)."""
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise ProtocolError(f"bad value {text!r}: expected a number like -100 or 2.5") from None
+        value = _NAN
+    if not _isfinite(value):
+        raise ProtocolError(f"bad value {text[:40]!r}: expected a finite number like -100 or 2.5")
+    return value
+
+
+_NAN = float("nan")
+MAX_DIGITS = 18
+"""Digits at most in a hand number, a hand count or a seed read from a log (no match comes near;
+Python's ``int`` of a very long digit string is slow, then refused)."""
+
+
+def parse_count(text: str, what: str) -> int:
+    """A non-negative whole number of at most ``MAX_DIGITS`` ASCII digits (hand numbers, seeds)."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:
+        raise ProtocolError(f"bad {what} {text[:40]!r}: expected a whole number of at most {MAX_DIGITS} digits")
+    return int(text)
+
+
+def finite(value: Any, what: str = "value") -> float:
+    """``value`` as a float, refusing what is not a finite number (JSON allows NaN and Infinity)."""
+    number = float(value)
+    if not _isfinite(number):
+        raise ValueError(f"{what} {value!r} is not a finite number")
+    return number
 
 
 def check_name(name: str) -> str:
@@ -98,15 +124,16 @@ def parse_state_line(line: str) -> LoggedHand:
             f"bad log line {line[:80]!r}: expected STATE:<hand>:<betting>:<cards>:<values>:<names>"
         )
     try:
+        hand = parse_count(parts[1], "hand number")
         betting = parse_betting(parts[2])
         hole, board = parse_cards_field(parts[3], len(betting))
+        values = tuple(parse_value(v) for v in parts[4].split("|"))
     except (ProtocolError, CardError) as exc:
         raise ProtocolError(f"bad log line {line[:80]!r}: {exc}") from None
-    values = tuple(parse_value(v) for v in parts[4].split("|"))
     names = tuple(parts[5].split("|"))
     if not (len(hole) == len(values) == len(names)):
         raise ProtocolError(f"bad log line {line[:80]!r}: cards, values and names disagree on the number of players")
-    return LoggedHand(int(parts[1]), betting, hole, board, values, names)
+    return LoggedHand(hand, betting, hole, board, values, names)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,15 +181,16 @@ class LogHeader:
 
 
 _TIMEOUT_KEYS = ("t_response", "t_hand", "t_per_hand")
-_HEADER = re.compile(r"# name/game/hands/seed (\S+) (\S+) (\d+) (\d+)\s*")
+_HEADER = re.compile(r"# name/game/hands/seed (\S+) (\S+) (\d+) (\d+)\s*", re.ASCII)
 
 
 def parse_header_line(line: str) -> LogHeader | None:
-    """The header's first line, or None if ``line`` is not one."""
+    """The header's first line, or None if ``line`` is not one (``ProtocolError`` for a count or
+    seed too long to be real)."""
     m = _HEADER.fullmatch(line.rstrip("\r\n"))
     if not m:
         return None
-    return LogHeader(m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+    return LogHeader(m.group(1), m.group(2), parse_count(m.group(3), "hand count"), parse_count(m.group(4), "seed"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,22 +317,49 @@ class HandRecord:
     def from_json(cls, text: str) -> HandRecord:
         try:
             d = json.loads(text)
+            hand = d["hand"]
+            if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < 10**MAX_DIGITS:
+                raise ValueError(f"hand number {str(hand)[:40]} is not a whole number of at most {MAX_DIGITS} digits")
+            if sorted(d["seats"]) != list(range(len(d["players"]))):
+                raise ValueError("seats must number each player once, from 0")
             return cls(
-                hand=int(d["hand"]),
+                hand=hand,
                 game=str(d["game"]),
                 players=tuple(str(n) for n in d["players"]),
                 seats=tuple(int(s) for s in d["seats"]),
                 hole=tuple(parse_cards(h) for h in d["hole"]),
                 board=tuple(parse_cards(g) for g in d["board"]),
                 betting=str(d["betting"]),
-                values=tuple(float(v) for v in d["values"]),
+                values=tuple(finite(v) for v in d["values"]),
                 events=tuple(dict(e) for e in d.get("events", ())),
             )
-        except (ValueError, KeyError, TypeError, CardError) as exc:
+        except (ValueError, KeyError, TypeError, OverflowError, CardError) as exc:
             raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
 
     def to_logged_hand(self) -> LoggedHand:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
+
+
+DEALER_CHOSE = frozenset({"timeout", "disconnect", "invalid", "bad_action"})
+"""Count kinds in which the dealer chose the seat's action: it ran out of time, was not there, or its
+reply (or 8 lines answering nothing) named no legal action. A hand with one of these for a seat was
+not played by that seat's agent, and counts toward ``--max-replaced``. (A resized no-limit raise
+is the seat's own raise, clamped: counted, but not as chosen by the dealer.)"""
+
+
+CHOSEN_WHY = {
+    "timeout": "out of time",
+    "disconnect": "not connected",
+    "invalid": "invalid or no reply",
+    "bad_action": "malformed action",
+}
+
+
+def chosen_why(counts: Mapping[str, int]) -> str:
+    """Why the dealer chose a seat's actions, from its counts: ``invalid or no reply: 1,990 actions``."""
+    parts = [f"{CHOSEN_WHY[kind]}: {counts[kind]:,} action{'s' if counts[kind] != 1 else ''}"
+             for kind in CHOSEN_WHY if counts.get(kind)]
+    return "; ".join(parts) or "no reason counted"
 
 
 # ---------------------------------------------------------------------- the summary record
@@ -358,11 +413,11 @@ class MatchSummary:
                 match=str(d.get("match", "")), game=str(d.get("game", "")), seed=int(d.get("seed", 0)),
                 hands=int(d.get("hands", 0)), hands_played=int(d.get("hands_played", 0)), aborted=bool(d.get("aborted", False)),
                 reason=None if d.get("reason") is None else str(d["reason"]),
-                names=tuple(str(n) for n in names), totals=tuple(float(t) for t in totals),
+                names=tuple(str(n) for n in names), totals=tuple(finite(t, "total") for t in totals),
                 replacements={str(k): {str(a): int(b) for a, b in v.items()} for k, v in (d.get("replacements") or {}).items()},
                 replaced_hands={str(k): int(v) for k, v in (d.get("replaced_hands") or {}).items()},
             )  # fmt: skip
-        except (ValueError, TypeError, AttributeError) as exc:
+        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
             raise ProtocolError(f"bad summary record {text[:80]!r}: {exc}") from None
 
     @property
@@ -446,7 +501,8 @@ def _jsonl_record(line: str) -> LogRecord | None:
 
 def _with_time_limit(header: LogHeader, line: str) -> LogHeader:
     key, _, value = line[3:].partition(" ")
-    if key not in _TIMEOUT_KEYS or not value.strip().isdigit():
+    value = value.strip()
+    if key not in _TIMEOUT_KEYS or not (value.isascii() and value.isdigit()) or len(value) > MAX_DIGITS:
         return header
     limits = {"t_response": header.t_response, "t_hand": header.t_hand, "t_per_hand": header.t_per_hand}
     limits[key] = int(value)

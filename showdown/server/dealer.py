@@ -50,7 +50,7 @@ from showdown.games.hand_value import showdown_values
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
 from showdown.protocol.codec import MatchStateEncoder
-from showdown.protocol.logfile import HandRecord, Score, check_name, format_value, hand_json, state_line_text
+from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, Score, check_name, format_value, hand_json, state_line_text
 from showdown.protocol.matchstate import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -328,6 +328,7 @@ class MatchEngine:
         self._events: list[dict[str, Any]] = []
         self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
         self._warnings_this_hand = [0] * n
+        self._chosen_this_hand = [False] * n  # the dealer chose an action for the seat in this hand
         self._out: list[Output] = []
 
     # ----------------------------------------------------------------- queries
@@ -659,7 +660,7 @@ class MatchEngine:
         else:
             action = CALL
         self._count(seat, kind)
-        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting)
+        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting, chosen=True)
         if kind == "timeout":
             self._out.append(SeatWarning(seat, f"ran out of time; played {action}"))
         self._apply(action)
@@ -739,6 +740,7 @@ class MatchEngine:
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
         self._events = []
         self._warnings_this_hand = [0] * n
+        self._chosen_this_hand = [False] * n
         if self._next_deal is not None:
             hole, board = self._next_deal
             self._next_deal = None
@@ -836,10 +838,19 @@ class MatchEngine:
     def _count(self, seat: int, kind: str) -> None:
         self.counts[seat][kind] += 1
 
-    def _event(self, seat: int, kind: str, message: str, **extra: Any) -> None:
+    def _event(self, seat: int, kind: str, message: str, chosen: bool = False, **extra: Any) -> None:
         """Record what happened in this hand; past ``MAX_EVENTS_PER_HAND`` only a count is kept (a
-        client looping on bad lines must not grow a hand's record without bound)."""
+        client looping on bad lines must not grow a hand's record without bound), in a last ``more``
+        event. The first event of each seat whose action the dealer ``chosen`` is always kept, before
+        that count: readers count such hands from the record (at most one more event per seat)."""
         events = self._events
+        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message}
+        if chosen and not self._chosen_this_hand[seat]:
+            self._chosen_this_hand[seat] = True
+            event.update(extra)
+            more = bool(events) and events[-1].get("kind") == "more"
+            events.insert(len(events) - more, event)
+            return
         if len(events) >= MAX_EVENTS_PER_HAND:
             last = events[-1]
             if last.get("kind") != "more":
@@ -847,7 +858,6 @@ class MatchEngine:
                 events.append(last)
             last["count"] += 1
             return
-        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message}
         event.update(extra)
         events.append(event)
 
@@ -856,8 +866,9 @@ class MatchEngine:
         self._count(seat, kind)
         shown = self._warnings_this_hand[seat]
         self._warnings_this_hand[seat] = shown + 1
-        if shown < self.max_warnings:
-            self._event(seat, kind, text, line=line[:120])
+        chosen = kind in DEALER_CHOSE and not self._chosen_this_hand[seat]
+        if shown < self.max_warnings or chosen:
+            self._event(seat, kind, text, chosen=kind in DEALER_CHOSE, line=line[:120])
             self._out.append(SeatWarning(seat, text))
         elif shown == self.max_warnings:
             self._out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))

@@ -20,7 +20,9 @@ nothing when off; ``run_match`` and the CLI use uvloop when it is installed (the
 Warnings and a final ``# replacements:`` summary line always go to stderr.
 
 Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a killed dealer loses no
-finished hand:
+finished hand; a write that fails (a full disk) ends the match before any seat is told how that
+hand ended, so the hands the seats saw finish are exactly the logged ones (``error_text`` says
+which hand was lost):
 
 - ``<match>.log``: the reference format: ``# name/game/hands/seed ...`` and ``#--t_*`` header lines,
   one STATE line per hand, then the SCORE line. Unlike the reference, the ``SCORE`` line is also
@@ -35,10 +37,11 @@ finished hand:
 
 Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
 a dropped seat may reconnect within ``reconnect_ms`` and is otherwise played check/fold, a bad
-VERSION line closes only that connection, a second connection to a seat's port is refused, a
+VERSION line closes only that connection, a second connection to a seat's port is refused (one
+with the seat's token takes the seat over: its holder came back before its old connection closed), a
 client that stops reading (more than 1 MB waiting to be sent to it) is disconnected, lines are cut
 at 4095 bytes and at most 1000 lines are queued per seat. The match always finishes and the score
-is always written.
+is always written (unless the disk is full).
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ from typing import IO, Any, cast
 from showdown.errors import GameDefError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
+from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, LogHeader, MatchSummary, chosen_why, format_score_line
 from showdown.protocol.matchstate import split_token
 from showdown.server.dealer import (
     HandFinished,
@@ -81,8 +84,8 @@ CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connect
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
 
 
-DEALER_PLAYED = frozenset({"timeout", "disconnect"})
-"""Event kinds in which the dealer chose a seat's action (it timed out or was not there)."""
+DEALER_PLAYED = DEALER_CHOSE
+"""Event kinds in which the dealer chose a seat's action (``protocol.logfile.DEALER_CHOSE``)."""
 
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
@@ -104,7 +107,7 @@ class DealerOptions(DealerSettings):
     resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
-    max_pending: int = 4  # connections per port that have not yet proved their seat
+    max_pending: int = 16  # connections per port that have not yet proved their seat
     listeners: tuple[socket.socket | None, ...] | None = None  # per seat: a listening socket to serve it on (a sandbox's)
 
     @classmethod
@@ -128,6 +131,7 @@ class MatchResult:
     hands: int = 0  # hands the match was meant to have
     seed: int = 0
     play_seconds: float = 0.0  # from the first deal to the end (the seats' start-up not counted)
+    error: str | None = None  # a log write that failed (a full disk), and what the logs hold
 
 
 class _SeatConnection(asyncio.Protocol):
@@ -324,10 +328,12 @@ class MatchServer:
         self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
         self._tokens = _seat_tokens(options, n)
         self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
+        self.refused = [0] * n  # connections refused at each seat's port (no or a wrong token, the seat taken)
         self._refusals_shown = 0
         self.on_refused: Callable[[int, str], None] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
+        self._unlogged: list[HandFinished] = []  # hands played that no log holds (a write failed)
         self._log: IO[bytes] | None = None
         self._ends: list[int] | None = None  # byte lengths of the .log and .jsonl, once writing hands
         self._jsonl: IO[bytes] | None = None
@@ -442,8 +448,11 @@ class MatchServer:
         elif want is not None and not hmac.compare_digest(token or "", want):
             why = "wrong seat token"
         elif self._conns[seat] is not None:
-            why = f"seat {seat + 1} is already connected"
-        elif not self.engine.can_connect(seat):
+            if want is None:
+                why = f"seat {seat + 1} is already connected"
+            else:
+                self._replaced_by(seat)
+        if why is None and not self.engine.can_connect(seat):
             why = f"seat {seat + 1} is out of this match"
         if why is not None:
             self._refused(seat, why)
@@ -458,19 +467,35 @@ class MatchServer:
         return line
 
     def _refused(self, seat: int, why: str) -> None:
-        """A connection refused at a seat's port: counted, the first few said, the match undisturbed."""
-        self.engine.counts[seat]["rejected"] += 1
+        """A connection refused at a seat's port: counted apart from the seat's own counts (it may be
+        anyone on the machine), the first few said, the match undisturbed."""
+        self.refused[seat] += 1
         self.refusals[seat].append(why)
         del self.refusals[seat][:-5]
         shown = self._refusals_shown
         self._refusals_shown += 1
         if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): connection refused: {why}")
+            _err(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
         if self.on_refused is not None:
             self.on_refused(seat, why)
 
+    def _replaced_by(self, seat: int) -> None:
+        """The seat's holder (it has the token) connected again while its old connection looks open
+        (a bot that reconnects at once, before its close is seen): the new connection takes over."""
+        old = self._conns[seat]
+        assert old is not None
+        self._conns[seat] = None
+        self._deferred[seat] = []
+        old.close("# ERROR: your seat was taken over by a new connection with its token")
+        if self._timed is not None and self._finished is None:
+            self._guarded(self._timed.disconnected, seat)
+
     def _pause_listener(self, seat: int) -> None:
-        """The reference closes a seat's listener once the seat is taken: nobody else can connect."""
+        """The reference closes a seat's listener once the seat is taken: nobody else can connect.
+        A seat with a token keeps listening (the token guards it), so that its holder can come
+        back at once, without waiting for the port to listen again."""
+        if self._tokens[seat] is not None:
+            return
         server = self._servers[seat] if seat < len(self._servers) else None
         if server is not None and server.is_serving():
             server.close()
@@ -608,9 +633,8 @@ class MatchServer:
                 self._reject(o)
             else:
                 self._finished = o
-        for hand in finished_hands:  # logged before any seat is sent the hand's end, as the reference does
-            self._count_dealer_played(hand)
-            self._log_hand(hand)
+        if finished_hands and not self._log_hands(finished_hands):
+            return
         acting = self.engine.acting_seat
         if acting is not None and deferred[acting]:
             self._write_seat(acting)
@@ -632,6 +656,20 @@ class MatchServer:
         if not self._advance_pending and self.engine.needs_advance:
             self._advance_pending = True
             self._loop.call_soon(self._advance)
+
+    def _log_hands(self, hands: list[HandFinished]) -> bool:
+        """Log the finished hands, before any seat is sent how they ended (as the reference does);
+        False when one could not be written: the match has then ended without sending it."""
+        for i, hand in enumerate(hands):
+            self._count_dealer_played(hand)
+            if not self._log_hand(hand):
+                self._unlogged += hands[i + 1 :]  # played after it in the same input: not logged either
+                self._stop_unlogged()
+                if self._finished is not None and not self._ended:  # the match's last hand was the one
+                    self._ended = True
+                    self._end()
+                return False
+        return True
 
     def _warning(self, o: SeatWarning) -> None:
         """The first few warnings of each seat on stderr; the rest are counted in the summary."""
@@ -806,10 +844,13 @@ class MatchServer:
                 if isinstance(seat, int) and 0 <= seat < len(self.replaced_hands):
                     self.replaced_hands[seat] += 1
 
-    def _log_hand(self, o: HandFinished) -> None:
-        """Append the hand to both logs; a write that fails (a full disk) takes back what it wrote of
-        that hand in either file, so both keep only complete hands, and stops the match at once."""
+    def _log_hand(self, o: HandFinished) -> bool:
+        """Append the hand to both logs; False when a write fails (a full disk): what it wrote of
+        that hand in either file is taken back, so both keep only complete hands."""
         log, jsonl = self._log, self._jsonl
+        if self.error is not None:  # a hand after a failed write (never dealt: see _stop_unlogged)
+            self._unlogged.append(o)
+            return False
         if log is not None and jsonl is not None:
             if self._ends is None:  # where each file ends, kept here: no seek per hand
                 self._ends = [log.tell(), jsonl.tell()]
@@ -824,28 +865,42 @@ class MatchServer:
                     log.truncate(ends[0])
                 except OSError:
                     pass
-                self._disk_failed(exc, o.hand)
-                return
+                self._disk_failed(exc, f"cannot write hand {o.hand} to the logs")
+                self._unlogged.append(o)
+                return False
             ends[0] += len(line)
             ends[1] += len(record)
         if self.on_hand is not None:
             self.on_hand(o.record)
+        return True
 
-    def _disk_failed(self, exc: OSError, hand: int) -> None:
+    def _disk_failed(self, exc: OSError, what: str) -> None:
         where = self.log_path.parent if self.log_path is not None else "the log folder"
-        what = "the disk is full" if exc.errno == errno.ENOSPC else (exc.strerror or str(exc))
-        self.error = (
-            f"cannot write hand {hand} to the logs in {where}: {what}; the match stopped, "
-            f"every complete hand before it is in the logs (free some space and start a new match)"
-        )
+        why = "the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else (exc.strerror or str(exc))
+        if self.error is None:
+            self.error = f"{what} in {where}: {why}"
         self._close_logs()
-        if self._timed is not None and self._finished is None:
-            self._stop_requests = 2
-            self._loop.call_soon(self._stop_now)
 
-    def _stop_now(self) -> None:
+    def _stop_unlogged(self) -> None:
+        """A hand could not be logged: end the match at once, before any seat is sent how that hand
+        ended (its lines are dropped), so the hands the players saw finish are the logged ones."""
+        self._deferred = [[] for _ in self._deferred]
+        if self._observer_timer is not None:
+            self._observer_timer.cancel()
+            self._observer_timer = None
         if self._timed is not None and self._finished is None:
+            self._stop_requests = max(self._stop_requests, 2)
             self._handle(self._timed.stop_now(self._loop.time()))
+
+    def error_text(self) -> str:
+        """The write that failed (``error``, which must be set) and what the logs hold."""
+        lost = self._unlogged[0].hand if self._unlogged else None
+        logged = self._finished.hands_played - len(self._unlogged) if self._finished is not None else None
+        if lost is None:
+            return f"{self.error}; every hand is in the logs"
+        held = f"hands up to {lost - 1}" if lost else "no hand"
+        return (f"{self.error}; the match stopped before any player was told how hand {lost} ended: the logs hold "
+                f"{held} ({logged:,} played), complete, and --resume continues from hand {lost} once there is space")
 
     def _replacements(self) -> dict[str, dict[str, int]]:
         return {name: dict(self.engine.counts[seat]) for seat, name in enumerate(self.names)}
@@ -865,12 +920,8 @@ class MatchServer:
         try:
             self._write_score_and_summary(f, score_line)
         except OSError as exc:
-            self._disk_failed(exc, f.hands_played)
-        if f.aborted and self._stop_requests and self.error is None:
-            if f.hands_played:  # the user's stop, no error (before the first hand: the caller says why)
-                _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")
-        elif f.aborted:
-            _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
+            self._disk_failed(exc, "cannot write the SCORE line and the summary record after every hand")
+        self._say_how_it_ended(f)
         if self._trace:
             _err(f"FINISHED at {time.time():.6f}")
             _err(score_line)
@@ -878,7 +929,8 @@ class MatchServer:
             _err(self._summary_line())  # quiet when nothing was replaced, unless tracing
         for seat, n in enumerate(self.replaced_hands):
             if n:
-                _err(f"seat {seat + 1} ({self.names[seat]}) was played by the dealer in {n:,} of {f.hands_played:,} hands")
+                why = chosen_why(self.engine.counts[seat])
+                _err(f"seat {seat + 1} ({self.names[seat]}) was played by the dealer in {n:,} of {f.hands_played:,} hands ({why})")
         if self._observer_timer is not None:
             self._observer_timer.cancel()
         self._write_observers()
@@ -887,6 +939,16 @@ class MatchServer:
         done = self._done
         if done is not None and not done.done():
             done.set_result(f)
+
+    def _say_how_it_ended(self, f: MatchFinished) -> None:
+        """One line for a match that ended early; a write error is said by the caller (``error_text``)."""
+        if self.error is not None or not f.aborted:
+            return
+        if self._stop_requests:
+            if f.hands_played:  # the user's stop, no error (before the first hand: the caller says why)
+                _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")
+        else:
+            _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
 
     def _write_score_and_summary(self, f: MatchFinished, score_line: str) -> None:
         if self._log is not None:
@@ -926,15 +988,20 @@ class MatchServer:
         return "# replacements: " + "; ".join(parts)
 
     def _result(self, f: MatchFinished) -> MatchResult:
+        totals = list(f.score.totals)
+        for hand in self._unlogged:  # played, but in no log and seen by no player: not in the result
+            for seat, value in zip(hand.seats, hand.values):
+                totals[seat] -= value
         return MatchResult(
             names=self.names,
-            totals=f.score.totals,
-            hands_played=f.hands_played,
-            aborted=f.aborted,
+            totals=tuple(totals),
+            hands_played=f.hands_played - len(self._unlogged),
+            aborted=f.aborted or bool(self._unlogged),
             replacements=self._replacements(),
             log_path=self.log_path,
             jsonl_path=self.jsonl_path,
-            reason=f.reason,
+            reason=self.error_text() if self.error is not None else f.reason,
+            error=self.error_text() if self.error is not None else None,
             hands=self.hands,
             seed=self.seed,
             play_seconds=self._play_seconds,
@@ -1008,18 +1075,21 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str
 
 
 def _append(f: IO[bytes], data: bytes, start: int | None = None) -> None:
-    """Write all of ``data`` at the end of ``f`` (which is at ``start``, when known) or nothing: a
-    short write (a full disk) is taken back."""
+    """Write all of ``data`` at the end of ``f`` (which is at ``start``, when known) or nothing: after
+    a short write the rest is tried, so the error is the system's own (a full disk, a file-size
+    limit), and what was written of ``data`` is taken back."""
     if start is None:
         start = f.tell()
     try:
-        written = f.write(data)
+        written = f.write(data) or 0
+        while written < len(data):  # a short write: the next one says why (or goes on)
+            more = f.write(memoryview(data)[written:])
+            if not more:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            written += more
     except OSError:
         f.truncate(start)
         raise
-    if written is not None and written != len(data):
-        f.truncate(start)
-        raise OSError(errno.ENOSPC, "No space left on device")
 
 
 def _err(line: str) -> None:

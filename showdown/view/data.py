@@ -29,7 +29,7 @@ from showdown.errors import ShowdownError
 from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import is_summary_record
+from showdown.protocol.logfile import finite, is_summary_record
 
 RESULT_SUFFIX = ".result.json"
 MAX_PAGE = 200
@@ -193,9 +193,9 @@ class LogFollower:
             try:
                 order = [int(s) for s in rec["seats"]]
                 seats.append(order)
-                values.append([float(v) for v in rec["values"]])
-            except (KeyError, TypeError, ValueError):
-                raise ViewError(f"{self.path}: a hand record lacks its seats or values") from None
+                values.append([finite(v) for v in rec["values"]])
+            except (KeyError, TypeError, ValueError, OverflowError):
+                raise ViewError(f"{self.path}: a hand record lacks its seats or finite values") from None
             for event in rec.get("events") or ():
                 seat = event.get("seat")
                 if isinstance(seat, int) and 0 <= seat < len(self.names):

@@ -69,6 +69,7 @@ def test_sigterm_stops_a_match_like_ctrl_c_with_the_summary_and_exit_143(tmp_pat
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
+    assert "Ctrl-C" not in err and "stopping after this hand (SIGTERM again to stop at once)" in err
     assert "stopped early" in out and "random" in out
     assert "ERROR" not in err and "Traceback" not in err
     assert log.read_text().splitlines()[-1].startswith("SCORE:")
@@ -139,3 +140,22 @@ def test_until_separated_stops_a_lopsided_match_early_with_an_anytime_valid_inte
                      "--name", "ci", "--force")
     assert table.returncode == 0, table.stderr
     assert "stopping rule: a half-width of 20/100 for rules: reached after" in table.stdout
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(tmp_path: Path) -> None:
+    """However early Ctrl-C comes (here from 50 ms to 1 s in), no traceback (issue 31)."""
+    script = Path(sys.executable).with_name("showdown")
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "showdown"]
+    for delay in (0.05, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1.0):
+        proc = subprocess.Popen([*command, "match", "kuhn", "random", "call", "--hands", "100000", "--force"],
+                                cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        frames = [line for line in err.splitlines() if line.strip().startswith("File ")]
+        if "init_import_site" in err or (proc.returncode == -signal.SIGINT and not err.strip()) or (
+            frames and not any("/showdown/" in f for f in frames)
+        ):
+            continue  # Python was still starting, or importing the entry point's package: no code of ours ran yet
+        assert "Traceback" not in err and proc.returncode == 130, (delay, proc.returncode, err)
+        assert err.strip().splitlines()[-1].startswith("showdown"), err

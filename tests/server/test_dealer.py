@@ -324,3 +324,23 @@ def test_a_hand_record_keeps_a_bounded_number_of_events() -> None:
     feed(engine, c, 1, "VERSION:2.0.0")
     events = c.hands[0].record.events if c.hands else ()
     assert len(events) <= MAX_EVENTS_PER_HAND + 1
+
+
+def test_the_hand_the_dealer_chose_for_a_seat_is_in_its_record_even_past_the_event_bound() -> None:
+    """Events that fill the hand's record first (a seat trying bad VERSION lines) do not hide the
+    action the dealer chose for the other seat: readers count dealer-played hands from the record."""
+    engine, c = kuhn_engine()
+    drive(engine, c, engine.disconnected(1))
+    for _ in range(50):
+        drive(engine, c, engine.connected(1))
+        drive(engine, c, engine.receive(1, "VERSION:bad"))
+    assert len(engine._events) > MAX_EVENTS_PER_HAND
+    for _ in range(MAX_IGNORED_LINES):  # seat 1's turn: junk, so the dealer chooses its action
+        feed(engine, c, 0, "junk")
+    assert engine.counts[0]["invalid"] == 1
+    drive(engine, c, engine.connected(1))
+    feed(engine, c, 1, "VERSION:2.0.0")
+    feed(engine, c, 1, f"{c.sent[1][-1]}:c")
+    events = c.hands[0].record.events
+    assert len(events) <= MAX_EVENTS_PER_HAND + 2
+    assert any(e["kind"] == "invalid" and e["seat"] == 0 for e in events)

@@ -40,7 +40,8 @@ async def test_a_client_without_the_seat_token_is_refused_and_the_match_is_undis
     result = await asyncio.wait_for(server.run(), LIMIT)
     await asyncio.gather(*tasks)
     check_logs(result, 20)
-    assert result.replacements["a"]["rejected"] == 2 and sum(result.replacements["b"].values()) == 0
+    assert server.refused == [2, 0]  # strangers, not counted against the seat's agent
+    assert sum(result.replacements["a"].values()) == 0 and sum(result.replacements["b"].values()) == 0
     assert "wrong seat token" in server.refusals[0][-1]
 
 
@@ -124,3 +125,29 @@ def test_listening_beyond_loopback_needs_tokens_or_an_explicit_no(tmp_path: Path
     proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--host", "0.0.0.0", "--no-tokens", "--start_timeout", "200")
     out, err = proc.communicate(timeout=30)
     assert "without seat tokens" in err
+
+
+async def test_the_seat_holder_reconnecting_at_once_is_taken_back(tmp_path: Path) -> None:
+    """A bot that opens a new connection with its token, before (or just after) closing its old one,
+    and never retries, is accepted back at once and plays on (issue 31): the port of a seat with a
+    token keeps listening, and the new connection takes the seat over."""
+    server = MatchServer(KUHN, "m", 200, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, tokens=TOKENS, reconnect_ms=3_000))
+    ports = await server.start()
+    back = with_token(ports[0], TOKENS[0])
+    reconnected: list[asyncio.Task[list[str]]] = []
+
+    async def reconnect_at_hand_5(line: str, my_turn: bool, client: Client) -> bytes:
+        if line.split(":")[2] == "5" and not reconnected:
+            await back.connect()  # once, no retry: a refusal here fails the test
+            reconnected.append(asyncio.create_task(back.run()))
+            await client.close()
+            return b""
+        return call_policy(line, my_turn, client)
+
+    first = Client(KUHN, ports[0], reconnect_at_hand_5, version=f"VERSION:2.0.0 token={TOKENS[0]}\r\n".encode())
+    tasks = [asyncio.create_task(first.run()), asyncio.create_task(with_token(ports[1], TOKENS[1]).run())]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks, *reconnected)
+    check_logs(result, 200)
+    assert reconnected and sum(1 for line in back.received if line.startswith("MATCHSTATE:")) > 300
+    assert server.replaced_hands[0] <= 1 and server.refused == [0, 0]

@@ -51,6 +51,19 @@ def test_a_follower_reads_only_complete_lines(tmp_path: Path, played: Path) -> N
     assert f.poll() == 15 and not f.torn and f.hands == 25
 
 
+@pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity"])
+def test_a_follower_refuses_a_value_that_is_not_a_finite_number(tmp_path: Path, played: Path, bad: str) -> None:
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    lines = files.jsonl.read_text().splitlines(keepends=True)
+    rec = json.loads(lines[3])
+    lines[3] = json.dumps(rec).replace(json.dumps(rec["values"]), f"[{bad}, 0]") + "\n"
+    log = tmp_path / "tampered.jsonl"
+    log.write_text("".join(lines[:10]))
+    with pytest.raises(ViewError, match="finite values"):
+        LogFollower(log).poll()
+
+
 def test_hand_list_filters_and_pages(played: Path) -> None:
     (_, files), = discover([played]).matches.items()
     first = hand_list(files, limit=30)

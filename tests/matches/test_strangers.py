@@ -1,0 +1,92 @@
+"""A stranger at a seat's port costs nothing (issue 31, item 1): a process that connects without the
+seat's token, or with a wrong one, before the first hand is refused and counted apart, and the match
+waits for its agent; only an agent that never takes its seat stops the match, and the message says
+why (its port refused connections: a bot that sends no token)."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ConfigError
+from showdown.evaluation.verify import verify_log
+from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.plain import MatchRun
+from showdown.server.timing import DealerSettings
+
+LATE_BOT = (  # the real agent: our runtime, two seconds late, so the stranger is there first
+    f"{sys.executable} -c \"import time, runpy, sys; time.sleep(2.0); sys.argv = ['showdown', 'agent', 'call', "
+    f"'--game', 'kuhn', *sys.argv[1:]]; runpy.run_module('showdown', run_name='__main__')\""
+)
+NO_TOKEN_STAYS = (  # a bot that cannot send a token and stays connected-less, alive
+    f"{sys.executable} -c \"import socket, sys, time; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
+    f"s.sendall(b'VERSION:2.0.0\\r\\n'); s.recv(100); time.sleep(60)\""
+)
+NO_TOKEN_EXITS = (
+    f"{sys.executable} -c \"import socket, sys; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
+    f"s.sendall(b'VERSION:2.0.0\\r\\n'); print(s.recv(100).decode().strip()); sys.exit(1)\""
+)
+
+
+def config(first: AgentSpec, tmp: Path, start_ms: int = 15_000) -> MatchConfig:
+    return MatchConfig(game="kuhn", agents=(first, AgentSpec(name="random")), hands=100, out=tmp,
+                       dealer=DealerSettings(start_timeout_ms=start_ms))
+
+
+async def stranger(run: MatchRun, seat: int, first_line: bytes) -> bytes:
+    """Connect to ``seat``'s port as soon as it listens, send ``first_line``, return the answer."""
+    while run.server is None or len(run.server.ports) <= seat:
+        await asyncio.sleep(0.005)
+    reader, writer = await asyncio.open_connection("127.0.0.1", run.server.ports[seat])
+    writer.write(first_line)
+    answer = await asyncio.wait_for(reader.readline(), 5)
+    writer.close()
+    return answer
+
+
+async def play_with_stranger(cfg: MatchConfig, first_line: bytes) -> tuple[object, bytes, MatchRun, list[str]]:
+    notes: list[str] = []
+    run = MatchRun(cfg, progress=False, notify=notes.append)
+    task = asyncio.ensure_future(run.play())
+    answer = await stranger(run, 0, first_line)
+    report = await asyncio.wait_for(task, 60)
+    return report, answer, run, notes
+
+
+@pytest.mark.parametrize("first_line", [b"VERSION:2.0.0\r\n", b"VERSION:2.0.0 token=" + b"f" * 32 + b"\r\n", b"hello\r\n"])
+async def test_a_stranger_before_the_first_hand_does_not_stop_the_match(tmp_path: Path, first_line: bytes) -> None:
+    cfg = config(AgentSpec(command=LATE_BOT, label="late"), tmp_path)
+    report, answer, run, notes = await play_with_stranger(cfg, first_line)
+    assert answer.startswith(b"# ERROR:")
+    assert report.hands == 100 and not report.aborted and not report.degraded  # type: ignore[attr-defined]
+    assert run.strangers == [1, 0]
+    assert sum(report.replacements["late"].values()) == 0  # type: ignore[attr-defined]
+    assert any("still waiting for agent late" in n for n in notes)
+    assert any("not counted against the agents: seat 1 (late): 1" in n for n in notes)
+    assert verify_log(report.log_path).ok  # type: ignore[attr-defined]
+
+
+async def test_an_agent_that_never_takes_its_seat_stops_the_match_saying_its_port_refused_it(tmp_path: Path) -> None:
+    cfg = config(AgentSpec(command=NO_TOKEN_STAYS, label="notoken"), tmp_path, start_ms=1500)
+    started = time.monotonic()
+    with pytest.raises(ConfigError) as err:
+        await MatchRun(cfg, progress=False, notify=lambda _: None).play()
+    assert time.monotonic() - started < 10
+    text = str(err.value)
+    assert text.startswith("agent notoken (seat 1) never took its seat; its port refused 1 connection (last: no seat token")
+    assert "SHOWDOWN_SEAT_TOKEN" in text and "\n" not in text
+
+
+async def test_an_agent_refused_and_gone_stops_the_match_at_once_with_the_reason(tmp_path: Path) -> None:
+    cfg = config(AgentSpec(command=NO_TOKEN_EXITS, label="notoken"), tmp_path)
+    started = time.monotonic()
+    with pytest.raises(ConfigError) as err:
+        await MatchRun(cfg, progress=False, notify=lambda _: None).play()
+    assert time.monotonic() - started < 10  # not the 15 s start limit
+    text = str(err.value)
+    assert "exited with status 1 before the match began" in text and "its port refused 1 connection" in text
+    assert "SHOWDOWN_SEAT_TOKEN" in text
