@@ -224,6 +224,8 @@ class MatchRun:
             save_match_file(self.config, self.name)
         if server.resumed_at and server.jsonl_path is not None:
             replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
+            if self.ticker is not None:
+                self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
         server.on_refused = self.refused
         self.agents = self._agent_processes(ports)
         signals_installed = install_signals and self._install_signals()
@@ -278,6 +280,7 @@ class MatchRun:
             aborted=result.aborted and not self.interrupted and not (rule is not None and rule.stopped),
             interrupted=bool(self.interrupted),
             stop_signal=self.interrupted,
+            resumed_at=self.server.resumed_at or 0,
             replaced_hands=figures.replaced_hands,
             stopping=rule.summary(result.hands_played) if rule is not None else None,
             reason=result.reason,

@@ -106,6 +106,52 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
     assert again.returncode == 2 and "0 unfinished matches" in again.stderr
 
 
+def _stop_when_logged(proc: subprocess.Popen[bytes], log: Path, hands: int, sig: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (log.exists() and log.read_bytes().count(b"STATE:") > hands):
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    proc.communicate(timeout=60)
+
+
+def test_a_match_stopped_by_ctrl_c_is_resumed_to_its_full_hand_count_with_the_same_logs(tmp_path: Path) -> None:
+    ref = showdown(tmp_path, "match", "leduc", "rules", "call", "--hands", "3000", "--out", "ref")
+    assert ref.returncode == 0, ref.stderr
+    name = "leduc.rules-call.seed0"
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "leduc", "rules", "call", "--hands", "3000",
+                             "--out", "run"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _stop_when_logged(proc, tmp_path / "run" / f"{name}.log", 300, signal.SIGINT)
+    assert proc.returncode == 130
+    stopped_at = (tmp_path / "run" / f"{name}.log").read_bytes().count(b"STATE:")
+    assert stopped_at < 3000
+    named = showdown(tmp_path, "match", "--resume", f"run/{name}.match.json", "--json")  # by its file: not "finished"
+    assert named.returncode == 0, named.stderr
+    doc = json.loads(named.stdout)
+    assert doc["hands"] == 3000 and not doc["interrupted"]
+    for suffix in (".log", ".jsonl"):
+        assert (tmp_path / "ref" / f"{name}{suffix}").read_bytes() == (tmp_path / "run" / f"{name}{suffix}").read_bytes()
+    # stopped twice more (SIGTERM too), each time found in its folder and resumed
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        shutil.rmtree(tmp_path / "run2", ignore_errors=True)
+        proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "leduc", "rules", "call", "--hands", "3000",
+                                 "--out", "run2"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _stop_when_logged(proc, tmp_path / "run2" / f"{name}.log", 200, sig)
+        assert proc.returncode == 128 + sig
+        found = showdown(tmp_path, "match", "--resume", "run2", "--json")
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["hands"] == 3000
+        assert (tmp_path / "ref" / f"{name}.log").read_bytes() == (tmp_path / "run2" / f"{name}.log").read_bytes()
+    done = showdown(tmp_path, "match", "--resume", f"run/{name}.match.json")
+    assert done.returncode == 2 and "already finished" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_match_ended_by_its_stopping_rule_is_finished_not_resumable(tmp_path: Path) -> None:
+    r = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "100000", "--until-separated", "--out", "run")
+    assert r.returncode == 0, r.stderr
+    again = showdown(tmp_path, "match", "--resume", "run")
+    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+
+
 def test_a_command_in_a_yaml_file_runs_from_the_file_s_folder(tmp_path: Path) -> None:
     bots = tmp_path / "bots"
     bots.mkdir()
