@@ -7,8 +7,9 @@ finished hand (``figures.RunningFigures``), so memory stays flat however many ha
 An agent that cannot start or crashes does not stop the match: the dealer plays check/fold for it
 (after ``start_timeout_ms`` when it never connected, ``reconnect_ms`` after a crash) and one line
 says so. An agent that cannot play at all (refused its seat, a bad option, dead before the first
-hand) stops the match before it begins, with one line saying why. Ctrl-C (SIGINT) stops after the
-current hand; a second one stops at once; logs and the partial results are still produced.
+hand) stops the match before it begins, with one line saying why. Ctrl-C (SIGINT) or SIGTERM stops
+after the current hand, or at once after ``STOP_GRACE`` seconds or a second Ctrl-C; logs and the
+partial results are still produced.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ _TOKEN_HINT = (
     " (a bot started by showdown match gets its secret in $SHOWDOWN_SEAT_TOKEN and sends "
     "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry)"
 )
+
+
+STOP_GRACE = 2.0
+"""Seconds a Ctrl-C or SIGTERM waits for the current hand to end before the match stops at once
+(the unfinished hand is not counted: a resume plays it again)."""
 
 
 class MatchRun:
@@ -197,9 +203,15 @@ class MatchRun:
 
     def _on_signal(self, sig: int) -> None:
         if not self.interrupted:
-            self.say("stopping after this hand (Ctrl-C again to stop at once)")
+            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking (Ctrl-C again: at once)")
+            # a silent bot must not hold the stop until its time limit: then the hand is dropped
+            asyncio.get_running_loop().call_later(STOP_GRACE, self._stop_now)
         self.interrupted = self.interrupted or sig
         self.server.request_stop()
+
+    def _stop_now(self) -> None:
+        if not self.over:
+            self.server.request_stop()  # the second request: at once
 
     def _install_signals(self) -> bool:
         loop = asyncio.get_running_loop()
