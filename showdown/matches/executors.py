@@ -7,10 +7,9 @@ duplicate runners do not know which one they use.
 ``RayExecutor`` (the optional extra ``showdown-poker[cluster]``) sends each job to the cluster as
 one Ray task that reserves one CPU per seat plus one for the dealer, or as many as the largest node
 has when that is fewer (a laptop's local Ray has 2: a task that reserved 3 would wait for ever), and
-says so in one line. The task plays the match on
-one node over loopback exactly as a local child does (``python -m showdown.matches.parallel``, the
-dealer and the agents on that node), in a private folder, and returns the result document and
-the bytes of every file the match wrote. The driver writes them into the job's output folder
+says so in one line. The task plays the match on one node over loopback exactly as a local child
+does (``python -m showdown.matches.parallel``, the dealer and the agents on that node), in a private
+folder, and returns the result document and the bytes of every file the match wrote. The driver writes them into the job's output folder
 atomically (a temporary name, then ``os.replace``), so what a tournament leaves on disk, and how
 it resumes, is the same as with the local pool; the logs are byte-identical because the dealing,
 the seeds and the agents are. A task whose node dies is retried by Ray (``max_retries``) and

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from showdown.evaluation.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -104,6 +106,41 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
         assert a == b, suffix
     again = showdown(tmp_path, "match", "--resume", "run")
     assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+
+
+@pytest.mark.parametrize("game,agents", [
+    ("leduc", ("cfr", "random")),  # CFR's sampled actions, uniform random
+    pytest.param("kuhn3p", ("equilibrium", "random", "random"), marks=pytest.mark.slow),  # three stochastic seats
+    pytest.param("holdem-nolimit", ("random", "call"), marks=pytest.mark.slow),  # random raise sizes
+])
+def test_a_match_killed_and_resumed_with_stochastic_agents_has_the_logs_of_one_never_killed(
+    tmp_path: Path, game: str, agents: tuple[str, ...]
+) -> None:
+    hands = "2000"
+    ref = showdown(tmp_path, "match", game, *agents, "--hands", hands, "--seed", "9", "--out", "ref")
+    assert ref.returncode == 0, ref.stderr
+    name = next((tmp_path / "ref").glob("*.log")).stem
+    for kill_at in (300, 1100):  # killed twice, resumed twice
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "showdown", *(["match", game, *agents, "--hands", hands, "--seed", "9", "--out", "run"]
+                                                if kill_at == 300 else ["match", "--resume", "run"])],
+            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        )
+        log = tmp_path / "run" / f"{name}.log"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (log.exists() and log.read_bytes().count(b"STATE:") > kill_at):
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)  # the runner, its dealer and its agents
+        proc.communicate(timeout=30)
+    resumed = showdown(tmp_path, "match", "--resume", "run", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    doc = json.loads(resumed.stdout)
+    assert doc["hands"] == 2000
+    assert doc["hands_per_s"] * doc["play_s"] < 2000 - 1000  # hands/s counts only the hands of this run
+    for suffix in (".log", ".jsonl"):
+        a = (tmp_path / "ref" / f"{name}{suffix}").read_bytes()
+        b = (tmp_path / "run" / f"{name}{suffix}").read_bytes()
+        assert a == b, suffix
 
 
 def _stop_when_logged(proc: subprocess.Popen[bytes], log: Path, hands: int, sig: int) -> None:
