@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from showdown.agents.base import Agent, View
+from showdown.agents.hand_random import HandRandom
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, Action, State
@@ -55,7 +56,7 @@ class AbstractCFRAgent(Agent):
         warm_up = getattr(strategy.abstraction, "warm_up", None)
         if warm_up is not None:
             warm_up()
-        self.rng = np.random.default_rng(seed)
+        self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._hand: int | None = None
         self._actions: list[Action] = []
         self._node = 0
@@ -113,7 +114,7 @@ class AbstractCFRAgent(Agent):
         for action in actions[len(self._actions) :]:
             if self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
-                slot = translate(self._real, action, self._abstract, options, self.rng)
+                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand))
                 self._abstract = self._abstract.apply(options[slot])
                 self._node = int(self.tree.children[self._node, slot])
             else:
@@ -143,7 +144,7 @@ class AbstractCFRAgent(Agent):
         if not self._on_tree(view):
             return CALL
         probs = self._probabilities(view)
-        slot = int(self.rng.choice(len(probs), p=probs))
+        slot = self.rng.at(view.hand).index(probs.tolist())
         return realize(self.tree.actions[self._node][slot], self._abstract, self._real)
 
     def policy(self, view: View) -> dict[str, float]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from showdown.agents.base import Agent, Policy, PolicyAgent, View
+from showdown.agents.hand_random import HandRandom
 from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind
@@ -19,7 +19,8 @@ class RandomAgent(PolicyAgent):
     No-limit raise sizes (``sizing``): ``"uniform"`` (default, like the ACPC example player) draws
     the raise-to total uniformly from the legal range [min, all-in]; ``"pot"`` picks uniformly
     among min-raise, half pot, pot, two pots and all-in (pot fractions of the pot after calling,
-    made legal, duplicates removed). ``seed`` makes play reproducible; None draws a fresh seed.
+    made legal, duplicates removed). ``seed`` makes play reproducible, hand by hand (``HandRandom``);
+    None draws a fresh seed.
     """
 
     name = "random"
@@ -31,7 +32,7 @@ class RandomAgent(PolicyAgent):
             raise ConfigError(f"random agent: sizing {sizing!r} is not one of {', '.join(SIZINGS)}")
         self.seed = seed
         self.sizing = sizing
-        self.rng = random.Random(seed)
+        self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
 
     def policy(self, view: View) -> Policy:
         letters = ("f" if view.can_fold() else "") + "c" + ("r" if view.can_raise() else "")
@@ -42,7 +43,8 @@ class RandomAgent(PolicyAgent):
         state = view.public
         bounds = state.raise_bounds()
         can_fold = state.can_fold()
-        k = self.rng.randrange(1 + can_fold + (bounds is not None))
+        rng = self.rng.at(view.hand)
+        k = rng.randrange(1 + can_fold + (bounds is not None))
         if can_fold:
             if k == 0:
                 return FOLD
@@ -54,9 +56,9 @@ class RandomAgent(PolicyAgent):
             return RAISE
         lo, hi = bounds
         if self.sizing == "uniform":
-            return Action(ActionKind.RAISE, self.rng.randint(lo, hi))
+            return Action(ActionKind.RAISE, rng.randint(lo, hi))
         sizes = sorted({lo, hi} | {view.pot_raise(f).size for f in (0.5, 1.0, 2.0)})
-        return Action(ActionKind.RAISE, sizes[self.rng.randrange(len(sizes))])
+        return Action(ActionKind.RAISE, sizes[rng.randrange(len(sizes))])
 
 
 class CallAgent(PolicyAgent):

@@ -22,9 +22,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from showdown.agents.base import Agent, StrategyTable, View
+from showdown.agents.hand_random import HandRandom
 from showdown.agents.registry import take_options
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
@@ -75,13 +74,13 @@ class CFRAgent(Agent):
             )
         self.strategy = loaded
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
 
     def act(self, view: View) -> Action:
         from showdown.solvers.strategy import infoset_key
 
         key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
-        return parse_action(self.strategy.sample(key, self.rng))
+        return parse_action(self.strategy.sample(key, self.rng.at(view.hand)))
 
     def policy(self, view: View) -> dict[str, float]:
         """The action probabilities here (what local best response and other evaluators ask for)."""

@@ -5,7 +5,7 @@ refinement, so information sets the opponent's equilibrium never reaches still g
 or the strategy in ``strategy=FILE``. The solved strategy is cached on disk in
 ``cache_dir("strategies")`` under a hash of the game definition, so only the first start pays for
 the LP (about 0.1 s for Kuhn, 1 s for Leduc) and later starts load a JSON file in milliseconds.
-Actions are drawn with the agent's own ``numpy`` generator (option ``seed``).
+Actions are drawn with the agent's per-hand generator (``hand_random.HandRandom``, option ``seed``).
 
 ``never-bluff`` is the seeds' deviation ("a player who never bluffs"): the same strategy with every
 bluff taken out. A **bluff** is a bet or raise at an information set where our hand's showdown
@@ -40,6 +40,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from showdown.agents.base import Agent, StrategyTable, View
+from showdown.agents.hand_random import HandRandom
 from showdown.agents.registry import take_options
 from showdown.cache import cache_dir
 from showdown.errors import ConfigError, SolverError
@@ -205,7 +206,8 @@ def never_bluff_strategy(strategy: Strategy, threshold: float = BLUFF_THRESHOLD)
 
 
 class StrategyAgent(Agent):
-    """Plays a fixed behavioural ``Strategy``, drawing each action with its own seeded generator.
+    """Plays a fixed behavioural ``Strategy``, drawing each action from its seed and the hand
+    number (``HandRandom``: a resumed match draws what the first run drew).
 
     The strategy must hold every information set the agent can meet; ``strategy_table`` lists it.
     """
@@ -218,7 +220,7 @@ class StrategyAgent(Agent):
             raise ConfigError(f"agent {self.name!r}: the strategy is for another game than {game.name or 'this one'}")
         self.strategy = strategy
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._boards = game.num_board_cards
 
     def key(self, view: View) -> str:
@@ -226,7 +228,7 @@ class StrategyAgent(Agent):
         return infoset_key(view.hole, view.board, view.betting, self._boards)
 
     def act(self, view: View) -> Action:
-        return self.strategy.sample_action(self.key(view), self.rng)
+        return self.strategy.sample_action(self.key(view), self.rng.at(view.hand))
 
     def policy(self, view: View) -> dict[str, float]:
         """The action probabilities here (what local best response and other evaluators ask for)."""

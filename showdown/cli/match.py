@@ -72,6 +72,11 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    "(an anytime-valid confidence sequence, so stopping early keeps the error rate); --hands is the most")
     p.add_argument("--until-separated", action="store_true", default=None,
                    help="stop once the first agent's anytime-valid 95%% interval excludes zero; --hands is the most")
+    p.add_argument("--t-response", type=argtypes.non_negative, metavar="MS",
+                   help="time limit per decision in milliseconds (default 10000; then the dealer plays check/fold "
+                   "for the seat); YAML: dealer: {t_response_ms: MS}")
+    p.add_argument("--t-hand", type=argtypes.non_negative, metavar="MS",
+                   help="time limit per seat and hand in milliseconds (default 60000); YAML: dealer: {t_hand_ms: MS}")
     p.add_argument("--executor", choices=EXECUTORS,
                    help="where duplicate halves run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
     p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster for --executor ray (default: Ray on this machine)")
@@ -88,6 +93,16 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--no-progress", dest="progress", action="store_false", help="never show the progress line")
     p.set_defaults(handler=run_match_command)
     return p
+
+
+def _with_time_limits(base: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The YAML settings with ``--t-response`` and ``--t-hand`` on top of its ``dealer:`` section."""
+    from dataclasses import replace
+
+    from showdown.matches.config import DealerSettings
+
+    limits = {k: v for k, v in (("t_response_ms", args.t_response), ("t_hand_ms", args.t_hand)) if v is not None}
+    return {**base, "dealer": replace(base.get("dealer", DealerSettings()), **limits)} if limits else base
 
 
 def run_match_command(args: argparse.Namespace) -> int:
@@ -117,6 +132,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     out = args.out
     if out is None and not args.no_log and "out" not in base:
         out = Path("out")
+    base = _with_time_limits(base, args)
     config = merge_config(
         base,
         game=args.game,

@@ -43,7 +43,7 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.Argume
 
 
 def run_tournament_command(args: argparse.Namespace) -> int:
-    """Handler: validate, play or resume, print. Exit 0 when complete, 130 when interrupted."""
+    """Handler: validate, play or resume, print. Exit 0 when complete, else 128 + the stopping signal (130 Ctrl-C, 143 SIGTERM)."""
     from showdown.matches.executors import make_executor
     from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
 
@@ -64,4 +64,4 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         print(format_tournament(result))
         print(f"results: {cfg.out / 'results.json'}")
     sys.stdout.flush()
-    return 0 if result.complete else 130
+    return 0 if result.complete else 128 + (result.stop_signal or 2)

@@ -404,8 +404,12 @@ def _process_agent(game_spec: str, game: GameDef, name: str | None, strategy_pat
 def _reseed(agent: Any, seed: int) -> None:
     """Seed the agent's own random choices (mixed strategies, bet sizes, translation) so that a run
     is reproducible from its seed whichever process plays which chunk."""
+    from showdown.agents.hand_random import HandRandom
+
     rng = getattr(agent, "rng", None)
-    if isinstance(rng, np.random.Generator):
+    if isinstance(rng, HandRandom):  # the built-in agents' (LBR's views are all of hand 0: one stream)
+        agent.rng = HandRandom(seed)
+    elif isinstance(rng, np.random.Generator):
         agent.rng = np.random.default_rng([seed, 1])
     elif isinstance(rng, random.Random):
         rng.seed(seed)

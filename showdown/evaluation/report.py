@@ -56,6 +56,7 @@ class MatchReport:
     halves: list[dict[str, Any]] = field(default_factory=list)  # duplicate: per half, seats and logs
     replaced_hands: dict[str, int] = field(default_factory=dict)  # by seat name: hands the dealer acted for it
     max_replaced: float = DEFAULT_MAX_REPLACED  # share of hands above which the match is degraded
+    resumed_at: int = 0  # a resumed match: the hands played before this run (not in hands/s)
     stop_signal: int = 0  # the signal that stopped the match early (SIGINT 2, SIGTERM 15), 0 if none
     stopping: dict[str, Any] | None = None  # --until-ci / --until-separated: the rule and where it stopped
     exact_values: dict[str, Any] | None = None  # 3+ players, every strategy known: exact per-100 values
@@ -84,9 +85,10 @@ class MatchReport:
 
     @property
     def hands_per_second(self) -> float:
-        """Hands per second of play (the agents' start-up is not counted when it was measured)."""
+        """Hands per second of play in this run (the agents' start-up is not counted when it was
+        measured; nor, after a resume, the hands played before it)."""
         seconds = self.play_seconds or self.elapsed
-        return self.hands / seconds if seconds > 0 else 0.0
+        return (self.hands - self.resumed_at) / seconds if seconds > 0 else 0.0
 
     @property
     def estimator(self) -> str:

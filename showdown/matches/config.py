@@ -13,7 +13,7 @@ agents:
   - {command: "./mybot --fast", label: mybot}   # started as: ./mybot --fast <host> <port>
   - {command: "./theirbot", limits: {memory_mb: 2048, cpu_s_per_hand: 7}}  # sandboxed (showdown.matches.sandbox)
 dealer:                   # optional dealer settings (milliseconds)
-  t_response_ms: 600000
+  t_response_ms: 10000    # per decision (default 10 s; showdown dealer keeps the reference's 600 s)
   start_timeout_ms: 10000
   on_timeout: fold        # fold | call | abort
   spin_us: 200            # busy-wait this long for a fast agent's reply (microseconds; 0: never)

@@ -111,6 +111,7 @@ class _DuplicateRun:
         show = wants_progress(progress, config.progress)
         self.ticker = Progress(config.hands * len(self.jobs), self.stats, show_agents=False) if show else None
         self.stops = 0
+        self.stop_signal = 0  # the signal that stopped the halves (SIGINT or SIGTERM)
         self.elapsed = 0.0
 
     def tick(self, states: Sequence[Any]) -> None:
@@ -122,8 +123,9 @@ class _DuplicateRun:
         if not text.startswith("# replacements:"):
             self.say(f"[{state.job.label}] {text}")
 
-    def interrupted_once(self, n: int) -> None:
+    def interrupted_once(self, n: int, sig: int) -> None:
         self.stops = n
+        self.stop_signal = self.stop_signal or sig
         if n == 1:
             self.say("stopping after this hand (Ctrl-C again to stop at once)")
 
@@ -156,7 +158,7 @@ class _DuplicateRun:
         present = [r for r in results if r is not None and r.hands]
         jsonl = [Path(r.jsonl) for r in present if r.jsonl]
         if not jsonl:
-            return _empty_report(config, labels, interrupted, self.elapsed)
+            return replace(_empty_report(config, labels, interrupted, self.elapsed), stop_signal=self.stop_signal)
         if on_hand is not None:
             _replay(jsonl, on_hand)
         analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
@@ -181,6 +183,7 @@ class _DuplicateRun:
             big_blind=game.big_blind,
             aborted=any(r.aborted for r in present) and not interrupted,
             interrupted=interrupted,
+            stop_signal=self.stop_signal,
             reason=reasons[0] if reasons else None,
             elapsed=self.elapsed,
             failures=failures,

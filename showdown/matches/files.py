@@ -34,17 +34,20 @@ def save_match_file(config: MatchConfig, name: str) -> Path:
 
 
 def load_match_file(where: str | Path) -> MatchConfig:
-    """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished match."""
+    """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished
+    match (killed, or stopped by Ctrl-C or SIGTERM; not one that ended as it should)."""
     p = Path(where)
     if p.is_dir():
         candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
-        unfinished = [c for c in candidates if not _finished_log(c)]
+        unfinished = [c for c in candidates if not _finished(c)]
         if len(unfinished) != 1:
             names = ", ".join(c.name.removesuffix(MATCH_FILE_SUFFIX) for c in unfinished) or "none"
             raise ConfigError(f"--resume {where}: {len(unfinished)} unfinished matches there ({names}); name one's .match.json")
         p = unfinished[0]
     elif p.suffix in (".log", ".jsonl"):
-        p = p.with_suffix(MATCH_FILE_SUFFIX)
+        p = p.with_name(p.name.removesuffix(p.suffix) + MATCH_FILE_SUFFIX)
+    if _finished(p):
+        raise ConfigError(f"--resume {where}: that match already finished (it was not stopped early): nothing to resume")
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -74,14 +77,23 @@ def replay_finished_hands(jsonl: Path, hands: int, hand_done: Callable[[HandReco
             hand_done(HandRecord.from_json(line))
 
 
-def _finished_log(match_file: Path) -> bool:
-    log = match_file.with_name(match_file.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")
+def _finished(match_file: Path) -> bool:
+    """The match ended as it should: its log has its SCORE line, and no signal (Ctrl-C, SIGTERM)
+    stopped it (its ``.result.json`` says so). A stopping rule's early end is an end."""
+    stem = match_file.name.removesuffix(MATCH_FILE_SUFFIX)
+    log = match_file.with_name(stem + ".log")
     try:
         with log.open("rb") as f:
             f.seek(max(0, log.stat().st_size - 300))
-            return b"\nSCORE:" in f.read()
+            if b"\nSCORE:" not in f.read():
+                return False
     except OSError:
         return False
+    try:
+        result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return True
+    return not (isinstance(result, dict) and result.get("interrupted"))
 
 
 def _write_atomically(path: Path, text: str) -> None:

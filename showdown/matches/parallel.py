@@ -5,7 +5,7 @@ Python: threads would share one core).
 showdown.matches.parallel RUN.json``; a child plays its ``MatchConfig`` and writes the match's
 ``report_json`` document to the job's result file (atomically, so a result file always means a
 finished child). Progress comes from the children's JSON Lines logs, counted as they grow. Ctrl-C
-(SIGINT to the parent) is passed on to every running child, which stops after its current hand and
+or SIGTERM to the parent is passed on to every running child (as a Ctrl-C), which stops after its current hand and
 still writes its logs and result (``interrupted`` in the result); a second Ctrl-C stops them at
 once. No new child starts after an interrupt.
 """
@@ -164,12 +164,13 @@ async def run_jobs(
     on_tick: Callable[[Sequence[JobState]], None] | None = None,
     on_done: Callable[[JobState], None] | None = None,
     on_line: Callable[[JobState, str], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int, int], None] | None = None,
     install_signals: bool = False,
 ) -> list[JobState]:
     """Play every job, at most ``parallel`` at once; returns their states in job order.
 
-    ``on_interrupt(n)`` is told of the n-th Ctrl-C (after it has been passed on to the children).
+    ``on_interrupt(n, signal)`` is told of the n-th Ctrl-C or SIGTERM (after it has been passed on
+    to the children as a Ctrl-C).
     """
     batch = _Batch(jobs, parallel, on_done=on_done, on_line=on_line, on_interrupt=on_interrupt)
     return await batch.run(on_tick, install_signals)
@@ -185,7 +186,7 @@ class _Batch:
         *,
         on_done: Callable[[JobState], None] | None,
         on_line: Callable[[JobState, str], None] | None,
-        on_interrupt: Callable[[int], None] | None,
+        on_interrupt: Callable[[int, int], None] | None,
     ) -> None:
         self.states = [JobState(j) for j in jobs]
         self.parallel = parallel
@@ -194,18 +195,20 @@ class _Batch:
         self.on_interrupt = on_interrupt
         self.running: dict[int, asyncio.subprocess.Process] = {}
         self.interrupts = 0
+        self.stop_signal = 0
         self.env = package_environment()
 
-    def on_sigint(self) -> None:
+    def on_signal(self, sig: int) -> None:
         self.interrupts += 1
+        self.stop_signal = self.stop_signal or sig
         for proc in self.running.values():
             send_signal(proc, signal.SIGINT)
         if self.on_interrupt is not None:
-            self.on_interrupt(self.interrupts)
+            self.on_interrupt(self.interrupts, sig)
 
     async def run(self, on_tick: Callable[[Sequence[JobState]], None] | None, install_signals: bool) -> list[JobState]:
         loop = asyncio.get_running_loop()
-        installed = install_signals and _add_sigint(loop, self.on_sigint)
+        installed = install_signals and _add_stop_signals(loop, self.on_signal)
         queue = list(range(len(self.states)))
         tasks: set[asyncio.Task[None]] = set()
         try:
@@ -224,7 +227,8 @@ class _Batch:
                     on_tick(self.states)
         finally:
             if installed:
-                loop.remove_signal_handler(signal.SIGINT)
+                for sig in STOP_SIGNALS:
+                    loop.remove_signal_handler(sig)
             for proc in self.running.values():
                 send_signal(proc, signal.SIGTERM)
             if tasks:
@@ -286,9 +290,13 @@ class _Batch:
         return tail
 
 
-def _add_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+def _add_stop_signals(loop: asyncio.AbstractEventLoop, handler: Callable[[int], None]) -> bool:
     try:
-        loop.add_signal_handler(signal.SIGINT, handler)
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, handler, sig)
     except (NotImplementedError, RuntimeError, ValueError):
         return False
     return True
@@ -328,6 +336,8 @@ def _child(run_file: str) -> int:
 
 
 if __name__ == "__main__":
+    # a child started by a Ray worker inherits its blocked SIGINT: unblock, so that Ctrl-C stops it
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     try:
         sys.exit(_child(sys.argv[1]))
     except KeyboardInterrupt:  # stopped before the match could install its own handler

@@ -9,8 +9,9 @@ An agent that cannot start or crashes does not stop the match: the dealer plays 
 says so. An agent that cannot play at all (a bad option, dead before the first hand, never in its
 seat while its port refused connections) stops the match before it begins, with one line saying
 why. A connection refused at a seat's port (no or a wrong token) costs nothing: it may be any
-process on the machine, so the agent is still waited for, and refusals are reported apart. Ctrl-C (SIGINT) stops after the
-current hand; a second one stops at once; logs and the partial results are still produced.
+process on the machine, so the agent is still waited for, and refusals are reported apart. Ctrl-C
+(SIGINT) or SIGTERM stops after the current hand, or at once after ``STOP_GRACE`` seconds or a
+second signal; logs and the partial results are still produced.
 """
 
 from __future__ import annotations
@@ -51,6 +52,11 @@ _TOKEN_HINT = (
     " (a bot started by showdown match gets its secret in $SHOWDOWN_SEAT_TOKEN and sends "
     "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry)"
 )
+
+
+STOP_GRACE = 2.0
+"""Seconds a Ctrl-C or SIGTERM waits for the current hand to end before the match stops at once
+(the unfinished hand is not counted: a resume plays it again)."""
 
 
 class MatchRun:
@@ -241,9 +247,15 @@ class MatchRun:
     def _on_signal(self, sig: int) -> None:
         if not self.interrupted:
             again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
-            self.say(f"stopping after this hand ({again} to stop at once)")
+            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking ({again}: at once)")
+            # a silent bot must not hold the stop until its time limit: then the hand is dropped
+            asyncio.get_running_loop().call_later(STOP_GRACE, self._stop_now)
         self.interrupted = self.interrupted or sig
         self.server.request_stop()
+
+    def _stop_now(self) -> None:
+        if not self.over:
+            self.server.request_stop()  # the second request: at once
 
     def _install_signals(self) -> bool:
         loop = asyncio.get_running_loop()
@@ -286,6 +298,8 @@ class MatchRun:
             save_match_file(self.config, self.name)
         if server.resumed_at and server.jsonl_path is not None:
             replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
+            if self.ticker is not None:
+                self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
         server.on_refused = self.refused
         self.agents = self._agent_processes(ports)
         signals_installed = install_signals and self._install_signals()
@@ -366,6 +380,7 @@ class MatchRun:
             error=result.error,
             interrupted=bool(self.interrupted),
             stop_signal=self.interrupted,
+            resumed_at=self.server.resumed_at or 0,
             replaced_hands=figures.replaced_hands,
             stopping=rule.summary(result.hands_played) if rule is not None else None,
             reason=result.reason,

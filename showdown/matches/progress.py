@@ -51,6 +51,7 @@ class Progress(StatusLine):
         self.next = self.start + delay
         self.every = every if self.tty else max(every, 5.0)
         self.shown = False
+        self.played_before = 0  # hands a resumed match had played before this run (not in hands/s)
 
     def update(self) -> None:
         now = time.monotonic()
@@ -60,7 +61,7 @@ class Progress(StatusLine):
         if self.catch_up is not None:
             self.catch_up()
         done = self.stats.hands
-        rate = done / (now - self.start) if now > self.start else 0.0
+        rate = (done - self.played_before) / (now - self.start) if now > self.start else 0.0
         parts = [f"{done:,}/{self.total:,} hands", f"{rate:,.0f} hands/s"]
         if self.show_agents:
             for name, e in zip(self.stats.names, self.stats.agents()):

@@ -414,6 +414,7 @@ class TournamentResult:
     played_now: int  # halves played in this run (the rest were resumed)
     notes: list[str] = field(default_factory=list)
     ratings: Ratings | None = None  # Bradley-Terry, from the hands won against each other
+    stop_signal: int = 0  # the signal that stopped the run early (SIGINT 2, SIGTERM 15), 0 if none
 
 
 def _pair(ci: tuple[float, float] | None) -> list[float] | None:
@@ -702,6 +703,7 @@ class _TournamentRun:
                 else:
                     self.todo.append((m, k))
         self.newly_done_matches = 0
+        self.stop_signal = 0  # the signal that stopped this run (SIGINT or SIGTERM), 0 if none
         self.started = time.monotonic()
         show = progress if progress is not None else bool(getattr(stream, "isatty", lambda: False)())
         self.ticker = self._progress() if show else None
@@ -777,7 +779,8 @@ class _TournamentRun:
         if not (text.startswith("# replacements:") or text.startswith("showdown match: stopping")):
             self._say(f"[{state.job.label}] {text}")
 
-    def on_interrupt(self, n: int) -> None:
+    def on_interrupt(self, n: int, sig: int) -> None:
+        self.stop_signal = self.stop_signal or sig
         self._say(
             "tournament: stopping: the running matches end after their current hand (Ctrl-C again: at once); "
             "run the same command again to resume"
@@ -807,7 +810,7 @@ class _TournamentRun:
         table = cross_table(outcomes, len(cfg.labels))
         result = TournamentResult(
             cfg, outcomes, table, ranking(table), len(matches), complete, time.monotonic() - self.started, len(self.todo), notes,
-            ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None,
+            ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None, stop_signal=self.stop_signal,
         )
         tmp = cfg.out / f"results.json.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(tournament_json(result), indent=2), encoding="utf-8")

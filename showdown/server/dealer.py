@@ -79,10 +79,12 @@ class Send(NamedTuple):
 
 
 class SeatWarning(NamedTuple):
-    """Something a seat did was repaired or ignored; ``text`` is the reference's wording."""
+    """Something a seat did was repaired or ignored; ``text`` is the reference's wording, ``detail``
+    what the seat sent and what a reply looks like (for people reading the warning, not the log)."""
 
     seat: int
     text: str
+    detail: str = ""
 
 
 class Reject(NamedTuple):
@@ -607,7 +609,10 @@ class MatchEngine:
         """A line from the acting seat that is no reply to its current state. A few are passed over
         (a stale line from a reconnect); ``MAX_IGNORED_LINES`` of them in one decision count as an
         invalid answer, so a seat sending only garbage costs the match no more than that."""
-        self._warn(seat, "ignored", why, line)
+        expected = self._last_sent[seat]
+        example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
+        self._warn(seat, "ignored", why, line, f"it sent {line[:80]!r}; a reply is the state line it was sent, "
+                   f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
         self._ignored_now += 1
         if self._ignored_now >= MAX_IGNORED_LINES:
             self._warn(seat, "invalid", f"{MAX_IGNORED_LINES} lines in a row that answer no state sent; played call", line)
@@ -861,7 +866,7 @@ class MatchEngine:
         event.update(extra)
         events.append(event)
 
-    def _warn(self, seat: int, kind: str, text: str, line: str) -> None:
+    def _warn(self, seat: int, kind: str, text: str, line: str, detail: str = "") -> None:
         """Count, record (the first ``max_warnings`` per seat and hand) and report a repair."""
         self._count(seat, kind)
         shown = self._warnings_this_hand[seat]
@@ -869,7 +874,7 @@ class MatchEngine:
         chosen = kind in DEALER_CHOSE and not self._chosen_this_hand[seat]
         if shown < self.max_warnings or chosen:
             self._event(seat, kind, text, chosen=kind in DEALER_CHOSE, line=line[:120])
-            self._out.append(SeatWarning(seat, text))
+            self._out.append(SeatWarning(seat, text, detail))
         elif shown == self.max_warnings:
             self._out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))
 

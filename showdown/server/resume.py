@@ -5,10 +5,13 @@ extra file: every hand is written to both logs, whole, before any seat is told h
 ``MatchServer._handle``), so the logs themselves say which hands are finished. ``resume_point``
 reads them, checks that they belong to the match being restarted (same name, game, hand count,
 seed, players), drops what a crash can leave at the end (a torn last line, a hand in one log and
-not yet in the other), and says where to continue: the first unfinished hand, with the running
-totals. The dealer then deals from there with the same cards it would have dealt, so a match killed
-and resumed with deterministic agents ends with logs identical to those of a match never killed
-(unlike the reference, no second header is appended).
+not yet in the other) or what a stop wrote (the SCORE line and summary of a match stopped before
+its last hand), and says where to continue: the first unfinished hand, with the running totals.
+The dealer then deals from there with the same cards it would have dealt, so a match killed and
+resumed ends with logs identical to those of a match never killed, as long as each agent's play
+depends only on its seed, the hand number and what it sees in that hand (every built-in agent
+draws its randomness per hand: ``showdown.agents.base.hand_rng``). Unlike the reference, no
+second header is appended.
 """
 
 from __future__ import annotations
@@ -46,25 +49,26 @@ def _complete_lines(path: Path) -> list[bytes]:
 
 
 def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tuple[str, ...]) -> ResumePoint:
-    """Read the logs of a killed match and say where to continue (``ShowdownError`` if they are
-    not this match's, or if the match already finished)."""
+    """Read the logs of a killed or stopped match and say where to continue (``ShowdownError`` if
+    they are not this match's, or if it played all its hands). A match stopped early (Ctrl-C, an
+    abort) ends with its SCORE line and summary record: they are cut, and it continues."""
     log_lines = _complete_lines(log_path)
     _check_header(log_path, log_lines, header)
     state_ends = _state_line_ends(log_path, log_lines, names)
     hands = len(state_ends)
+    if hands >= header.hands:
+        raise ShowdownError(f"{log_path}: this match already finished ({hands} of {header.hands} hands): nothing to resume")
     records, counts = _jsonl_records(jsonl_path, hands)
     finished = min(hands, len(records))  # a hand in the .log but not yet in the .jsonl is played again
-    if finished < hands:
-        log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
-    else:
-        log_size = sum(len(line) for line in log_lines)
+    # what follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match
+    log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
     totals = _totals(log_lines, names, finished) if finished else dict.fromkeys(names, 0.0)
     jsonl_size = records[finished - 1] if finished else 0
     return ResumePoint(finished, totals, counts, log_size, jsonl_size)
 
 
 def _check_header(log_path: Path, log_lines: list[bytes], header: LogHeader) -> None:
-    """The log is this match's (same name, game, hands and seed) and not finished."""
+    """The log is this match's (same name, game, hands and seed)."""
     headers = [h for h in (parse_header_line(x.decode("utf-8", "replace")) for x in log_lines if x.startswith(b"#")) if h]
     if not headers:
         raise ShowdownError(f"{log_path}: no header line: not the log of a match, cannot resume from it")
@@ -76,8 +80,6 @@ def _check_header(log_path: Path, log_lines: list[bytes], header: LogHeader) -> 
             f"this one is {header.match} {header.game} {header.hands} hands seed {header.seed}: "
             "resume with the same command it was started with"
         )
-    if any(x.startswith(b"SCORE:") for x in log_lines):
-        raise ShowdownError(f"{log_path}: this match already finished (it has its SCORE line): nothing to resume")
 
 
 def _state_line_ends(log_path: Path, log_lines: list[bytes], names: tuple[str, ...]) -> list[int]:

@@ -76,7 +76,7 @@ from showdown.server.dealer import (
     SeatWarning,
     Send,
 )
-from showdown.server.timing import DealerSettings, TimedMatch
+from showdown.server.timing import REFERENCE_T_HAND_MS, REFERENCE_T_RESPONSE_MS, DealerSettings, TimedMatch
 
 WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
@@ -92,9 +92,11 @@ WARNINGS_SHOWN = 5
 
 @dataclass(frozen=True)
 class DealerOptions(DealerSettings):
-    """How the match is served: the dealer's settings (by default no start timeout, as the reference
-    waits for its players), and where, to whom, and with what logs."""
+    """How the match is served: the dealer's settings (by default the reference's: 600 s per decision
+    and per hand, no start timeout), and where, to whom, and with what logs."""
 
+    t_response_ms: int = REFERENCE_T_RESPONSE_MS
+    t_hand_ms: int = REFERENCE_T_HAND_MS
     start_timeout_ms: int | None = None
     host: str = "127.0.0.1"
     ports: Sequence[int] | None = None  # None or 0 entries: free ports
@@ -676,7 +678,7 @@ class MatchServer:
         shown = self._warnings_shown[o.seat]
         self._warnings_shown[o.seat] = shown + 1
         if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}")
+            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}" + (f": {o.detail}" if o.detail else ""))
         elif shown == WARNINGS_SHOWN:
             _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): more warnings are counted in the summary at the end")
 

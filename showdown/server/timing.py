@@ -22,13 +22,22 @@ from dataclasses import dataclass
 from showdown.errors import ShowdownError
 from showdown.server.dealer import MatchEngine, OnTimeout, Output, SeatStatus
 
+REFERENCE_T_RESPONSE_MS = 600_000
+REFERENCE_T_HAND_MS = 600_000
+"""The reference dealer's defaults: ten minutes per decision and per hand (``showdown dealer``'s)."""
+
+MATCH_T_RESPONSE_MS = 10_000
+MATCH_T_HAND_MS = 60_000
+"""``showdown match`` and tournaments, where the bots run on this machine: a silent or confused bot
+costs seconds per decision, not the reference's ten minutes (a match file's ``dealer:`` changes them)."""
+
 
 @dataclass(frozen=True, slots=True)
 class TimeLimits:
     """Limits in milliseconds, as on the reference dealer's command line."""
 
-    t_response_ms: int = 600_000
-    t_hand_ms: int = 600_000
+    t_response_ms: int = REFERENCE_T_RESPONSE_MS
+    t_hand_ms: int = REFERENCE_T_HAND_MS
     t_per_hand_ms: int = 7_000
     start_timeout_ms: int | None = None
     reconnect_ms: int = 2_000
@@ -45,10 +54,11 @@ class TimeLimits:
 class DealerSettings:
     """The dealer's time limits (milliseconds, as the reference's flags) and policies: one type for
     ``showdown dealer``'s flags, a match file's ``dealer:`` section and the server's options
-    (``tcp.DealerOptions`` extends it with where and how to serve)."""
+    (``tcp.DealerOptions`` extends it with where and how to serve). The defaults are a local match's;
+    ``showdown dealer`` and ``DealerOptions`` keep the reference's."""
 
-    t_response_ms: int = 600_000
-    t_hand_ms: int = 600_000
+    t_response_ms: int = MATCH_T_RESPONSE_MS
+    t_hand_ms: int = MATCH_T_HAND_MS
     t_per_hand_ms: int = 7_000
     start_timeout_ms: int | None = 15_000
     reconnect_ms: int = 2_000

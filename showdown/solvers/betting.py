@@ -11,12 +11,16 @@ spaces: axioms, paradoxes, and the pseudo-harmonic mapping").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, ActionKind, State
+
+if TYPE_CHECKING:
+    from showdown.solvers.strategy import Uniform
 
 FOLD_SLOT, CALL_SLOT = 0, 1
 """Action slots of a node: 0 fold, 1 call, 2.. the raises in ascending size."""
@@ -200,7 +204,7 @@ def pseudo_harmonic_low(x: float, a: float, b: float) -> float:
 
 
 def translate(
-    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: np.random.Generator | None
+    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None
 ) -> int:
     """The slot in ``options`` (the abstract actions at ``abstract``) that a real ``action`` at ``real`` maps to.
 

@@ -28,7 +28,7 @@ import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 import numpy as np
 
@@ -51,6 +51,13 @@ Profile = list[np.ndarray]
 
 class StrategyError(SolverError):
     """A strategy or strategy file is malformed; the message names the information set."""
+
+
+class Uniform(Protocol):
+    """What sampling an action needs: ``random()``, a float uniform in [0, 1) (a numpy
+    ``Generator``, or the agents' per-hand ``HandRandom``)."""
+
+    def random(self) -> float: ...
 
 
 # ---------------------------------------------------------------------- the strategy
@@ -101,7 +108,7 @@ class Strategy:
         except KeyError:
             raise StrategyError(f"the strategy has no information set {key!r}") from None
 
-    def sample(self, key: str, rng: np.random.Generator) -> str:
+    def sample(self, key: str, rng: Uniform) -> str:
         """Draw an action string at ``key`` with the given generator (one uniform draw)."""
         probs = self.probabilities(key)
         u = rng.random()
@@ -115,7 +122,7 @@ class Strategy:
                     return action
         return chosen  # rounding left u just above the total: the last action with mass
 
-    def sample_action(self, key: str, rng: np.random.Generator) -> Action:
+    def sample_action(self, key: str, rng: Uniform) -> Action:
         """``sample`` as an ``Action`` for ``State.apply``."""
         return parse_action(self.sample(key, rng))
 

@@ -6,7 +6,8 @@ other choice and every byte stays on loopback. Used by ``test_executors.py`` as
 ``unshare --net -- python tests/matches/ray_cluster.py WORKDIR SCENARIO``; prints one JSON line.
 
 Scenarios: ``same`` plays a tournament locally and on the cluster and compares every log byte
-for byte and the results; ``kill`` kills the second node's raylet while the tournament runs on the
+for byte and the results; ``laptop`` plays on 2 CPUs, fewer than a match has processes (see
+``laptop``); ``kill`` kills the second node's raylet while the tournament runs on the
 cluster and checks that the final results are the same as the local ones.
 """
 
@@ -90,10 +91,72 @@ def logs(folder: Path) -> dict[str, bytes]:
     }
 
 
+def showdown_cli(work: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=work, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+
+
+def small_tournament(work: Path, name: str, game: str, agents: str, executor: str = "") -> Path:
+    path = work / f"{name}.yaml"
+    path.write_text(f"game: {game}\nhands: 100\nseed: 3\nduplicate: true\nout: {name}\nagents: [{agents}]\n{executor}",
+                    encoding="utf-8")
+    return path
+
+
+def laptop(work: Path) -> dict[str, Any]:
+    """Ray as a laptop has it: 2 CPUs, fewer than a match's processes. 2- and 3-player tournaments
+    finish on a 2-CPU cluster (given by --address, then by Ray started on this machine, then by
+    ``executor: ray`` in the YAML), with the local executor's logs; Ctrl-C and SIGTERM stop a run."""
+    report: dict[str, Any] = {"scenario": "laptop"}
+    games = {"two": ("kuhn", "rules, random, call"), "three": ("kuhn3p", "rules, random, bluff")}
+    for key, (game, agents) in games.items():
+        local = showdown_cli(work, "tournament", str(small_tournament(work, f"{key}_local", game, agents)), "--json")
+        report[f"{key}_local"] = local.returncode
+    with LocalCluster(nodes=1, cpus=2, port=PORT):
+        for key, (game, agents) in games.items():
+            started = time.monotonic()
+            run = showdown_cli(work, "tournament", str(small_tournament(work, f"{key}_ray", game, agents)),
+                               "--executor", "ray", "--address", f"127.0.0.1:{PORT}", "--json", timeout=400)
+            report[f"{key}_ray"] = run.returncode
+            report[f"{key}_seconds"] = round(time.monotonic() - started, 1)
+            report[f"{key}_note"] = [x for x in run.stderr.splitlines() if x.startswith("showdown: ray:")]
+            a, b = logs(work / f"{key}_local"), logs(work / f"{key}_ray")
+            report[f"{key}_same_logs"] = a == b and len(a) > 0
+        report["stops"] = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            yaml = small_tournament(work, f"stop{int(sig)}", "kuhn3p", "rules, random, bluff")
+            yaml.write_text(yaml.read_text().replace("hands: 100", "hands: 100000"))
+            proc = subprocess.Popen([sys.executable, "-m", "showdown", "tournament", str(yaml), "--executor", "ray",
+                                     "--address", f"127.0.0.1:{PORT}"], cwd=work, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+            time.sleep(10)  # connected, matches running
+            sent = time.monotonic()
+            proc.send_signal(sig)
+            try:
+                _, err = proc.communicate(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                _, err = proc.communicate()
+            report["stops"][int(sig)] = {"returncode": proc.returncode, "seconds": round(time.monotonic() - sent, 1),
+                                         "stderr_lines": len(err.splitlines()),
+                                         "traceback": "Traceback" in err or "File \"" in err}
+    # no --address: Ray started on this machine (2 CPUs here), and `executor: ray` in the YAML
+    yaml = small_tournament(work, "two_yaml", "kuhn", "rules, random, call", "executor: ray\n")
+    run = showdown_cli(work, "tournament", str(yaml), "--json", timeout=400)
+    report["yaml_ray"] = run.returncode
+    report["yaml_err"] = run.stderr[-1000:]
+    report["yaml_same_logs"] = logs(work / "two_local") == logs(work / "two_yaml")
+    return report
+
+
 def main() -> int:
     work = Path(sys.argv[1])
     scenario = sys.argv[2]
     os.chdir(work)
+    if scenario == "laptop":
+        sh("ip", "link", "set", "lo", "up")
+        print(json.dumps(laptop(work)))
+        return 0
     # notice a dead node within about two seconds instead of the default fifteen
     os.environ.update(RAY_health_check_period_ms="500", RAY_health_check_failure_threshold="4", RAY_health_check_timeout_ms="500")
     sh("ip", "link", "set", "lo", "up")

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from showdown.evaluation.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +71,7 @@ def test_sigterm_stops_a_match_like_ctrl_c_with_the_summary_and_exit_143(tmp_pat
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
-    assert "Ctrl-C" not in err and "stopping after this hand (SIGTERM again to stop at once)" in err
+    assert "Ctrl-C" not in err and "SIGTERM again: at once" in err
     assert "stopped early" in out and "random" in out
     assert "ERROR" not in err and "Traceback" not in err
     assert log.read_text().splitlines()[-1].startswith("SCORE:")
@@ -103,6 +105,87 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
         a = (tmp_path / "ref" / f"leduc.rules-call.seed0{suffix}").read_bytes()
         b = (tmp_path / "run" / f"leduc.rules-call.seed0{suffix}").read_bytes()
         assert a == b, suffix
+    again = showdown(tmp_path, "match", "--resume", "run")
+    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+
+
+@pytest.mark.parametrize("game,agents", [
+    ("leduc", ("cfr", "random")),  # CFR's sampled actions, uniform random
+    pytest.param("kuhn3p", ("equilibrium", "random", "random"), marks=pytest.mark.slow),  # three stochastic seats
+    pytest.param("holdem-nolimit", ("random", "call"), marks=pytest.mark.slow),  # random raise sizes
+])
+def test_a_match_killed_and_resumed_with_stochastic_agents_has_the_logs_of_one_never_killed(
+    tmp_path: Path, game: str, agents: tuple[str, ...]
+) -> None:
+    hands = "2000"
+    ref = showdown(tmp_path, "match", game, *agents, "--hands", hands, "--seed", "9", "--out", "ref")
+    assert ref.returncode == 0, ref.stderr
+    name = next((tmp_path / "ref").glob("*.log")).stem
+    for kill_at in (300, 1100):  # killed twice, resumed twice
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "showdown", *(["match", game, *agents, "--hands", hands, "--seed", "9", "--out", "run"]
+                                                if kill_at == 300 else ["match", "--resume", "run"])],
+            cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
+        )
+        log = tmp_path / "run" / f"{name}.log"
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (log.exists() and log.read_bytes().count(b"STATE:") > kill_at):
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)  # the runner, its dealer and its agents
+        proc.communicate(timeout=30)
+    resumed = showdown(tmp_path, "match", "--resume", "run", "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    doc = json.loads(resumed.stdout)
+    assert doc["hands"] == 2000
+    assert doc["hands_per_s"] * doc["play_s"] < 2000 - 1000  # hands/s counts only the hands of this run
+    for suffix in (".log", ".jsonl"):
+        a = (tmp_path / "ref" / f"{name}{suffix}").read_bytes()
+        b = (tmp_path / "run" / f"{name}{suffix}").read_bytes()
+        assert a == b, suffix
+
+
+def _stop_when_logged(proc: subprocess.Popen[bytes], log: Path, hands: int, sig: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (log.exists() and log.read_bytes().count(b"STATE:") > hands):
+        time.sleep(0.02)
+    proc.send_signal(sig)
+    proc.communicate(timeout=60)
+
+
+def test_a_match_stopped_by_ctrl_c_is_resumed_to_its_full_hand_count_with_the_same_logs(tmp_path: Path) -> None:
+    ref = showdown(tmp_path, "match", "leduc", "rules", "call", "--hands", "3000", "--out", "ref")
+    assert ref.returncode == 0, ref.stderr
+    name = "leduc.rules-call.seed0"
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "leduc", "rules", "call", "--hands", "3000",
+                             "--out", "run"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _stop_when_logged(proc, tmp_path / "run" / f"{name}.log", 300, signal.SIGINT)
+    assert proc.returncode == 130
+    stopped_at = (tmp_path / "run" / f"{name}.log").read_bytes().count(b"STATE:")
+    assert stopped_at < 3000
+    named = showdown(tmp_path, "match", "--resume", f"run/{name}.match.json", "--json")  # by its file: not "finished"
+    assert named.returncode == 0, named.stderr
+    doc = json.loads(named.stdout)
+    assert doc["hands"] == 3000 and not doc["interrupted"]
+    for suffix in (".log", ".jsonl"):
+        assert (tmp_path / "ref" / f"{name}{suffix}").read_bytes() == (tmp_path / "run" / f"{name}{suffix}").read_bytes()
+    # stopped twice more (SIGTERM too), each time found in its folder and resumed
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        shutil.rmtree(tmp_path / "run2", ignore_errors=True)
+        proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "leduc", "rules", "call", "--hands", "3000",
+                                 "--out", "run2"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        _stop_when_logged(proc, tmp_path / "run2" / f"{name}.log", 200, sig)
+        assert proc.returncode == 128 + sig
+        found = showdown(tmp_path, "match", "--resume", "run2", "--json")
+        assert found.returncode == 0, found.stderr
+        assert json.loads(found.stdout)["hands"] == 3000
+        assert (tmp_path / "ref" / f"{name}.log").read_bytes() == (tmp_path / "run2" / f"{name}.log").read_bytes()
+    done = showdown(tmp_path, "match", "--resume", f"run/{name}.match.json")
+    assert done.returncode == 2 and "already finished" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_match_ended_by_its_stopping_rule_is_finished_not_resumable(tmp_path: Path) -> None:
+    r = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "100000", "--until-separated", "--out", "run")
+    assert r.returncode == 0, r.stderr
     again = showdown(tmp_path, "match", "--resume", "run")
     assert again.returncode == 2 and "0 unfinished matches" in again.stderr
 

@@ -57,6 +57,12 @@ def _ray_cluster_runs_here() -> str | None:
     return None
 
 
+def _home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    return home
+
+
 def _cluster(tmp_path: Path, scenario: str) -> dict[str, object]:
     reason = _ray_cluster_runs_here()
     if reason is not None:
@@ -67,7 +73,8 @@ def _cluster(tmp_path: Path, scenario: str) -> dict[str, object]:
         text=True,
         timeout=600,
         check=False,
-        env={**os.environ, "PYTHONPATH": str(HERE.parents[1])},
+        # a home of its own: Ray keeps state there (an auth token another Ray run may have left)
+        env={**os.environ, "PYTHONPATH": str(HERE.parents[1]), "HOME": str(_home(tmp_path))},
     )
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     assert proc.returncode == 0 and lines, proc.stdout[-2000:] + proc.stderr[-2000:]
@@ -84,6 +91,35 @@ def test_a_tournament_on_ray_survives_a_killed_node_with_the_same_logs_and_resul
     assert report["same_logs"], report["different_logs"]
     assert report["same_results"]
     assert report["duplicate_same_logs"]  # showdown match --duplicate --executor ray
+
+
+@pytest.mark.slow
+def test_on_a_two_cpu_ray_cluster_tournaments_finish_with_local_logs_and_signals_stop_them(tmp_path):
+    report = _cluster(tmp_path, "laptop")
+    assert report["two_local"] == 0 and report["three_local"] == 0
+    for key in ("two", "three"):
+        assert report[f"{key}_ray"] == 0, report
+        assert report[f"{key}_same_logs"], key
+    assert "reserves 2 CPUs, not 4" in report["three_note"][0]  # three agents and the dealer on a 2-CPU node
+    assert report["yaml_ray"] == 0, report["yaml_err"]  # no --address: Ray on this machine
+    assert report["yaml_same_logs"]
+    for sig, stop in report["stops"].items():
+        assert stop["returncode"] == 128 + int(sig), stop
+        assert stop["seconds"] < 20 and not stop["traceback"] and stop["stderr_lines"] <= 4, stop
+
+
+def test_a_job_fits_its_cpu_reservation_to_the_largest_node():
+    from showdown.errors import ConfigError
+    from showdown.matches.executors import cluster_note, fit_reservation
+
+    assert fit_reservation(2, [8.0, 4.0]) == 3.0
+    assert fit_reservation(3, [2.0]) == 2.0
+    assert fit_reservation(2, [2.0, 1.0]) == 2.0
+    note = cluster_note([3, 3, 3], [2.0], "this machine")
+    assert "about 1 at a time" in note and "reserves 2 CPUs, not 4" in note
+    assert "reserves" not in cluster_note([2] * 6, [3.0, 3.0], "x")
+    with pytest.raises(ConfigError, match="no node with a CPU"):
+        cluster_note([2], [], "127.0.0.1:6379")
 
 
 @pytest.mark.slow

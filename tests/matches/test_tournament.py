@@ -181,6 +181,22 @@ def test_interrupted_tournament_resumes_where_it_stopped(tmp_path: Path) -> None
     assert doc["complete"] and len(doc["matches"]) == 3
 
 
+def test_sigterm_stops_a_tournament_and_its_matches_with_exit_143(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    path = write(tmp_path, f"game: kuhn\nhands: 10000000\nout: {out}\nagents: [rules, random, call]\n")
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "tournament", str(path)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env())
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and sum(p.stat().st_size for p in out.glob("matches/*/*.log")) < 20_000:
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 143, stderr
+    assert "Traceback" not in stderr and "not finished: run the same command again to resume" in stdout
+    logs = list(out.glob("matches/*/*.log"))
+    assert logs and all(p.read_text().splitlines()[-1].startswith("SCORE:") for p in logs)  # each match stopped itself
+
+
 def test_bankroll_and_runoff_disagree_on_a_hand_made_table_with_known_outcome() -> None:
     # d exploits the weak e hugely and loses a little to everyone else: the total bankroll ranks it
     # first, the instant runoff (e goes out first, then d's edge is gone) ranks it last of a, b, c, d
