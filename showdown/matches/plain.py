@@ -125,7 +125,7 @@ class MatchRun:
     async def _watch(self, agent: AgentProcess) -> None:
         """Say what became of an agent process that ended on its own."""
         rc = await agent.exit_status()
-        if agent.killed or (self.over and rc == 0):
+        if agent.killed or (self.over and rc == 0) or self.config_errors:  # the first seat that could not play is the news
             return
         if not self.server.engine.started and not self.over:
             self._cannot_start(
