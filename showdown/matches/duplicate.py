@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError, ShowdownError
+from showdown.errors import ConfigError, LogExistsError, ShowdownError
 from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
@@ -106,6 +106,10 @@ class _DuplicateRun:
         out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
         self.temp = str(out) if config.out is None else None
         self.halves = half_configs(config, self.labels, match_name(config, self.labels), out)
+        for half in self.halves if not config.force else ():  # before any half starts, as a plain match does
+            for path in (out / f"{half.name}.log", out / f"{half.name}.jsonl"):
+                if path.exists():
+                    raise LogExistsError(str(path), "give the match another name or --force to overwrite")
         self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves)]
         self.stats = MatchStats(self.labels, self.game.big_blind, self.game.num_players)  # for the progress line: hands so far
         show = wants_progress(progress, config.progress)

@@ -58,7 +58,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO, Any, cast
 
-from showdown.errors import GameDefError, ShowdownError
+from showdown.errors import GameDefError, LogExistsError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
@@ -736,10 +736,7 @@ class MatchServer:
             _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
         except FileExistsError as exc:
             self._close_listeners()
-            raise ShowdownError(
-                f"{exc.args[0] if exc.args else log_path} already exists: logs are never overwritten; "
-                "give the match another name, --resume to continue it, or --force to overwrite"
-            ) from None
+            raise LogExistsError(str(exc.args[0] if exc.args else log_path)) from None
         except OSError as exc:
             self._close_listeners()
             self._close_logs()
