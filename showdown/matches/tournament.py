@@ -60,6 +60,7 @@ from showdown.matches.config import (
     DealerSettings,
     MatchConfig,
     Where,
+    check_out_folder,
     config_to_json,
     load_yaml,
     parse_settings,
@@ -698,6 +699,7 @@ class _TournamentRun:
         self.cfg = cfg
         self.stream = stream
         self.matches = plan_matches(cfg)
+        check_out_folder(cfg.out, "tournament")
         cfg.out.mkdir(parents=True, exist_ok=True)
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}
