@@ -92,12 +92,13 @@ class TournamentTable:
 
 def _spec(agent: Any, where: str) -> AgentSpec:
     from showdown.agents.base import Agent
+    from showdown.agents.registry import IN_PROCESS
     from showdown.matches.config import AgentSpec, agent_spec
 
     if isinstance(agent, AgentSpec):
         return agent
     if isinstance(agent, Agent):  # played in this process: the runner does not start it
-        return AgentSpec(name="in-process", label=type(agent).__name__)
+        return AgentSpec(name=IN_PROCESS, label=type(agent).__name__)
     if isinstance(agent, (str, Mapping)):
         return agent_spec(agent, where)
     raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")

@@ -68,7 +68,7 @@ class MatchReport:
 
     def degraded_text(self) -> str | None:
         worst = [
-            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%)"
+            f"the dealer played for {name} in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%)"
             for name, n in self.replaced_hands.items()
             if self.hands and n > self.max_replaced * self.hands
         ]

@@ -178,7 +178,7 @@ function renderSummary(doc, head, tables, chart) {
     const shown = Object.entries(counts).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
     if (shown.length) repl.push(`${name}: ${shown.join(", ")}`);
   }
-  for (const [name, n] of Object.entries(doc.replaced_hands || {})) if (n) repl.push(`${name} played by the dealer in ${n} hands`);
+  for (const [name, n] of Object.entries(doc.replaced_hands || {})) if (n) repl.push(`the dealer played for ${name} in ${n} hands`);
   parts.push(el("p", { class: repl.length ? "error" : "muted", "data-testid": "replacements", text: repl.length ? "replacements: " + repl.join("; ") : "no timeouts, invalid actions or disconnects" }));
   for (const n of doc.notes || []) parts.push(el("p", { class: "muted", text: "note: " + n }));
   fill(tables, ...parts);
@@ -314,9 +314,11 @@ async function playPage() {
   fill(main, el("h1", { text: "Your seat" }), status, table, actions, score, history);
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play/ws?token=${enc(token)}`);
   cleanup.push(() => ws.close());
-  ws.onclose = () => { status.textContent = "disconnected from the table"; fill(actions, ); };
+  let over = false;  // the match ended: its last word stays on the page
+  ws.onclose = () => { if (!over) status.textContent = "disconnected from the table"; fill(actions, ); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    over = over || Boolean(msg.over);
     if (msg.error) { status.className = "error"; status.textContent = msg.error; return; }
     status.className = "muted";
     status.textContent = msg.message || "";
