@@ -146,8 +146,15 @@ def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tm
         wait_for(browser, "[data-testid=live]")
 
         def hands() -> int:
-            text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
-            return int(text.split()[0].replace(",", ""))
+            from selenium.common.exceptions import StaleElementReferenceException
+
+            for _ in range(50):  # the live page redraws its head as hands finish
+                try:
+                    text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
+                    return int(text.split()[0].replace(",", ""))
+                except StaleElementReferenceException:
+                    time.sleep(0.02)
+            raise AssertionError("the hand count never held still")
 
         first = hands()
         time.sleep(2.5)
@@ -248,3 +255,35 @@ def test_view_command_line_errors_are_one_line(tmp_path: Path) -> None:
     report = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
                             capture_output=True, text=True, timeout=60, env=env)
     assert report.returncode == 2 and "no match logs" in report.stderr
+
+
+def test_duplicate_halves_are_finished_and_show_the_paired_figures(browser: Any, serve: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Both halves of a duplicate match used to say "no result file yet" and show their own plain figures."""
+    from selenium.webdriver.common.by import By
+
+    out, doc = _played(tmp_path_factory, "kuhn", "rules", "random", "--hands", "300", "--seed", "5", "--duplicate")
+    browser.get(serve(out))
+    wait_for(browser, "[data-testid=match-link]")
+    links = browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-link]")
+    assert sorted(a.text for a in links) == ["kuhn.rules-random.seed5", "kuhn.rules-random.seed5.dup0", "kuhn.rules-random.seed5.dup1"]
+    assert not browser.find_elements(By.CSS_SELECTOR, "li .badge")  # every one finished
+    next(a for a in links if a.text.endswith(".dup1")).click()
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=estimator]").text == doc["estimator"]
+    for agent in doc["agents"]:
+        row = browser.find_element(By.CSS_SELECTOR, f"tr[data-agent='{agent['name']}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(agent["per100"])
+    assert "half 2 of duplicate match" in browser.find_element(By.ID, "tables").text
+
+
+def test_same_named_matches_of_two_folders_show_their_folders(browser: Any, serve: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    for folder in ("a", "b"):
+        subprocess.run([sys.executable, "-m", "showdown", "match", "kuhn", "rules", "call", "--hands", "20", "--out",
+                        str(tmp_path / folder)], capture_output=True, text=True, timeout=120, check=True)
+    browser.get(serve(tmp_path / "a", tmp_path / "b"))
+    wait_for(browser, "[data-testid=match-folder]")
+    items = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.plain li")]
+    assert len(items) == 2 and len(set(items)) == 2
+    assert all(text.startswith("kuhn.rules-call.seed0") for text in items)

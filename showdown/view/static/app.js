@@ -121,7 +121,7 @@ async function indexPage() {
   const body = [el("h1", { text: "Matches and tournaments" })];
   if (!idx.matches.length && !idx.tournaments.length) body.push(el("p", { class: "error", "data-testid": "error", text: "no match logs or tournaments found here: give showdown view a match's output folder, its logs, or a tournament folder" }));
   if (idx.tournaments.length) body.push(el("h2", { text: "Tournaments" }), el("ul", { class: "plain" }, idx.tournaments.map((t) => el("li", {}, el("a", { href: "#/tournament/" + enc(t.key), text: t.title })))));
-  if (idx.matches.length) body.push(el("h2", { text: "Matches" }), el("ul", { class: "plain" }, idx.matches.map((m) => el("li", {}, el("a", { href: "#/match/" + enc(m.key), "data-testid": "match-link", text: m.title }), m.finished ? "" : el("span", { class: "badge", text: "no result file yet" })))));
+  if (idx.matches.length) body.push(el("h2", { text: "Matches" }), el("ul", { class: "plain" }, idx.matches.map((m) => el("li", {}, el("a", { href: "#/match/" + enc(m.key), "data-testid": "match-link", text: m.title }), m.folder ? el("span", { class: "muted", "data-testid": "match-folder", text: `  in ${m.folder}/` }) : "", m.finished ? "" : el("span", { class: "badge", text: "running, or stopped before its end" })))));
   fill(main, ...body);
 }
 
