@@ -6,6 +6,7 @@ is one clear line on the page."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -287,3 +288,21 @@ def test_same_named_matches_of_two_folders_show_their_folders(browser: Any, serv
     items = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.plain li")]
     assert len(items) == 2 and len(set(items)) == 2
     assert all(text.startswith("kuhn.rules-call.seed0") for text in items)
+
+
+def test_tournament_page_keeps_the_sign_and_the_significant_digits(browser: Any, serve: Any, tmp_path: Path) -> None:
+    """cfr's exact -0.00088 chips/100 against equilibrium: the page showed -0.00 ±0.00 (as the table showed +0.00)."""
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "t.yaml").write_text("game: kuhn\nhands: 200\nseed: 1\nout: out\nagents: [equilibrium, cfr]\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "showdown", "tournament", "t.yaml"], cwd=tmp_path, capture_output=True,
+                   text=True, timeout=300, check=True)
+    e = json.loads((tmp_path / "out" / "results.json").read_text())["cross_table"]["cfr"]["equilibrium"]
+    assert e["significant"] and -0.01 < e["per100"] < 0
+    browser.get(serve(tmp_path / "out"))
+    wait_for(browser, "a[href^='#/tournament/']").click()
+    cell = wait_for(browser, "[data-testid=cross-table] td[data-row=cfr][data-col=equilibrium]")
+    digits = 1 - math.floor(math.log10(-e["per100"])) - 1
+    assert cell.text.startswith(f"{e['per100']:.{digits}f}") and cell.text.startswith("-0.000")
+    ranks = [row.text.split()[:2] for row in browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking] tr")[1:]]
+    assert [r[1] for r in ranks] == ["equilibrium", "cfr"] and ranks[0][0] != ranks[1][0]
