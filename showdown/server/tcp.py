@@ -736,6 +736,8 @@ class MatchServer:
             _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
         except FileExistsError as exc:
             self._close_listeners()
+            if exc.errno is not None:  # from mkdir: a file where a folder should be, not the logs
+                raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.filename} is a file") from None
             raise LogExistsError(str(exc.args[0] if exc.args else log_path)) from None
         except OSError as exc:
             self._close_listeners()
