@@ -7,10 +7,14 @@ TEST_STAMP := $(VENV)/.installed-test-extras
 
 .PHONY: install test test-slow check docs demo bench clean
 
-$(STAMP): pyproject.toml
+# showdown-checkout.pth puts the checkout on sys.path as a folder, so that the package is found there
+# before any folder named showdown (the clone itself, seen from the folder holding it) can pass for an
+# empty namespace package ("module 'showdown' has no attribute 'run_match'")
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_path('purelib'), 'showdown-checkout.pth').write_text(str(pathlib.Path.cwd()) + '\n')"
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
 	touch $(STAMP)
 

@@ -7,6 +7,7 @@ result = showdown.run_match("kuhn", ["equilibrium", "rules"], hands=2000, seed=1
 print(result)                 # the same table as `showdown match`
 result.to_json()              # the `--json` document
 result.to_csv()               # one row per agent and per position
+showdown.run_match("kuhn", ["cfr", "rules"], hands=500, logs=False)  # figures only, no files
 
 table = showdown.run_tournament("examples/tournament.yaml")
 table.to_csv()
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, LogExistsError
 from showdown.evaluation.report import match_csv
 from showdown.matches.tournament import tournament_csv
 
@@ -91,12 +92,13 @@ class TournamentTable:
 
 def _spec(agent: Any, where: str) -> AgentSpec:
     from showdown.agents.base import Agent
+    from showdown.agents.registry import IN_PROCESS
     from showdown.matches.config import AgentSpec, agent_spec
 
     if isinstance(agent, AgentSpec):
         return agent
     if isinstance(agent, Agent):  # played in this process: the runner does not start it
-        return AgentSpec(name="in-process", label=type(agent).__name__)
+        return AgentSpec(name=IN_PROCESS, label=type(agent).__name__)
     if isinstance(agent, (str, Mapping)):
         return agent_spec(agent, where)
     raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
@@ -130,6 +132,8 @@ def _config(
     out: str | Path | None,
     estimator: str | None,
     name: str | None,
+    force: bool,
+    logs: bool,
 ) -> Any:
     from showdown.matches.config import MatchConfig
 
@@ -141,11 +145,17 @@ def _config(
         seed=seed,
         duplicate=duplicate,
         fixed_seats=fixed_seats,
-        out=Path(out) if out is not None else Path("out"),
+        out=None if not logs else Path(out) if out is not None else Path("out"),
         estimator=estimator,
         name=name,
+        force=force,
         progress=False,
     ).check()
+
+
+def _logs_exist(exc: LogExistsError) -> LogExistsError:
+    """The command line's advice, in the API's words."""
+    return LogExistsError(exc.path, "run_match(..., force=True) overwrites them, name='...' gives the match another name, logs=False writes none")
 
 
 def run_match(
@@ -159,17 +169,24 @@ def run_match(
     out: str | Path | None = None,
     estimator: str | None = None,
     name: str | None = None,
+    force: bool = False,
+    logs: bool = True,
 ) -> MatchResult:
     """Play a match between ``agents`` (each its own seat) and return its result.
 
-    Logs go to ``out`` (default ``out/``), named as ``showdown match`` names them.
+    Logs go to ``out`` (default ``out/``), named as ``showdown match`` names them; an earlier
+    match's logs of the same name are kept (``LogExistsError``) unless ``force``; ``logs=False``
+    writes no file at all (a notebook cell run again and again).
     """
     from showdown.matches.runner import run_match as run
 
     config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
-                     out=out, estimator=estimator, name=name)
+                     out=out, estimator=estimator, name=name, force=force, logs=logs)
     objects = _objects(agents)
-    return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None, in_process=objects)))
+    try:
+        return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None, in_process=objects)))
+    except LogExistsError as exc:
+        raise _logs_exist(exc) from None
 
 
 async def run_match_async(
@@ -183,13 +200,18 @@ async def run_match_async(
     out: str | Path | None = None,
     estimator: str | None = None,
     name: str | None = None,
+    force: bool = False,
+    logs: bool = True,
 ) -> MatchResult:
     """``run_match`` as a coroutine, for code that already runs an event loop."""
     from showdown.matches.runner import run_match_async as run
 
     config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
-                     out=out, estimator=estimator, name=name)
-    return MatchResult(await run(config, progress=False, notify=lambda _text: None, in_process=_objects(agents)))
+                     out=out, estimator=estimator, name=name, force=force, logs=logs)
+    try:
+        return MatchResult(await run(config, progress=False, notify=lambda _text: None, in_process=_objects(agents)))
+    except LogExistsError as exc:
+        raise _logs_exist(exc) from None
 
 
 def run_tournament(

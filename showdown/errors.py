@@ -31,5 +31,13 @@ class ConfigError(ShowdownError):
     """A match or tournament configuration is invalid."""
 
 
+class LogExistsError(ShowdownError):
+    """A match's logs are already there, and logs are never overwritten unless told to (``path``)."""
+
+    def __init__(self, path: str, advice: str = "give the match another name, --resume to continue it, or --force to overwrite") -> None:
+        super().__init__(f"{path} already exists: logs are never overwritten; {advice}")
+        self.path = path
+
+
 class SolverError(ShowdownError):
     """A solver cannot handle the game or its input."""

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 DATA = Path(__file__).parent / "data"
-SHARED_GAMES = Path(__file__).resolve().parents[2] / "shared" / "acpc" / "games"
+REFERENCE_GAMES = sorted((DATA / "games").glob("*.game"))  # the reference server's .game files
 REFERENCE_LOGS = sorted(DATA.glob("*.log"))
 
 

@@ -5,9 +5,18 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
 
 import showdown
 from showdown.api import MatchResult
+from showdown.errors import LogExistsError
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_run_match_from_a_script_returns_figures_json_and_csv(tmp_path):
@@ -65,3 +74,30 @@ def test_an_agent_object_plays_in_process_over_tcp(tmp_path):
     assert doc["hands"] == 200 and doc["agents"][0]["name"] == "Caller"
     assert me.decisions >= 200  # it really played, in this process
     assert sum(sum(c.values()) for c in result.report.replacements.values()) == 0
+
+
+@pytest.mark.parametrize("duplicate", [False, True], ids=["plain", "duplicate"])
+def test_a_cell_run_again_says_how_to_overwrite_and_force_or_no_logs_do(tmp_path, monkeypatch, duplicate):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "logs"
+    showdown.run_match("kuhn", ["rules", "call"], hands=50, out=out, duplicate=duplicate)
+    before = sorted(p.name for p in out.iterdir())
+    with pytest.raises(LogExistsError, match=r"already exists: .*run_match\(\.\.\., force=True\).*logs=False") as caught:
+        showdown.run_match("kuhn", ["rules", "call"], hands=80, out=out, duplicate=duplicate)
+    assert "--force" not in str(caught.value)
+    assert sorted(p.name for p in out.iterdir()) == before  # nothing started, nothing written
+    again = showdown.run_match("kuhn", ["rules", "call"], hands=80, out=out, duplicate=duplicate, force=True)
+    assert again.report.hands == 80 * (2 if duplicate else 1)
+    quiet = showdown.run_match("kuhn", ["rules", "call"], hands=60, duplicate=duplicate, logs=False)
+    assert quiet.report.hands == 60 * (2 if duplicate else 1) and quiet.to_json()["log"] is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["logs"]  # logs=False: no out/ either
+
+
+def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_path):
+    """The folder holding a clone named showdown has a showdown/ folder without __init__.py: Python
+    would import it as an empty namespace package, unless the checkout is on sys.path (make's venv)."""
+    (tmp_path / "showdown").symlink_to(ROOT, target_is_directory=True)
+    (tmp_path / "script.py").write_text("import showdown\nprint(showdown.run_match.__module__)\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    r = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert r.returncode == 0 and r.stdout.strip() == "showdown.api", r.stderr

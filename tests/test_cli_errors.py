@@ -60,3 +60,52 @@ def test_a_no_limit_game_without_stacks_is_refused() -> None:
     with pytest.raises(GameDefError, match="needs stacks"):
         parse_gamedef(text)
     parse_gamedef(text.replace("blind = 1 2\n", "blind = 1 2\nstack = 200 200\n"))
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["match", "kuhn", "rules", "call", "--hands", "0"], "argument --hands: expected a number >= 1, got 0"),
+        (["match", "kuhn", "rules", "call", "--hands", "-5"], "argument --hands: expected a number >= 1, got -5"),
+        (["match", "kuhn", "rules", "call", "--seed", "abc"], "argument --seed: expected a whole number, got 'abc'"),
+        (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file"], "out a_file is a file; give a folder"),
+        (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file/deeper"], "a_file is a file"),
+    ],
+)
+def test_bad_match_arguments_are_one_line_without_the_usage(tmp_path: Path, args: list[str], says: str) -> None:
+    (tmp_path / "a_file").write_text("mine\n")
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+    assert "[--fixed-seats]" not in r.stderr and "17" not in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / "a_file").read_text() == "mine\n"
+
+
+def test_out_may_name_a_missing_deep_folder(tmp_path: Path) -> None:
+    r = run("match", "kuhn", "rules", "call", "--hands", "10", "--out", "a/b/c", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "a/b/c/kuhn.rules-call.seed0.log").exists()
+
+
+def test_games_show_prints_only_that_games_file() -> None:
+    r = run("games", "--show", "kuhn")
+    assert r.returncode == 0 and r.stdout.startswith("GAMEDEF\n") and r.stdout.endswith("END GAMEDEF\n")
+    assert "leduc" not in r.stdout
+
+
+def test_help_texts_say_the_real_defaults_and_games() -> None:
+    analyze = " ".join(run("analyze", "--help").stdout.split())
+    assert "else chance (AIVAT's chance terms" in analyze
+    cfr = " ".join(run("solve", "cfr", "--help").stdout.split())
+    for game in ("kuhn3p", "leduc3p", "holdem-limit", "holdem-nolimit"):
+        assert game in cfr.split("positional arguments:")[1]
+
+
+def test_the_example_files_work_from_any_folder_and_write_under_it(tmp_path: Path) -> None:
+    from showdown.matches.tournament import load_tournament_config
+
+    r = run("match", "--config", str(ROOT / "examples" / "my_bot_match.yaml"), "--hands", "20", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "out" / "my_bot" / "leduc.my_bot-rules.seed1.log").exists()
+    cfg = load_tournament_config(ROOT / "examples" / "tournament.yaml")
+    assert cfg.out == Path("out/tournament-kuhn")  # under the folder it runs from: out/ is ignored by git
+    assert "/out/" in (ROOT / ".gitignore").read_text().splitlines()

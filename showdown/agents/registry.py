@@ -29,6 +29,7 @@ __all__ = [
     "BUILTIN_AGENTS",
     "BuiltinAgent",
     "FILE_OPTIONS",
+    "IN_PROCESS",
     "KUHN3P_PARAMETERS",
     "check_options",
     "agent_names",
@@ -46,6 +47,10 @@ KUHN3P_PARAMETERS = ("c11", "b11", "b21", "b23", "b32", "c33", "c34")
 
 FILE_OPTIONS = frozenset({"strategy", "opponent_strategy"})
 """Options that name a file the agent reads."""
+
+IN_PROCESS = "in-process"
+"""The agent name of a seat played in the runner's own process (an ``Agent`` object given to the
+Python API, or the person of ``showdown play``): never started, never built from its name."""
 
 
 class BuiltinAgent(NamedTuple):

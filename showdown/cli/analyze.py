@@ -54,7 +54,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--estimator",
         choices=("plain", "duplicate", "aivat", "chance"),
-        help="default: aivat when a --known strategy can be used, else duplicate with --duplicate, else plain",
+        help="default: aivat when a --known strategy can be used, else chance (AIVAT's chance terms: the cards' luck "
+        "taken out by all-in equity; paired with --duplicate) where the game allows it, else duplicate with "
+        "--duplicate, else plain",
     )
     p.set_defaults(handler=run_analyze_command)
 

@@ -1,9 +1,19 @@
-"""Argument types shared by the command-line parsers: whole numbers in a range, with clear messages."""
+"""Argument types shared by the command-line parsers: whole numbers in a range, with clear messages,
+and a parser whose errors are one line."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import NoReturn
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An ``ArgumentParser`` whose usage errors are one line (what is wrong, and where the usage is),
+    not the whole usage; its subcommands' parsers are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
 
 
 def whole_number(low: int | None = None, high: int | None = None, what: str = "a number") -> Callable[[str], int]:

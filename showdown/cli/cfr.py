@@ -36,7 +36,8 @@ CHECKPOINT_EVERY = 60.0
 """Seconds between checkpoint writes during a long run (besides the one at the end)."""
 
 CFR_DESCRIPTION = (
-    "Solve a game (kuhn, kuhn-N, leduc; kuhn3p, leduc3p and other small limit games of 3 or more players) "
+    "Solve a game (kuhn, kuhn-N, leduc; kuhn3p, leduc3p and other small limit games of 3 or more players; "
+    "holdem-limit and holdem-nolimit, or any two-player game with --abstraction, by public chance sampling CFR+) "
     "with a CFR variant, watching the exploitability (NashConv for more than 2 players) of the average strategy "
     "fall. Stops at the first budget met (--iterations counts the total, including "
     "iterations of a resumed checkpoint; default: 1000 iterations when no budget is given). Writes the "
@@ -57,7 +58,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``solve cfr`` arguments to ``parser`` and set its handler to ``cfr_handler``."""
     from showdown.solvers.cfr import ALGORITHM_NAMES, DEFAULT_BATCHES
 
-    parser.add_argument("game", help="catalog name (kuhn, kuhn-N, leduc) or .game file")
+    parser.add_argument("game", help="catalog name (kuhn, kuhn-N, leduc, kuhn3p, leduc3p, holdem-limit, holdem-nolimit) or .game file")
     parser.add_argument(
         "--algorithm", "-a", choices=ALGORITHM_NAMES, default="cfr+",
         help="cfr (vanilla), cfr+ (default), linear, dcfr (discounted, 1.5/0/2), cs (chance-sampling "

@@ -19,16 +19,16 @@ MAX_HAND_NUMBER = 10_000_000
 def _games(args: argparse.Namespace) -> int:
     from showdown.games.catalog import CATALOG, KUHN_N_DESCRIPTION, get_game
 
+    if args.show:  # that game's .game text only, ready to save as a file
+        from showdown.games.gamedef import format_gamedef
+
+        print(format_gamedef(get_game(args.show)), end="")
+        return 0
     width = max(len(e.name) for e in CATALOG) + 2
     for e in CATALOG:
         g = get_game(e.name)
         print(f"{e.name:<{width}}{e.description}  [{g.num_players}p, {g.num_rounds} round{'s' * (g.num_rounds > 1)}]")
     print(f"{'kuhn-N':<{width}}{KUHN_N_DESCRIPTION}")
-    if args.show:
-        from showdown.games.gamedef import format_gamedef
-
-        print()
-        print(format_gamedef(get_game(args.show)), end="")
     return 0
 
 
@@ -92,7 +92,7 @@ def _verify_log(args: argparse.Namespace) -> int:
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``only`` (a name in ``_COMMANDS``), just that command beside the
     built-in ones (what ``main`` does when the first argument names it: start-up pays for one parser)."""
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = argtypes.OneLineParser(
         prog="showdown",
         description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
     )
@@ -102,7 +102,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("games", help="list the built-in games", description="List the built-in game catalog.")
-    p.add_argument("--show", metavar="GAME", help="also print the .game definition of GAME")
+    p.add_argument("--show", metavar="GAME", help="print only the .game definition of GAME (a file the reference dealer reads)")
     p.set_defaults(handler=_games)
 
     p = sub.add_parser(

@@ -125,6 +125,7 @@ def report_handler(args: argparse.Namespace) -> int:
 def play_handler(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
+    from showdown.agents.registry import IN_PROCESS
     from showdown.cli.agent import parse_option
     from showdown.games.catalog import get_game
     from showdown.matches.agent_words import agent_from_word
@@ -143,7 +144,7 @@ def play_handler(args: argparse.Namespace) -> int:
         opponent = replace(opponent, options={**dict(opponent.options), **dict(parse_option(o) for o in args.option)})
     config = MatchConfig(
         game=args.game,
-        agents=(AgentSpec(name="in-process", label="you"), opponent),
+        agents=(AgentSpec(name=IN_PROCESS, label="you"), opponent),
         hands=args.hands,
         seed=args.seed,
         out=Path(args.out),
@@ -154,24 +155,48 @@ def play_handler(args: argparse.Namespace) -> int:
     ).check()
     seat = HumanSeat(game, ["you", opponent.display], args.hands)
     app = ViewApp([], seat=seat)
-    asyncio.run(_play(config, seat, app, args))
-    return 0
+    return asyncio.run(_play(config, seat, app, args))
 
 
-async def _play(config: Any, seat: Any, app: Any, args: argparse.Namespace) -> None:
+async def _play(config: Any, seat: Any, app: Any, args: argparse.Namespace) -> int:
+    """Play the match with the person's seat; its exit status (130 or 143 when a signal stopped it).
+
+    Ctrl-C (or SIGTERM) stops at once, whoever is to act: the person at the terminal is done, and
+    the hand in play, unfinished, is left out of the logs (they keep complete hands only)."""
+    from showdown.cli.match import exit_status
     from showdown.evaluation.report import format_table
-    from showdown.matches.runner import run_match_async
+    from showdown.matches.checks import check_match
+    from showdown.matches.plain import MatchRun
     from showdown.view.server import start_server, view_url
 
+    check_match(config, {0: seat})
+    run = MatchRun(config, progress=False, in_process={0: seat})
+
+    def stop(sig: int) -> None:
+        if not run.interrupted:
+            print("stopping now (the hand in play is not logged)", file=sys.stderr, flush=True)
+        run.interrupted = run.interrupted or sig
+        seat.stopped = True
+        if run.server is not None:
+            run.server.request_stop()
+            run.server.request_stop()  # the second request: at once, not after the hand
+
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop, sig)
     runner, bound = await start_server(app, args.host, args.port)
     print(f"play at {view_url(args.host, bound)}?token={app.play_token}#/play", flush=True)
     try:
-        report = await run_match_async(config, in_process={0: seat}, install_signals=True)
+        report = await run.play(install_signals=False)
+        await seat.close("the match was stopped" if seat.stopped else "the match is over")
         print(format_table(report))
         await asyncio.sleep(0.5)  # the page shows the last hand
     finally:
         await seat.close()
         await runner.cleanup()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.remove_signal_handler(sig)
+    return exit_status(report)
 
 
 __all__ = ["add_view_parsers", "play_handler", "report_handler", "view_handler"]

@@ -108,6 +108,10 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
     """
     if name is None:
         return None, "an outside program: its strategy is unknown"
+    from showdown.agents.registry import IN_PROCESS
+
+    if name == IN_PROCESS:
+        return None, "it plays in this process (an Agent object, or a person in showdown play): its strategy is unknown"
     if game.is_nolimit:
         return None, "no-limit: raise sizes are not in a strategy table"
     opts = dict(options or {})

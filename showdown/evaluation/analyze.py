@@ -35,6 +35,7 @@ import numpy as np
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.estimators import ESTIMATORS
+from showdown.evaluation.numbers import decimals_of, gain_text, interval_text, signed
 from showdown.evaluation.stats import Difference, Estimate, MatchStats, Welford, sample_estimate, two_sided_p, variance_ratio
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
@@ -939,24 +940,6 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
     }
 
 
-def _num(x: float, digits: int = 2) -> str:
-    return f"{round(x, digits) + 0.0:+,.{digits}f}"  # no "-0.00" from rounding noise
-
-
-def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
-    if ci is None:
-        return "n/a"
-    return f"[{_num(ci[0], digits)}, {_num(ci[1], digits)}]"
-
-
-def _gain(x: float | None) -> str:
-    if x is None:
-        return "n/a"
-    if math.isinf(x):
-        return "exact"
-    return f"x{x:.1f}"
-
-
 def estimator_line(a: Analysis) -> str:
     """One line saying how the figures were estimated."""
     why = f" ({a.reason})" if a.reason else ""
@@ -983,13 +966,16 @@ def format_rows(a: Analysis, totals: Sequence[float] | None = None, label: str =
         head += ["plain chips/100", "plain 95% CI", "gain"]
     rows: list[list[str]] = [head]
     tot = list(totals) if totals is not None else a.totals
+    shown = [*a.agents, *a.positions, *(d.estimate for d in a.differences)]
+    digits, mbb_digits = decimals_of(shown), decimals_of(shown, least=1, mbb=True)
+    plain_digits = decimals_of([*a.plain_agents, *a.plain_positions])
 
     def cells(name: str, total: float, e: Estimate, plain: Estimate, gain: float | None) -> list[str]:
-        row = [name, _num(total, 1 if total != int(total) else 0), _num(e.per100), _interval(e.ci95)]
+        row = [name, signed(total, 1 if total != int(total) else 0), signed(e.per100, digits), interval_text(e.ci95, digits)]
         if a.show_mbb:
-            row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]
+            row += [signed(e.mbb, mbb_digits), interval_text(e.ci95_mbb, mbb_digits)]
         if compare:
-            row += [_num(plain.per100), _interval(plain.ci95), _gain(gain)]
+            row += [signed(plain.per100, plain_digits), interval_text(plain.ci95, plain_digits), gain_text(gain)]
         return row
 
     for i, name in enumerate(a.names):
@@ -1008,7 +994,7 @@ def format_rows(a: Analysis, totals: Sequence[float] | None = None, label: str =
         for d in a.differences:
             pv = d.p_value
             ptext = "p n/a" if pv is None else (f"p = {pv:.3g}" if pv >= 1e-4 else "p < 0.0001")
-            lines.append(f"{d.a} - {d.b}: {_num(d.estimate.per100)}/100 {_interval(d.estimate.ci95)}, {ptext}")
+            lines.append(f"{d.a} - {d.b}: {signed(d.estimate.per100, digits)}/100 {interval_text(d.estimate.ci95, digits)}, {ptext}")
     return lines
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from showdown.evaluation.numbers import decimals, decimals_of, interval_text, signed
 from showdown.evaluation.stats import Estimate
 from showdown.protocol.logfile import chosen_why
 
@@ -73,7 +74,7 @@ class MatchReport:
 
     def degraded_text(self) -> str | None:
         worst = [
-            f"{name} was played by the dealer in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%; "
+            f"the dealer played for {name} in {n:,} of {self.hands:,} hands ({100 * n / self.hands:.1f}%; "
             f"{chosen_why(self.replacements.get(name, {}))})"
             for name, n in self.replaced_hands.items()
             if self.hands and n > self.max_replaced * self.hands
@@ -185,16 +186,6 @@ def _estimate_json(e: Estimate, plain: Estimate | None, gain: float | None, comp
     return out
 
 
-def _num(x: float, digits: int = 2) -> str:
-    return f"{x:+,.{digits}f}"
-
-
-def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
-    if ci is None:
-        return "n/a"
-    return f"[{ci[0]:+,.{digits}f}, {ci[1]:+,.{digits}f}]"
-
-
 def _ending_line(r: MatchReport) -> str | None:
     if r.error:
         return f"ERROR: {r.error}"
@@ -224,7 +215,7 @@ def format_table(r: MatchReport) -> str:
         verdict = f"reached after {s['hands']:,} hands" if s["reached"] else f"not reached in {s['hands']:,} hands"
         lines.append(
             f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
-            f"[{lo:+.2f}, {hi:+.2f}] per 100 hands (a confidence sequence: valid however early it stopped)"
+            f"{interval_text((lo, hi), decimals([((lo + hi) / 2, (hi - lo) / 2)]))} per 100 hands (a confidence sequence: valid however early it stopped)"
         )
     ending = _ending_line(r)
     if ending:
@@ -237,8 +228,9 @@ def format_table(r: MatchReport) -> str:
         lines += _plain_rows(r)
     if r.exact_values is not None:
         x = r.exact_values
-        agents = ", ".join(f"{name} {v:+.2f}" for name, v in x["agents"].items())
-        positions = ", ".join(f"{p} {v:+.2f}" for p, v in enumerate(x["positions"]))
+        d = decimals((v, 0.0) for v in [*x["agents"].values(), *x["positions"]])
+        agents = ", ".join(f"{name} {signed(v, d)}" for name, v in x["agents"].items())
+        positions = ", ".join(f"{p} {signed(v, d)}" for p, v in enumerate(x["positions"]))
         lines.append(f"exact expected chips/100 (every strategy known, these seat arrangements): {agents}; positions {positions}")
     changed = []
     for name, counts in r.replacements.items():
@@ -261,15 +253,13 @@ def _plain_rows(r: MatchReport) -> list[str]:
     if r.show_mbb:
         head += ["mbb/hand", "95% CI (mbb)"]
     rows: list[list[str]] = [head]
-    for name, total, e in zip(r.names, r.totals, r.agent_stats):
-        row = [name, _num(total, 1 if total != int(total) else 0), _num(e.per100), _interval(e.ci95)]
+    shown = [*r.agent_stats, *r.position_stats]
+    digits, mbb_digits = decimals_of(shown), decimals_of(shown, least=1, mbb=True)
+    named = [*zip(r.names, r.totals, r.agent_stats), *((f"position {p}", e.total, e) for p, e in enumerate(r.position_stats))]
+    for name, total, e in named:
+        row = [name, signed(total, 1 if total != int(total) else 0), signed(e.per100, digits), interval_text(e.ci95, digits)]
         if r.show_mbb:
-            row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]
-        rows.append(row)
-    for p, e in enumerate(r.position_stats):
-        row = [f"position {p}", _num(e.total, 1 if e.total != int(e.total) else 0), _num(e.per100), _interval(e.ci95)]
-        if r.show_mbb:
-            row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]
+            row += [signed(e.mbb, mbb_digits), interval_text(e.ci95_mbb, mbb_digits)]
         rows.append(row)
     widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
     lines = []

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from showdown.matches.bot_errors import traceback_line
 from showdown.matches.config import AgentSpec
 from showdown.matches.sandbox import Jail
 
@@ -63,7 +64,7 @@ class AgentProcess:
     output_path: Path | None = None  # where its stdout and stderr go (beside the logs)
     env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
-    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=5))
+    stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=20))  # a traceback's end
     reader: asyncio.Task[None] | None = None
     watcher: asyncio.Task[None] | None = None
     killed: bool = False
@@ -127,11 +128,12 @@ class AgentProcess:
 
     @property
     def last_line(self) -> str:
-        return self.stderr_tail[-1] if self.stderr_tail else ""
+        """Its Python traceback in one line (``file:line: Error: message``), else its last line."""
+        return traceback_line(self.stderr_tail) or (self.stderr_tail[-1] if self.stderr_tail else "")
 
     def last_words(self, lines: int = 3) -> str:
-        """Its last output lines, for a message; where the rest is."""
-        said = "; ".join(list(self.stderr_tail)[-lines:]) or "it printed nothing"
+        """Its traceback in one line or its last output lines, for a message; where the rest is."""
+        said = traceback_line(self.stderr_tail) or "; ".join(list(self.stderr_tail)[-lines:]) or "it printed nothing"
         return said + (f" (its output: {self.output_path})" if self.output_path is not None else "")
 
 

@@ -25,12 +25,24 @@ def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
     n = game.num_players
     if len(config.agents) != n:
         raise ConfigError(f"{config.game} is a {n}-player game but {len(config.agents)} agents were given")
+    _check_python_bots(config, in_process)
     _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate and in_process:
         raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")
     if config.duplicate and config.resume:
         raise ConfigError("--resume continues a plain match; a duplicate match is replayed (run it again with --force)")
     return game
+
+
+def _check_python_bots(config: MatchConfig, in_process: Mapping[int, Any]) -> None:
+    """A Python bot that cannot even be compiled or imported is named first, with its file and line."""
+    from showdown.matches.bot_errors import python_bot_error
+    from showdown.matches.seating import seat_labels
+
+    labels = seat_labels(config.agents)
+    for seat, spec in enumerate(config.agents):
+        if seat not in in_process and (error := python_bot_error(spec)) is not None:
+            raise ConfigError(f"agent {labels[seat]} (seat {seat + 1}) cannot start: {error}")
 
 
 def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:

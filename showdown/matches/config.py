@@ -50,6 +50,7 @@ __all__ = [
     "ESTIMATORS",
     "MatchConfig",
     "Where",
+    "check_out_folder",
     "agent_spec",
     "config_from_json",
     "config_to_json",
@@ -154,7 +155,20 @@ class MatchConfig:
             raise ConfigError(f"{where}: estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
         if self.jobs is not None and self.jobs < 1:
             raise ConfigError(f"{where}: jobs must be at least 1, got {self.jobs}")
+        if self.out is not None:
+            check_out_folder(Path(self.out), where)
         return self
+
+
+def check_out_folder(out: Path, where: str) -> None:
+    """``out`` can be a folder of logs: it is one, or it is missing (then it is created with its
+    parents) and no file stands in the way."""
+    existing = out
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        what = "is a file" if existing == out else f"cannot be created: {existing} is a file"
+        raise ConfigError(f"{where}: out {out} {what}; give a folder (a missing one is created)")
 
 
 class Where:

@@ -27,7 +27,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError, ShowdownError
+from showdown.errors import ConfigError, LogExistsError, ShowdownError
 from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
@@ -80,7 +80,9 @@ async def run_duplicate_async(
     run = _DuplicateRun(config, progress, notify)
     try:
         states = await run.play(install_signals)
-        return run.report(states, on_hand)
+        report = run.report(states, on_hand)
+        run.save(report)
+        return report
     finally:
         run.clean_up()
 
@@ -105,7 +107,12 @@ class _DuplicateRun:
         # with no --out, the halves' logs go to a folder removed at the end
         out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
         self.temp = str(out) if config.out is None else None
-        self.halves = half_configs(config, self.labels, match_name(config, self.labels), out)
+        self.name = match_name(config, self.labels)
+        self.halves = half_configs(config, self.labels, self.name, out)
+        for half in self.halves if not config.force else ():  # before any half starts, as a plain match does
+            for path in (out / f"{half.name}.log", out / f"{half.name}.jsonl"):
+                if path.exists():
+                    raise LogExistsError(str(path), "give the match another name or --force to overwrite")
         self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves)]
         self.stats = MatchStats(self.labels, self.game.big_blind, self.game.num_players)  # for the progress line: hands so far
         show = wants_progress(progress, config.progress)
@@ -192,6 +199,20 @@ class _DuplicateRun:
             replaced_hands=replaced_hands,
             max_replaced=config.max_replaced,
         )
+
+    def save(self, report: MatchReport) -> None:
+        """``<out>/<match>.result.json``: the paired figures (what the command line printed) and the
+        winnings of both halves per agent, so that the view shows them for the match and its halves."""
+        from showdown.evaluation.series import WinningsSeries
+        from showdown.matches.files import RESULT_FILE_SUFFIX, save_result_file
+
+        if self.temp is not None or not report.hands or report.log_path is None:
+            return
+        series = WinningsSeries(self.labels)
+        index = {label: i for i, label in enumerate(self.labels)}
+        jsonl = [Path(h["jsonl"]) for h in report.halves if h.get("jsonl")]
+        _replay(jsonl, lambda r: series.add([index[name] for name in r.players], r.values))
+        save_result_file(report, series.to_json(), report.log_path.parent / f"{self.name}{RESULT_FILE_SUFFIX}")
 
     def clean_up(self) -> None:
         for job in self.jobs:

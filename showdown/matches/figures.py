@@ -100,7 +100,10 @@ class RunningFigures:
             except ShowdownError as exc:
                 return plain_analysis(stats, totals, show_mbb=show_mbb, notes=[f"AIVAT not possible: {exc}"])
         a = plain_analysis(stats, totals, show_mbb=show_mbb, notes=plan.notes)
-        a.reason = plan.reason
+        if plan.estimator == "plain":
+            a.reason = plan.reason
+        else:  # the planned estimator had nothing to work on: say why the plain one is shown
+            a.reason = "no hand was played" if not stats.hands else f"{plan.estimator} was not possible (see the notes)"
         return a
 
     def exact_values(self) -> dict[str, Any] | None:

@@ -55,15 +55,17 @@ def load_match_file(where: str | Path) -> MatchConfig:
     return replace(config_from_json(doc), resume=True)
 
 
-def save_result_file(report: MatchReport, series: dict[str, Any] | None = None) -> Path | None:
-    """``<out>/<match>.result.json``: the ``--json`` document of a finished match, with its thinned
-    cumulative winnings (``series``), so that ``showdown view`` opens any match at once. A failed
-    write (a full disk) is an ``OSError`` for the caller to report; no half-written file is left."""
+def save_result_file(report: MatchReport, series: dict[str, Any] | None = None, path: Path | None = None) -> Path | None:
+    """``<out>/<match>.result.json`` (or ``path``): the ``--json`` document of a finished match, with
+    its thinned cumulative winnings (``series``), so that ``showdown view`` opens any match at once.
+    A failed write (a full disk) is an ``OSError`` for the caller to report; no half-written file is left."""
     from showdown.evaluation.report import report_json
 
-    if report.log_path is None:
+    if path is None and report.log_path is None:
         return None
-    path = report.log_path.with_name(report.log_path.name.removesuffix(".log") + RESULT_FILE_SUFFIX)
+    if path is None:
+        assert report.log_path is not None
+        path = report.log_path.with_name(report.log_path.name.removesuffix(".log") + RESULT_FILE_SUFFIX)
     doc = report_json(report)
     doc["series"] = series
     _write_atomically(path, json.dumps(doc) + "\n")

@@ -169,7 +169,7 @@ class MatchRun:
             self.limits_hit.append(line)
             self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
             return
-        if agent.killed or (self.over and rc == 0):
+        if agent.killed or (self.over and rc == 0) or self.config_errors:  # the first seat that could not play is the news
             return
         if not self.server.engine.started and not self.over:
             self._cannot_start(
@@ -281,26 +281,8 @@ class MatchRun:
 
     async def play(self, install_signals: bool = False) -> MatchReport:
         """Play the match; its report (``ConfigError`` when a seat could not play at all)."""
-        for spec, label in zip(self.config.agents, self.labels):
-            if not spec.token:
-                self.say(f"agent {label} sends no seat token (token: false): its seat is guarded only by its port "
-                         "closing once it connects")
-        if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
-            self._open_jails()
-        self.server = server = self._server()
-        opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
-        try:
-            ports = await server.start()
-        except BaseException:
-            self._close_jails()
-            raise
-        if self.config.out is not None:
-            save_match_file(self.config, self.name)
-        if server.resumed_at and server.jsonl_path is not None:
-            replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
-            if self.ticker is not None:
-                self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
-        server.on_refused = self.refused
+        ports, opened = await self._open_seats()
+        server = self.server
         self.agents = self._agent_processes(ports)
         signals_installed = install_signals and self._install_signals()
         started = time.monotonic()
@@ -334,6 +316,31 @@ class MatchRun:
             refused = ", ".join(f"seat {i + 1} ({self.labels[i]}): {n}" for i, n in enumerate(self.strangers) if n)
             self.say(f"connections refused at the seat ports, not counted against the agents: {refused}")
         return self._finish(result, elapsed)
+
+    async def _open_seats(self) -> tuple[list[int], float]:
+        """Warnings for seats without tokens, the sandboxes, then the dealer's ports and the time they
+        opened (and, when the match resumes, the hands it had finished, counted again)."""
+        for spec, label in zip(self.config.agents, self.labels):
+            if not spec.token:
+                self.say(f"agent {label} sends no seat token (token: false): its seat is guarded only by its port "
+                         "closing once it connects")
+        if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
+            self._open_jails()
+        self.server = server = self._server()
+        opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
+        try:
+            ports: list[int] = await server.start()
+        except BaseException:
+            self._close_jails()
+            raise
+        if self.config.out is not None:
+            save_match_file(self.config, self.name)
+        if server.resumed_at and server.jsonl_path is not None:
+            replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
+            if self.ticker is not None:
+                self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
+        server.on_refused = self.refused
+        return ports, opened
 
     def _watch_start(self, opened: float) -> asyncio.TimerHandle | None:
         """Look for agents that never came just before the dealer's start limit (from ``opened``)."""

@@ -54,12 +54,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.errors import ConfigError, ShowdownError
-from showdown.evaluation.stats import EXACT_ZERO, Estimate
+from showdown.evaluation.numbers import decimals_of, interval_text, signed
+from showdown.evaluation.stats import EXACT_ZERO, Z95, Estimate
 from showdown.matches.config import (
     AgentSpec,
     DealerSettings,
     MatchConfig,
     Where,
+    check_out_folder,
     config_to_json,
     load_yaml,
     parse_settings,
@@ -365,8 +367,19 @@ def cross_table(outcomes: Sequence[MatchOutcome], n: int) -> list[list[Estimate 
 
 TIE = 1e-4
 """Means closer than this many big blinds per hand (0.1 mbb/hand, 0.01 chips per 100 hands in Kuhn)
-count as a tie: below the precision the tables print and far below what any sample can resolve
-(exact AIVAT values can differ by less, e.g. a CFR strategy 1e-5 chips per hand off equilibrium)."""
+count as a tie unless the statistics separate them (``_tied``): far below what any sample can
+resolve, but not below exact AIVAT values (a CFR strategy 1e-5 chips per hand off equilibrium)."""
+
+
+def _tied(a: Estimate, b: Estimate, bb: int) -> bool:
+    """Scores closer than ``TIE`` whose difference is within its 95% interval (independent
+    estimates; exact ones only up to round-off): the statistics cannot tell them apart."""
+    gap = abs(a.mean - b.mean)
+    if gap > TIE * bb:
+        return False
+    if a.se is None or b.se is None:
+        return True
+    return gap <= max(Z95 * math.hypot(a.se, b.se), EXACT_ZERO)
 
 
 def ranking(table: Sequence[Sequence[Estimate | None]]) -> list[tuple[int, Estimate, Estimate, int, int]]:
@@ -384,9 +397,9 @@ def ranking(table: Sequence[Sequence[Estimate | None]]) -> list[tuple[int, Estim
         scores = {
             i: combine([e for j in left if j != i and (e := table[i][j]) is not None], equal_weights=True) for i in left
         }
-        low = min(scores[i].mean for i in left)
-        bb = max(1, scores[left[0]].big_blind)
-        out = [i for i in left if scores[i].mean <= low + TIE * bb]
+        lowest = scores[min(left, key=lambda i: scores[i].mean)]
+        bb = max(1, lowest.big_blind)
+        out = [i for i in left if _tied(scores[i], lowest, bb)]
         rounds.append([(i, scores[i], len(rounds) + 1) for i in out])
         left = [i for i in left if i not in out]
     ranked: list[tuple[int, Estimate, Estimate, int, int]] = []
@@ -503,13 +516,12 @@ def _elo_cells(ratings: Ratings | None, i: int) -> list[str]:
     return [f"{elo:+.0f}", f"[{lo:+.0f}, {hi:+.0f}]" if math.isfinite(lo) and math.isfinite(hi) else "-"]
 
 
-def _cell(e: Estimate | None) -> str:
+def _cell(e: Estimate | None, digits: int = 2) -> str:
     if e is None:
         return "-"
-    value = round(e.per100, 2) + 0.0  # no "-0.00" from rounding noise
     if e.half_width is None:
-        return f"{value:+.2f}"
-    return f"{value:+.2f} ±{e.half_width:.2f}" + ("*" if _significant(e) else " ")
+        return signed(e.per100, digits)
+    return f"{signed(e.per100, digits)} ±{e.half_width:.{digits}f}" + ("*" if _significant(e) else " ")
 
 
 def format_tournament(r: TournamentResult) -> str:
@@ -528,8 +540,9 @@ def format_tournament(r: TournamentResult) -> str:
     lines.append("row agent against column agent, chips per 100 hands ± 95% interval (* the interval excludes zero)")
     head = [""] + list(labels)
     rows = [head]
+    digits = decimals_of(e for i, row in enumerate(r.table) for j, e in enumerate(row) if i != j)
     for i in range(n):
-        rows.append([labels[i]] + [("" if i == j else _cell(r.table[i][j])) for j in range(n)])
+        rows.append([labels[i]] + [("" if i == j else _cell(r.table[i][j], digits)) for j in range(n)])
     widths = [max(len(row[c]) for row in rows) for c in range(len(head))]
     for row in rows:
         lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]).rstrip())
@@ -540,15 +553,15 @@ def format_tournament(r: TournamentResult) -> str:
     )
     rank_rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round", "Elo", "Elo 95% CI"]]
     ranks = [row[4] for row in r.ranks]
+    field_digits, runoff_digits = decimals_of(row[1] for row in r.ranks), decimals_of(row[2] for row in r.ranks)
     for i, fe, re_, rnd, rank in r.ranks:
-        ci = fe.ci95
         rank_rows.append(
             [
                 "-" if rank == 0 else f"{rank}{'=' if ranks.count(rank) > 1 else '.'}",
                 labels[i],
-                f"{fe.per100:+.2f}",
-                "n/a" if ci is None else f"[{ci[0]:+.2f}, {ci[1]:+.2f}]",
-                _cell(re_).rstrip(" *") if re_.hands else "-",
+                signed(fe.per100, field_digits),
+                interval_text(fe.ci95, field_digits),
+                _cell(re_, runoff_digits).rstrip(" *") if re_.hands else "-",
                 str(rnd),
                 *_elo_cells(r.ratings, i),
             ]
@@ -691,6 +704,7 @@ class _TournamentRun:
         self.cfg = cfg
         self.stream = stream
         self.matches = plan_matches(cfg)
+        check_out_folder(cfg.out, "tournament")
         cfg.out.mkdir(parents=True, exist_ok=True)
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}

@@ -61,7 +61,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO, Any, cast
 
-from showdown.errors import GameDefError, ShowdownError
+from showdown.errors import GameDefError, LogExistsError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, LogHeader, MatchSummary, chosen_why, format_score_line
@@ -788,10 +788,9 @@ class MatchServer:
             _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
         except FileExistsError as exc:
             self._close_listeners()
-            raise ShowdownError(
-                f"{exc.args[0] if exc.args else log_path} already exists: logs are never overwritten; "
-                "give the match another name, --resume to continue it, or --force to overwrite"
-            ) from None
+            if exc.errno is not None:  # from mkdir: a file where a folder should be, not the logs
+                raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.filename} is a file") from None
+            raise LogExistsError(str(exc.args[0] if exc.args else log_path)) from None
         except OSError as exc:
             self._close_listeners()
             self._close_logs()

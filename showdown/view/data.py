@@ -7,8 +7,10 @@ Pure reading of the files ``showdown match`` and ``showdown tournament`` write (
   relative to the root it was found in, without suffix).
 * ``match_summary``: a finished match's ``<match>.result.json`` (the ``--json`` document plus its
   thinned cumulative winnings) when it is newer than the log, so a million-hand match opens at
-  once; otherwise a plain summary computed from the log by a ``LogFollower``, which also serves the
-  live page (it reads only the lines added since its last look).
+  once; for a half of a duplicate match (``<match>.dupN``) the paired figures of its match (its
+  ``result.json``, or its tournament's ``results.json``), as the command line printed them;
+  otherwise a plain summary computed from the log by a ``LogFollower``, which also serves the live
+  page (it reads only the lines added since its last look).
 * ``hand_list`` (filtered, paged) and ``hand_replay`` (every action with the pot and stacks after
   it, from the rules in ``games.state``).
 
@@ -30,8 +32,8 @@ from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.protocol.logfile import finite, is_summary_record
+from showdown.view.paired import RESULT_SUFFIX, ends_with_summary, half_of, paired_figures
 
-RESULT_SUFFIX = ".result.json"
 MAX_PAGE = 200
 """Most hands one request of the hand list returns."""
 MAX_SCAN_BYTES = 512 * 1024 * 1024
@@ -59,8 +61,29 @@ class MatchFiles:
         return self.key.rsplit("/", 1)[-1]
 
     @property
+    def folder(self) -> str:
+        """Where it was found (relative to the path given): same-named matches differ by it."""
+        return self.key.rsplit("/", 1)[0] if "/" in self.key else ""
+
+    @property
     def log_file(self) -> Path | None:
         return self.jsonl or self.log
+
+    @property
+    def finished(self) -> bool:
+        """It ended: its result file, its paired match's, a tournament's mark, or its log's last line
+        (the summary record) says so; a match still running (or stopped dead) has none of these."""
+        if self.result is not None:
+            return True
+        log = self.log_file
+        if log is None:
+            return False
+        half = half_of(self.title)
+        if half is not None and (log.parent / f"{half[0]}{RESULT_SUFFIX}").is_file():
+            return True
+        if (log.parent / f"{self.title}.done.json").is_file():  # a tournament's finished half
+            return True
+        return self.jsonl is not None and ends_with_summary(self.jsonl)
 
 
 @dataclass
@@ -92,30 +115,36 @@ def _stem(path: Path) -> str:
 
 
 def discover(paths: Sequence[str | Path]) -> Catalog:
-    """The matches and tournaments under ``paths`` (folders are searched recursively, files taken as logs)."""
+    """The matches and tournaments under ``paths`` (folders are searched recursively, files taken as
+    logs). With several paths, each match's key starts with the path it was found under, so that
+    same-named matches of different folders stay apart."""
     catalog = Catalog()
-    for given in paths:
+    several = len({Path(p) for p in paths}) > 1
+    for given in dict.fromkeys(Path(p) for p in paths):
         root = Path(given)
         if not root.exists():
             raise ViewError(f"no such file or folder: {root}")
+        prefix = root.as_posix() if several else ""
         if root.is_file():
-            _add_file(catalog, root, root.parent)
+            _add_file(catalog, root, root.parent, root.parent.as_posix() if several else "")
             continue
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             here = Path(dirpath)
             if "results.json" in filenames:
                 rel = here.relative_to(root).as_posix()
-                catalog.tournaments[rel if rel != "." else root.name or "tournament"] = here
+                name = rel if rel != "." else root.name or "tournament"
+                catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here
             for name in sorted(filenames):
                 if name.endswith((".jsonl", ".log", RESULT_SUFFIX)):
-                    _add_file(catalog, here / name, root)
+                    _add_file(catalog, here / name, root, prefix)
     return catalog
 
 
-def _add_file(catalog: Catalog, path: Path, root: Path) -> None:
+def _add_file(catalog: Catalog, path: Path, root: Path, prefix: str = "") -> None:
     rel = path.parent.relative_to(root).as_posix() if path.parent != root else ""
-    key = f"{rel}/{_stem(path)}" if rel and rel != "." else _stem(path)
+    folder = "/".join(p for p in (prefix, rel if rel != "." else "") if p)
+    key = f"{folder}/{_stem(path)}" if folder else _stem(path)
     files = catalog.matches.setdefault(key, MatchFiles(key))
     if path.name.endswith(RESULT_SUFFIX):
         files.result = path
@@ -271,8 +300,33 @@ def _game(name: str | None) -> GameDef | None:
 # ---------------------------------------------------------------------- summaries
 
 
+def _paired_summary(files: MatchFiles) -> dict[str, Any] | None:
+    """A duplicate half's page: the paired figures of its match (``view.paired``), this half's chart."""
+    log, half = files.log_file, half_of(files.title)
+    found = paired_figures(log, files.title) if log is not None and half is not None else None
+    if found is None or half is None:
+        return None
+    (doc, what), (match, k) = found, half
+    doc["notes"] = [
+        f"half {k + 1} of {what}: the figures are the paired ones of all its halves (as the command line "
+        "printed them); the chart and the hands are this half's", *doc.get("notes", []),
+    ]
+    if files.jsonl is not None:
+        own = LogFollower(files.jsonl)
+        own.poll()
+        doc["series"] = own.series.to_json() if own.series is not None else None
+    game = _game(doc.get("game"))
+    doc.update(half_of=match, finished=True, key=files.key)
+    doc.setdefault("show_mbb", bool(game is not None and len(set(game.blind)) > 1))
+    doc.setdefault("reason", None)
+    return doc
+
+
 def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dict[str, Any]:
-    """The match page's data: the result document when it is current, else the log's plain summary."""
+    """The match page's data: the result document when it is current, a duplicate half's paired
+    figures, else the log's plain summary."""
+    if files.result is None and (paired := _paired_summary(files)) is not None:
+        return paired
     log = files.log_file
     if files.result is not None and (log is None or files.result.stat().st_mtime >= log.stat().st_mtime - 1e-6):
         try:

@@ -43,6 +43,7 @@ class HumanSeat:
         self.page_gone = asyncio.Event()
         self.attached = asyncio.Event()
         self.done = False
+        self.stopped = False  # stopped from the terminal (Ctrl-C): the page says so at the end
 
     # ------------------------------------------------------------------ the page
 
@@ -71,12 +72,24 @@ class HumanSeat:
                 self.ws = None
                 self.page_gone.set()
 
-    async def close(self) -> None:
-        """The match is over: say so and close the page's socket (the page keeps what it shows)."""
+    async def close(self, message: str = "the match is over") -> None:
+        """The match is over: say so (never "your turn" again) and close the page's socket (the page
+        keeps what it shows)."""
+        if not self.last_message.get("over"):
+            await self._send(self._over(message))
         self.done = True
         ws = self.ws
         if ws is not None and not ws.closed:
             await ws.close()
+
+    def _over(self, message: str) -> dict[str, Any]:
+        """The last message, saying the match is over: no action is asked for any more."""
+        view = self.last_message.get("view")
+        over = {**self.last_message, "message": message, "over": True}
+        over.pop("error", None)
+        if view is not None:
+            over["view"] = {**view, "your_turn": False}
+        return over
 
     async def _send(self, doc: dict[str, Any]) -> None:
         self.last_message = doc
@@ -112,18 +125,21 @@ class HumanSeat:
                 await self.attached.wait()
 
     async def _converse(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        line_task: asyncio.Future[bytes] | None = None  # the dealer's next line, read while the person thinks too
         while True:
-            line_task = asyncio.ensure_future(reader.readline())
+            if line_task is None:
+                line_task = asyncio.ensure_future(reader.readline())
             gone_task = asyncio.ensure_future(self.page_gone.wait())
-            await asyncio.wait({line_task, gone_task}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(_futures(line_task, gone_task), return_when=asyncio.FIRST_COMPLETED)
             if gone_task.done() and not line_task.done():
                 line_task.cancel()
                 return  # the tab closed: drop the connection, as any client that vanishes
             gone_task.cancel()
             raw = line_task.result()
+            line_task = None
             if not raw:
                 self.done = True
-                await self._send({**self.last_message, "message": "the match is over", "view": {**(self.last_message.get("view") or {}), "your_turn": False}})
+                await self._send(self._over("the match was stopped" if self.stopped else "the match is over"))
                 return
             line = raw.decode("ascii", "replace").rstrip("\r\n")
             if not line.startswith(MATCHSTATE_PREFIX):
@@ -140,22 +156,24 @@ class HumanSeat:
             mine = state.current_player == ms.position
             await self._send(self._message(ms, state, mine, "your turn" if mine else "waiting for the others"))
             if mine:
-                reply = await self._answer(ms, state, reader)
-                if reply is None:
+                line_task = asyncio.ensure_future(reader.readline())
+                reply = await self._answer(ms, state, line_task)
+                if reply is None:  # the page went away, or the dealer moved on (a timeout, the end): its line is next
                     continue
                 writer.write((reply + "\r\n").encode("ascii"))
                 await writer.drain()
 
-    async def _answer(self, ms: MatchState, state: State, reader: asyncio.StreamReader) -> str | None:
-        """The page's next legal action for this state, as the reply line."""
+    async def _answer(self, ms: MatchState, state: State, next_line: asyncio.Future[bytes]) -> str | None:
+        """The page's next legal action for this state, as the reply line; None when the page goes
+        away or the dealer sends a line first (it played this turn itself, or the match stopped)."""
         while True:
             gone = asyncio.ensure_future(self.page_gone.wait())
             want = asyncio.ensure_future(self.actions.get())
-            await asyncio.wait({gone, want}, return_when=asyncio.FIRST_COMPLETED)
-            if not want.done():
+            await asyncio.wait(_futures(gone, want, next_line), return_when=asyncio.FIRST_COMPLETED)
+            gone.cancel()
+            if next_line.done() or not want.done():
                 want.cancel()
                 return None
-            gone.cancel()
             doc = want.result()
             action = _action(doc, state)
             why = state.why_illegal(action) if action is not None else "unreadable action"
@@ -220,6 +238,10 @@ class HumanSeat:
             half = 100.0 * 1.959963984540054 * sd / math.sqrt(n)
             out["ci95"] = [out["per100"] - half, out["per100"] + half]
         return out
+
+
+def _futures(*futures: asyncio.Future[Any]) -> set[asyncio.Future[Any]]:
+    return set(futures)
 
 
 def _action(doc: dict[str, Any], state: State) -> Action | None:

@@ -105,7 +105,7 @@ class ViewApp:
     def index(self, q: dict[str, str]) -> dict[str, Any]:
         c = self.catalog()
         return {
-            "matches": [{"key": k, "title": f.title, "finished": f.result is not None} for k, f in c.matches.items()],
+            "matches": [{"key": k, "title": f.title, "folder": f.folder, "finished": f.finished} for k, f in c.matches.items()],
             "tournaments": [{"key": k, "title": k} for k in c.tournaments],
             "play": self.seat is not None,
         }

@@ -159,7 +159,7 @@ def test_a_bot_that_dies_during_the_match_marks_it_degraded(tmp_path: Path) -> N
     assert report.replaced_hands["crasher"] >= 45 and report.replaced_hands["random"] == 0
     assert report.degraded
     table = format_table(report)
-    assert table.splitlines()[0].startswith("DEGRADED MATCH: crasher was played by the dealer in")
+    assert table.splitlines()[0].startswith("DEGRADED MATCH: the dealer played for crasher in")
     doc = report_json(report)
     assert doc["degraded"] is True and doc["replaced_hands"]["crasher"] == report.replaced_hands["crasher"]
     assert (tmp_path / f"{report.log_path.stem}.crasher.stderr").read_text().strip().endswith("bot: something broke")  # type: ignore[union-attr]

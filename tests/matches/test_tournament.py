@@ -16,6 +16,8 @@ from showdown.errors import ConfigError
 from showdown.evaluation.stats import Estimate
 from showdown.matches.tournament import (
     MatchOutcome,
+    TournamentResult,
+    _cell,
     combine,
     cross_table,
     format_tournament,
@@ -26,6 +28,13 @@ from showdown.matches.tournament import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def load_tournament_config_text(text: str) -> object:
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        return load_tournament_config(write(Path(folder), text))
 
 
 def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
@@ -111,14 +120,46 @@ def test_combining_and_ranking_by_instant_runoff() -> None:
     assert pooled.mean == pytest.approx(2.5) and pooled.hands == 400
 
 
-def test_exact_ties_share_a_rank() -> None:
+def test_exact_ties_share_a_rank_but_exact_differences_never_do() -> None:
+    """Exact values (AIVAT with every strategy known) differing by round-off tie; by 1e-6 chips a
+    hand (a CFR strategy off equilibrium) they are separated, however small: ranks differ."""
+
+    def table(gap: float) -> list[tuple[int, int]]:
+        outcomes = [
+            MatchOutcome("a-b", (0, 1), {0: est(gap, 0.0), 1: est(-gap, 0.0)}, {}, "aivat", 100, True, []),
+            MatchOutcome("a-c", (0, 2), {0: est(0.5, 0.0), 2: est(-0.5, 0.0)}, {}, "aivat", 100, True, []),
+            MatchOutcome("b-c", (1, 2), {1: est(0.2, 0.0), 2: est(-0.2, 0.0)}, {}, "aivat", 100, True, []),
+        ]
+        return [(r[0], r[4]) for r in ranking(cross_table(outcomes, 3))]
+
+    assert table(1e-13) == [(0, 1), (1, 1), (2, 3)]
+    assert table(1e-6) == [(0, 1), (1, 2), (2, 3)]
+
+
+def test_sampled_scores_closer_than_the_tie_share_a_rank() -> None:
     outcomes = [
-        MatchOutcome("a-b", (0, 1), {0: est(1e-6, 0.0), 1: est(-1e-6, 0.0)}, {}, "aivat", 100, True, []),
-        MatchOutcome("a-c", (0, 2), {0: est(0.5, 0.0), 2: est(-0.5, 0.0)}, {}, "aivat", 100, True, []),
-        MatchOutcome("b-c", (1, 2), {1: est(0.2, 0.0), 2: est(-0.2, 0.0)}, {}, "aivat", 100, True, []),
+        MatchOutcome("a-b", (0, 1), {0: est(1e-6), 1: est(-1e-6)}, {}, "plain", 100, False, []),
+        MatchOutcome("a-c", (0, 2), {0: est(0.5), 2: est(-0.5)}, {}, "plain", 100, False, []),
+        MatchOutcome("b-c", (1, 2), {1: est(0.5), 2: est(-0.5)}, {}, "plain", 100, False, []),
     ]
-    ranks = ranking(cross_table(outcomes, 3))
-    assert [(r[0], r[4]) for r in ranks] == [(0, 1), (1, 1), (2, 3)]
+    assert [(r[0], r[4]) for r in ranking(cross_table(outcomes, 3))] == [(0, 1), (1, 1), (2, 3)]
+
+
+def test_the_tables_keep_the_sign_and_the_digits_that_are_significant() -> None:
+    """cfr's exact -0.00088 chips/100 against equilibrium reads -0.0009, not +0.00; sampled cells keep two decimals."""
+    outcomes = [
+        MatchOutcome("eq-cfr", (0, 1), {0: est(8.8e-6, 0.0), 1: est(-8.8e-6, 0.0)}, {}, "aivat", 3000, True, []),
+        MatchOutcome("eq-r", (0, 2), {0: est(0.0, 0.0), 2: est(0.0, 0.0)}, {}, "aivat", 3000, True, []),
+        MatchOutcome("cfr-r", (1, 2), {1: est(-2.7e-5, 0.0), 2: est(2.7e-5, 0.0)}, {}, "aivat", 3000, True, []),
+    ]
+    cfg = load_tournament_config_text("game: kuhn\nhands: 3000\nagents: [equilibrium, cfr, rules]\n")
+    table = cross_table(outcomes, 3)
+    result = TournamentResult(cfg, outcomes, table, ranking(table), 3, True, 1.0, 3)
+    text = format_tournament(result)
+    assert "-0.0009 ±0.0000*" in text and "+0.0009 ±0.0000*" in text and "+0.00 ±0.00" not in text
+    ranks = {line.split()[1]: line.split()[0] for line in text.splitlines() if line[:2] in ("1=", "1.", "2.", "3.")}
+    assert ranks == {"equilibrium": "1=", "rules": "1=", "cfr": "3."}
+    assert _cell(est(-0.01, 0.5), 2) == "-1.00 ±98.00 "
 
 
 def env() -> dict[str, str]:

@@ -135,3 +135,67 @@ def test_match_with_view_serves_it_live_then_stops_on_ctrl_c(tmp_path: Path) -> 
         assert proc.stdout is not None and "chips/100" in proc.stdout.read()
     finally:
         proc.kill()
+
+
+@pytest.fixture(scope="module")
+def duplicate(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("dup")
+    run_match("leduc", ["rules", "random"], hands=200, seed=3, out=out, duplicate=True)
+    return out
+
+
+def test_a_duplicate_half_shows_the_paired_figures_the_command_line_printed(duplicate: Path) -> None:
+    """Each half used to show its own unpaired plain figures and "no result file yet"."""
+    catalog = discover([duplicate])
+    paired = json.loads((duplicate / "leduc.rules-random.seed3.result.json").read_text())
+    assert paired["estimator"] != "plain" and paired["series"]["hands"] == 400  # both halves' hands
+    for k in (0, 1):
+        files = catalog.match(f"leduc.rules-random.seed3.dup{k}")
+        assert files.result is None and files.finished
+        doc = match_summary(files)
+        assert [a["per100"] for a in doc["agents"]] == [a["per100"] for a in paired["agents"]]
+        assert doc["estimator"] == paired["estimator"] and doc["half_of"] == "leduc.rules-random.seed3"
+        assert doc["notes"][0].startswith(f"half {k + 1} of duplicate match leduc.rules-random.seed3")
+        assert doc["series"]["hands"] == 200  # the chart is this half's
+        assert hand_list(files, limit=5)["hands"]  # and so are the hands
+    assert match_summary(catalog.match("leduc.rules-random.seed3"))["agents"] == paired["agents"]
+
+
+def test_a_tournament_half_shows_its_matchs_paired_figures_and_is_finished(tmp_path: Path) -> None:
+    from showdown.api import run_tournament
+
+    table = run_tournament({"game": "kuhn", "hands": 100, "seed": 2, "duplicate": True, "out": str(tmp_path / "t"),
+                            "agents": ["rules", "random", "call"]}, jobs=2)
+    results = table.to_json()
+    catalog = discover([tmp_path / "t"])
+    halves = [f for f in catalog.matches.values() if ".dup" in f.title]
+    assert len(halves) == 6 and all(f.finished for f in halves)
+    for files in halves:
+        doc = match_summary(files)
+        entry = next(m for m in results["matches"] if files.title.startswith(m["id"] + ".dup"))
+        assert {a["name"]: a["per100"] for a in doc["agents"]} == {n: r["per100"] for n, r in entry["results"].items()}
+        assert doc["estimator"].startswith(entry["estimator"]) and "tournament match" in doc["notes"][0]
+
+
+def test_a_match_still_running_is_not_finished(tmp_path: Path, played: Path) -> None:
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    lines = files.jsonl.read_bytes().splitlines(keepends=True)
+    (tmp_path / "running.jsonl").write_bytes(b"".join(lines[:-1]))  # no summary record yet
+    (running,) = discover([tmp_path]).matches.values()
+    assert not running.finished
+    (tmp_path / "running.jsonl").write_bytes(b"".join(lines))
+    assert discover([tmp_path]).match("running").finished
+
+
+def test_same_named_matches_from_different_folders_stay_apart(tmp_path: Path) -> None:
+    for folder, hands in (("a", 30), ("b", 50)):
+        run_match("kuhn", ["rules", "call"], hands=hands, out=tmp_path / folder / "out")
+    catalog = discover([tmp_path / "a" / "out", tmp_path / "b" / "out"])
+    keys = sorted(catalog.matches)
+    assert len(keys) == 2 and keys[0] != keys[1]
+    assert {catalog.matches[k].title for k in keys} == {"kuhn.rules-call.seed0"}
+    assert sorted(catalog.matches[k].folder for k in keys) == [(tmp_path / f / "out").as_posix() for f in "ab"]
+    assert sorted(match_summary(catalog.matches[k])["hands"] for k in keys) == [30, 50]
+    one = discover([tmp_path])  # one root: the folders are part of the keys
+    assert sorted(f.folder for f in one.matches.values()) == ["a/out", "b/out"]

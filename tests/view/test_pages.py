@@ -6,6 +6,7 @@ is one clear line on the page."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import subprocess
@@ -146,8 +147,15 @@ def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tm
         wait_for(browser, "[data-testid=live]")
 
         def hands() -> int:
-            text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
-            return int(text.split()[0].replace(",", ""))
+            from selenium.common.exceptions import StaleElementReferenceException
+
+            for _ in range(50):  # the live page redraws its head as hands finish
+                try:
+                    text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
+                    return int(text.split()[0].replace(",", ""))
+                except StaleElementReferenceException:
+                    time.sleep(0.02)
+            raise AssertionError("the hand count never held still")
 
         first = hands()
         time.sleep(2.5)
@@ -248,3 +256,53 @@ def test_view_command_line_errors_are_one_line(tmp_path: Path) -> None:
     report = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
                             capture_output=True, text=True, timeout=60, env=env)
     assert report.returncode == 2 and "no match logs" in report.stderr
+
+
+def test_duplicate_halves_are_finished_and_show_the_paired_figures(browser: Any, serve: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Both halves of a duplicate match used to say "no result file yet" and show their own plain figures."""
+    from selenium.webdriver.common.by import By
+
+    out, doc = _played(tmp_path_factory, "kuhn", "rules", "random", "--hands", "300", "--seed", "5", "--duplicate")
+    browser.get(serve(out))
+    wait_for(browser, "[data-testid=match-link]")
+    links = browser.find_elements(By.CSS_SELECTOR, "[data-testid=match-link]")
+    assert sorted(a.text for a in links) == ["kuhn.rules-random.seed5", "kuhn.rules-random.seed5.dup0", "kuhn.rules-random.seed5.dup1"]
+    assert not browser.find_elements(By.CSS_SELECTOR, "li .badge")  # every one finished
+    next(a for a in links if a.text.endswith(".dup1")).click()
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    assert browser.find_element(By.CSS_SELECTOR, "[data-testid=estimator]").text == doc["estimator"]
+    for agent in doc["agents"]:
+        row = browser.find_element(By.CSS_SELECTOR, f"tr[data-agent='{agent['name']}']")
+        assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(agent["per100"])
+    assert "half 2 of duplicate match" in browser.find_element(By.ID, "tables").text
+
+
+def test_same_named_matches_of_two_folders_show_their_folders(browser: Any, serve: Any, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    for folder in ("a", "b"):
+        subprocess.run([sys.executable, "-m", "showdown", "match", "kuhn", "rules", "call", "--hands", "20", "--out",
+                        str(tmp_path / folder)], capture_output=True, text=True, timeout=120, check=True)
+    browser.get(serve(tmp_path / "a", tmp_path / "b"))
+    wait_for(browser, "[data-testid=match-folder]")
+    items = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "ul.plain li")]
+    assert len(items) == 2 and len(set(items)) == 2
+    assert all(text.startswith("kuhn.rules-call.seed0") for text in items)
+
+
+def test_tournament_page_keeps_the_sign_and_the_significant_digits(browser: Any, serve: Any, tmp_path: Path) -> None:
+    """cfr's exact -0.00088 chips/100 against equilibrium: the page showed -0.00 ±0.00 (as the table showed +0.00)."""
+    from selenium.webdriver.common.by import By
+
+    (tmp_path / "t.yaml").write_text("game: kuhn\nhands: 200\nseed: 1\nout: out\nagents: [equilibrium, cfr]\n", encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "showdown", "tournament", "t.yaml"], cwd=tmp_path, capture_output=True,
+                   text=True, timeout=300, check=True)
+    e = json.loads((tmp_path / "out" / "results.json").read_text())["cross_table"]["cfr"]["equilibrium"]
+    assert e["significant"] and -0.01 < e["per100"] < 0
+    browser.get(serve(tmp_path / "out"))
+    wait_for(browser, "a[href^='#/tournament/']").click()
+    cell = wait_for(browser, "[data-testid=cross-table] td[data-row=cfr][data-col=equilibrium]")
+    digits = 1 - math.floor(math.log10(-e["per100"])) - 1
+    assert cell.text.startswith(f"{e['per100']:.{digits}f}") and cell.text.startswith("-0.000")
+    ranks = [row.text.split()[:2] for row in browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking] tr")[1:]]
+    assert [r[1] for r in ranks] == ["equilibrium", "cfr"] and ranks[0][0] != ranks[1][0]

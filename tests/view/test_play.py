@@ -132,3 +132,79 @@ def test_closing_the_tab_is_a_disconnect(browser: Any, tmp_path: Path) -> None:
     assert len(hands) == 3
     kinds = {e.get("kind") for r in hands for e in r.get("events", [])}
     assert kinds & {"disconnect", "connection_lost", "timeout"}
+
+
+def _wait_text(browser: Any, selector: str, text: str, timeout: float = 20.0) -> str:
+    from selenium.webdriver.common.by import By
+
+    deadline = time.monotonic() + timeout
+    seen = ""
+    while time.monotonic() < deadline:
+        try:
+            seen = browser.find_element(By.CSS_SELECTOR, selector).text
+        except Exception:  # noqa: BLE001 - the page is being redrawn
+            seen = ""
+        if text in seen:
+            return seen
+        time.sleep(0.05)
+    raise AssertionError(f"{selector} says {seen!r}, not {text!r}")
+
+
+def test_ctrl_c_at_your_turn_stops_at_once_and_the_page_says_so(browser: Any, tmp_path: Path) -> None:
+    """Ctrl-C used to wait for the person's reply (up to --t-response, 300 s) and exit 0; the page
+    then still said "your turn"."""
+    import signal
+
+    from selenium.webdriver.common.by import By
+
+    proc, url = _start("kuhn", "call", 50, tmp_path)
+    try:
+        browser.get(url)
+        wait_for(browser, "[data-action]")
+        _wait_text(browser, "[data-testid=status]", "your turn")
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(20)
+        took = time.monotonic() - started
+        err = proc.stderr.read() if proc.stderr else ""
+        out = proc.stdout.read() if proc.stdout else ""
+    finally:
+        proc.kill()
+    assert code == 130 and took < 10, (code, took, err)
+    assert "stopped early" in out and "in-process" not in out and "you was" not in out
+    assert "a strategy is known" not in out or "aivat" in out  # never "plain (the best available: a strategy is known)"
+    status = _wait_text(browser, "[data-testid=status]", "the match was stopped")
+    assert "your turn" not in status
+    assert not browser.find_elements(By.CSS_SELECTOR, "[data-action]")
+
+
+def test_ctrl_c_with_the_tab_closed_stops_at_once(browser: Any, tmp_path: Path) -> None:
+    import signal
+
+    proc, url = _start("kuhn", "call", 50, tmp_path)
+    try:
+        browser.get(url)
+        wait_for(browser, "[data-action]")
+        browser.get("about:blank")  # the seat waits for its page, the dealer for the seat
+        time.sleep(1.0)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(20)
+        took = time.monotonic() - started
+    finally:
+        proc.kill()
+    assert code == 130 and took < 10, (code, took)
+
+
+def test_the_summary_of_a_played_match_reads_well(tmp_path: Path) -> None:
+    """The texts of a match with the person's seat (the Python API's Agent objects share them)."""
+    import showdown
+    from showdown.agents import CALL, Agent
+
+    class Caller(Agent):
+        def act(self, view: Any) -> Any:
+            return CALL
+
+    text = str(showdown.run_match("kuhn", [Caller(), "rules"], hands=50, logs=False))
+    assert "unknown agent" not in text and "in-process" not in text
+    assert "strategy not used for Caller: it plays in this process" in text

@@ -31,7 +31,19 @@ function svg(tag, attrs) {
   for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
   return e;
 }
-const num = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : (x > 0 ? "+" : "") + Number(x).toFixed(d));
+const num = (x, d = 2) => (x === null || x === undefined || Number.isNaN(x) ? "n/a" : Math.abs(x) < 1e-7 ? (0).toFixed(d) : (x > 0 ? "+" : "") + Number(x).toFixed(d));
+const halfWidth = (c) => (c ? (c[1] - c[0]) / 2 : null);
+// decimals for a column of [value, 95% half-width]: one significant digit of the half-width, and the
+// first digit of every value the interval separates from zero (as the command line's tables)
+const digitsFor = (pairs) => {
+  let d = 2;
+  for (const [v, h] of pairs) {
+    if (v === null || v === undefined || !Number.isFinite(v)) continue;
+    if (h !== null && Number.isFinite(h) && h > 0) d = Math.max(d, -Math.floor(Math.log10(h)));
+    if (Math.abs(v) > Math.max(h || 0, 1e-7)) d = Math.max(d, -Math.floor(Math.log10(Math.abs(v))));
+  }
+  return Math.min(d, 6);
+};
 const ci = (c, d = 2) => (!c ? "n/a" : c[0] === c[1] ? "exact" : `[${num(c[0], d)}, ${num(c[1], d)}]`);
 const signClass = (x) => (x > 0 ? "pos" : x < 0 ? "neg" : "");
 const enc = encodeURIComponent;
@@ -121,7 +133,7 @@ async function indexPage() {
   const body = [el("h1", { text: "Matches and tournaments" })];
   if (!idx.matches.length && !idx.tournaments.length) body.push(el("p", { class: "error", "data-testid": "error", text: "no match logs or tournaments found here: give showdown view a match's output folder, its logs, or a tournament folder" }));
   if (idx.tournaments.length) body.push(el("h2", { text: "Tournaments" }), el("ul", { class: "plain" }, idx.tournaments.map((t) => el("li", {}, el("a", { href: "#/tournament/" + enc(t.key), text: t.title })))));
-  if (idx.matches.length) body.push(el("h2", { text: "Matches" }), el("ul", { class: "plain" }, idx.matches.map((m) => el("li", {}, el("a", { href: "#/match/" + enc(m.key), "data-testid": "match-link", text: m.title }), m.finished ? "" : el("span", { class: "badge", text: "no result file yet" })))));
+  if (idx.matches.length) body.push(el("h2", { text: "Matches" }), el("ul", { class: "plain" }, idx.matches.map((m) => el("li", {}, el("a", { href: "#/match/" + enc(m.key), "data-testid": "match-link", text: m.title }), m.folder ? el("span", { class: "muted", "data-testid": "match-folder", text: `  in ${m.folder}/` }) : "", m.finished ? "" : el("span", { class: "badge", text: "running, or stopped before its end" })))));
   fill(main, ...body);
 }
 
@@ -156,10 +168,11 @@ function renderSummary(doc, head, tables, chart) {
       doc.seed !== undefined ? `; seed ${doc.seed}` : "", doc.fixed_seats ? "; fixed seats" : ""),
   );
   const mbb = doc.show_mbb;
+  const d = digitsFor([...(doc.agents || []), ...(doc.positions || []), ...(doc.differences || [])].map((e) => [e.per100, halfWidth(e.ci95)]));
   const headRow = (first) => el("tr", {}, el("th", { text: first }), el("th", { text: "hands" }), el("th", { text: "total" }), el("th", { text: "chips/100" }), el("th", { text: "95% CI" }), mbb ? el("th", { text: "mbb/hand" }) : null);
   const row = (label, e, attrs) => el("tr", attrs, el("td", { text: label }), el("td", { text: (e.hands ?? "").toLocaleString() }),
     el("td", { class: signClass(e.total), text: e.total === undefined ? "" : num(e.total, Number.isInteger(e.total) ? 0 : 1) }),
-    el("td", { class: signClass(e.per100), "data-field": "per100", text: num(e.per100) }), el("td", { "data-field": "ci95", text: ci(e.ci95) }),
+    el("td", { class: signClass(e.per100), "data-field": "per100", text: num(e.per100, d) }), el("td", { "data-field": "ci95", text: ci(e.ci95, d) }),
     mbb ? el("td", { text: num(e.mbb_per_hand, 1) }) : null);
   const parts = [
     el("table", { "data-testid": "agents" }, headRow("agent"), (doc.agents || []).map((a) => row(a.name, a, { "data-agent": a.name }))),
@@ -167,7 +180,7 @@ function renderSummary(doc, head, tables, chart) {
   ];
   if (doc.differences && doc.differences.length) {
     parts.push(el("table", { "data-testid": "differences" }, el("tr", {}, el("th", { text: "difference" }), el("th", { text: "chips/100" }), el("th", { text: "95% CI" }), el("th", { text: "p" })),
-      doc.differences.map((d) => el("tr", {}, el("td", { text: `${d.a} - ${d.b}` }), el("td", { class: signClass(d.per100), text: num(d.per100) }), el("td", { text: ci(d.ci95) }), el("td", { text: d.p_value === undefined || d.p_value === null ? "" : Number(d.p_value).toPrecision(3) })))));
+      doc.differences.map((x) => el("tr", {}, el("td", { text: `${x.a} - ${x.b}` }), el("td", { class: signClass(x.per100), text: num(x.per100, d) }), el("td", { text: ci(x.ci95, d) }), el("td", { text: x.p_value === undefined || x.p_value === null ? "" : Number(x.p_value).toPrecision(3) })))));
   }
   if (doc.exact_values) {
     const x = doc.exact_values;
@@ -178,7 +191,7 @@ function renderSummary(doc, head, tables, chart) {
     const shown = Object.entries(counts).filter(([, v]) => v).map(([k, v]) => `${k} ${v}`);
     if (shown.length) repl.push(`${name}: ${shown.join(", ")}`);
   }
-  for (const [name, n] of Object.entries(doc.replaced_hands || {})) if (n) repl.push(`${name} played by the dealer in ${n} hands`);
+  for (const [name, n] of Object.entries(doc.replaced_hands || {})) if (n) repl.push(`the dealer played for ${name} in ${n} hands`);
   parts.push(el("p", { class: repl.length ? "error" : "muted", "data-testid": "replacements", text: repl.length ? "replacements: " + repl.join("; ") : "no timeouts, invalid actions or disconnects" }));
   for (const n of doc.notes || []) parts.push(el("p", { class: "muted", text: "note: " + n }));
   fill(tables, ...parts);
@@ -281,18 +294,22 @@ async function tournamentPage(key) {
   const labels = t.agents.map((a) => a.label);
   const pageOf = {};
   for (const m of t.matches || []) if (m.pages && m.pages.length) { const [a, b] = m.agents; pageOf[`${a}|${b}`] = pageOf[`${b}|${a}`] = m.pages[0]; }
+  const cells = labels.flatMap((a) => labels.map((b) => (a === b ? null : t.cross_table[a][b])).filter((e) => e));
+  const d = digitsFor(cells.map((e) => [e.per100, halfWidth(e.ci95)]));
+  const field = digitsFor((t.ranking || []).filter((r) => r.vs_field).map((r) => [r.vs_field.per100, halfWidth(r.vs_field.ci95)]));
+  const runoff = digitsFor((t.ranking || []).filter((r) => r.runoff).map((r) => [r.runoff.per100, halfWidth(r.runoff.ci95)]));
   const cell = (e, a, b) => {
     if (!e) return el("td", { class: "muted", text: "-" });
     const cls = e.significant ? (e.per100 > 0 ? "cell-sig-pos" : "cell-sig-neg") : e.per100 > 0 ? "cell-pos" : e.per100 < 0 ? "cell-neg" : "";
     const hw = e.ci95 ? (e.ci95[1] - e.ci95[0]) / 2 : null;
-    const td = el("td", { class: cls + (pageOf[`${a}|${b}`] ? " clickable" : ""), "data-row": a, "data-col": b, "data-significant": e.significant ? "yes" : "no", text: `${num(e.per100)}${hw !== null ? " \u00B1" + hw.toFixed(2) : ""}${e.significant ? "*" : ""}` });
+    const td = el("td", { class: cls + (pageOf[`${a}|${b}`] ? " clickable" : ""), "data-row": a, "data-col": b, "data-significant": e.significant ? "yes" : "no", text: `${num(e.per100, d)}${hw !== null ? " \u00B1" + hw.toFixed(d) : ""}${e.significant ? "*" : ""}` });
     if (pageOf[`${a}|${b}`]) td.addEventListener("click", () => { location.hash = "#/match/" + enc(pageOf[`${a}|${b}`]); });
     return td;
   };
   const cross = el("table", { "data-testid": "cross-table" }, el("tr", {}, el("th", { text: "row vs column, chips/100" }), labels.map((l) => el("th", { text: l }))),
     labels.map((a) => el("tr", {}, el("td", { text: a }), labels.map((b) => (a === b ? el("td", { class: "muted", text: "" }) : cell(t.cross_table[a][b], a, b))))));
   const ranking = el("table", { "data-testid": "ranking" }, el("tr", {}, ["rank", "agent", "vs field /100", "95% CI", "runoff /100"].map((h) => el("th", { text: h }))),
-    (t.ranking || []).map((r) => el("tr", {}, el("td", { text: r.rank ?? "" }), el("td", { text: r.agent }), el("td", { text: r.vs_field ? num(r.vs_field.per100) : "" }), el("td", { text: r.vs_field ? ci(r.vs_field.ci95) : "" }), el("td", { text: r.runoff ? num(r.runoff.per100) : "" }))));
+    (t.ranking || []).map((r) => el("tr", {}, el("td", { text: r.rank ?? "" }), el("td", { text: r.agent }), el("td", { text: r.vs_field ? num(r.vs_field.per100, field) : "" }), el("td", { text: r.vs_field ? ci(r.vs_field.ci95, field) : "" }), el("td", { text: r.runoff ? num(r.runoff.per100, runoff) : "" }))));
   const ratings = (t.ratings || []).length ? el("table", {}, el("tr", {}, Object.keys(t.ratings[0]).map((h) => el("th", { text: h }))), t.ratings.map((r) => el("tr", {}, Object.values(r).map((v) => el("td", { text: typeof v === "number" ? v.toFixed(1) : Array.isArray(v) ? v.map((x) => Number(x).toFixed(0)).join(" .. ") : String(v) }))))) : null;
   const matches = el("ul", { class: "plain" }, (t.matches || []).map((m) => el("li", {}, m.pages && m.pages.length ? el("a", { href: "#/match/" + enc(m.pages[0]), text: `${m.id}: ${m.agents.join(" vs ")}` }) : `${m.id}: ${m.agents.join(" vs ")} (logs not here)`, el("span", { class: "muted", text: ` ${m.hands} hands, ${m.estimator}` }))));
   fill(main, el("h1", { text: `Tournament: ${t.game}, ${t.hands_per_match} hands per match${t.duplicate ? ", duplicate" : ""}` }),
@@ -314,9 +331,11 @@ async function playPage() {
   fill(main, el("h1", { text: "Your seat" }), status, table, actions, score, history);
   const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/play/ws?token=${enc(token)}`);
   cleanup.push(() => ws.close());
-  ws.onclose = () => { status.textContent = "disconnected from the table"; fill(actions, ); };
+  let over = false;  // the match ended: its last word stays on the page
+  ws.onclose = () => { if (!over) status.textContent = "disconnected from the table"; fill(actions, ); };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
+    over = over || Boolean(msg.over);
     if (msg.error) { status.className = "error"; status.textContent = msg.error; return; }
     status.className = "muted";
     status.textContent = msg.message || "";

@@ -1,0 +1,61 @@
+"""A Python bot that cannot load is named first, in one line with its file and line, exit 2."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from showdown.matches.bot_errors import traceback_line
+from tests.matches.test_cli_match import showdown
+
+BROKEN = (
+    "from showdown.agents import Agent, run_bot\n"
+    "class MyBot(Agent):\n"
+    "    def act(self, view)\n"
+    "        return 'c'\n"
+)
+
+
+@pytest.mark.parametrize("first", [True, False], ids=["seat-1", "seat-2"])
+@pytest.mark.parametrize("word", ["./syntax_bot.py", "syntax_bot:MyBot"])
+def test_a_bot_with_a_syntax_error_is_named_with_its_file_and_line(tmp_path: Path, word: str, first: bool) -> None:
+    (tmp_path / "syntax_bot.py").write_text(BROKEN)
+    agents = [word, "random"] if first else ["random", word]
+    r = showdown(tmp_path, "match", "kuhn", *agents, "--hands", "10", timeout=60)
+    assert r.returncode == 2
+    assert r.stderr.count("\n") == 1, r.stderr
+    seat = 1 if first else 2
+    assert f"(seat {seat}) cannot start: syntax_bot.py:3: SyntaxError: expected ':'" in r.stderr
+    assert "random" not in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").glob("*.log"))  # nothing started
+
+
+def test_a_class_whose_module_fails_to_import_is_named_with_the_line(tmp_path: Path) -> None:
+    (tmp_path / "helper.py").write_text("x = 1\nraise RuntimeError('no database')\n")
+    (tmp_path / "bot.py").write_text("import helper\nfrom showdown.agents import Agent\nclass B(Agent): pass\n")
+    r = showdown(tmp_path, "match", "kuhn", "random", "bot:B", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "(seat 2) cannot start: helper.py:2: RuntimeError: no database" in r.stderr
+
+
+def test_a_bot_dying_before_the_first_hand_is_the_only_news(tmp_path: Path) -> None:
+    """The seat that died is named with its file and line; the other seat, stopped because of it, is not."""
+    (tmp_path / "late.py").write_text("def load():\n    raise KeyError('model')\n")
+    (tmp_path / "bot.py").write_text("import late\nif __name__ == '__main__':\n    late.load()\n")
+    r = showdown(tmp_path, "match", "kuhn", "random", "./bot.py", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "agent bot (seat 2) exited with status 1 before the match began: late.py:2: KeyError: 'model'" in r.stderr
+
+
+def test_a_traceback_is_summarised_at_the_bots_own_frame() -> None:
+    lines = [
+        "Traceback (most recent call last):",
+        '  File "/home/me/bot.py", line 12, in <module>',
+        "    run_bot(MyBot)",
+        f'  File "{Path(__file__).resolve().parents[2] / "showdown" / "agents" / "client.py"}", line 300, in run_bot',
+        "    agent.act(view)",
+        "ValueError: bad",
+    ]
+    assert traceback_line(lines) == "/home/me/bot.py:12: ValueError: bad"
+    assert traceback_line(["just a line", "another"]) is None
