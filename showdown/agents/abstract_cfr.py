@@ -3,10 +3,17 @@
 The strategy (``showdown.solvers.pcs``) is defined on an abstract betting tree and card buckets. At
 each decision the agent follows the hand's real betting down the abstract tree, translating every
 real action once (no-limit bets of other sizes by the pseudo-harmonic mapping,
-``showdown.solvers.betting.translate``), finds its bucket for the cards it sees, samples an abstract
+``showdown.solvers.betting.translate``; a raise mapped to a call that ends the abstract round leaves
+the rest of the real round out of the walk, which waits for the real round to end), finds its bucket for the cards it sees, samples an abstract
 action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
 the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
 on), it checks or calls: the abstract strategy had committed to the pot.
+
+With search on (the default; ``search=off`` plays the blueprint alone), every river decision is
+re-solved at decision time (``showdown.agents.search``) within ``budget_ms`` per decision (default
+300), at most ``search_iterations`` CFR+ iterations (default 150): the real pot and the opponent's
+actual bet are in the subgame, so off-tree sizes are answered as they are, not as their translation.
+When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 """
 
 from __future__ import annotations
@@ -45,7 +52,7 @@ class AbstractCFRAgent(Agent):
 
     name = "cfr"
 
-    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None) -> None:
+    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None) -> None:
         super().__init__(game)
         if strategy.game != game:
             raise ConfigError(f"agent 'cfr': the strategy is for {strategy.game.name or 'another game'}, not {game.name or 'this game'}")
@@ -63,12 +70,20 @@ class AbstractCFRAgent(Agent):
         self._abstract = State.initial(game)
         self._boards = _BoardBuckets(strategy.abstraction)
         self._letters: list[str] | None = None
+        self._steps: list[Any] = []  # search.Step per action of the hand
+        self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
+        self.search: Any = None
+        if search is not None:
+            from showdown.agents.search import RiverSearch
+
+            self.search = RiverSearch(strategy, self._boards, search)
+        self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
         from showdown.solvers.pcs import AbstractStrategy
 
-        unknown = sorted(set(options) - {"strategy", "seed"})
+        unknown = sorted(set(options) - {"strategy", "seed", *SEARCH_OPTIONS})
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
@@ -87,7 +102,7 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"))
+        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -108,10 +123,19 @@ class AbstractCFRAgent(Agent):
             self._real = State.initial(self.game)
             self._abstract = State.initial(self.game)
             self._letters = None
+            self._steps = []
+            self._played = {}
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
-            if self._node >= 0 and self.tree.kind[self._node] == DECISION:
+            ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
+            if self.search is not None:
+                from showdown.agents.search import Step
+
+                self._steps.append(Step(self._real, self._abstract, -1 if ahead else self._node, action))
+            if ahead:
+                pass  # a raise translated to a call ended the abstract round: the real round's rest is absorbed
+            elif self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
                 slot = translate(self._real, action, self._abstract, options, self.rng)
                 self._abstract = self._abstract.apply(options[slot])
@@ -140,6 +164,15 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        if self.search is not None and self.search.applies(self._real) and self._real.current_player == view.position:
+            decision = self.search.decide(
+                self._steps, self._played, self._real, self._node, view.position,
+                tuple(view.hole), tuple(view.board), self.rng,
+            )
+            if decision is not None:
+                self._played[len(self._actions)] = decision.taken
+                self.last_decision = decision
+                return decision.action  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return CALL
         probs = self._probabilities(view)
@@ -176,6 +209,24 @@ class AbstractCFRAgent(Agent):
         for slot, letter in enumerate(self._letters):
             out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
         return out
+
+
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations")
+"""Options of the hold'em ``cfr`` agent's search at decision time."""
+
+
+def search_settings(options: dict[str, Any]) -> Any:
+    """The agent's ``SearchSettings`` from its options, or None with ``search=off``."""
+    from showdown.agents.search import SearchSettings
+
+    if not options.get("search", True):
+        return None
+    default = SearchSettings()
+    budget = float(options.get("budget_ms", default.budget_ms))
+    iterations = int(options.get("search_iterations", default.iterations))
+    if budget < 0 or iterations < 1:
+        raise ConfigError("agent 'cfr': budget_ms must be >= 0 and search_iterations >= 1")
+    return SearchSettings(budget, iterations, default.sizing)
 
 
 class _BoardBuckets:

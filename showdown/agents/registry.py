@@ -89,8 +89,10 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
     "cfr": BuiltinAgent(
         "showdown.agents.cfr:make_cfr",
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
-        "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy",
-        {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool},
+        "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
+        "with river search at decision time: search=on|off, budget_ms (300), search_iterations (150)",
+        {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
+         "search": bool, "budget_ms": float, "search_iterations": int},
     ),
 }
 """Every built-in agent by name."""
