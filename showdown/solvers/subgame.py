@@ -112,6 +112,8 @@ class Subgame:
 
     @classmethod
     def _of_rows(cls, rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]]) -> Subgame:
+        for row in rows:  # breadth-first: a node's children are consecutive (the sweeps slice them)
+            assert row[3] == tuple(range(row[3][0], row[3][0] + len(row[3]))) if row[3] else True
         return cls(
             np.array([r[0] for r in rows], dtype=np.int8),
             np.array([r[1] for r in rows], dtype=np.int8),
@@ -180,9 +182,9 @@ def reaches(game: Subgame, strategies: list[np.ndarray | None], root_reach: np.n
         actor = int(game.player[n])
         sigma = strategies[n]
         assert sigma is not None
-        for a, c in enumerate(kids):
-            out[c] = out[n]
-            out[c, actor] = out[n, actor] * sigma[a]
+        first = kids[0]  # children are consecutive in breadth-first order
+        out[first : first + len(kids)] = out[n]
+        out[first : first + len(kids), actor] *= sigma
     return out
 
 
@@ -201,7 +203,7 @@ def counterfactual_values(
         kids = game.children[n]
         if not kids:
             continue
-        kv = values[list(kids)]
+        kv = values[kids[0] : kids[0] + len(kids)]
         if int(game.player[n]) != player:
             values[n] = kv.sum(axis=0)
         elif best_response:
@@ -228,6 +230,15 @@ def regret_matching(regret: np.ndarray) -> np.ndarray:
     pos = np.maximum(regret, 0.0)
     total = pos.sum(axis=0, keepdims=True)
     return np.where(total > 0, pos / np.where(total > 0, total, 1.0), np.asarray(1.0 / regret.shape[0], dtype=regret.dtype))
+
+
+def _matched(regret: np.ndarray) -> np.ndarray:
+    """``regret_matching`` of CFR+ regrets, which are never negative (so no clipping)."""
+    total = regret.sum(axis=0)
+    safe = np.where(total > 0, total, 1.0).astype(regret.dtype)
+    out = regret / safe
+    out[:, total <= 0] = 1.0 / regret.shape[0]
+    return np.asarray(out)
 
 
 class SubgameSolver:
@@ -265,27 +276,32 @@ class SubgameSolver:
         self.iterations = 0
 
     def current(self) -> list[np.ndarray | None]:
-        return [None if r is None else regret_matching(r) for r in self.regret]
+        return [None if r is None else _matched(r) for r in self.regret]
 
     def _enter(self) -> np.ndarray:
         if self.alternatives is None:
             return np.ones(self.root_reach.shape[1], dtype=self.DTYPE)
-        return np.asarray(regret_matching(self.gadget_regret)[1])
+        return np.asarray(_matched(self.gadget_regret)[1])
 
     def iterate(self) -> None:
         """One CFR+ iteration: a pass for the opponent (and its gadget), then one for us, each on the
         current strategies, regrets floored at zero and the average weighted by the iteration number."""
         self.iterations += 1
         t = self.DTYPE(self.iterations)
+        strategies = self.current()
         for p in (self.opponent, 1 - self.opponent):
-            strategies = self.current()
+            if p != self.opponent:  # the opponent's regrets just moved: only its strategies change
+                for n in self.decisions:
+                    if int(self.game.player[n]) == self.opponent:
+                        strategies[n] = _matched(self.regret[n])  # type: ignore[arg-type]
             root = self.root_reach.copy()
             root[self.opponent] *= self._enter()
             reach = reaches(self.game, strategies, root)
             values = np.zeros((self.game.num_nodes, root.shape[1]), dtype=self.DTYPE)
             values[self.terminals] = terminal_values(self.game, self.ranked, p, self.terminals, reach[self.terminals, 1 - p])
             for n in reversed(self.decisions):
-                kv = values[list(self.game.children[n])]
+                kids = self.game.children[n]
+                kv = values[kids[0] : kids[0] + len(kids)]
                 if int(self.game.player[n]) != p:
                     values[n] = kv.sum(axis=0)
                     continue
@@ -294,10 +310,12 @@ class SubgameSolver:
                 average = self.average[n]
                 assert sigma is not None and regret is not None and average is not None
                 values[n] = (sigma * kv).sum(axis=0)
-                np.maximum(regret + kv - values[n], 0.0, out=regret)
-                average += t * reach[n, p] * sigma
+                regret += kv
+                regret -= values[n]
+                np.maximum(regret, 0.0, out=regret)
+                average += (t * reach[n, p]) * sigma
             if p == self.opponent and self.alternatives is not None:
-                sigma = regret_matching(self.gadget_regret)
+                sigma = _matched(self.gadget_regret)
                 gv = np.stack([self.alternatives, values[0]])
                 v = (sigma * gv).sum(axis=0)
                 np.maximum(self.gadget_regret + gv - v, 0.0, out=self.gadget_regret)
