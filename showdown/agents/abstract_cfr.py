@@ -78,6 +78,7 @@ class AbstractCFRAgent(Agent):
 
             self.search = RiverSearch(strategy, self._boards, search)
         self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
+        self._solved: tuple[tuple[Any, ...], Any] | None = None
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
@@ -160,19 +161,28 @@ class AbstractCFRAgent(Agent):
         bucket = self._boards.bucket(tuple(view.hole), tuple(view.board), self._real.round)
         return np.asarray(self.strategy.at(self._node, bucket))
 
+    def _searched(self, view: View) -> Any:
+        """The river re-solved at this decision (``search.Solved``), or None (search off, another street,
+        the budget ran out). One solve per decision: ``act``, ``policy`` and ``range_policy`` share it."""
+        if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+            return None
+        key = (view.hand, self._real.betting, tuple(view.board), view.position)
+        if self._solved is None or self._solved[0] != key:
+            solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board))
+            self._solved = (key, solved)
+        return self._solved[1]
+
     def act(self, view: View) -> Action:
         from showdown.solvers.betting import realize
 
         self._follow(view)
-        if self.search is not None and self.search.applies(self._real) and self._real.current_player == view.position:
-            decision = self.search.decide(
-                self._steps, self._played, self._real, self._node, view.position,
-                tuple(view.hole), tuple(view.board), self.rng,
-            )
-            if decision is not None:
-                self._played[len(self._actions)] = decision.taken
-                self.last_decision = decision
-                return decision.action  # type: ignore[no-any-return]
+        solved = self._searched(view)
+        if solved is not None:
+            probs = solved.strategy[:, self.search.holdings.index(tuple(view.hole))]
+            slot = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+            self._played[len(self._actions)] = solved.strategy[slot]
+            self.last_decision = solved
+            return solved.actions[slot]  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return CALL
         probs = self._probabilities(view)
@@ -180,10 +190,15 @@ class AbstractCFRAgent(Agent):
         return realize(self.tree.actions[self._node][slot], self._abstract, self._real)
 
     def policy(self, view: View) -> dict[str, float]:
-        """Probabilities of fold, call and raise (all sizes together) here, for evaluators such as LBR."""
+        """Probabilities of fold, call and raise (all sizes together) here, for evaluators such as LBR:
+        the searched strategy's where ``act`` searches (the same solve), else the blueprint's."""
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        solved = self._searched(view)
+        if solved is not None:
+            mine = np.array([self.search.holdings.index(tuple(view.hole))])
+            return {letter: float(p[0]) for letter, p in solved.letters(mine).items()}
         if not self._on_tree(view):
             return {"c": 1.0}
         if self._letters is None:
@@ -199,6 +214,9 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        solved = self._searched(view)
+        if solved is not None:
+            return solved.letters(self._boards.indices(hands))  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
         if self._letters is None:

@@ -51,13 +51,22 @@ class SearchSettings:
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
-    """A searched decision: the action, and every holding's probability of taking it (our range)."""
+class Solved:
+    """A searched decision: the subgame root's actions and every holding's probabilities of them
+    ((actions, H), the CFR+ average strategy), the iterations run and whether the gadget was used."""
 
-    action: Action
-    taken: np.ndarray
+    actions: tuple[Action, ...]
+    strategy: np.ndarray
     iterations: int
     safe: bool
+
+    def letters(self, columns: np.ndarray) -> dict[str, np.ndarray]:
+        """Probabilities by action letter (fold, call, raise: sizes together) of the holdings ``columns``."""
+        out: dict[str, np.ndarray] = {}
+        for action, row in zip(self.actions, self.strategy):
+            letter = str(action)[:1]
+            out[letter] = out[letter] + row[columns] if letter in out else row[columns]
+        return out
 
 
 class RiverSearch:
@@ -74,24 +83,24 @@ class RiverSearch:
     def applies(self, real: State) -> bool:
         return not real.is_terminal and real.round == real.game.num_rounds - 1
 
-    def decide(
-        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, hole: tuple[int, ...], board: tuple[int, ...], rng: np.random.Generator,
-    ) -> Decision | None:
-        """The searched action at ``real`` (our turn, ``node`` where the blueprint's walk is),
-        or None when the budget ran out first."""
+    def solve(
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
+    ) -> Solved | None:
+        """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
+        ours at once, or None when the budget runs out first."""
         deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
         if self.settings.budget_ms <= 0:
             return None
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
-        last_round = real.round
         k = len(steps)
-        if k and steps[-1].real.round == last_round and steps[-1].real.current_player == opp:
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp:
             k -= 1  # the gadget sits at the opponent's last decision: its range before that action
         reach = self.ranges(steps[:k], played, board, ranked)
-        mine = self.holdings.index(hole)
-        positive = reach[me][reach[me] > 0]
-        reach[me, mine] = max(reach[me, mine], 1e-3 * float(positive.mean()) if positive.size else 1.0)
+        # holdings our range says we never hold here still get a strategy (a trace of weight)
+        valid = reach[me] > 0
+        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
+        reach[me] = np.where(ranked.blocked, 0.0, np.maximum(reach[me], floor))
         if k < len(steps):
             gadget_real, gadget_node = steps[k].real, steps[k].node
         else:
@@ -106,9 +115,7 @@ class RiverSearch:
             return None
         average = solver.average_strategy()[0]
         assert average is not None
-        probs = np.asarray(average[:, mine], dtype=float)
-        slot = int(rng.choice(len(probs), p=probs / probs.sum()))
-        return Decision(game.actions[0][slot], np.asarray(average[slot], dtype=float), done, alternatives is not None)
+        return Solved(game.actions[0], np.asarray(average, dtype=float), done, alternatives is not None)
 
     # ------------------------------------------------------------------ ranges and alternatives
 
@@ -168,4 +175,4 @@ class RiverSearch:
         return self._ranked[1]
 
 
-__all__ = ["Decision", "RiverSearch", "SearchSettings", "Step"]
+__all__ = ["RiverSearch", "SearchSettings", "Solved", "Step"]
