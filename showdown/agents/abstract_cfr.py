@@ -78,7 +78,7 @@ class AbstractCFRAgent(Agent):
 
             self.search = RiverSearch(strategy, self._boards, search)
         self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
-        self._solved: tuple[tuple[Any, ...], Any] | None = None
+        self._solved: tuple[tuple[Any, ...], Any, str] | None = None  # (hand, board, seat), Solved or None, betting
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
@@ -161,28 +161,41 @@ class AbstractCFRAgent(Agent):
         bucket = self._boards.bucket(tuple(view.hole), tuple(view.board), self._real.round)
         return np.asarray(self.strategy.at(self._node, bucket))
 
-    def _searched(self, view: View) -> Any:
-        """The river re-solved at this decision (``search.Solved``), or None (search off, another street,
-        the budget ran out). One solve per decision: ``act``, ``policy`` and ``range_policy`` share it."""
+    def _searched(self, view: View) -> tuple[Any, int] | None:
+        """The river re-solved (``search.Solved``) and the node of this decision in it, or None (search
+        off, another street, the budget ran out). A round is solved at its first decision of ours and
+        played on from the solution while the hand stays on its tree; ``act``, ``policy`` and
+        ``range_policy`` share it."""
+        from showdown.solvers.betting import DECISION
+
         if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
             return None
-        key = (view.hand, self._real.betting, tuple(view.board), view.position)
-        if self._solved is None or self._solved[0] != key:
-            solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board))
-            self._solved = (key, solved)
-        return self._solved[1]
+        key = (view.hand, tuple(view.board), view.position)
+        if self._solved is not None and self._solved[0] == key:
+            solved = self._solved[1]
+            if solved is None:
+                node = 0 if self._solved[2] == self._real.betting else None
+            else:
+                node = solved.node_of(self._real)
+            if node is not None and (solved is None or solved.game.kind[node] == DECISION):
+                return None if solved is None else (solved, node)
+        solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board))
+        self._solved = (key, solved, self._real.betting)
+        return None if solved is None else (solved, 0)
 
     def act(self, view: View) -> Action:
         from showdown.solvers.betting import realize
 
         self._follow(view)
-        solved = self._searched(view)
-        if solved is not None:
-            probs = solved.strategy[:, self.search.holdings.index(tuple(view.hole))]
+        searched = self._searched(view)
+        if searched is not None:
+            solved, node = searched
+            strategy = solved.strategies[node]
+            probs = strategy[:, self.search.holdings.index(tuple(view.hole))]
             slot = int(self.rng.choice(len(probs), p=probs / probs.sum()))
-            self._played[len(self._actions)] = solved.strategy[slot]
+            self._played[len(self._actions)] = strategy[slot]
             self.last_decision = solved
-            return solved.actions[slot]  # type: ignore[no-any-return]
+            return solved.game.actions[node][slot]  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return CALL
         probs = self._probabilities(view)
@@ -195,10 +208,10 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
-        solved = self._searched(view)
-        if solved is not None:
+        searched = self._searched(view)
+        if searched is not None:
             mine = np.array([self.search.holdings.index(tuple(view.hole))])
-            return {letter: float(p[0]) for letter, p in solved.letters(mine).items()}
+            return {letter: float(p[0]) for letter, p in searched[0].letters(searched[1], mine).items()}
         if not self._on_tree(view):
             return {"c": 1.0}
         if self._letters is None:
@@ -214,9 +227,9 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
-        solved = self._searched(view)
-        if solved is not None:
-            return solved.letters(self._boards.indices(hands))  # type: ignore[no-any-return]
+        searched = self._searched(view)
+        if searched is not None:
+            return searched[0].letters(searched[1], self._boards.indices(hands))  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
         if self._letters is None:

@@ -4,7 +4,8 @@ At a river decision the agent builds the rest of the round from the real state (
 opponent's actual bet) as a ``solvers.subgame.Subgame``, gives both players their ranges from the
 blueprint by Bayes' rule over the hand's actions (an opponent's off-tree bet through the translation's
 probabilities; our own searched actions through the strategy we played), and solves it with CFR+ for
-a time budget. The re-solving gadget (Burch et al. 2014; Brown and Sandholm 2017) sits at the
+a time budget; the round's later decisions play on from that solution while the hand stays on its
+tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al. 2014; Brown and Sandholm 2017) sits at the
 opponent's last decision of the round, or at ours when we act first: each opponent holding may take
 instead what it could win against the blueprint there (the best-response value of the blueprint's
 own subtree, scaled from the abstract pot to the real one), so the re-solved strategy gives it no
@@ -52,18 +53,36 @@ class SearchSettings:
 
 @dataclass(frozen=True, slots=True)
 class Solved:
-    """A searched decision: the subgame root's actions and every holding's probabilities of them
-    ((actions, H), the CFR+ average strategy), the iterations run and whether the gadget was used."""
+    """A re-solved subgame: its tree from ``root`` (the real state it was solved at), every holding's
+    average strategy at each decision node ((actions, H)), the iterations run and whether the gadget
+    was used. Later decisions of the round play on from it while the hand stays on its tree."""
 
-    actions: tuple[Action, ...]
-    strategy: np.ndarray
+    root: State
+    game: Subgame
+    strategies: list[np.ndarray | None]
     iterations: int
     safe: bool
 
-    def letters(self, columns: np.ndarray) -> dict[str, np.ndarray]:
+    def node_of(self, real: State) -> int | None:
+        """The subgame node of ``real`` (the root's hand played on), or None if an action left the tree."""
+        before = [a for rnd in self.root.history for _, a in rnd]
+        after = [a for rnd in real.history for _, a in rnd]
+        if after[: len(before)] != before:
+            return None
+        node = 0
+        for action in after[len(before) :]:
+            actions = self.game.actions[node]
+            if action not in actions:
+                return None
+            node = self.game.children[node][actions.index(action)]
+        return node
+
+    def letters(self, node: int, columns: np.ndarray) -> dict[str, np.ndarray]:
         """Probabilities by action letter (fold, call, raise: sizes together) of the holdings ``columns``."""
+        strategy = self.strategies[node]
+        assert strategy is not None
         out: dict[str, np.ndarray] = {}
-        for action, row in zip(self.actions, self.strategy):
+        for action, row in zip(self.game.actions[node], strategy):
             letter = str(action)[:1]
             out[letter] = out[letter] + row[columns] if letter in out else row[columns]
         return out
@@ -113,9 +132,8 @@ class RiverSearch:
         done = solver.run(self.settings.iterations, deadline)
         if done < MIN_ITERATIONS:
             return None
-        average = solver.average_strategy()[0]
-        assert average is not None
-        return Solved(game.actions[0], np.asarray(average, dtype=float), done, alternatives is not None)
+        strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
+        return Solved(real, game, strategies, done, alternatives is not None)
 
     # ------------------------------------------------------------------ ranges and alternatives
 
@@ -173,6 +191,12 @@ class RiverSearch:
         if self._ranked is None or self._ranked[0] != board:
             self._ranked = (board, RankedBoard(self.holdings, board))
         return self._ranked[1]
+
+
+def _normalised(strategy: np.ndarray) -> np.ndarray:
+    """A single-precision strategy in double, each holding's probabilities summing to 1 to double precision."""
+    out = np.asarray(strategy, dtype=float)
+    return np.asarray(out / out.sum(axis=0, keepdims=True))
 
 
 __all__ = ["RiverSearch", "SearchSettings", "Solved", "Step"]
