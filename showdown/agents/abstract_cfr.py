@@ -4,16 +4,18 @@ The strategy (``showdown.solvers.pcs``) is defined on an abstract betting tree a
 each decision the agent follows the hand's real betting down the abstract tree, translating every
 real action once (no-limit bets of other sizes by the pseudo-harmonic mapping,
 ``showdown.solvers.betting.translate``; a raise mapped to a call that ends the abstract round leaves
-the rest of the real round out of the walk, which waits for the real round to end), finds its bucket for the cards it sees, samples an abstract
-action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
+the rest of the real round out of the walk, which waits for the real round to end), finds its
+bucket for the cards it sees, samples an abstract action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
 the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
 on), it checks or calls: the abstract strategy had committed to the pot.
 
-With search on (the default; ``search=off`` plays the blueprint alone), every river decision is
-re-solved at decision time (``showdown.agents.search``) within ``budget_ms`` per decision (default
-300), at most ``search_iterations`` CFR+ iterations (default 150): the real pot and the opponent's
-actual bet are in the subgame, so off-tree sizes are answered as they are, not as their translation.
-When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
+With search on (the default; ``search=off`` plays the blueprint alone), the river is re-solved at
+decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
+the opponent's action is not in the last solution's tree, within ``budget_ms`` per decision
+(default 300) and at most ``search_iterations`` CFR+ iterations (default 150). The real pot and
+the opponent's actual bet are in the subgame, so off-tree sizes are answered as they are, not as
+their translation. When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays
+the blueprint.
 """
 
 from __future__ import annotations
