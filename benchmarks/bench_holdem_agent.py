@@ -1,16 +1,19 @@
 """How fast the hold'em ``cfr`` agent decides: mean and 99th percentile ms per decision, in-process.
 
     PYTHONPATH=. python benchmarks/bench_holdem_agent.py [--hands 2000] [--game holdem-limit|holdem-nolimit]
+        [--opponent rules|probe-third-raise|...] [-o search=off] [-o budget_ms=300]
 
-Deals seeded hands of the shipped ``cfr`` agent against ``rules`` (the same code path as in a match,
-without the sockets) and times every ``act`` call of ``cfr``: following the betting, translating, the
-bucket (flop table lookup; turn E[HS^2] over 48 rivers; river HS) and sampling. The issue's goal is
-at most 2 ms per decision on average.
+Deals seeded hands of the shipped ``cfr`` agent against ``--opponent`` (default ``rules``; the same
+code path as in a match, without the sockets) and times every ``act`` call of ``cfr``: following the
+betting, translating, the bucket (flop table lookup; turn E[HS^2] over 48 rivers; river HS),
+sampling, and with search on the river's re-solving. Prints per decision and per hand, and the
+process's peak memory.
 """
 
 from __future__ import annotations
 
 import argparse
+import resource
 import time
 
 import numpy as np
@@ -26,15 +29,19 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--game", default="holdem-limit")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--opponent", default="rules")
+    parser.add_argument("-o", dest="options", action="append", default=[], metavar="KEY=VALUE", help="a cfr option")
     args = parser.parse_args()
     game = get_game(args.game)
     t0 = time.perf_counter()
-    cfr = make_agent("cfr", game, {"seed": 1})
+    cfr = make_agent("cfr", game, {"seed": 1, **dict(o.split("=", 1) for o in args.options)})
     load = time.perf_counter() - t0
-    rules = make_agent("rules", game)
+    rules = make_agent(args.opponent, game, {"seed": 2})
     rng = np.random.default_rng(args.seed)
     times: list[float] = []
+    per_hand: list[float] = []
     for hand in range(args.hands):
+        spent = len(times)
         cards = [int(c) for c in rng.permutation(52)]
         state = State.initial(game, (tuple(cards[0:2]), tuple(cards[2:4])), tuple(cards[4:9]))
         me = hand % 2
@@ -48,10 +55,14 @@ def main() -> None:
             else:
                 action = rules.act(view)
             state = state.apply(action)
+        per_hand.append(sum(times[spent:]))
     ms = np.array(times) * 1e3
+    hand_ms = np.array(per_hand) * 1e3
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
-        f"{args.game}: {len(ms)} decisions in {args.hands} hands; {ms.mean():.2f} ms mean, "
-        f"{np.percentile(ms, 50):.2f} ms median, {np.percentile(ms, 99):.1f} ms p99, {ms.max():.1f} ms max; "
+        f"{args.game} vs {args.opponent} {' '.join(args.options)}: {len(ms)} decisions in {args.hands} hands; "
+        f"{ms.mean():.2f} ms mean, {np.percentile(ms, 50):.2f} ms median, {np.percentile(ms, 99):.1f} ms p99, "
+        f"{ms.max():.1f} ms max; {hand_ms.mean():.1f} ms a hand; peak memory {peak:.0f} MB; "
         f"strategy loaded in {load:.2f} s"
     )
 

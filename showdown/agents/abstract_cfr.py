@@ -3,10 +3,19 @@
 The strategy (``showdown.solvers.pcs``) is defined on an abstract betting tree and card buckets. At
 each decision the agent follows the hand's real betting down the abstract tree, translating every
 real action once (no-limit bets of other sizes by the pseudo-harmonic mapping,
-``showdown.solvers.betting.translate``), finds its bucket for the cards it sees, samples an abstract
-action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
+``showdown.solvers.betting.translate``; a raise mapped to a call that ends the abstract round leaves
+the rest of the real round out of the walk, which waits for the real round to end), finds its
+bucket for the cards it sees, samples an abstract action, and turns it into a legal real action of the same pot fraction. Where the real hand has left
 the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
 on), it checks or calls: the abstract strategy had committed to the pot.
+
+With search on (the default; ``search=off`` plays the blueprint alone), the river is re-solved at
+decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
+the opponent's action is not in the last solution's tree, within ``budget_ms`` per decision
+(default 300) and at most ``search_iterations`` CFR+ iterations (default 150). The real pot and
+the opponent's actual bet are in the subgame, so off-tree sizes are answered as they are, not as
+their translation. When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays
+the blueprint.
 """
 
 from __future__ import annotations
@@ -46,7 +55,7 @@ class AbstractCFRAgent(Agent):
 
     name = "cfr"
 
-    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None) -> None:
+    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None) -> None:
         super().__init__(game)
         if strategy.game != game:
             raise ConfigError(f"agent 'cfr': the strategy is for {strategy.game.name or 'another game'}, not {game.name or 'this game'}")
@@ -64,12 +73,21 @@ class AbstractCFRAgent(Agent):
         self._abstract = State.initial(game)
         self._boards = _BoardBuckets(strategy.abstraction)
         self._letters: list[str] | None = None
+        self._steps: list[Any] = []  # search.Step per action of the hand
+        self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
+        self.search: Any = None
+        if search is not None:
+            from showdown.agents.search import RiverSearch
+
+            self.search = RiverSearch(strategy, self._boards, search)
+        self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
+        self._solved: tuple[tuple[Any, ...], Any, str] | None = None  # (hand, board, seat), Solved or None, betting
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
         from showdown.solvers.pcs import AbstractStrategy
 
-        unknown = sorted(set(options) - {"strategy", "seed"})
+        unknown = sorted(set(options) - {"strategy", "seed", *SEARCH_OPTIONS})
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
@@ -88,7 +106,7 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"))
+        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -109,10 +127,19 @@ class AbstractCFRAgent(Agent):
             self._real = State.initial(self.game)
             self._abstract = State.initial(self.game)
             self._letters = None
+            self._steps = []
+            self._played = {}
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
-            if self._node >= 0 and self.tree.kind[self._node] == DECISION:
+            ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
+            if self.search is not None:
+                from showdown.agents.search import Step
+
+                self._steps.append(Step(self._real, self._abstract, -1 if ahead else self._node, action))
+            if ahead:
+                pass  # a raise translated to a call ended the abstract round: the real round's rest is absorbed
+            elif self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
                 slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand))
                 self._abstract = self._abstract.apply(options[slot])
@@ -137,10 +164,41 @@ class AbstractCFRAgent(Agent):
         bucket = self._boards.bucket(tuple(view.hole), tuple(view.board), self._real.round)
         return np.asarray(self.strategy.at(self._node, bucket))
 
+    def _searched(self, view: View) -> tuple[Any, int] | None:
+        """The river re-solved (``search.Solved``) and the node of this decision in it, or None (search
+        off, another street, the budget ran out). A round is solved at its first decision of ours and
+        played on from the solution while the hand stays on its tree; ``act``, ``policy`` and
+        ``range_policy`` share it."""
+        from showdown.solvers.betting import DECISION
+
+        if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+            return None
+        key = (view.hand, tuple(view.board), view.position)
+        if self._solved is not None and self._solved[0] == key:
+            solved = self._solved[1]
+            if solved is None:
+                node = 0 if self._solved[2] == self._real.betting else None
+            else:
+                node = solved.node_of(self._real)
+            if node is not None and (solved is None or solved.game.kind[node] == DECISION):
+                return None if solved is None else (solved, node)
+        solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board))
+        self._solved = (key, solved, self._real.betting)
+        return None if solved is None else (solved, 0)
+
     def act(self, view: View) -> Action:
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        searched = self._searched(view)
+        if searched is not None:
+            solved, node = searched
+            strategy = solved.strategies[node]
+            probs = strategy[:, self.search.holdings.index(tuple(view.hole))]
+            slot = self.rng.at(view.hand).index((probs / probs.sum()).tolist())
+            self._played[len(self._actions)] = strategy[slot]
+            self.last_decision = solved
+            return solved.game.actions[node][slot]  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return CALL
         probs = self._probabilities(view)
@@ -148,10 +206,15 @@ class AbstractCFRAgent(Agent):
         return realize(self.tree.actions[self._node][slot], self._abstract, self._real)
 
     def policy(self, view: View) -> dict[str, float]:
-        """Probabilities of fold, call and raise (all sizes together) here, for evaluators such as LBR."""
+        """Probabilities of fold, call and raise (all sizes together) here, for evaluators such as LBR:
+        the searched strategy's where ``act`` searches (the same solve), else the blueprint's."""
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        searched = self._searched(view)
+        if searched is not None:
+            mine = np.array([self.search.holdings.index(tuple(view.hole))])
+            return {letter: float(p[0]) for letter, p in searched[0].letters(searched[1], mine).items()}
         if not self._on_tree(view):
             return {"c": 1.0}
         if self._letters is None:
@@ -167,6 +230,9 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
+        searched = self._searched(view)
+        if searched is not None:
+            return searched[0].letters(searched[1], self._boards.indices(hands))  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
         if self._letters is None:
@@ -177,6 +243,24 @@ class AbstractCFRAgent(Agent):
         for slot, letter in enumerate(self._letters):
             out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
         return out
+
+
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations")
+"""Options of the hold'em ``cfr`` agent's search at decision time."""
+
+
+def search_settings(options: dict[str, Any]) -> Any:
+    """The agent's ``SearchSettings`` from its options, or None with ``search=off``."""
+    from showdown.agents.search import SearchSettings
+
+    if not options.get("search", True):
+        return None
+    default = SearchSettings()
+    budget = float(options.get("budget_ms", default.budget_ms))
+    iterations = int(options.get("search_iterations", default.iterations))
+    if budget < 0 or iterations < 1:
+        raise ConfigError("agent 'cfr': budget_ms must be >= 0 and search_iterations >= 1")
+    return SearchSettings(budget, iterations, default.sizing)
 
 
 class _BoardBuckets:

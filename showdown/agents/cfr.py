@@ -192,6 +192,12 @@ def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
         from showdown.agents.abstract_cfr import AbstractCFRAgent
 
         return AbstractCFRAgent.from_options(game, opts)
+    searching = {k: opts.pop(k) for k in ("search", "budget_ms", "search_iterations") if k in opts}
+    if searching and searching != {"search": False}:
+        raise ConfigError(
+            f"agent 'cfr': search at decision time is for heads-up hold'em; in {game.name or 'this game'} it plays "
+            "an equilibrium of the whole game (drop search, budget_ms and search_iterations)"
+        )
     return CFRAgent(game, **opts)
 
 

@@ -55,6 +55,13 @@ class HandRandom:
             self._state = hand_state(self.seed, hand)
         return self
 
+    def getstate(self) -> tuple[int, int]:
+        """Where the generator is (as ``random.Random.getstate``): for ``setstate`` to return to."""
+        return self.hand, self._state
+
+    def setstate(self, state: tuple[int, int]) -> None:
+        self.hand, self._state = state
+
     def _next(self) -> int:
         self._state = (self._state + _GOLDEN) & _MASK
         return _mix(self._state)

@@ -94,11 +94,28 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
     "cfr": BuiltinAgent(
         "showdown.agents.cfr:make_cfr",
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
-        "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy",
-        {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool},
+        "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
+        "with river search at decision time: search=on|off, budget_ms (300), search_iterations (150)",
+        {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
+         "search": bool, "budget_ms": float, "search_iterations": int},
     ),
+    "probe-minraise": BuiltinAgent(
+        "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),
+    "probe-third-raise": BuiltinAgent(
+        "showdown.agents.probes:ThirdRaiseProbe.create",
+        "probe: min-raises as the first and as the third or later raise of a round, else plays rules' classes", {"seed": int}),
+    "probe-jam": BuiltinAgent("showdown.agents.probes:JamProbe.create", "probe: all-in whenever it can raise, never folds", {"seed": int}),
+    "probe-tiny": BuiltinAgent(
+        "showdown.agents.probes:TinyProbe.create", "probe: bets/raises 1/10 to 1/3 pot whenever it can (seeded)", {"seed": int}),
+    "probe-odd": BuiltinAgent(
+        "showdown.agents.probes:OddProbe.create", "probe: bets/raises 0.3, 1.7 or 3.5 pots whenever it can (seeded)", {"seed": int}),
+    "probe-checkraise": BuiltinAgent(
+        "showdown.agents.probes:CheckRaiseProbe.create", "probe: checks, raises a pot when bet into", {"seed": int}),
+    "probe-raise": BuiltinAgent(
+        "showdown.agents.probes:RaiseProbe.create", "probe (limit): bets or raises whenever allowed (no-limit: pot), never folds",
+        {"seed": int}),
 }
-"""Every built-in agent by name."""
+"""Every built-in agent by name (the ``probe-*`` agents: ``showdown.agents.probes``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -72,12 +72,8 @@ class RulesAgent(PolicyAgent):
     name = "rules"
 
     def policy(self, view: View) -> Policy:
-        cls = strength_class(view)
-        if cls == STRONG:
-            return {"r": 1.0} if view.can_raise() else {"c": 1.0}
-        if cls == MEDIUM:
-            return {"c": 1.0}
-        return {"f": 1.0} if view.can_fold() else {"c": 1.0}
+        """The one action ``act`` takes, with probability 1 (no-limit over-bets folded included)."""
+        return {"fcr"[self.act(view).kind]: 1.0}
 
     def act(self, view: View) -> Action:
         cls = strength_class(view)

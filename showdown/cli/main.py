@@ -193,6 +193,17 @@ def _add_exploit(sub: Subparsers) -> None:
     add_exploit_arguments(exploit)
 
 
+def _add_scorecard(sub: Subparsers) -> None:
+    from showdown.cli.scorecard import add_scorecard_arguments
+
+    scorecard = sub.add_parser(
+        "scorecard", help="one bot's duplicate matches vs baselines, cfr and probes, LBR, and its exploitability lower bound",
+        description="Duplicate matches (chance-corrected) of BOT against random, call, rules, cfr and the probe opponents, "
+        "local best response when the bot tells its policy, and the exploitability lower bound they give (the largest "
+        "win, and which opponent found it); a table, --json, or an HTML page (-o). Interrupted runs resume.")
+    add_scorecard_arguments(scorecard)
+
+
 def _add_equity(sub: Subparsers) -> None:
     from showdown.cli.one_round import add_equity_arguments, equity_handler
 
@@ -234,6 +245,7 @@ _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "check-bot": _adder("showdown.cli.check_bot", "add_check_bot_parser"),
     "solve": _add_solve,
     "exploit": _add_exploit,
+    "scorecard": _add_scorecard,
     "equity": _add_equity,
     "plot": _add_plot,
 }

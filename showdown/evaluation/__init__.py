@@ -12,7 +12,8 @@ if TYPE_CHECKING:
     from showdown.evaluation.confidence import ConfidenceSequence
     from showdown.evaluation.estimators import Estimator
     from showdown.evaluation.exact_values import ExactValues
-    from showdown.evaluation.lbr import LBRResult, LocalBestResponse, run_lbr
+    from showdown.evaluation.lbr import LocalBestResponse
+    from showdown.evaluation.lbr_runs import LBRReport, LBRResult, run_lbr
     from showdown.evaluation.planning import Plan, make_plan
     from showdown.evaluation.ratings import Ratings, bradley_terry
     from showdown.evaluation.stats import Difference, Estimate, MatchStats, Welford
@@ -26,6 +27,7 @@ __all__ = [
     "Estimate",
     "Estimator",
     "ExactValues",
+    "LBRReport",
     "LBRResult",
     "LocalBestResponse",
     "MatchStats",

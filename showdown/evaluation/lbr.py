@@ -2,83 +2,116 @@
 no-limit poker bots"): a lower bound on how exploitable an agent is, in games too large for an exact
 best response.
 
-LBR plays hands against the agent. It keeps the agent's range (a weight per possible private hand,
-card removal included) by Bayes' rule from the agent's action probabilities, ``policy(view)``, the
-optional method a Python bot adds to be evaluated (our strategy, CFR and baseline agents have it).
-At each of its decisions it estimates its chance ``WP`` of winning a showdown against the range
-(exactly by enumeration when the remaining board is small, else by ``rollouts`` sampled boards) and
-takes the action of highest local value, assuming the agent calls to the end:
+LBR plays hands against the agent, which plays as in a match: each of its actions is what its own
+``act(view)`` draws. LBR keeps the agent's range (a weight per possible private hand, card removal
+included) by Bayes' rule from the agent's action probabilities, ``policy(view)``, the optional method
+a Python bot adds to be evaluated (every built-in agent has it, and it is the exact distribution of
+the action kind ``act`` draws: ``tests/agents/test_policy_matches_act.py``). At each of its
+decisions LBR estimates its chance ``WP`` of winning a showdown against the range (exactly by
+enumeration when the remaining board is small, else by ``rollouts`` sampled boards) and takes the
+action of highest local value, assuming the agent calls to the end:
 
 * fold: 0; check or call ``c`` chips into a pot of ``P``: ``WP (P + c) - c``;
-* raise by ``r`` beyond the call: ``f P + (1 - f) (WP (P + c + 2 r) - (c + r))``, with ``f`` the
-  range's probability of folding to it.
+* raise by ``r`` beyond the call: ``f P + (1 - f) (WP' (P + c + 2 r) - (c + r))``, with ``f`` the
+  range's probability of folding to it and ``WP'`` the win chance against the hands that continue,
+  the range weighted by each hand's probability of not folding (as PokerRL's ``LocalLBRWorker``
+  recomputes it after the fold update).
 
-No-limit raise sizes come from the paper's action settings: ``fc`` (no raises), ``fcpa`` (pot and
-all-in), ``fc56`` (56 bets: multiples of the pot from 0.1 to 50 and all-in). Whatever LBR wins per
-hand (mean over both positions) is a lower bound on the agent's exploitability; the chance-only
-corrections of ``evaluation.chance`` take out the cards' luck from the estimate without bias.
+Settings (``ActionSet``, ``check_until``): the published setting has LBR check or call before a
+given round (``check_until``: the flop in hold'em, PokerRL's ``lbr_check_to_round``) and raise with
+the sizes of the action set from then on: ``fc`` (no raises), ``fcpa`` (pot and all-in), ``fc56``
+(56 sizes, 0.1 to 46 pots and all-in), and ``wide`` (min-raise, 1/4, 1/2 pot, pot, all-in: the sizes
+abstraction agents handle worst); ``check_until=0`` is the all-street variant. Whatever LBR wins per
+hand (mean over both positions) is a lower bound on the agent's exploitability, whatever its range
+estimate; the chance-only corrections of ``evaluation.chance`` take the cards' luck out of the
+estimate without bias.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import math
-import random
-import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from showdown.errors import ConfigError, ShowdownError
+from showdown.errors import ConfigError
 from showdown.games.cards import make_deck
 from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, ActionKind, State
 
-ACTION_SETS = ("fc", "fcpa", "fc56")
-"""The no-limit action settings of the paper (F/C, F/C/P/A, and 56 bet sizes)."""
-FC56 = tuple(round(0.1 * k, 1) for k in range(1, 10)) + tuple(range(1, 51))[:46]  # 9 + 46 = 55 fractions, + all-in = 56
+MIN_RAISE = "min"
+ALL_IN = "allin"
+FC56: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 10)) + tuple(float(k) for k in range(1, 47))
+"""The paper's 55 pot fractions (0.1 to 0.9, then 1 to 46 pots); with all-in, 56 sizes."""
 MAX_EXACT_RUNOUTS = 500
 """Board completions enumerated exactly for WP; beyond, ``rollouts`` are sampled."""
 
 
 @dataclass(frozen=True, slots=True)
-class LBRResult:
-    """LBR's winnings per hand (chips) with their 95% interval, plain and with the cards' luck out."""
+class ActionSet:
+    """LBR's no-limit raise sizes: pot fractions (of the pot after calling), ``"min"`` and ``"allin"``."""
 
-    hands: int
-    mean: float
-    ci95: tuple[float, float]
-    plain_mean: float
-    plain_ci95: tuple[float, float]
-    seconds: float
-    big_blind: int
+    name: str
+    sizes: tuple[float | str, ...]
 
-    def mbb(self, x: float) -> float:
-        return 1000.0 * x / self.big_blind
+    def describe(self) -> str:
+        if not self.sizes:
+            return "fold/call only"
+        words = [s if isinstance(s, str) else f"{s:g} pot" for s in self.sizes]
+        return ", ".join(words) if len(words) <= 6 else f"{len(words)} sizes ({words[0]} to {words[-1]})"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "lbr_mbb": self.mbb(self.mean),
-            "ci95_mbb": [self.mbb(self.ci95[0]), self.mbb(self.ci95[1])],
-            "lbr_per100": 100.0 * self.mean,
-            "ci95_per100": [100.0 * self.ci95[0], 100.0 * self.ci95[1]],
-            "plain_mbb": self.mbb(self.plain_mean),
-            "plain_ci95_mbb": [self.mbb(self.plain_ci95[0]), self.mbb(self.plain_ci95[1])],
-            "estimator": "chance",
-            "hands": self.hands,
-            "seconds": self.seconds,
-            "hands_per_s": self.hands / self.seconds if self.seconds > 0 else None,
-        }
+
+ACTION_SETS: dict[str, ActionSet] = {
+    "fc": ActionSet("fc", ()),
+    "fcpa": ActionSet("fcpa", (1.0, ALL_IN)),
+    "fc56": ActionSet("fc56", FC56 + (ALL_IN,)),
+    "wide": ActionSet("wide", (MIN_RAISE, 0.25, 0.5, 1.0, ALL_IN)),
+}
+"""The paper's settings (``fc``, ``fcpa``, ``fc56``) and ``wide``, with the small sizes abstractions miss."""
+DEFAULT_ACTION_SETS = ("fcpa", "wide")
+
+
+def action_set(text: str | ActionSet) -> ActionSet:
+    """A named set (``fcpa``) or sizes joined by ``/`` (``min/0.25/0.5/1/allin``); ``ConfigError`` else."""
+    if isinstance(text, ActionSet):
+        return text
+    if text in ACTION_SETS:
+        return ACTION_SETS[text]
+    sizes: list[float | str] = []
+    for token in text.split("/"):
+        word = token.strip().lower().replace("-", "")
+        if word in (MIN_RAISE, ALL_IN):
+            sizes.append(word)
+            continue
+        try:
+            fraction = float(word)
+        except ValueError:
+            fraction = -1.0
+        if not 0 < fraction <= 1000:
+            raise ConfigError(
+                f"LBR action set {text!r}: {token!r} is not a pot fraction, 'min' or 'allin' "
+                f"(use one of {', '.join(ACTION_SETS)}, or sizes like min/0.25/0.5/1/allin)"
+            )
+        sizes.append(fraction)
+    return ActionSet(text, tuple(sizes))
+
+
+def published_check_until(game: GameDef) -> int:
+    """The published setting: LBR checks or calls before the flop in hold'em-like games (3+ rounds),
+    and acts from the first round in one- and two-round games (Kuhn, Leduc)."""
+    return 1 if game.num_rounds >= 3 else 0
 
 
 class LocalBestResponse:
     """LBR against one agent (which must have ``policy(view)``) in a 2-player game."""
 
-    def __init__(self, game: GameDef, agent: Any, *, rollouts: int = 100, action_set: str = "fcpa") -> None:
+    def __init__(
+        self, game: GameDef, agent: Any, *, rollouts: int = 100, actions: str | ActionSet = "fcpa",
+        check_until: int | None = None,
+    ) -> None:
         if game.num_players != 2:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
         if not callable(getattr(agent, "policy", None)):
@@ -86,12 +119,11 @@ class LocalBestResponse:
                 f"agent {getattr(agent, 'name', type(agent).__name__)!r} cannot tell its action probabilities: LBR needs "
                 "a policy(view) method returning {'f': p, 'c': p, 'r': p}"
             )
-        if action_set not in ACTION_SETS:
-            raise ConfigError(f"unknown LBR action set {action_set!r}: use one of {', '.join(ACTION_SETS)}")
         self.game = game
         self.agent = agent
         self.rollouts = rollouts
-        self.action_set = action_set
+        self.actions = action_set(actions)
+        self.check_until = published_check_until(game) if check_until is None else check_until
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.hands = np.array(list(itertools.combinations(self.deck, game.num_hole_cards)), dtype=np.int64)
         self.hand_tuples = [tuple(h) for h in self.hands.tolist()]
@@ -102,6 +134,7 @@ class LocalBestResponse:
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
         self._range_cache: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
         self._street: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._hand = 0
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
             from showdown.solvers.equity import class_of
@@ -110,17 +143,16 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ the agent's side
 
-    def _policy(
-        self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int, betting: str | None = None
-    ) -> dict[str, float]:
+    def _view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Any:
         from showdown.agents.base import View
 
-        betting = state.betting if betting is None else betting
-        key = (hole, board, betting)
+        return View(self.game, position, self._hand, state, hole, board, state.betting)
+
+    def _policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
+        key = (hole, board, state.betting)
         got = self._cache.get(key)
         if got is None:
-            view = View(self.game, position, 0, state, hole, board, betting)
-            got = dict(self.agent.policy(view))
+            got = dict(self.agent.policy(self._view(state, position, hole, board)))
             if len(self._cache) > 400_000:
                 self._cache.clear()
             self._cache[key] = got
@@ -131,18 +163,15 @@ class LocalBestResponse:
         batched = getattr(self.agent, "range_policy", None)
         if batched is None:
             return None
-        from showdown.agents.base import View
-
         key = (board, state.betting)
         table = self._range_cache.get(key)
         if table is None:
             if len(self._range_cache) > 1_000:
                 self._range_cache.clear()
-            view = View(self.game, position, 0, state, self.hand_tuples[0], board, state.betting)
-            table = self._range_cache[key] = batched(view, self.hands)
+            table = self._range_cache[key] = batched(self._view(state, position, self.hand_tuples[0], board), self.hands)
         return table
 
-    def _agent_policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
+    def agent_policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
         """The agent's probabilities with its real cards: a row of the range table when it has one
         (the same numbers; the table is needed for the range anyway), else its ``policy``."""
         table = self._range_table(board, state, position)
@@ -151,9 +180,9 @@ class LocalBestResponse:
         k = self._hand_index[tuple(sorted(hole))]
         return {letter: float(probs[k]) for letter, probs in table.items()}
 
-    def _range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
+    def range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
+        """Every holding's probability of taking action kind ``letter`` here (0 where the weight is 0)."""
         out = np.zeros(len(self.hands))
-        betting = state.betting
         table = self._range_table(board, state, position)
         if table is not None:
             got = table.get(letter)
@@ -164,11 +193,22 @@ class LocalBestResponse:
         if getattr(self.agent, "cards_blind", False):  # the same answer for every hand: ask once
             live = weights > 0
             if live.any():
-                out[live] = self._policy(hands[int(np.argmax(live))], board, state, position, betting).get(letter, 0.0)
+                out[live] = self._policy(hands[int(np.argmax(live))], board, state, position).get(letter, 0.0)
             return out
         for i in np.flatnonzero(weights > 0).tolist():
-            out[i] = self._policy(hands[i], board, state, position, betting).get(letter, 0.0)
+            out[i] = self._policy(hands[i], board, state, position).get(letter, 0.0)
         return out
+
+    def agent_action(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Action:
+        """What the agent plays here: its own ``act`` (repaired as the dealer repairs it), as in a match."""
+        chosen: Action = self.agent.act(self._view(state, position, hole, board))
+        return state.repair(chosen)[0]
+
+    def observe(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
+        """The range after the agent took action kind ``letter`` (Bayes' rule), kept whole if it did
+        what its policy says it never does."""
+        updated: np.ndarray = weights * self.range_probs(weights, board, state, position, letter)
+        return updated if updated.sum() > 0 else (weights > 0).astype(float)
 
     # ------------------------------------------------------------------ LBR's side
 
@@ -179,7 +219,6 @@ class LocalBestResponse:
         score, valid = self._showdowns(mine, board, rng)
         total = float(valid @ weights)
         return float(score @ weights) / total if total > 0 else 0.5
-
     def _showdowns(self, mine: tuple[int, ...], board: tuple[int, ...], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Per candidate hand: LBR's showdown score (1 win, 1/2 tie) summed over the boards where the
         hand is possible, and the count of those boards."""
@@ -229,238 +268,131 @@ class LocalBestResponse:
         self._street = (key, score, valid)
         return score, valid
 
-    def _raise_options(self, state: State) -> list[Action]:
+
+    def raise_options(self, state: State) -> list[Action]:
+        """LBR's raises here: the limit raise, or the set's no-limit sizes that are legal (all-in included)."""
         bounds = state.raise_bounds()
         if bounds is None:
             return []
         if self.game.is_limit:
             return [Action(ActionKind.RAISE)]
         lo, hi = bounds
-        if self.action_set == "fc":
-            return []
-        pot = sum(state.spent)
-        call_total = state.max_spent
-        fractions = (1.0,) if self.action_set == "fcpa" else FC56
-        sizes = {hi}
-        for f in fractions:
-            to = call_total + int(round(f * (pot + state.to_call())))
-            if lo <= to <= hi:
-                sizes.add(to)
+        pot_after_call = sum(state.spent) + state.to_call()
+        sizes: set[int] = set()
+        for size in self.actions.sizes:
+            if size == MIN_RAISE:
+                sizes.add(lo)
+            elif size == ALL_IN:
+                sizes.add(hi)
+            else:
+                to = state.max_spent + int(round(float(size) * pot_after_call))
+                if lo <= to <= hi:
+                    sizes.add(to)
         return [Action(ActionKind.RAISE, s) for s in sorted(sizes)]
 
-    def _decide(self, state: State, me: int, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> Action:
+    def decide(self, state: State, me: int, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> Action:
+        """LBR's action: check/call before ``check_until``, else the best local value (module docstring)."""
+        if state.round < self.check_until:
+            return Action(ActionKind.CALL)
         wp = self._win_probability(mine, weights, board, rng)
         pot = float(sum(state.spent))
         asked = float(state.to_call())
         best, value = Action(ActionKind.CALL), wp * (pot + asked) - asked
         if asked > 0 and value < 0:
             best, value = Action(ActionKind.FOLD), 0.0
-        norm = weights.sum()
-        for action in self._raise_options(state):
+        norm = float(weights.sum())
+        for action in self.raise_options(state):
             after = state.apply(action)
-            put = (action.size if action.size else after.spent[me]) - state.spent[me]
-            r = put - asked
-            fold = (self._range_probs(weights, board, after, 1 - me, "f") * weights).sum() / norm if norm > 0 else 0.0
-            u = fold * pot + (1 - fold) * (wp * (pot + asked + 2 * r) - (asked + r))
+            r = after.spent[me] - state.spent[me] - asked
+            folds = self.range_probs(weights, board, after, 1 - me, "f")
+            fold = float(folds @ weights) / norm if norm > 0 else 0.0
+            continuing = weights * (1.0 - folds)
+            wp_called = self._win_probability(mine, continuing, board, rng) if continuing.sum() > 0 else wp
+            u = fold * pot + (1 - fold) * (wp_called * (pot + asked + 2 * r) - (asked + r))
             if u > value:
                 best, value = action, u
         return best
 
     # ------------------------------------------------------------------ hands
 
-    def play(self, rng: np.random.Generator, me: int) -> tuple[float, State]:
-        """One hand with LBR in position ``me``: its chips won, and the final state (for corrections)."""
+    def _first_range(self, mine: tuple[int, ...]) -> np.ndarray:
+        return (~self._holds[list(mine)].any(axis=0)).astype(float)
+
+    def _seen(self, weights: np.ndarray, board: tuple[int, ...], seen: tuple[int, ...]) -> np.ndarray:
+        """The range once the board cards ``board`` are seen (those seen before, ``seen``, already out)."""
+        if board != seen and board:
+            weights = weights.copy()
+            weights[self._holds[list(board)].any(axis=0)] = 0.0
+        return weights
+
+    def deal(self, cards: list[int]) -> State:
         g = self.game
-        cards = [int(c) for c in rng.permutation(np.array(self.deck))]
         c = g.num_hole_cards
         holes = [tuple(cards[0:c]), tuple(cards[c : 2 * c])]
-        board_cards = cards[2 * c : 2 * c + sum(g.num_board_cards)]
-        state = State.initial(g, holes, board_cards)
-        mine, theirs = holes[me], holes[1 - me]
-        weights = (~self._holds[list(mine)].any(axis=0)).astype(float)
-        seen_board: tuple[int, ...] = ()
+        return State.initial(g, holes, cards[2 * c : 2 * c + sum(g.num_board_cards)])
+
+    def play(self, rng: np.random.Generator, me: int, cards: list[int] | None = None, hand: int = 0) -> tuple[float, State]:
+        """One hand with LBR in position ``me`` (``cards`` in dealing order, else drawn from ``rng``):
+        its chips won, and the final state (for corrections)."""
+        if cards is None:
+            cards = [int(c) for c in rng.permutation(np.array(self.deck))]
+        self._hand = hand
+        state = self.deal(cards)
+        mine, theirs = state.hole[me], state.hole[1 - me]
+        weights = self._first_range(mine)
+        seen: tuple[int, ...] = ()
         while not state.is_terminal:
             board = tuple(int(x) for x in state.visible_board())
-            if board != seen_board:
-                if board:
-                    weights[self._holds[list(board)].any(axis=0)] = 0.0
-                seen_board = board
+            weights, seen = self._seen(weights, board, seen), board
             public = state.with_cards((), ())
             if state.current_player == me:
-                state = state.apply(self._decide(public, me, mine, weights, board, rng))
+                state = state.apply(self.decide(public, me, mine, weights, board, rng))
                 continue
-            probs = self._agent_policy(theirs, board, public, 1 - me)
-            letters = [a for a in ("f", "c", "r") if probs.get(a, 0.0) > 0]
-            p = np.array([probs[a] for a in letters])
-            letter = letters[int(rng.choice(len(letters), p=p / p.sum()))]
-            action = self._agent_action(letter, public, theirs, board, 1 - me)
-            weights = weights * self._range_probs(weights, board, public, 1 - me, letter)
-            if weights.sum() <= 0:  # the agent did what its policy says it never does: keep its range
-                weights = (~self._holds[list(mine) + list(board)].any(axis=0)).astype(float)
+            action = self.agent_action(public, 1 - me, theirs, board)
+            weights = self.observe(weights, board, public, 1 - me, _LETTER[action.kind])
             state = state.apply(action)
         return float(state.payoffs()[me]), state
 
-    def _agent_action(self, letter: str, state: State, hole: tuple[int, ...], board: tuple[int, ...], position: int) -> Action:
-        if letter == "f":
-            return Action(ActionKind.FOLD) if state.can_fold() else Action(ActionKind.CALL)
-        if letter == "c" or not state.can_raise():
-            return Action(ActionKind.CALL)
-        if self.game.is_limit:
-            return Action(ActionKind.RAISE)
-        from showdown.agents.base import View
+    # ------------------------------------------------------------------ the exact expectation (small games)
 
-        chosen: Action = self.agent.act(View(self.game, position, 0, state, hole, board, state.betting))
-        if chosen.kind is ActionKind.RAISE and state.why_illegal(chosen) is None:
-            return chosen
-        lo, _ = state.raise_bounds() or (0, 0)
-        return Action(ActionKind.RAISE, lo)
+    def exact_value(self, me: int, max_deals: int = 20_000) -> float:
+        """LBR's exact expected winnings in position ``me``: every deal, every action of the agent
+        weighted by its policy, LBR's own rule unchanged (limit games small enough to enumerate, where
+        LBR's win chance is itself exact)."""
+        g = self.game
+        if not g.is_limit:
+            raise ConfigError("exact LBR values are computed for limit games only")
+        dealt = 2 * g.num_hole_cards + sum(g.num_board_cards)
+        if math.perm(len(self.deck), dealt) > max_deals:
+            raise ConfigError(f"{g.name or 'this game'} has too many deals to enumerate LBR's value")
+        rng = np.random.default_rng(0)
+        total, count = 0.0, 0
+        for cards in itertools.permutations(self.deck, dealt):
+            state = self.deal(list(cards))
+            total += self._expect(state, me, self._first_range(state.hole[me]), (), rng)
+            count += 1
+        return total / count
 
-
-def run_lbr(
-    game: GameDef, make_agent: Any, hands: int, *, seed: int = 0, rollouts: int = 100, action_set: str = "fcpa",
-    progress: Any = None,
-) -> LBRResult:
-    """``hands`` hands of LBR against ``make_agent()``, positions alternating, in this process."""
-    agent = make_agent()
-    _reseed(agent, seed)
-    lbr = LocalBestResponse(game, agent, rollouts=rollouts, action_set=action_set)
-    start = time.perf_counter()
-    plain, corrected = play_hands(lbr, hands, seed, progress)
-    return summarise(plain, corrected, time.perf_counter() - start, game.big_blind)
-
-
-def play_hands(lbr: LocalBestResponse, hands: int, seed: int, progress: Any = None) -> tuple[list[float], list[float]]:
-    """LBR's winnings in ``hands`` hands (positions alternating), plain and with the cards' luck out
-    (``evaluation.chance``)."""
-    from showdown.evaluation.chance import ChanceCorrector
-
-    corrector = ChanceCorrector(lbr.game)
-    rng = np.random.default_rng(seed)
-    plain: list[float] = []
-    corrected: list[float] = []
-    for k in range(hands):
-        me = k % 2
-        value, final = lbr.play(rng, me)
-        luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
-        plain.append(value)
-        corrected.append(value - luck[me])
-        if progress is not None:
-            progress(k + 1, hands)
-    return plain, corrected
+    def _expect(self, state: State, me: int, weights: np.ndarray, seen: tuple[int, ...], rng: np.random.Generator) -> float:
+        if state.is_terminal:
+            return float(state.payoffs()[me])
+        board = tuple(int(x) for x in state.visible_board())
+        weights, seen = self._seen(weights, board, seen), board
+        public = state.with_cards((), ())
+        if state.current_player == me:
+            return self._expect(state.apply(self.decide(public, me, state.hole[me], weights, board, rng)), me, weights, seen, rng)
+        value = 0.0
+        for letter, p in self.agent_policy(state.hole[1 - me], board, public, 1 - me).items():
+            if p > 0:
+                action = public.repair(Action(_KIND[letter]))[0]
+                value += p * self._expect(state.apply(action), me, self.observe(weights, board, public, 1 - me, letter), seen, rng)
+        return value
 
 
-def summarise(plain: Sequence[float], corrected: Sequence[float], seconds: float, big_blind: int) -> LBRResult:
-    z = 1.959963984540054
+_LETTER = {ActionKind.FOLD: "f", ActionKind.CALL: "c", ActionKind.RAISE: "r"}
+_KIND = {letter: kind for kind, letter in _LETTER.items()}
 
-    def ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
-        a = np.asarray(values, dtype=float)
-        m = float(a.mean())
-        half = z * float(a.std(ddof=1)) / math.sqrt(len(a)) if len(a) > 1 else math.inf
-        return m, (m - half, m + half)
-
-    if not plain:
-        raise ShowdownError("LBR played no hands")
-    pm, pci = ci(plain)
-    cm, cci = ci(corrected)
-    return LBRResult(len(plain), cm, cci, pm, pci, seconds, max(1, big_blind))
-
-
-
-
-# ---------------------------------------------------------------------- over several cores
-
-CHUNK = 100
-"""Hands per task: results do not depend on how many processes play them (each chunk has its seed)."""
-
-
-def _chunk(task: tuple[str, str | None, str | None, dict[str, Any], int, int, int, str]) -> tuple[list[float], list[float], float]:
-    """Play one chunk in a worker process: (plain values, corrected values, seconds)."""
-    game_spec, agent_name, strategy_path, options, hands, seed, rollouts, action_set = task
-    from showdown.games.catalog import get_game
-
-    game = get_game(game_spec)
-    start = time.perf_counter()
-    agent = _process_agent(game_spec, game, agent_name, strategy_path, options)
-    _reseed(agent, seed)
-    lbr = LocalBestResponse(game, agent, rollouts=rollouts, action_set=action_set)
-    plain, corrected = play_hands(lbr, hands, seed)
-    return plain, corrected, time.perf_counter() - start
-
-
-_AGENTS: dict[str, Any] = {}
-"""Agents built in this process, by what built them: a chunk reuses its process's agent (a hold'em
-strategy takes about a second to load) with its random choices reseeded from the chunk's seed."""
-
-
-def _process_agent(game_spec: str, game: GameDef, name: str | None, strategy_path: str | None, options: dict[str, Any]) -> Any:
-    key = json.dumps([game_spec, name, strategy_path, options], sort_keys=True, default=str)
-    agent = _AGENTS.get(key)
-    if agent is None:
-        _AGENTS.clear()
-        agent = _AGENTS[key] = agent_for(game, name, strategy_path, options)
-    return agent
-
-
-def _reseed(agent: Any, seed: int) -> None:
-    """Seed the agent's own random choices (mixed strategies, bet sizes, translation) so that a run
-    is reproducible from its seed whichever process plays which chunk."""
-    from showdown.agents.hand_random import HandRandom
-
-    rng = getattr(agent, "rng", None)
-    if isinstance(rng, HandRandom):  # the built-in agents' (LBR's views are all of hand 0: one stream)
-        agent.rng = HandRandom(seed)
-    elif isinstance(rng, np.random.Generator):
-        agent.rng = np.random.default_rng([seed, 1])
-    elif isinstance(rng, random.Random):
-        rng.seed(seed)
-
-
-def agent_for(game: GameDef, name: str | None, strategy_path: str | None, options: dict[str, Any]) -> Any:
-    """The agent LBR plays: a built-in by name (with options), or a strategy file's player."""
-    if strategy_path is not None:
-        from showdown.agents.equilibrium import StrategyAgent
-        from showdown.solvers.strategy import load_strategy
-
-        return StrategyAgent(game, load_strategy(strategy_path, game))
-    from showdown.agents.registry import make_agent
-
-    assert name is not None
-    return make_agent(name, game, options)
-
-
-def run_lbr_parallel(
-    game_spec: str, *, agent: str | None = None, strategy: str | None = None, options: dict[str, Any] | None = None,
-    hands: int, seed: int = 0, jobs: int = 1, rollouts: int = 100, action_set: str = "fcpa", progress: Any = None,
-) -> LBRResult:
-    """``hands`` hands of LBR in chunks of ``CHUNK``, over ``jobs`` processes (1: in this one)."""
-    import multiprocessing
-
-    from showdown.games.catalog import get_game
-
-    game = get_game(game_spec)
-    # fail early, and build the agent before the workers fork (they inherit it)
-    LocalBestResponse(game, _process_agent(game_spec, game, agent, strategy, dict(options or {})), rollouts=rollouts, action_set=action_set)
-    tasks = []
-    for k, start in enumerate(range(0, hands, CHUNK)):
-        tasks.append((game_spec, agent, strategy, dict(options or {}), min(CHUNK, hands - start), seed * 1_000_003 + k, rollouts, action_set))
-    plain: list[float] = []
-    corrected: list[float] = []
-    began = time.perf_counter()
-    if jobs <= 1:
-        results = map(_chunk, tasks)
-        for p, c, _ in results:
-            plain += p
-            corrected += c
-            if progress is not None:
-                progress(len(plain), hands)
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for p, c, _ in pool.imap(_chunk, tasks):
-                plain += p
-                corrected += c
-                if progress is not None:
-                    progress(len(plain), hands)
-    return summarise(plain, corrected, time.perf_counter() - began, game.big_blind)
-
-
-__all__ = ["ACTION_SETS", "LBRResult", "LocalBestResponse", "agent_for", "run_lbr", "run_lbr_parallel", "summarise"]
+__all__ = [
+    "ACTION_SETS", "ALL_IN", "ActionSet", "DEFAULT_ACTION_SETS", "LocalBestResponse", "MIN_RAISE", "action_set",
+    "published_check_until",
+]

@@ -3,8 +3,8 @@
 Limit games keep every action, so their abstract tree is the real one. In no-limit the abstract
 game keeps fold, call, raises of a few fractions of the pot (the pot after calling, as players say
 "a pot-size raise") and all-in, with a cap on raises per round after which only all-in is left.
-Opponents' bets of other sizes are mapped to a neighbouring size by the randomised pseudo-harmonic
-mapping of Ganzfried and Sandholm 2013 ("Action translation in extensive-form games with large action
+Opponents' bets of other sizes are mapped to a neighbouring size (the call counting as a raise of
+0 pot) by the randomised pseudo-harmonic mapping of Ganzfried and Sandholm 2013 ("Action translation in extensive-form games with large action
 spaces: axioms, paradoxes, and the pseudo-harmonic mapping").
 """
 
@@ -211,41 +211,60 @@ def translate(
     Fold and call map to themselves (a fold that is not offered, to call). A raise maps to the abstract
     raise of the same size as a fraction of the pot, all-in to all-in; any other size between its two
     neighbours by the pseudo-harmonic mapping (with ``rng``: sampled, as the paper does; without: the
-    likelier), and beyond the largest or below the smallest to that one. With no raise among the
-    options, a raise maps to call.
+    likelier). The call counts as a raise of 0 pot: a raise below the smallest kept size maps between
+    the call and that size (Ganzfried and Sandholm 2013 take the call as the lower end), so a tiny bet
+    is mostly answered as a check and not as the smallest kept bet, and past the raise cap, where only
+    all-in is kept, a small raise maps mostly to the call instead of to all-in. Above the largest kept
+    size a raise maps to that one. With no raise among the options, a raise maps to call.
     """
+    lo, hi, p_low = _translation(real, action, abstract, options)
+    if lo == hi or rng is None:
+        return lo if p_low >= 0.5 else hi
+    return lo if rng.random() < p_low else hi
+
+
+def translation_probabilities(real: State, action: Action, abstract: State, options: tuple[Action, ...]) -> np.ndarray:
+    """The probability of each slot of ``options`` that ``translate`` with a generator maps a real
+    ``action`` to: for following a range through an off-tree bet by Bayes' rule."""
+    lo, hi, p_low = _translation(real, action, abstract, options)
+    out = np.zeros(len(options))
+    out[lo] += p_low
+    out[hi] += 1.0 - p_low
+    return out
+
+
+def _translation(real: State, action: Action, abstract: State, options: tuple[Action, ...]) -> tuple[int, int, float]:
+    """The two slots a real action maps between and the probability of the first (see ``translate``)."""
     if action.kind is ActionKind.FOLD:
-        return 0 if options[0].kind is ActionKind.FOLD else _call_slot(options)
-    if action.kind is ActionKind.CALL:
-        return _call_slot(options)
+        slot = 0 if options[0].kind is ActionKind.FOLD else _call_slot(options)
+        return slot, slot, 1.0
+    call = _call_slot(options)
     raises = [i for i, a in enumerate(options) if a.kind is ActionKind.RAISE]
-    if not raises:
-        return _call_slot(options)
+    if action.kind is ActionKind.CALL or not raises:
+        return call, call, 1.0
     if not real.game.is_nolimit:
-        return raises[0]
+        return raises[0], raises[0], 1.0
     real_bounds = real.raise_bounds()
     size = action.size or (real_bounds or (0, 0))[0]
     abstract_bounds = abstract.raise_bounds()
     if real_bounds is not None and size >= real_bounds[1] and abstract_bounds is not None:
         top = [i for i in raises if options[i].size >= abstract_bounds[1]]
         if top:
-            return top[0]
+            return top[0], top[0], 1.0
     x = pot_fraction(real, size)
-    fractions = [pot_fraction(abstract, options[i].size) for i in raises]
-    for i, f in zip(raises, fractions):
+    slots = [call, *raises]
+    fractions = [0.0, *(pot_fraction(abstract, options[i].size) for i in raises)]
+    for k, f in enumerate(fractions):
         if abs(f - x) < 1e-9:
-            return i
+            return slots[k], slots[k], 1.0
     below = [k for k, f in enumerate(fractions) if f < x]
     above = [k for k, f in enumerate(fractions) if f > x]
     if not below:
-        return raises[above[0]]
+        return slots[above[0]], slots[above[0]], 1.0
     if not above:
-        return raises[below[-1]]
+        return slots[below[-1]], slots[below[-1]], 1.0
     lo, hi = below[-1], above[0]
-    p_low = pseudo_harmonic_low(x, fractions[lo], fractions[hi])
-    if rng is None:
-        return raises[lo] if p_low >= 0.5 else raises[hi]
-    return raises[lo] if rng.random() < p_low else raises[hi]
+    return slots[lo], slots[hi], pseudo_harmonic_low(x, fractions[lo], fractions[hi])
 
 
 def pot_fraction(state: State, raise_to: int) -> float:

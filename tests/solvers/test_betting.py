@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,9 +14,11 @@ from showdown.solvers.betting import (
     abstract_actions,
     build_tree,
     default_sizing,
+    pot_fraction,
     pseudo_harmonic_low,
     realize,
     translate,
+    translation_probabilities,
 )
 
 NOLIMIT = get_game("holdem-nolimit")
@@ -82,7 +85,7 @@ def test_every_real_action_translates_and_every_abstract_action_realizes_legally
     for a in real.legal_actions():
         slot = translate(real, a, abstract, options, np.random.default_rng(0))
         assert options[slot].kind == a.kind or (a.kind is ActionKind.FOLD and options[slot] == CALL) or (
-            a.kind is ActionKind.RAISE and not any(o.kind is ActionKind.RAISE for o in options)
+            a.kind is ActionKind.RAISE and options[slot] == CALL  # a small raise may be answered as a call
         )
     for a in options:
         assert real.why_illegal(realize(a, abstract, real)) is None
@@ -97,3 +100,82 @@ def test_tree_sizes_map_to_themselves_and_off_tree_sizes_to_neighbours():
     slots = [translate(state, Action(ActionKind.RAISE, s), state, options, None) for s in range(sizes[0], sizes[-1] + 1, 7)]
     assert slots == sorted(slots)  # monotone in the bet size
     assert translate(state, FOLD, state, options, None) == 0
+
+
+def _fraction_of(state, option):
+    return 0.0 if option.kind is ActionKind.CALL else pot_fraction(state, option.size)
+
+
+def test_a_tiny_river_bet_is_answered_as_a_check_not_as_a_pot_bet():
+    """Regression: the smallest river size kept is the pot, and a bet of 1/6 pot used to map to it."""
+    river = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
+    bet = Action(ActionKind.RAISE, river.max_spent + 100)  # 100 into 600: 1/6 pot
+    after = river.apply(bet)
+    options = abstract_actions(river, default_sizing())
+    assert [a.kind for a in options] == [ActionKind.CALL, ActionKind.RAISE, ActionKind.RAISE]
+    assert options[translate(river, bet, river, options, None)] == CALL
+    p = translation_probabilities(river, bet, river, options)
+    x = 100 / 600
+    assert p[0] == pytest.approx((1.0 - x) / (1.0 * (1 + x)))  # f(x) with the call (0 pot) as the lower end
+    assert p[1] == pytest.approx(1.0 - p[0]) and p[2] == 0.0
+    assert not after.is_terminal
+
+
+def test_a_third_minimum_raise_maps_mostly_to_a_call_not_to_all_in():
+    """Regression: past the cap of two sized raises only all-in is kept, and any third raise mapped to it."""
+    flop = State.initial(NOLIMIT).apply_betting("r300c/r600r1800")
+    options = abstract_actions(flop, default_sizing())
+    assert [a.kind for a in options] == [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]  # all-in only
+    lo, hi = flop.raise_bounds()
+    click = Action(ActionKind.RAISE, lo)
+    assert options[translate(flop, click, flop, options, None)] == CALL
+    x, b = pot_fraction(flop, lo), pot_fraction(flop, hi)
+    assert translation_probabilities(flop, click, flop, options)[1] == pytest.approx((b - x) / (b * (1 + x)))  # 0.70
+    assert options[translate(flop, Action(ActionKind.RAISE, hi), flop, options, None)].size == hi
+
+
+def test_the_call_end_of_the_mapping_matches_the_paper():
+    # f(x) = (B - x)(1 + A) / ((B - A)(1 + x)) with A = 0 (the call): f(0) = 1, f(B) = 0
+    assert pseudo_harmonic_low(0.0, 0.0, 1.0) == 1.0
+    assert pseudo_harmonic_low(1.0, 0.0, 1.0) == 0.0
+    assert pseudo_harmonic_low(0.25, 0.0, 1.0) == pytest.approx(0.75 / 1.25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_every_size_from_min_raise_to_all_in_maps_to_its_two_neighbours(data):
+    real = _random_state(data, NOLIMIT)
+    if real.is_terminal or real.raise_bounds() is None:
+        return
+    lo, hi = real.raise_bounds()
+    options = abstract_actions(real, default_sizing())
+    size = data.draw(st.integers(lo, hi))
+    action = Action(ActionKind.RAISE, size)
+    p = translation_probabilities(real, action, real, options)
+    assert p.sum() == pytest.approx(1.0) and (p >= 0).all()
+    support = np.flatnonzero(p > 0)
+    assert len(support) <= 2
+    assert all(options[i].kind in (ActionKind.CALL, ActionKind.RAISE) for i in support)
+    x = pot_fraction(real, size)
+    kept = sorted(_fraction_of(real, options[i]) for i, o in enumerate(options) if o.kind is not ActionKind.FOLD)
+    if size == hi:
+        assert options[support[0]].size == hi and len(support) == 1
+    elif any(abs(f - x) < 1e-9 for f in kept):
+        assert len(support) == 1 and abs(_fraction_of(real, options[support[0]]) - x) < 1e-9
+    else:
+        below = [f for f in kept if f < x]
+        above = [f for f in kept if f > x]
+        got = sorted(_fraction_of(real, options[i]) for i in support)
+        if below and above:
+            assert got == pytest.approx([below[-1], above[0]]) or (len(got) == 1 and got[0] in (below[-1], above[0]))
+            a, b = below[-1], above[0]
+            low = [i for i in support if abs(_fraction_of(real, options[i]) - a) < 1e-12]
+            assert (p[low[0]] if low else 0.0) == pytest.approx(pseudo_harmonic_low(x, a, b))
+        else:
+            assert len(support) == 1
+    slot = translate(real, action, real, options, np.random.default_rng(data.draw(st.integers(0, 2**16))))
+    assert p[slot] > 0
+    # monotone: a larger size is never more likely to map to the call
+    bigger = Action(ActionKind.RAISE, data.draw(st.integers(size, hi)))
+    call = next(i for i, o in enumerate(options) if o.kind is ActionKind.CALL)
+    assert translation_probabilities(real, bigger, real, options)[call] <= p[call] + 1e-12

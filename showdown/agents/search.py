@@ -1,0 +1,202 @@
+"""Search at decision time for the hold'em ``cfr`` agent: safe re-solving of the river.
+
+At a river decision the agent builds the rest of the round from the real state (the real pot, the
+opponent's actual bet) as a ``solvers.subgame.Subgame``, gives both players their ranges from the
+blueprint by Bayes' rule over the hand's actions (an opponent's off-tree bet through the translation's
+probabilities; our own searched actions through the strategy we played), and solves it with CFR+ for
+a time budget; the round's later decisions play on from that solution while the hand stays on its
+tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al. 2014; Brown and Sandholm 2017) sits at the
+opponent's last decision of the round, or at ours when we act first: each opponent holding may take
+instead what it could win against the blueprint there (the best-response value of the blueprint's
+own subtree, scaled from the abstract pot to the real one), so the re-solved strategy gives it no
+more. Where the blueprint's tree has no node for the hand any more, the subgame is solved without
+the gadget (nothing safer is known there). Earlier streets play the blueprint.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from showdown.games.state import Action, State
+from showdown.solvers.betting import DECISION, translation_probabilities
+from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
+from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, best_response_values, disjoint_reach
+
+MIN_ITERATIONS = 8
+"""Fewer CFR+ iterations than this within the budget and the agent plays the blueprint instead."""
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One action of the hand as the agent followed it: the real and abstract states before it, the
+    abstract node there (-1 off the tree) and the action."""
+
+    real: State
+    abstract: State
+    node: int
+    action: Action
+
+
+@dataclass(frozen=True, slots=True)
+class SearchSettings:
+    """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
+    comes first); ``sizing`` is the re-solved subgame's no-limit raise sizes."""
+
+    budget_ms: float = 300.0
+    iterations: int = 150
+    sizing: SubgameSizing = SubgameSizing()
+
+
+@dataclass(frozen=True, slots=True)
+class Solved:
+    """A re-solved subgame: its tree from ``root`` (the real state it was solved at), every holding's
+    average strategy at each decision node ((actions, H)), the iterations run and whether the gadget
+    was used. Later decisions of the round play on from it while the hand stays on its tree."""
+
+    root: State
+    game: Subgame
+    strategies: list[np.ndarray | None]
+    iterations: int
+    safe: bool
+
+    def node_of(self, real: State) -> int | None:
+        """The subgame node of ``real`` (the root's hand played on), or None if an action left the tree."""
+        before = [a for rnd in self.root.history for _, a in rnd]
+        after = [a for rnd in real.history for _, a in rnd]
+        if after[: len(before)] != before:
+            return None
+        node = 0
+        for action in after[len(before) :]:
+            actions = self.game.actions[node]
+            if action not in actions:
+                return None
+            node = self.game.children[node][actions.index(action)]
+        return node
+
+    def letters(self, node: int, columns: np.ndarray) -> dict[str, np.ndarray]:
+        """Probabilities by action letter (fold, call, raise: sizes together) of the holdings ``columns``."""
+        strategy = self.strategies[node]
+        assert strategy is not None
+        out: dict[str, np.ndarray] = {}
+        for action, row in zip(self.game.actions[node], strategy):
+            letter = str(action)[:1]
+            out[letter] = out[letter] + row[columns] if letter in out else row[columns]
+        return out
+
+
+class RiverSearch:
+    """Re-solves river decisions for an ``AbstractCFRAgent`` (its strategy and bucket cache)."""
+
+    def __init__(self, strategy: Any, boards: Any, settings: SearchSettings) -> None:
+        self.strategy = strategy
+        self.tree = strategy.tree
+        self.boards = boards
+        self.settings = settings
+        self.holdings: Holdings = game_holdings(strategy.game)
+        self._ranked: tuple[tuple[int, ...], RankedBoard] | None = None
+
+    def applies(self, real: State) -> bool:
+        return not real.is_terminal and real.round == real.game.num_rounds - 1
+
+    def solve(
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
+    ) -> Solved | None:
+        """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
+        ours at once, or None when the budget runs out first."""
+        deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
+        if self.settings.budget_ms <= 0:
+            return None
+        me, opp = position, 1 - position
+        ranked = self._ranked_board(board)
+        k = len(steps)
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp:
+            k -= 1  # the gadget sits at the opponent's last decision: its range before that action
+        reach = self.ranges(steps[:k], played, board, ranked)
+        # holdings our range says we never hold here still get a strategy (a trace of weight)
+        valid = reach[me] > 0
+        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
+        reach[me] = np.where(ranked.blocked, 0.0, np.maximum(reach[me], floor))
+        if k < len(steps):
+            gadget_real, gadget_node = steps[k].real, steps[k].node
+        else:
+            gadget_real, gadget_node = real, node
+        alternatives = self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+        if time.perf_counter() >= deadline:
+            return None
+        game = Subgame.of_state(real, self.settings.sizing)
+        solver = SubgameSolver(game, ranked, reach, opp, alternatives)
+        done = solver.run(self.settings.iterations, deadline)
+        if done < MIN_ITERATIONS:
+            return None
+        strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
+        return Solved(real, game, strategies, done, alternatives is not None)
+
+    # ------------------------------------------------------------------ ranges and alternatives
+
+    def ranges(self, steps: list[Step], played: dict[int, np.ndarray], board: tuple[int, ...], ranked: RankedBoard) -> np.ndarray:
+        """Both players' ranges (2, H) after ``steps`` by Bayes' rule: the blueprint's probability of
+        each action (mixed over the translation's two neighbours), or, for our searched actions, the
+        probability we played it with. Off the tree a step tells nothing. A range the blueprint says
+        is impossible starts over uniform."""
+        valid = (~ranked.blocked).astype(float)
+        reach = np.stack([valid, valid])
+        for i, step in enumerate(steps):
+            actor = step.real.current_player
+            if i in played:
+                reach[actor] *= played[i]
+                continue
+            n = step.node
+            if n < 0 or self.tree.kind[n] != DECISION:
+                continue
+            r = step.real.round
+            shown = board[: sum(self.strategy.game.num_board_cards[: r + 1])]
+            every = self.boards.every_bucket(tuple(shown), r)
+            options = self.tree.actions[n]
+            weights = translation_probabilities(step.real, step.action, step.abstract, options)
+            reach[actor] *= (self.strategy.rows(n, every)[:, : len(options)] * weights).sum(axis=1)
+        for p in (0, 1):
+            if reach[p].sum() <= 0:
+                reach[p] = valid
+        return reach
+
+    def _alternatives(
+        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], ranked: RankedBoard
+    ) -> np.ndarray | None:
+        """Per opponent holding, its best-response value against the blueprint from ``node`` (the
+        abstract twin of ``real``), in the real pot's chips; None off the tree."""
+        tree = self.tree
+        if (
+            node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
+            or int(tree.player[node]) != real.current_player
+        ):
+            return None
+        sub, order = Subgame.of_tree(tree, node)
+        every = self.boards.every_bucket(tuple(board), real.round)
+        strategies: list[np.ndarray | None] = [
+            self.strategy.rows(int(order[i]), every)[:, : len(sub.children[i])].T if sub.kind[i] == DECISION else None
+            for i in range(sub.num_nodes)
+        ]
+        values = best_response_values(sub, ranked, opp, strategies, reach)
+        # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
+        spent_abstract = tree.spent[node]
+        scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
+        ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
+        return np.asarray(scale * (values + spent_abstract[opp] * ours) - real.spent[opp] * ours)
+
+    def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
+        if self._ranked is None or self._ranked[0] != board:
+            self._ranked = (board, RankedBoard(self.holdings, board))
+        return self._ranked[1]
+
+
+def _normalised(strategy: np.ndarray) -> np.ndarray:
+    """A single-precision strategy in double, each holding's probabilities summing to 1 to double precision."""
+    out = np.asarray(strategy, dtype=float)
+    return np.asarray(out / out.sum(axis=0, keepdims=True))
+
+
+__all__ = ["RiverSearch", "SearchSettings", "Solved", "Step"]

@@ -1,0 +1,73 @@
+"""``showdown scorecard BOT --game G``: the bot's duplicate matches against the baselines, ``cfr`` and
+the probe opponents, LBR where the bot tells its policy, and its exploitability lower bound, as a
+table, ``--json`` or a self-contained HTML page (``matches.scorecard``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+from pathlib import Path
+
+from showdown.errors import ConfigError
+
+
+def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("bot", metavar="BOT", help="a built-in agent, a bot file, module:Class, or a command line (quoted)")
+    parser.add_argument("--game", required=True, help="a 2-player catalog game or .game file")
+    parser.add_argument("--hands", type=int, default=2000, help="deals per duplicate match (each played in both seatings; default 2000)")
+    parser.add_argument("--lbr-hands", type=int, default=None, help="LBR hands per action set (default: twice --hands)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of every match and of LBR (default 0)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the number of cores)")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE.html", help="also write the scorecard as an HTML page")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="folder of the logs and kept results (default out/scorecard-BOT-GAME); "
+                        "a run interrupted resumes from it")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the bot (repeatable)")
+    parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")
+    parser.set_defaults(handler=scorecard_handler)
+
+
+def scorecard_handler(args: argparse.Namespace) -> int:
+    from showdown.cli.agent import parse_option
+    from showdown.cli.probes import bot_spec, progress_line
+    from showdown.games.catalog import get_game
+    from showdown.matches.scorecard import run_scorecard
+
+    if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
+        raise ConfigError("--hands and --lbr-hands must be at least 2, --jobs at least 1")
+    game = get_game(args.game)
+    if game.num_players != 2:
+        raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
+    bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option))
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
+    folder = args.out or Path("out") / f"scorecard-{safe}"
+    doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
+                        lbr_hands=args.lbr_hands, progress=progress_line("scorecard"))
+    if args.output is not None:
+        from showdown.view.scorecard_page import scorecard_html
+
+        args.output.write_text(scorecard_html(doc), encoding="utf-8")
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    print(f"{args.game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}")
+    print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
+    for m in doc["matches"]:
+        lo, hi = m["ci95_mbb"]
+        print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands)")
+    if doc["lbr"] is not None:
+        print(f"  LBR ({doc['lbr']['setting']}):")
+        for s in doc["lbr"]["sets"]:
+            lo, hi = s["ci95_mbb"]
+            print(f"  {s['actions']:>18}  LBR wins {s['lbr_mbb']:+11.1f}  [{lo:+.1f}, {hi:+.1f}]  ({s['hands']:,} hands)")
+    else:
+        print(f"  LBR not run: {doc['lbr_note']}")
+    lo, hi = doc["exploitability_ci95_mbb"]
+    print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}], "
+          f"found by {doc['found_by']}")
+    if args.output is not None:
+        print(f"  page: {args.output}")
+    return 0
+
+
+__all__ = ["add_scorecard_arguments", "scorecard_handler"]

@@ -1,0 +1,91 @@
+"""Duplicate matches of one bot against a list of opponents (the probes, the baselines), each with the
+chance-corrected estimator, their win rates with 95% intervals, and the exploitability lower bound
+they give (``showdown exploit --probes``, ``showdown scorecard``).
+
+A probe's win rate against the bot is a lower bound on the bot's exploitability (a best response
+wins at least as much as any fixed strategy), measured from play alone: it needs nothing from the
+bot, so it works for any outside bot (a file, a command, a process in any language). Each match's
+figures are kept as JSON in the run's folder, so a run that is interrupted resumes where it stopped
+(a finished match is not played again).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from showdown.matches.config import AgentSpec, MatchConfig
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentResult:
+    """What ``name`` won from the bot per hand (mbb), with its 95% interval, over ``hands`` hands."""
+
+    name: str
+    mbb: float
+    ci95_mbb: tuple[float, float]
+    hands: int
+    estimator: str
+    seed: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "mbb": self.mbb, "ci95_mbb": list(self.ci95_mbb), "hands": self.hands,
+                "estimator": self.estimator, "seed": self.seed}
+
+
+def _safe(text: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_.+" else "_" for ch in text)[:60] or "bot"
+
+
+def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
+    """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
+    is read back from ``folder`` when an earlier run finished it with the same settings."""
+    from showdown.evaluation.report import report_json
+    from showdown.matches.runner import run_match
+
+    name = _safe(f"{opponent}-vs-{bot.display}-{seed}-{hands}")
+    kept = folder / f"{name}.result.json"
+    if kept.exists():
+        doc = json.loads(kept.read_text(encoding="utf-8"))
+        return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
+    config = MatchConfig(game=game, agents=(AgentSpec(name=opponent), bot), hands=hands, seed=seed, duplicate=True,
+                         estimator="chance", out=folder, name=name, progress=False, force=True, jobs=jobs).check()
+    report = run_match(config, progress=False, notify=lambda _text: None, install_signals=False)
+    doc = report_json(report)
+    if report.aborted or doc["agents"][0].get("mbb_per_hand") is None:
+        from showdown.errors import ShowdownError
+
+        raise ShowdownError(f"the match of {opponent} against the bot did not finish: {doc.get('reason') or 'aborted'}")
+    seat = doc["agents"][0]
+    result = OpponentResult(opponent, seat["mbb_per_hand"], tuple(seat["ci95_mbb"]), int(doc["hands"]),
+                            str(doc["estimator"]), seed)
+    tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(result.to_json()), encoding="utf-8")
+    os.replace(tmp, kept)
+    return result
+
+
+def play_opponents(game: str, bot: AgentSpec, opponents: Sequence[str], *, hands: int, seed: int, folder: Path,
+                   jobs: int | None = None, progress: Callable[[int, int, str], None] | None = None) -> list[OpponentResult]:
+    """``play_opponent`` for each opponent in turn (each match plays its two seatings at once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for k, name in enumerate(opponents):
+        if progress is not None:
+            progress(k, len(opponents), name)
+        out.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    if progress is not None:
+        progress(len(opponents), len(opponents), "")
+    return out
+
+
+def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
+    """The opponent that won most from the bot."""
+    return max(results, key=lambda r: r.mbb)
+
+
+__all__ = ["OpponentResult", "best_of", "play_opponent", "play_opponents"]

@@ -1,0 +1,106 @@
+"""``policy(view)`` is the exact distribution of the action kind ``act(view)`` draws, for every built-in
+agent in every 2-player catalog game, on random states: evaluators that keep the agent's range from
+``policy`` (local best response) then play the same agent a match does (issue 25: ``rules`` in no-limit
+said call where it folded)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import numpy as np
+import pytest
+
+from showdown.agents.base import View
+from showdown.agents.registry import BUILTIN_AGENTS, make_agent
+from showdown.errors import ConfigError, SolverError
+from showdown.games.cards import make_deck, parse_cards
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
+from showdown.games.state import Action, ActionKind, State
+
+GAMES = ("kuhn", "leduc", "holdem-limit", "holdem-nolimit")
+OPTIONS = {"exploiter": {"opponent": "rules"}}
+DRAWS = 300
+STATES = 12
+
+
+def random_decisions(game: GameDef, rng: random.Random, count: int) -> list[View]:
+    """Views of the player to act at ``count`` states reached by random deals and random legal play
+    (no-limit raises: the minimum, half pot, pot, a random size or all-in)."""
+    deck = list(make_deck(game.num_ranks, game.num_suits))
+    out: list[View] = []
+    while len(out) < count:
+        rng.shuffle(deck)
+        c = game.num_hole_cards
+        state = State.initial(game, [tuple(deck[:c]), tuple(deck[c : 2 * c])], deck[2 * c : 2 * c + sum(game.num_board_cards)])
+        for _ in range(rng.randrange(0, 9)):
+            if state.is_terminal:
+                break
+            state = state.apply(_random_action(state, rng))
+        if not state.is_terminal:
+            out.append(View.of(state, state.current_player, hand=len(out)))
+    return out
+
+
+def _random_action(state: State, rng: random.Random) -> Action:
+    bounds = state.raise_bounds()
+    kinds = (["f"] if state.can_fold() else []) + ["c", "c"] + (["r", "r"] if bounds else [])
+    kind = rng.choice(kinds)
+    if kind == "f":
+        return Action(ActionKind.FOLD)
+    if kind == "c" or bounds is None:
+        return Action(ActionKind.CALL)
+    if state.game.is_limit:
+        return Action(ActionKind.RAISE)
+    lo, hi = bounds
+    pot = sum(state.spent) + state.to_call()
+    sizes = [lo, hi, rng.randint(lo, hi)] + [state.max_spent + int(f * pot) for f in (0.5, 1.0)]
+    return Action(ActionKind.RAISE, min(max(rng.choice(sizes), lo), hi))
+
+
+def agents_of(game_name: str) -> list[str]:
+    return [name for name in BUILTIN_AGENTS if name != "exploiter" or game_name in ("kuhn", "leduc")]
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+def test_policy_is_the_distribution_act_draws_from(game_name: str) -> None:
+    game = get_game(game_name)
+    views = random_decisions(game, random.Random(25), STATES)
+    tested = 0
+    for name in agents_of(game_name):
+        try:
+            agent = make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})})
+        except (ConfigError, SolverError):
+            continue  # an agent that does not play this game (equilibrium in hold'em)
+        tested += 1
+        for view in views:
+            policy = agent.policy(view)
+            assert abs(sum(policy.values()) - 1) < 1e-6, (name, view, policy)
+            legal = {"fcr"[a.kind] for a in view.legal_actions()}
+            assert {k for k, p in policy.items() if p > 0} <= legal, (name, view, policy)
+            counts = dict.fromkeys("fcr", 0)
+            for _ in range(DRAWS):
+                action = view.public.repair(agent.act(view))[0]
+                counts["fcr"[action.kind]] += 1
+            for letter in "fcr":
+                p = policy.get(letter, 0.0)
+                sigma = math.sqrt(DRAWS * p * (1 - p))
+                assert abs(counts[letter] - DRAWS * p) <= 4.5 * sigma + 1e-9 + (1 if 0 < p < 1 else 0), (
+                    name, game_name, view, policy, counts)
+    assert tested >= 4
+
+
+def test_rules_in_no_limit_says_fold_where_it_folds_to_an_all_in() -> None:
+    """The reported case: a pair of fives facing an all-in before the flop (medium: act folds)."""
+    game = get_game("holdem-nolimit")
+    fives, aces = parse_cards("5c5d"), parse_cards("AsKs")
+    first = game.first_player[0]
+    holes = [aces, fives] if first == 0 else [fives, aces]
+    state = State.initial(game, holes, list(parse_cards("2h3h4h9dTd")))
+    state = state.apply(Action(ActionKind.RAISE, game.stack[0]))  # the first to act moves all in
+    view = View.of(state, state.current_player)
+    agent = make_agent("rules", game, {})
+    assert agent.act(view).kind is ActionKind.FOLD
+    assert agent.policy(view) == {"f": 1.0}
+    assert np.isclose(sum(agent.policy(view).values()), 1.0)

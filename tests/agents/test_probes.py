@@ -1,0 +1,104 @@
+"""The probe opponents: each plays the line its name promises, is an ordinary built-in agent, and
+``showdown exploit --probes`` plays them all against any bot (a bot file here) in duplicate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.agents.base import View
+from showdown.agents.probes import PROBES, raises_this_round
+from showdown.agents.registry import BUILTIN_AGENTS, make_agent
+from showdown.games.cards import parse_cards
+from showdown.games.catalog import get_game
+from showdown.games.state import Action, ActionKind, State
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_every_probe_is_a_built_in_agent_of_every_two_player_game() -> None:
+    assert set(PROBES) <= set(BUILTIN_AGENTS)
+    for game_name in ("kuhn", "leduc", "holdem-limit", "holdem-nolimit"):
+        for name in PROBES:
+            assert make_agent(name, get_game(game_name), {"seed": 1}).name == name
+
+
+def test_the_third_raise_probe_min_raises_first_and_third_and_calls_the_second() -> None:
+    agent = make_agent("probe-third-raise", get_game("holdem-nolimit"), {})
+    game = get_game("holdem-nolimit")
+    first = game.first_player[1]
+    aces, other = parse_cards("AsAd"), parse_cards("KsKd")
+    holes = [aces, other] if first == 0 else [other, aces]
+    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
+    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))  # the flop, first to act
+    view = View.of(state, state.current_player)
+    assert raises_this_round(view) == 0
+    lo = state.raise_bounds()
+    assert lo is not None and agent.act(view) == Action(ActionKind.RAISE, lo[0])
+    state = state.apply(Action(ActionKind.RAISE, lo[0]))  # the probe's first raise
+    state = state.apply(Action(ActionKind.RAISE, 800))  # raised by the other seat: the second
+    view = View.of(state, state.current_player)
+    assert raises_this_round(view) == 2
+    bounds = state.raise_bounds()
+    assert bounds is not None and agent.act(view) == Action(ActionKind.RAISE, bounds[0])  # the third: a min-raise
+    second = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h"))).apply(Action(ActionKind.RAISE, 200))
+    second = second.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 500))
+    assert agent.act(View.of(second, second.current_player)).kind is ActionKind.CALL  # facing the first raise: calls
+
+
+@pytest.mark.parametrize("name, low, high", [("probe-tiny", 0.1, 1 / 3), ("probe-odd", 0.3, 3.5), ("probe-jam", None, None)])
+def test_sized_probes_bet_their_sizes(name: str, low: float | None, high: float | None) -> None:
+    game = get_game("holdem-nolimit")
+    agent = make_agent(name, game, {"seed": 3})
+    first = game.first_player[1]
+    holes = [parse_cards("AsAd"), parse_cards("7c2d")] if first == 0 else [parse_cards("7c2d"), parse_cards("AsAd")]
+    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
+    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))
+    view = View.of(state, state.current_player)
+    pot = state.pot()
+    seen = set()
+    for _ in range(60):
+        action = agent.act(view)
+        assert action.kind is ActionKind.RAISE
+        if low is None:
+            assert action.size == game.stack[0]
+            continue
+        fraction = (action.size - state.max_spent) / pot
+        assert low - 0.01 <= fraction <= high + 0.01
+        seen.add(round(fraction, 2))
+    if name == "probe-odd":
+        assert seen == {0.3, 1.7, 3.5}
+
+
+def test_the_check_raiser_checks_then_raises_when_bet_into() -> None:
+    game = get_game("holdem-nolimit")
+    agent = make_agent("probe-checkraise", game, {})
+    first = game.first_player[1]
+    holes = [parse_cards("AsAd"), parse_cards("7c2d")] if first == 0 else [parse_cards("7c2d"), parse_cards("AsAd")]
+    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
+    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))
+    assert agent.act(View.of(state, state.current_player)).kind is ActionKind.CALL  # checks
+    state = state.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 400))
+    action = agent.act(View.of(state, state.current_player))
+    assert action.kind is ActionKind.RAISE and action.size == 400 + 200 + 400 + 200  # a pot-size raise
+
+
+def test_exploit_probes_plays_an_outside_bot_file_and_resumes(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "showdown", "exploit", "--probes", "--agent", str(EXAMPLES / "my_bot.py"), "--game", "leduc",
+               "--hands", "40", "--seed", "2", "--out", str(tmp_path), "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [p["name"] for p in doc["probes"]] == list(PROBES)
+    assert doc["best"]["mbb"] == max(p["mbb"] for p in doc["probes"])
+    for p in doc["probes"]:
+        assert p["ci95_mbb"][0] <= p["mbb"] <= p["ci95_mbb"][1] and p["hands"] == 80
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)  # every match kept: nothing replayed
+    assert again.returncode == 0 and json.loads(again.stdout)["probes"] == doc["probes"]
+    bad = subprocess.run([sys.executable, "-m", "showdown", "exploit", "--probes", "--game", "leduc"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "--agent" in bad.stderr and "Traceback" not in bad.stderr

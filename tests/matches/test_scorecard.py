@@ -1,0 +1,70 @@
+"""``showdown scorecard``: every opponent's duplicate match, LBR when the bot tells its policy (and
+why not when it cannot), the exploitability lower bound with what found it, the HTML page, and a
+run that resumes from its folder."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.agents.probes import PROBES
+from showdown.matches.config import AgentSpec
+from showdown.matches.probing import OpponentResult
+from showdown.matches.scorecard import BASELINES, run_scorecard, scorecard_document
+from showdown.view.scorecard_page import scorecard_html
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def test_the_lower_bound_is_the_largest_win_of_any_opponent_or_lbr_set() -> None:
+    results = [OpponentResult("call", -300.0, (-400.0, -200.0), 100, "chance", 1),
+               OpponentResult("probe-tiny", 250.0, (50.0, 450.0), 100, "chance", 1)]
+    lbr = {"sets": [{"actions": "fcpa", "lbr_mbb": 120.0, "ci95_mbb": [10.0, 230.0], "hands": 200}], "setting": "s"}
+    doc = scorecard_document("leduc", "bot", 1, results, lbr, "")
+    assert doc["exploitability_lower_bound_mbb"] == 250.0 and doc["found_by"] == "probe probe-tiny"
+    assert doc["matches"][0]["bot_mbb"] == 300.0 and doc["matches"][0]["ci95_mbb"] == [200.0, 400.0]
+    lbr["sets"][0]["lbr_mbb"] = 900.0
+    assert scorecard_document("leduc", "bot", 1, results, lbr, "")["found_by"] == "LBR fcpa"
+    page = scorecard_html(doc)
+    assert page.startswith("<!doctype html>") and "probe-tiny" in page and "<script" not in page and "href=" not in page
+
+
+def test_a_scorecard_resumes_from_its_folder_and_says_why_lbr_did_not_run(tmp_path: Path) -> None:
+    first = run_scorecard("kuhn", AgentSpec(name="rules"), hands=20, seed=3, folder=tmp_path, jobs=2, opponents=["call"])
+    kept = sorted([*tmp_path.glob("*.result.json"), *tmp_path.glob("lbr-*.json")])
+    stamps = [p.stat().st_mtime_ns for p in kept]
+    assert len(kept) == 2 and first["lbr"] is not None  # the match's result and LBR's
+    again = run_scorecard("kuhn", AgentSpec(name="rules"), hands=20, seed=3, folder=tmp_path, jobs=2, opponents=["call"])
+    assert again == first and [p.stat().st_mtime_ns for p in kept] == stamps  # nothing played again
+    outside = run_scorecard("kuhn", AgentSpec(command=f"{sys.executable} {EXAMPLES / 'my_bot.py'}"), hands=20, seed=3,
+                            folder=tmp_path / "file", jobs=2, opponents=["probe-raise"])
+    assert outside["lbr"] is None and "outside program" in outside["lbr_note"] and outside["found_by"] == "probe probe-raise"
+
+
+@pytest.mark.slow
+def test_scorecard_command_for_a_built_in_bot_and_for_an_outside_bot_file(tmp_path: Path) -> None:
+    page = tmp_path / "card.html"
+    command = [sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn", "--hands", "30", "--jobs", "2",
+               "--out", str(tmp_path / "rules"), "-o", str(page), "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [m["opponent"] for m in doc["matches"]] == [*BASELINES, *PROBES]
+    assert {"matches", "exploitability_lower_bound_mbb", "found_by"} <= set(doc)
+    assert doc["lbr"] is not None and doc["lbr"]["hands"] == 60
+    assert doc["exploitability_lower_bound_mbb"] >= doc["lbr"]["sets"][0]["lbr_mbb"]
+    assert "Scorecard: rules in kuhn" in page.read_text(encoding="utf-8")
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)  # resumes: everything kept
+    assert again.returncode == 0 and json.loads(again.stdout) == doc
+    bot = subprocess.run([sys.executable, "-m", "showdown", "scorecard", str(EXAMPLES / "my_bot.py"), "--game", "kuhn",
+                          "--hands", "20", "--out", str(tmp_path / "file"), "--json"], capture_output=True, text=True, timeout=900)
+    assert bot.returncode == 0, bot.stderr
+    doc = json.loads(bot.stdout)
+    assert doc["lbr"] is None and "outside program" in doc["lbr_note"] and doc["found_by"]
+    bad = subprocess.run([sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn3p"], capture_output=True,
+                         text=True, timeout=60)
+    assert bad.returncode == 2 and "2-player" in bad.stderr and "Traceback" not in bad.stderr
