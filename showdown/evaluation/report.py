@@ -89,6 +89,59 @@ class MatchReport:
         return self.analysis.estimator if self.analysis is not None else "plain"
 
 
+@dataclass(frozen=True, slots=True)
+class AnytimeEstimate(Estimate):
+    """An agent's estimate in a match its stopping rule ended early: the headline interval is the
+    anytime-valid one (the rule's confidence sequence, of the plain chips), because a fixed-sample
+    interval does not keep its coverage once the number of hands depends on the data."""
+
+    anytime_per100: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        return self.anytime_per100
+
+    @property
+    def ci95_mbb(self) -> tuple[float, float] | None:
+        lo, hi = self.anytime_per100
+        return (10.0 * lo / self.big_blind, 10.0 * hi / self.big_blind)
+
+    @property
+    def fixed_ci95(self) -> tuple[float, float] | None:
+        return Estimate(self.hands, self.total, self.mean, self.se, self.big_blind).ci95
+
+
+FIXED_NOT_VALID = (
+    "the match stopped early by its rule: the agents' 95% intervals are the anytime-valid ones; the positions', "
+    "the differences' intervals and p-values are fixed-sample figures, not valid after stopping"
+)
+
+
+def stopped_early(r: MatchReport) -> bool:
+    """Whether a stopping rule (``--until-ci``, ``--until-separated``) ended the match and the figures
+    have a sampling error (an exact estimate stays valid however the match stopped)."""
+    exact = r.analysis is not None and r.analysis.exact
+    return r.stopping is not None and bool(r.stopping.get("reached")) and not exact
+
+
+def headline_estimates(r: MatchReport, estimates: list[Estimate]) -> list[Estimate]:
+    """The agents' estimates with the anytime-valid interval as the headline after an early stop
+    (the rule's agent, and in a 2-player match its opponent with the interval negated)."""
+    if not stopped_early(r):
+        return estimates
+    assert r.stopping is not None
+    lo, hi = r.stopping["interval_per100"]
+    out = list(estimates)
+    if r.stopping["agent"] not in r.names:
+        return out
+    k = r.names.index(r.stopping["agent"])
+    for i, e in enumerate(estimates):
+        if i == k or len(estimates) == 2:
+            interval = (lo, hi) if i == k else (-hi, -lo)
+            out[i] = AnytimeEstimate(e.hands, e.total, e.mean, e.se, e.big_blind, interval)
+    return out
+
+
 def _ci(ci: tuple[float, float] | None) -> list[float] | None:
     if ci is None or not all(math.isfinite(x) for x in ci):
         return None
@@ -112,9 +165,14 @@ def report_json(r: MatchReport) -> dict[str, Any]:
     a = r.analysis
     compare = a is not None and (a.estimator != "plain" or a.paired)
     agents = []
-    for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, r.agent_stats)):
+    for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, headline_estimates(r, list(r.agent_stats)))):
         plain, gain = (a.plain_agents[i], a.agent_reduction(i)) if a is not None else (None, None)
-        agents.append({"name": name, "agent": agent, "total": total, **_estimate_json(e, plain, gain, compare)})
+        item = {"name": name, "agent": agent, "total": total, **_estimate_json(e, plain, gain, compare)}
+        if isinstance(e, AnytimeEstimate):
+            item["ci95_method"] = "anytime-valid (the stopping rule's confidence sequence, plain chips)"
+            item["fixed_sample_ci95"] = _ci(e.fixed_ci95)
+            item["fixed_sample_valid"] = False
+        agents.append(item)
     positions = []
     for p, e in enumerate(r.position_stats):
         plain, gain = (a.plain_positions[p], a.position_reduction(p)) if a is not None else (None, None)
@@ -125,6 +183,8 @@ def report_json(r: MatchReport) -> dict[str, Any]:
             item = d.as_json()
             if compare:
                 item["variance_reduction"] = _gain(a.difference_reduction(k))
+            if stopped_early(r):
+                item["fixed_sample_valid"] = False
             differences.append(item)
     return {
         "game": r.game,
@@ -148,6 +208,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "interrupted": r.interrupted,
         "degraded": r.degraded,
         "stopping": r.stopping,
+        "intervals": (FIXED_NOT_VALID if stopped_early(r) else "fixed-sample 95% intervals"),
         "exact_values": r.exact_values,
         "replaced_hands": r.replaced_hands,
         "max_replaced": r.max_replaced,
@@ -214,9 +275,17 @@ def format_table(r: MatchReport) -> str:
         lines.append(f"match aborted: {r.reason}")
     if r.analysis is not None:
         lines.append(estimator_line(r.analysis))
-        lines += format_rows(r.analysis, totals=r.totals)
+        shown = r.analysis
+        if stopped_early(r):
+            from dataclasses import replace
+
+            shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
+            lines.append(f"note: {FIXED_NOT_VALID}")
+        lines += format_rows(shown, totals=r.totals)
         lines += [f"note: {n}" for n in r.analysis.notes]
     else:
+        if stopped_early(r):
+            lines.append(f"note: {FIXED_NOT_VALID}")
         lines += _plain_rows(r)
     if r.exact_values is not None:
         x = r.exact_values
@@ -244,7 +313,7 @@ def _plain_rows(r: MatchReport) -> list[str]:
     if r.show_mbb:
         head += ["mbb/hand", "95% CI (mbb)"]
     rows: list[list[str]] = [head]
-    for name, total, e in zip(r.names, r.totals, r.agent_stats):
+    for name, total, e in zip(r.names, r.totals, headline_estimates(r, list(r.agent_stats))):
         row = [name, _num(total, 1 if total != int(total) else 0), _num(e.per100), _interval(e.ci95)]
         if r.show_mbb:
             row += [_num(e.mbb, 1), _interval(e.ci95_mbb, 1)]

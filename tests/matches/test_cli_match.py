@@ -139,3 +139,26 @@ def test_until_separated_stops_a_lopsided_match_early_with_an_anytime_valid_inte
                      "--name", "ci", "--force")
     assert table.returncode == 0, table.stderr
     assert "stopping rule: a half-width of 20/100 for rules: reached after" in table.stdout
+
+
+def test_after_an_early_stop_the_headline_interval_is_the_anytime_valid_one(tmp_path: Path) -> None:
+    """Issue 25: a stopped match printed fixed-sample intervals as if valid (they covered 25 of 30)."""
+    r = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--estimator", "plain",
+                 "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    lo, hi = doc["stopping"]["interval_per100"]
+    rules, random_ = doc["agents"]
+    assert rules["ci95"] == [lo, hi] and random_["ci95"] == [-hi, -lo]
+    assert rules["fixed_sample_valid"] is False and rules["fixed_sample_ci95"] != rules["ci95"]
+    assert all(d["fixed_sample_valid"] is False for d in doc["differences"]) and "not valid after stopping" in doc["intervals"]
+    table = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--estimator",
+                     "plain", "--name", "t", "--force")
+    assert table.returncode == 0, table.stderr
+    assert "anytime-valid ones" in table.stdout and "not valid after stopping" in table.stdout
+    assert f"[{lo:+.2f}, {hi:+.2f}]" in table.stdout.split("note: the match stopped early")[1]
+    fixed = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "300", "--json", "--name", "f", "--force")
+    assert "fixed_sample_valid" not in json.loads(fixed.stdout)["agents"][0]
+    exact = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--json", "--name",
+                     "x", "--force")  # AIVAT with every strategy known: exact, valid however the match stopped
+    assert "fixed_sample_valid" not in json.loads(exact.stdout)["agents"][0]
