@@ -251,8 +251,6 @@ def _interval(ci: tuple[float, float] | None, digits: int = 2) -> str:
 def format_table(r: MatchReport) -> str:
     """The human-readable results: how they were estimated, a row per agent and per position, the
     difference between agents with its p-value, and the logs."""
-    from showdown.evaluation.analyze import estimator_line, format_rows
-
     seats = "fixed seats" if r.fixed_seats else "seats rotate"
     if r.halves:
         seats += f", duplicate ({len(r.halves)} halves)"
@@ -273,20 +271,7 @@ def format_table(r: MatchReport) -> str:
         )
     if r.aborted and r.reason:
         lines.append(f"match aborted: {r.reason}")
-    if r.analysis is not None:
-        lines.append(estimator_line(r.analysis))
-        shown = r.analysis
-        if stopped_early(r):
-            from dataclasses import replace
-
-            shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
-            lines.append(f"note: {FIXED_NOT_VALID}")
-        lines += format_rows(shown, totals=r.totals)
-        lines += [f"note: {n}" for n in r.analysis.notes]
-    else:
-        if stopped_early(r):
-            lines.append(f"note: {FIXED_NOT_VALID}")
-        lines += _plain_rows(r)
+    lines += _result_rows(r)
     if r.exact_values is not None:
         x = r.exact_values
         agents = ", ".join(f"{name} {v:+.2f}" for name, v in x["agents"].items())
@@ -306,6 +291,19 @@ def format_table(r: MatchReport) -> str:
     elif r.log_path is not None:
         lines.append(f"log: {r.log_path}")
     return "\n".join(lines)
+
+
+def _result_rows(r: MatchReport) -> list[str]:
+    """The estimator's line and table (the agents' intervals anytime-valid after an early stop)."""
+    lines = [f"note: {FIXED_NOT_VALID}"] if stopped_early(r) else []
+    if r.analysis is None:
+        return lines + _plain_rows(r)
+    from dataclasses import replace
+
+    from showdown.evaluation.analyze import estimator_line, format_rows
+
+    shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
+    return [estimator_line(r.analysis), *lines, *format_rows(shown, totals=r.totals), *(f"note: {n}" for n in r.analysis.notes)]
 
 
 def _plain_rows(r: MatchReport) -> list[str]:
