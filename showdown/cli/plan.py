@@ -38,7 +38,10 @@ def add_plan_parser(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the pilot match and of the simulation (default 0)")
     p.add_argument("--power", type=float, default=0.8, help="chance of telling the difference apart (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="error rate when there is no difference (default 0.05)")
-    p.add_argument("--runs", type=int, default=40, help="simulated matches for the anytime-valid answer (default 40)")
+    p.add_argument("--precision", type=float, default=0.05, metavar="P",
+                   help="relative precision of the anytime-valid median (95%% interval within +-P of it): simulated matches "
+                   "are added until it is reached, at most 1,000 (default 0.05)")
+    p.add_argument("--runs", type=int, default=None, help="a fixed number of simulated matches instead of --precision")
     p.add_argument("--max-hands", type=int, default=2_000_000, help="longest simulated match (default 2,000,000)")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.set_defaults(handler=plan_handler)
@@ -89,8 +92,8 @@ def plan_handler(args: argparse.Namespace) -> int:
 
     if args.pilot_hands < 30:
         raise ConfigError("--pilot-hands must be at least 30")
-    if args.runs < 1 or args.max_hands < 100:
-        raise ConfigError("--runs must be at least 1 and --max-hands at least 100")
+    if (args.runs is not None and args.runs < 1) or args.max_hands < 100 or not 0 < args.precision < 1:
+        raise ConfigError("--runs must be at least 1, --max-hands at least 100, --precision between 0 and 1")
     reduction: float | str | None = None
     if args.pilot:
         values, game, name = _pilot_from_logs(args.pilot, args.agent, get_game(args.game) if args.game else None)
@@ -105,7 +108,7 @@ def plan_handler(args: argparse.Namespace) -> int:
         raise ConfigError("the difference to detect must be above zero")
     exact = reduction == "exact"
     plan = make_plan(values, difference, hand_range(game), alpha=args.alpha, power=args.power, runs=args.runs,
-                     max_hands=args.max_hands, seed=args.seed, reduction=None if exact or reduction is None else float(reduction))
+                     precision=args.precision, max_hands=args.max_hands, seed=args.seed, reduction=None if exact or reduction is None else float(reduction))
     if args.json:
         print(json.dumps({"game": game.name, "agent": name, "pilot": source, "pilot_estimator_exact": exact, **plan.to_json()}, indent=1))
         return 0
@@ -122,6 +125,9 @@ def plan_handler(args: argparse.Namespace) -> int:
 
     print(f"  showdown match --until-separated (anytime-valid): median {shown(plan.anytime_median)}, "
           f"{100 * args.power:.0f}% of matches by {shown(plan.anytime_power)} (from {plan.runs} simulated matches)")
+    if plan.median_precision is not None and plan.median_ci is not None:
+        lo, hi = plan.median_ci
+        print(f"  the median's 95% interval: [{shown(lo)}, {shown(hi)}] (+-{100 * plan.median_precision:.0f}%)")
     return 0
 
 

@@ -348,6 +348,7 @@ class LocalBestResponse:
             if state.current_player == me:
                 state = state.apply(self.decide(public, me, mine, weights, board, rng))
                 continue
+            self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
             weights = self.observe(weights, board, public, 1 - me, _LETTER[action.kind])
             state = state.apply(action)

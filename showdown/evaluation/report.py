@@ -96,6 +96,59 @@ class MatchReport:
         return self.analysis.estimator if self.analysis is not None else "plain"
 
 
+@dataclass(frozen=True, slots=True)
+class AnytimeEstimate(Estimate):
+    """An agent's estimate in a match its stopping rule ended early: the headline interval is the
+    anytime-valid one (the rule's confidence sequence, of the plain chips), because a fixed-sample
+    interval does not keep its coverage once the number of hands depends on the data."""
+
+    anytime_per100: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        return self.anytime_per100
+
+    @property
+    def ci95_mbb(self) -> tuple[float, float] | None:
+        lo, hi = self.anytime_per100
+        return (10.0 * lo / self.big_blind, 10.0 * hi / self.big_blind)
+
+    @property
+    def fixed_ci95(self) -> tuple[float, float] | None:
+        return Estimate(self.hands, self.total, self.mean, self.se, self.big_blind).ci95
+
+
+FIXED_NOT_VALID = (
+    "the match stopped early by its rule: the agents' 95% intervals are the anytime-valid ones; the positions', "
+    "the differences' intervals and p-values are fixed-sample figures, not valid after stopping"
+)
+
+
+def stopped_early(r: MatchReport) -> bool:
+    """Whether a stopping rule (``--until-ci``, ``--until-separated``) ended the match and the figures
+    have a sampling error (an exact estimate stays valid however the match stopped)."""
+    exact = r.analysis is not None and r.analysis.exact
+    return r.stopping is not None and bool(r.stopping.get("reached")) and not exact
+
+
+def headline_estimates(r: MatchReport, estimates: list[Estimate]) -> list[Estimate]:
+    """The agents' estimates with the anytime-valid interval as the headline after an early stop
+    (the rule's agent, and in a 2-player match its opponent with the interval negated)."""
+    if not stopped_early(r):
+        return estimates
+    assert r.stopping is not None
+    lo, hi = r.stopping["interval_per100"]
+    out = list(estimates)
+    if r.stopping["agent"] not in r.names:
+        return out
+    k = r.names.index(r.stopping["agent"])
+    for i, e in enumerate(estimates):
+        if i == k or len(estimates) == 2:
+            interval = (lo, hi) if i == k else (-hi, -lo)
+            out[i] = AnytimeEstimate(e.hands, e.total, e.mean, e.se, e.big_blind, interval)
+    return out
+
+
 def _ci(ci: tuple[float, float] | None) -> list[float] | None:
     if ci is None or not all(math.isfinite(x) for x in ci):
         return None
@@ -119,9 +172,14 @@ def report_json(r: MatchReport) -> dict[str, Any]:
     a = r.analysis
     compare = a is not None and (a.estimator != "plain" or a.paired)
     agents = []
-    for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, r.agent_stats)):
+    for i, (name, agent, total, e) in enumerate(zip(r.names, r.agents, r.totals, headline_estimates(r, list(r.agent_stats)))):
         plain, gain = (a.plain_agents[i], a.agent_reduction(i)) if a is not None else (None, None)
-        agents.append({"name": name, "agent": agent, "total": total, **_estimate_json(e, plain, gain, compare)})
+        item = {"name": name, "agent": agent, "total": total, **_estimate_json(e, plain, gain, compare)}
+        if isinstance(e, AnytimeEstimate):
+            item["ci95_method"] = "anytime-valid (the stopping rule's confidence sequence, plain chips)"
+            item["fixed_sample_ci95"] = _ci(e.fixed_ci95)
+            item["fixed_sample_valid"] = False
+        agents.append(item)
     positions = []
     for p, e in enumerate(r.position_stats):
         plain, gain = (a.plain_positions[p], a.position_reduction(p)) if a is not None else (None, None)
@@ -132,6 +190,8 @@ def report_json(r: MatchReport) -> dict[str, Any]:
             item = d.as_json()
             if compare:
                 item["variance_reduction"] = _gain(a.difference_reduction(k))
+            if stopped_early(r):
+                item["fixed_sample_valid"] = False
             differences.append(item)
     return {
         "game": r.game,
@@ -156,6 +216,7 @@ def report_json(r: MatchReport) -> dict[str, Any]:
         "interrupted": r.interrupted,
         "degraded": r.degraded,
         "stopping": r.stopping,
+        "intervals": (FIXED_NOT_VALID if stopped_early(r) else "fixed-sample 95% intervals"),
         "exact_values": r.exact_values,
         "replaced_hands": r.replaced_hands,
         "max_replaced": r.max_replaced,
@@ -197,8 +258,6 @@ def _ending_line(r: MatchReport) -> str | None:
 def format_table(r: MatchReport) -> str:
     """The human-readable results: how they were estimated, a row per agent and per position, the
     difference between agents with its p-value, and the logs."""
-    from showdown.evaluation.analyze import estimator_line, format_rows
-
     seats = "fixed seats" if r.fixed_seats else "seats rotate"
     if r.halves:
         seats += f", duplicate ({len(r.halves)} halves)"
@@ -220,12 +279,7 @@ def format_table(r: MatchReport) -> str:
     ending = _ending_line(r)
     if ending:
         lines.append(ending)
-    if r.analysis is not None:
-        lines.append(estimator_line(r.analysis))
-        lines += format_rows(r.analysis, totals=r.totals)
-        lines += [f"note: {n}" for n in r.analysis.notes]
-    else:
-        lines += _plain_rows(r)
+    lines += _result_rows(r)
     if r.exact_values is not None:
         x = r.exact_values
         d = decimals((v, 0.0) for v in [*x["agents"].values(), *x["positions"]])
@@ -248,14 +302,28 @@ def format_table(r: MatchReport) -> str:
     return "\n".join(lines)
 
 
+def _result_rows(r: MatchReport) -> list[str]:
+    """The estimator's line and table (the agents' intervals anytime-valid after an early stop)."""
+    lines = [f"note: {FIXED_NOT_VALID}"] if stopped_early(r) else []
+    if r.analysis is None:
+        return lines + _plain_rows(r)
+    from dataclasses import replace
+
+    from showdown.evaluation.analyze import estimator_line, format_rows
+
+    shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
+    return [estimator_line(r.analysis), *lines, *format_rows(shown, totals=r.totals), *(f"note: {n}" for n in r.analysis.notes)]
+
+
 def _plain_rows(r: MatchReport) -> list[str]:
     head = ["", "total", "chips/100", "95% CI"]
     if r.show_mbb:
         head += ["mbb/hand", "95% CI (mbb)"]
     rows: list[list[str]] = [head]
-    shown = [*r.agent_stats, *r.position_stats]
+    headline = headline_estimates(r, list(r.agent_stats))
+    shown = [*headline, *r.position_stats]
     digits, mbb_digits = decimals_of(shown), decimals_of(shown, least=1, mbb=True)
-    named = [*zip(r.names, r.totals, r.agent_stats), *((f"position {p}", e.total, e) for p, e in enumerate(r.position_stats))]
+    named = [*zip(r.names, r.totals, headline), *((f"position {p}", e.total, e) for p, e in enumerate(r.position_stats))]
     for name, total, e in named:
         row = [name, signed(total, 1 if total != int(total) else 0), signed(e.per100, digits), interval_text(e.ci95, digits)]
         if r.show_mbb:

@@ -50,3 +50,17 @@ def test_plan_command_from_logs(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "-m", "showdown", "plan", "--pilot", str(log), "--agent", "nobody", "--difference", "10"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "not in the pilot logs" in bad.stderr
+
+
+def test_the_number_of_simulated_matches_follows_the_precision_asked() -> None:
+    """Issue 25: 40 simulated runs left the median stop about 30% off; the plan now simulates until the
+    median's distribution-free 95% interval is within the precision asked, and says it."""
+    rng = np.random.default_rng(4)
+    pilot = rng.choice([-2.0, -1.0, 1.0, 2.0], size=4000)
+    coarse = make_plan(pilot, 20.0, (-2.0, 2.0), precision=0.25, seed=5)
+    fine = make_plan(pilot, 20.0, (-2.0, 2.0), precision=0.08, seed=5)
+    assert fine.runs > coarse.runs >= 40
+    assert fine.median_precision is not None and fine.median_precision <= 0.08
+    assert coarse.median_precision is not None and coarse.median_precision <= 0.25
+    fixed = make_plan(pilot, 20.0, (-2.0, 2.0), runs=12, seed=5)
+    assert fixed.runs == 12 and fixed.to_json()["anytime_valid_median_precision"] is not None

@@ -241,4 +241,27 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(tmp_path: Path)
         ):
             continue  # Python was still starting, or importing the entry point's package: no code of ours ran yet
         assert "Traceback" not in err and proc.returncode == 130, (delay, proc.returncode, err)
-        assert err.strip().splitlines()[-1].startswith("showdown"), err
+        assert all(line.startswith(("showdown", "match stopped")) for line in err.strip().splitlines()), err
+
+
+def test_after_an_early_stop_the_headline_interval_is_the_anytime_valid_one(tmp_path: Path) -> None:
+    """Issue 25: a stopped match printed fixed-sample intervals as if valid (they covered 25 of 30)."""
+    r = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--estimator", "plain",
+                 "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    lo, hi = doc["stopping"]["interval_per100"]
+    rules, random_ = doc["agents"]
+    assert rules["ci95"] == [lo, hi] and random_["ci95"] == [-hi, -lo]
+    assert rules["fixed_sample_valid"] is False and rules["fixed_sample_ci95"] != rules["ci95"]
+    assert all(d["fixed_sample_valid"] is False for d in doc["differences"]) and "not valid after stopping" in doc["intervals"]
+    table = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--estimator",
+                     "plain", "--name", "t", "--force")
+    assert table.returncode == 0, table.stderr
+    assert "anytime-valid ones" in table.stdout and "not valid after stopping" in table.stdout
+    assert f"[{lo:+.2f}, {hi:+.2f}]" in table.stdout.split("note: the match stopped early")[1]
+    fixed = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "300", "--json", "--name", "f", "--force")
+    assert "fixed_sample_valid" not in json.loads(fixed.stdout)["agents"][0]
+    exact = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--json", "--name",
+                     "x", "--force")  # AIVAT with every strategy known: exact, valid however the match stopped
+    assert "fixed_sample_valid" not in json.loads(exact.stdout)["agents"][0]
