@@ -235,6 +235,8 @@ _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "exploit": _add_exploit,
     "equity": _add_equity,
     "plot": _add_plot,
+    "export": _adder("showdown.cli.interchange", "add_export_parser"),
+    "import": _adder("showdown.cli.interchange", "add_import_parser"),
 }
 """Command name -> the adder of its parser, in the order ``showdown --help`` lists them."""
 
