@@ -133,9 +133,10 @@ def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
 
 def _match_game(first: PhhHand) -> tuple[GameDef, str | None]:
     """The game of the imported match and its catalog name: the exporter's ``_game`` when it names a
-    catalog game that agrees with the hand, else the game the hand implies (None: write a file)."""
-    if first.label is not None and any(e.name == first.label for e in CATALOG):
-        named = get_game(first.label)
+    catalog game (by name or reference file name) that agrees with the hand, else the game the hand implies (None: write a file)."""
+    entry = next((e for e in CATALOG if first.label in (e.name, e.file)), None)  # never a path from the file
+    if entry is not None and first.label is not None:
+        named = get_game(entry.name)
         if same_table(named, first.game):
             return named, first.label
     for e in CATALOG:
