@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "matches": {"games", "protocol", "server", "solvers", "agents", "evaluation"} | BASE,
     "view": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
     "interchange": {"games", "protocol", "evaluation"} | BASE,
+    "env": {"games", "protocol", "solvers", "agents"} | BASE,
     "api": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
 }
 CLI_TOP = {"cli", "__main__"}

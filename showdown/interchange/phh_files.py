@@ -67,6 +67,7 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     jsonl = src.suffix == ".jsonl"
     target = Path(out_dir) / (src.stem + ".phhs")
     variants: dict[GameDef, str] = {}
+    games: dict[str, GameDef] = {}  # by the name the log gives
     header: LogHeader | None = None
     count = skipped = 0
     first_skipped = ""
@@ -82,11 +83,11 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
                 seats: tuple[int, ...] | None = None
                 if isinstance(record, HandRecord):
                     label = record.game
-                    g = game or resolve_log_game(record.game, src)
+                    g = game or games.get(label) or games.setdefault(label, resolve_log_game(label, src))
                     seats, hand = record.seats, record.to_logged_hand()
                 elif header is not None:
                     label = header.game
-                    g = game or resolve_log_game(header.game, src)
+                    g = game or games.get(label) or games.setdefault(label, resolve_log_game(label, src))
                     hand = record
                 elif game is not None:
                     label, g, hand = game.name, game, record

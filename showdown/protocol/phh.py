@@ -17,6 +17,8 @@ values out; files are opened by the caller. TOML is read with ``tomllib`` (never
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
@@ -27,7 +29,9 @@ from typing import Any
 from showdown.errors import CardError, GameDefError, IllegalActionError, ProtocolError
 from showdown.games.cards import Card, format_cards, parse_cards
 from showdown.games.gamedef import MAX_PLAYERS, UNLIMITED_RAISES, Betting, GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
+from showdown.games.hand_value import hand_value
+from showdown.games.live_hand import LiveHand
+from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_pots
 from showdown.protocol.logfile import LoggedHand, format_value
 
 HOLDEM_BOARD = (0, 3, 1, 1)
@@ -85,8 +89,13 @@ def pokerkit_first_players(phh_blinds: Sequence[int]) -> tuple[int, ...]:
     return ((largest + 1) % n, 0, 0, 0)
 
 
-def game_from_phh(variant: str, blinds: Sequence[int], stacks: Sequence[int], bets: Sequence[int], name: str = "") -> GameDef:
+def game_from_phh(variant: str, blinds: Sequence[int], stacks: Sequence[int], bets: Sequence[int]) -> GameDef:
     """The ``.game`` a PHH hand plays: ``bets`` is ``[min_bet]`` (NT) or ``[small_bet, big_bet]`` (FT)."""
+    return _game_from_phh(variant, tuple(blinds), tuple(stacks), tuple(bets))
+
+
+@functools.lru_cache(maxsize=64)  # the hands of a file nearly always share one table
+def _game_from_phh(variant: str, blinds: tuple[int, ...], stacks: tuple[int, ...], bets: tuple[int, ...]) -> GameDef:
     n = len(blinds)
     acpc_blinds = tuple(reversed(blinds)) if n == 2 else tuple(blinds)
     nolimit = variant == "NT"
@@ -103,7 +112,6 @@ def game_from_phh(variant: str, blinds: Sequence[int], stacks: Sequence[int], be
         num_ranks=13,
         num_hole_cards=2,
         num_board_cards=HOLDEM_BOARD,
-        name=name,
     )
 
 
@@ -147,19 +155,20 @@ class _Reopening:
         self.acted: set[int] = set()
         self.short: list[int] = []  # increments of the all-in raises short of ``full`` in a row
 
-    def refuses(self, state: State, p: int, to: int) -> bool:
-        """Whether pokerkit refuses position ``p``'s raise to ``to`` (chips in the hand): a raise no one
-        left can answer but by calling all in, a raise when the betting is not reopened, or one below pokerkit's minimum (the bet plus the street's
-        largest raise; the reference's minimum forgets a short all-in's raise)."""
-        stack = state.game.stack
-        if stack[p] <= state.max_spent:
-            return True  # covered: pokerkit lets this player only call
-        if not any(not state.folded[q] and stack[q] > state.max_spent for q in range(len(stack)) if q != p):
-            return True  # whoever is left can at most call all in: pokerkit sees no reason to raise
-        owed = min(stack[p], state.max_spent) - state.spent[p]
+    def refuses(self, hand: LiveHand, p: int, to: int) -> bool:
+        """Whether pokerkit refuses position ``p``'s raise to ``to`` (chips in the hand): a covered
+        player's raise, a raise no one left can answer but by calling all in, a raise when the betting
+        is not reopened, or one below pokerkit's minimum (the bet plus the street's largest raise; the
+        reference's minimum forgets a short all-in's raise)."""
+        stack = hand.game.stack
+        if stack[p] <= hand.max_spent:
+            return True
+        if not any(not hand.folded[q] and stack[q] > hand.max_spent for q in range(len(stack)) if q != p):
+            return True
+        owed = min(stack[p], hand.max_spent) - hand.spent[p]
         if owed < self.full or (bool(self.short) and sum(self.short) < self.full and p in self.acted):
             return True
-        return to < stack[p] and to - state.max_spent < self.full
+        return to < stack[p] and to - hand.max_spent < self.full
 
     def raised(self, p: int, increment: int, all_in: bool) -> None:
         if increment >= self.full:
@@ -173,52 +182,74 @@ class _Reopening:
             self.short.clear()
 
 
-def _raise_to(state: State, action: Action) -> int:
-    """The chips in the hand after ``action``, a raise (a limit raise's size is the rules')."""
+def _illegal(hand: LiveHand, p: int, action: Action) -> str | None:
+    """Why ``action`` by ``p`` is not legal at ``hand`` (None when it is): the rules' checks, on the
+    dealer's in-place hand (export and import replay every action, so it must be cheap)."""
+    if hand.finished:
+        return "the hand is over"
+    if p != hand.player:
+        return f"position {hand.player} is to act"
+    if action.kind is ActionKind.FOLD:
+        return None if hand.can_fold() else "a fold with nothing to call"
+    if action.kind is ActionKind.RAISE:
+        bounds = hand.raise_bounds()
+        if bounds is None:
+            return "no raise is allowed here"
+        if hand.game.is_nolimit and not bounds[0] <= action.size <= bounds[1]:
+            return f"raise to {action.size} is outside the legal range {bounds[0]} to {bounds[1]}"
+    return None
+
+
+def _raise_to(hand: LiveHand, action: Action) -> int:
     if action.size:
         return action.size
-    bounds = state.raise_bounds()
-    return bounds[0] if bounds else state.max_spent
+    bounds = hand.raise_bounds()
+    return bounds[0] if bounds else hand.max_spent
 
 
 def phh_actions(game: GameDef, hand: LoggedHand) -> list[str]:
     """The PHH ``actions`` of a logged hand, replayed through the rules (``IllegalActionError`` if
-    its betting is not legal, ``ProtocolError`` if it has no PHH form): cards dealt, every action with
-    its street size, the showdown."""
+    its betting is not legal, ``NoPhhForm`` if pokerkit would refuse it): cards dealt, every action
+    with its street size, the showdown."""
     n = game.num_players
     actions = [f"d dh p{p + 1} {format_cards(hand.hole[p])}" for p in range(n)]
-    state = State.initial(game, hand.hole, hand.board_cards)
+    live = LiveHand(game)
     last_raiser: int | None = None
     final_round = 0
     for r, round_actions in enumerate(hand.betting):
-        if r > 0 and hand.board[r] and round_actions:
-            actions.append(f"d db {format_cards(hand.board[r])}")
         if not round_actions:
             continue
-        base = state.max_spent if r else 0  # street bets: preflop's include the blinds
+        if r > 0 and hand.board[r]:
+            actions.append(f"d db {format_cards(hand.board[r])}")
+        base = live.max_spent if r else 0  # street bets: preflop's include the blinds
         last_raiser, reopening = None, _Reopening()
         for action in round_actions:
-            p = state.current_player
-            if action.kind is ActionKind.RAISE and reopening.refuses(state, p, _raise_to(state, action)):
-                raise NoPhhForm(f"hand {hand.hand}: p{p + 1} raises after an all-in short of a full raise, which "
-                                    "PHH's rules (pokerkit's) forbid and the reference dealer's allow; it has no PHH form")  # fmt: skip
-            before = state.max_spent
-            state = state.apply(action)
+            p = live.player
+            why = "round ended" if live.round != r else _illegal(live, p, action)
+            if why is not None:
+                raise IllegalActionError(f"hand {hand.hand}: illegal action {action} at '{live.betting}': {why}")
             if action.kind is ActionKind.RAISE:
-                actions.append(f"p{p + 1} cbr {state.max_spent - base}")
-                reopening.raised(p, state.max_spent - before, state.spent[p] >= game.stack[p])
+                to = _raise_to(live, action)
+                if reopening.refuses(live, p, to):
+                    raise NoPhhForm(f"hand {hand.hand}: p{p + 1} raises after an all-in short of a full raise, which PHH's "
+                                    "rules (pokerkit's) forbid and the reference dealer's allow; it has no PHH form")  # fmt: skip
+                before = live.max_spent
+                live.apply(action)
+                actions.append(f"p{p + 1} cbr {live.max_spent - base}")
+                reopening.raised(p, live.max_spent - before, live.spent[p] >= game.stack[p])
                 last_raiser = p
             else:
+                live.apply(action)
                 actions.append(f"p{p + 1} {'f' if action.kind is ActionKind.FOLD else 'cc'}")
                 reopening.acted.add(p)
         final_round = r
-    if not state.finished:
+    if not live.finished:
         raise IllegalActionError(f"hand {hand.hand}: the betting {hand.betting_text!r} does not finish the hand")
-    if state.num_active() > 1:
+    if live.is_showdown:
         opener = last_raiser if last_raiser is not None else game.first_player[final_round]
         for k in range(n):
             p = (opener + k) % n
-            if not state.folded[p]:
+            if not live.folded[p]:
                 actions.append(f"p{p + 1} sm {format_cards(hand.hole[p])}")
         for r in range(final_round + 1, len(hand.board)):
             if hand.board[r]:
@@ -275,13 +306,17 @@ def split_phhs(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
     is one hand with no header. Memory stays flat however many hands the file holds."""
     chunk: list[str] = []
     start = 1
+    content = False  # whether the chunk has more than blank lines and comments
     for number, line in enumerate(lines, start=1):
         if line[:1] == "[" and _TABLE.fullmatch(line.rstrip("\r\n")):
-            if any(x.strip() and not x.lstrip().startswith("#") for x in chunk):
+            if content:
                 yield start, "".join(chunk)
-            chunk, start = [], number
+            chunk, start, content = [], number, False
+        elif not content:
+            bare = line.strip()
+            content = bool(bare) and bare[0] != "#"
         chunk.append(line if line.endswith("\n") else line + "\n")
-    if any(x.strip() and not x.lstrip().startswith("#") for x in chunk):
+    if content:
         yield start, "".join(chunk)
 
 
@@ -344,19 +379,80 @@ def _clean_name(name: str, p: int) -> str:
     return _NAME_BAD.sub("_", name.strip()) or f"p{p + 1}"
 
 
+_SIMPLE_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*) = (-?(?:0|[1-9][0-9]*)|true|false|"[^"\\\x00-\x1f\x7f]*"'
+                          r'|\[(?:-?(?:0|[1-9][0-9]*)(?:, -?(?:0|[1-9][0-9]*))*|"[^"\\\x00-\x1f\x7f]*"(?:, "[^"\\\x00-\x1f\x7f]*")*)?\])')
+_SIMPLE_TABLE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
+
+
+def _simple_toml(text: str) -> dict[str, Any] | None:
+    """The TOML of a hand as written by us (and by pokerkit): one ``key = value`` a line, values
+    whole numbers, booleans, strings without escapes, or one-line lists of those. Such a value is
+    JSON text too, read by ``json`` (tens of times faster than ``tomllib``); anything else -> None,
+    and ``tomllib`` reads the hand."""
+    table: str | None = None
+    keys: set[str] = set()
+    parts: list[str] = []
+    for line in text.splitlines():
+        if not line or line[0] == "#":
+            continue
+        m = _SIMPLE_LINE.fullmatch(line)
+        if m is None:
+            t = _SIMPLE_TABLE.fullmatch(line)
+            if t is None or table is not None or parts:
+                return None
+            table = t.group(1)
+            continue
+        key = m.group(1)
+        if key in keys:
+            return None  # tomllib says what is wrong
+        keys.add(key)
+        parts.append(f'"{key}":{m.group(2)}')
+    doc: dict[str, Any] = json.loads("{" + ",".join(parts) + "}")
+    return doc if table is None else {table: doc}
+
+
 def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     """One hand's TOML text (with or without its ``[table]`` header) -> ``PhhHand``; any fault is a
     ``ProtocolError`` naming ``where`` (file and line) and the field. ``index`` numbers a hand that
     has no ``hand`` field."""
-    try:
-        doc: dict[str, Any] = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
+    f = _read_fields(text, where)
+    game = _table_game(f)
+    n = game.num_players
+    actions = f.strings("actions")
+    assert actions is not None
+    number = f.doc.get("hand", index)
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        number = index
+    players = f.strings("players", n, required=False)
+    names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
+    seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
+    hand = _replay(game, actions, number, names, f)
+    _check_finishing(f, game, hand)
+    label, seed, match = f.doc.get("_game"), f.doc.get("_seed"), f.doc.get("event")
+    return PhhHand(
+        game, hand, seats,
+        label if isinstance(label, str) else None,
+        seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None,
+        match if isinstance(match, str) else None,
+    )  # fmt: skip
+
+
+def _read_fields(text: str, where: str) -> _Fields:
+    doc = _simple_toml(text)
+    if doc is None:
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
     tables = [v for v in doc.values() if isinstance(v, dict)]
     if len(doc) == 1 and len(tables) == 1:
         key = next(iter(doc))
         doc, where = tables[0], f"{where} [{key}]"
-    f = _Fields(doc, where)
+    return _Fields(doc, where)
+
+
+def _table_game(f: _Fields) -> GameDef:
+    """The game the hand's variant, blinds, antes, stacks and bet sizes describe."""
     variant = f.get("variant")
     if variant not in ("NT", "FT"):
         raise f.fail("variant", f"{_short(variant)}: showdown reads the Texas hold'em variants 'NT' (no-limit) and 'FT' (fixed-limit)")
@@ -374,57 +470,55 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     else:
         bets = [f.integer("small_bet", 1), f.integer("big_bet", 1)]
     try:
-        game = game_from_phh(variant, blinds, stacks, [b for b in bets if b is not None])
+        return game_from_phh(variant, blinds, stacks, [b for b in bets if b is not None])
     except GameDefError as exc:
         raise f.fail("blinds_or_straddles", str(exc)) from None
-    actions = f.strings("actions")
-    assert actions is not None
-    number = doc.get("hand", index)
-    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-        number = index
-    players = f.strings("players", n, required=False)
-    names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
-    seats = None
-    if "seats" in doc:
-        raw = f.integers("seats", n, low=1)
-        seats = tuple(s - 1 for s in raw)
-    hand = _replay(game, actions, number, names, f)
-    finishing = doc.get("finishing_stacks")
-    if finishing is not None:
-        if not isinstance(finishing, list) or len(finishing) != n or not all(isinstance(v, (int, float)) for v in finishing):
-            raise f.fail("finishing_stacks", f"{_short(finishing)} is not {n} numbers")
-        for p, (start, end, value) in enumerate(zip(stacks, finishing, hand.values)):
-            if abs(end - start - value) >= (n if value % 1 else 1):  # split pots' odd chips may go either way
-                raise f.fail("finishing_stacks", f"p{p + 1} ends with {end}, but the actions give {format_value(start + value)}")
-    label = doc.get("_game")
-    seed = doc.get("_seed")
-    match = doc.get("event")
-    return PhhHand(
-        game, hand, seats,
-        label if isinstance(label, str) else None,
-        seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None,
-        match if isinstance(match, str) else None,
-    )  # fmt: skip
+
+
+def _check_finishing(f: _Fields, game: GameDef, hand: LoggedHand) -> None:
+    """``finishing_stacks``, when given, must be what the actions give (split pots' odd chips aside)."""
+    finishing = f.doc.get("finishing_stacks")
+    if finishing is None:
+        return
+    n = game.num_players
+    if not isinstance(finishing, list) or len(finishing) != n or not all(isinstance(v, (int, float)) for v in finishing):
+        raise f.fail("finishing_stacks", f"{_short(finishing)} is not {n} numbers")
+    for p, (start, end, value) in enumerate(zip(game.stack, finishing, hand.values)):
+        if abs(end - start - value) >= (n if value % 1 else 1):
+            raise f.fail("finishing_stacks", f"p{p + 1} ends with {end}, but the actions give {format_value(start + value)}")
+
+
+_PLAYERS = {f"p{p + 1}": p for p in range(MAX_PLAYERS)}
+_CARDS = {format_cards((c,)): c for c in range(52)}
 
 
 def _player(word: str, n: int, f: _Fields, i: int, text: str) -> int:
-    if not re.fullmatch(r"p\d{1,2}", word) or not 1 <= int(word[1:]) <= n:
+    p = _PLAYERS.get(word, n)
+    if p >= n:
         raise f.fail("actions", f"[{i}] {text!r}: no player {word!r} (p1 to p{n})")
-    return int(word[1:]) - 1
+    return p
 
 
 def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
     try:
-        return parse_cards(text)
+        cards = tuple(_CARDS[text[k : k + 2]] for k in range(0, len(text), 2))
+        if len(text) % 2 == 0:
+            return cards
+    except KeyError:
+        pass
+    try:
+        return parse_cards(text)  # the reason, in its words
     except CardError as exc:
         why = "unknown cards ('??'): our logs need every card" if "?" in text else str(exc)
         raise f.fail("actions", f"[{i}] {action!r}: {why}") from None
+    raise AssertionError("unreachable: cards parse_cards takes are all in _CARDS")
 
 
 def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> LoggedHand:
-    """Cards first (our state deals them up front), then the betting through the rules engine."""
+    """Cards first (our hands are dealt up front), then the betting through the rules."""
     holes, board, betting = _deal(game, actions, f)
-    state = State.initial(game, holes, tuple(c for g in board for c in g))
+    live = LiveHand(game)
+    rounds: list[list[Action]] = [[]]
     base = 0  # what each player still in had put in before this street (PHH's sizes are street totals)
     for i, raw, words in betting:
         p = _player(words[0], game.num_players, f, i, raw)
@@ -432,24 +526,32 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
             if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != holes[p]:
                 raise f.fail("actions", f"[{i}] {raw!r}: shows other cards than p{p + 1} was dealt")
             continue
-        if state.finished:
+        if live.finished:
             raise f.fail("actions", f"[{i}] {raw!r}: the betting is over")
-        if state.current_player != p:
-            raise f.fail("actions", f"[{i}] {raw!r}: p{state.current_player + 1} is to act")
-        round_before = state.round
-        try:
-            state = state.apply(_action(game, state, base, words, f, i, raw))
-        except IllegalActionError as exc:
-            raise f.fail("actions", f"[{i}] {raw!r}: {exc}") from None
-        if not state.finished and state.round != round_before:
-            base = state.max_spent
-            if len(board) <= state.round:
-                raise f.fail("actions", f"[{i + 1}]: round {state.round + 1} starts before its board is dealt ('d db')")
-    if not state.finished:
-        raise f.fail("actions", f"the hand stops with p{state.current_player + 1} to act")
-    if len(board) != state.round + 1:
-        raise f.fail("actions", f"{len(board) - 1} boards dealt; the hand reaches {state.round}")
-    return LoggedHand(number, state.actions, holes, tuple(board), state.payoffs(), names)
+        if live.player != p:
+            raise f.fail("actions", f"[{i}] {raw!r}: p{live.player + 1} is to act")
+        action = _action(game, live, base, words, f, i, raw)
+        why = _illegal(live, p, action)
+        if why is not None:
+            raise f.fail("actions", f"[{i}] {raw!r}: {why}")
+        live.apply(action)
+        rounds[-1].append(action)
+        while len(rounds) <= live.round:
+            rounds.append([])
+        if not live.finished and len(rounds) - 1 == live.round and not rounds[-1]:
+            base = live.max_spent
+            if len(board) <= live.round:
+                raise f.fail("actions", f"[{i + 1}]: round {live.round + 1} starts before its board is dealt ('d db')")
+    if not live.finished:
+        raise f.fail("actions", f"the hand stops with p{live.player + 1} to act")
+    if len(board) != live.round + 1:
+        raise f.fail("actions", f"{len(board) - 1} boards dealt; the hand reaches {live.round}")
+    strengths: list[int] = []
+    if live.is_showdown:
+        visible = tuple(c for g in board for c in g)
+        strengths = [-1 if live.folded[p] else hand_value(holes[p] + visible) for p in range(game.num_players)]
+    values = split_pots(live.spent, live.folded, strengths)
+    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names)
 
 
 def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Card, ...], ...], list[tuple[Card, ...]], list[tuple[int, str, list[str]]]]:
@@ -484,7 +586,7 @@ def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Ca
     return holes, board, betting
 
 
-def _action(game: GameDef, state: State, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
+def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
     kind = words[1]
     if kind == "f" and len(words) == 2:
         if not state.can_fold():

@@ -95,12 +95,13 @@ def test_ten_players_with_uneven_stacks() -> None:
 
 
 def test_a_hand_pokerkit_would_refuse_is_said_to_have_no_phh_form() -> None:
-    # 3 players, uneven stacks: P2's all-in raise to 1300 over 1000 is short of a full raise, so
-    # pokerkit does not let P3, who has acted, raise again; the reference dealer does.
+    # 3 players, uneven stacks: p3 raises to 1000, p1 calls, p2's all-in raise to 1300 is short of a
+    # full raise, so pokerkit does not let p3, who has acted, raise again; the reference dealer does.
     game = uneven_game("nolimit", (20000, 1300, 20000))
     from showdown.games.state import parse_betting
 
-    hand = LoggedHand(0, parse_betting("r1000fr1300r3000c"), ((0, 1), (2, 3), (4, 5)), ((),), (0.0, 0.0, 0.0), ("a", "b", "c"))
+    hand = LoggedHand(0, parse_betting("r1000cr1300r3000f///"), ((0, 1), (2, 3), (4, 5)),
+                       ((), (6, 7, 8), (9,), (10,)), (0.0, 0.0, 0.0), ("a", "b", "c"))
     with pytest.raises(NoPhhForm, match="hand 0: p3 raises after an all-in short of a full raise"):
         format_phh_hand(game, hand)
 
