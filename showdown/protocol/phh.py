@@ -182,6 +182,21 @@ class _Reopening:
             self.short.clear()
 
 
+_LIVE: dict[int, LiveHand] = {}
+
+
+def _live_hand(game: GameDef) -> LiveHand:
+    """A fresh hand of ``game`` (one ``LiveHand`` per game object, reset: a file's hands share
+    their game; keyed by identity, as hashing a ``GameDef`` costs more than the hand)."""
+    live = _LIVE.get(id(game))
+    if live is None or live.game is not game:
+        if len(_LIVE) > 64:
+            _LIVE.clear()
+        live = _LIVE[id(game)] = LiveHand(game)
+    live.reset()
+    return live
+
+
 def _illegal(hand: LiveHand, p: int, action: Action) -> str | None:
     """Why ``action`` by ``p`` is not legal at ``hand`` (None when it is): the rules' checks, on the
     dealer's in-place hand (export and import replay every action, so it must be cheap)."""
@@ -195,7 +210,7 @@ def _illegal(hand: LiveHand, p: int, action: Action) -> str | None:
         bounds = hand.raise_bounds()
         if bounds is None:
             return "no raise is allowed here"
-        if hand.game.is_nolimit and not bounds[0] <= action.size <= bounds[1]:
+        if action.size and not bounds[0] <= action.size <= bounds[1]:  # a no-limit size (limit raises have none)
             return f"raise to {action.size} is outside the legal range {bounds[0]} to {bounds[1]}"
     return None
 
@@ -213,7 +228,7 @@ def phh_actions(game: GameDef, hand: LoggedHand) -> list[str]:
     with its street size, the showdown."""
     n = game.num_players
     actions = [f"d dh p{p + 1} {format_cards(hand.hole[p])}" for p in range(n)]
-    live = LiveHand(game)
+    live = _live_hand(game)
     last_raiser: int | None = None
     final_round = 0
     for r, round_actions in enumerate(hand.betting):
@@ -517,7 +532,7 @@ def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
 def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> LoggedHand:
     """Cards first (our hands are dealt up front), then the betting through the rules."""
     holes, board, betting = _deal(game, actions, f)
-    live = LiveHand(game)
+    live = _live_hand(game)
     rounds: list[list[Action]] = [[]]
     base = 0  # what each player still in had put in before this street (PHH's sizes are street totals)
     for i, raw, words in betting:
@@ -561,20 +576,24 @@ def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Ca
     board: list[tuple[Card, ...]] = [()]
     betting: list[tuple[int, str, list[str]]] = []
     for i, raw in enumerate(actions):
-        words = raw.split("#", 1)[0].split()
-        if words[:2] == ["d", "dh"] and len(words) == 4:
+        words = (raw.split("#", 1)[0] if "#" in raw else raw).split()
+        if not words:
+            continue
+        if words[0] != "d":
+            if len(words) < 2:
+                raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+            betting.append((i, raw, words))
+        elif words[1:2] == ["dh"] and len(words) == 4:
             p = _player(words[2], n, f, i, raw)
             hole[p] = _cards(words[3], f, i, raw)
             if len(hole[p] or ()) != game.num_hole_cards:
                 raise f.fail("actions", f"[{i}] {raw!r}: {game.num_hole_cards} hole cards expected")
-        elif words[:2] == ["d", "db"] and len(words) == 3:
+        elif words[1:2] == ["db"] and len(words) == 3:
             board.append(_cards(words[2], f, i, raw))
             r = len(board) - 1
             if r >= game.num_rounds or len(board[r]) != game.num_board_cards[r]:
                 raise f.fail("actions", f"[{i}] {raw!r}: the board comes as 3, 1 and 1 cards")
-        elif words and words[0] != "d" and len(words) >= 2:
-            betting.append((i, raw, words))
-        elif words:
+        else:
             raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
     missing = [f"p{p + 1}" for p in range(n) if hole[p] is None]
     if missing:
