@@ -122,3 +122,9 @@ def test_a_policy_file_for_another_game_is_refused_in_one_line(tmp_path: Path) -
     path = save_policy(to_openspiel_policy(game, os_game, uniform_strategy(game)), os_game, game, tmp_path / "kuhn.json")
     with pytest.raises(ConfigError, match="made for universal_poker"):
         load_policy(path, get_game("leduc"))
+
+
+def test_a_missing_policy_file_is_one_line_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "leduc", f"openspiel:{tmp_path / 'none.json'}", "call", "--hands", "10", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no such OpenSpiel policy file" in err[0]
