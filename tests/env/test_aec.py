@@ -110,3 +110,17 @@ def test_the_observation_is_what_the_seat_may_see() -> None:
     assert oa[:deck].sum() == 1 and ob[:deck].sum() == 1 and not np.array_equal(oa[:deck], ob[:deck])
     assert oa[deck:2 * deck].sum() == 0  # no board card before the second round
     assert env.infos[env.agent_selection]["infoset"] == "Ks:/"  # the solvers' key: own card, no board, no betting
+
+
+def test_the_bare_env_raises_on_an_illegal_action_and_out_of_range_ends_a_wrapped_hand() -> None:
+    from showdown.errors import IllegalActionError
+
+    bare = showdown.env.raw_env(game="kuhn")
+    bare.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        bare.step(0)
+    wrapped = showdown.env.env(game="kuhn")
+    wrapped.reset(seed=0)
+    first = wrapped.agent_selection
+    wrapped.step(7)
+    assert wrapped.terminations[first] and wrapped.rewards[first] == -1
