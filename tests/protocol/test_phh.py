@@ -172,3 +172,23 @@ def test_any_damage_to_a_phh_hand_is_one_protocol_error_never_a_crash(data: st.D
 def test_a_phhs_file_splits_at_its_table_headers_one_hand_at_a_time() -> None:
     text = "# hands\n[1]\nvariant = 'NT'\n\n[2]\nvariant = 'FT'\n"
     assert [(line, chunk.split("\n")[0]) for line, chunk in split_phhs(text.splitlines(keepends=True))] == [(2, "[1]"), (5, "[2]")]
+
+
+def test_a_hand_pokerkit_wrote_reads_with_pokerkits_result() -> None:
+    from pokerkit import Automation, HandHistory, NoLimitTexasHoldem
+
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    game = NoLimitTexasHoldem(automations, False, 0, (1, 2), 2)
+    state = game((200, 300, 100), 3)
+    for cards in ("AsKs", "2c2d", "7h8h"):
+        state.deal_hole(cards)
+    state.complete_bet_or_raise_to(100)  # p3 all in
+    state.complete_bet_or_raise_to(200)  # p1 all in
+    state.check_or_call()
+    for cards in ("Jc3d5c", "4h", "Qs"):
+        state.deal_board(cards)
+    text = HandHistory.from_game_state(game, state).dumps()  # pokerkit's own layout: single quotes, its key order
+    got = parse_phh_hand(text, "pokerkit.phh")
+    assert got.hand.values == tuple(float(end - start) for end, start in zip(state.stacks, (200, 300, 100)))
+    assert got.hand.betting_text == "r100r200c///"
