@@ -15,6 +15,7 @@ from pathlib import Path
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.evaluation.analyze import resolve_log_game
+from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import (
@@ -24,8 +25,10 @@ from showdown.protocol.logfile import (
     Score,
     format_score_line,
     format_state_line,
+    format_value,
     hand_json,
     read_records,
+    state_line_text,
 )
 from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, parse_phh_hand, phh_variant, same_table, split_phhs
 
@@ -189,7 +192,9 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
                     body.write(hand_json(hand.hand, label, hand.names, seats, hand.hole, hand.board, hand.betting_text,
                                          tuple(float(v) for v in hand.values), ()) + "\n")  # fmt: skip
                 else:
-                    body.write(format_state_line(hand) + "\n")
+                    body.write(format_state_line(hand) + "\n" if not h.betting else
+                               state_line_text(hand.hand, h.betting, [format_cards(c) for c in hand.hole], _board_text(hand.board),
+                                               "|".join(map(format_value, hand.values)), hand.names) + "\n")  # fmt: skip
                 count += 1
                 if progress is not None and count % 10_000 == 0:
                     progress(count)
@@ -207,6 +212,11 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])
     return ImportResult(out, game_file, count)
+
+
+def _board_text(board: tuple[tuple[Card, ...], ...]) -> str:
+    """The STATE line's board groups (``/8dAs8s/4h``), as ``format_cards_field`` writes them."""
+    return "".join("/" + format_cards(g) for r, g in enumerate(board) if r or g)
 
 
 def _finish(out: Path, body: str, ending: MatchSummary, jsonl: bool) -> None:

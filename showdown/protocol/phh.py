@@ -53,6 +53,8 @@ class PhhHand:
     label: str | None = None
     seed: int | None = None
     match: str | None = None
+    betting: str = ""
+    """The hand's ACPC betting text (``hand.betting_text``, kept as the replay wrote it)."""
 
 
 # --------------------------------------------------------------------------------- the game
@@ -441,7 +443,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     players = f.strings("players", n, required=False)
     names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
     seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
-    hand = _replay(game, actions, number, names, f)
+    hand, betting = _replay(game, actions, number, names, f)
     _check_finishing(f, game, hand)
     label, seed, match = f.doc.get("_game"), f.doc.get("_seed"), f.doc.get("event")
     return PhhHand(
@@ -449,6 +451,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         label if isinstance(label, str) else None,
         seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None,
         match if isinstance(match, str) else None,
+        betting,
     )  # fmt: skip
 
 
@@ -505,6 +508,7 @@ def _check_finishing(f: _Fields, game: GameDef, hand: LoggedHand) -> None:
 
 _PLAYERS = {f"p{p + 1}": p for p in range(MAX_PLAYERS)}
 _CARDS = {format_cards((c,)): c for c in range(52)}
+_HOLDINGS = {format_cards((a, b)): (a, b) for a in range(52) for b in range(52) if a != b}  # every hold'em hand's text
 
 
 def _player(word: str, n: int, f: _Fields, i: int, text: str) -> int:
@@ -515,6 +519,9 @@ def _player(word: str, n: int, f: _Fields, i: int, text: str) -> int:
 
 
 def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
+    pair = _HOLDINGS.get(text)
+    if pair is not None:
+        return pair
     try:
         cards = tuple(_CARDS[text[k : k + 2]] for k in range(0, len(text), 2))
         if len(text) % 2 == 0:
@@ -529,7 +536,7 @@ def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
     raise AssertionError("unreachable: cards parse_cards takes are all in _CARDS")
 
 
-def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> LoggedHand:
+def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> tuple[LoggedHand, str]:
     """Cards first (our hands are dealt up front), then the betting through the rules."""
     holes, board, betting = _deal(game, actions, f)
     live = _live_hand(game)
@@ -566,7 +573,7 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
         visible = tuple(c for g in board for c in g)
         strengths = [-1 if live.folded[p] else hand_value(holes[p] + visible) for p in range(game.num_players)]
     values = split_pots(live.spent, live.folded, strengths)
-    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names)
+    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
 
 
 def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Card, ...], ...], list[tuple[Card, ...]], list[tuple[int, str, list[str]]]]:
