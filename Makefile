@@ -18,9 +18,10 @@ $(STAMP): pyproject.toml Makefile
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
 	touch $(STAMP)
 
-# the extras some tests exercise for real: pictures (matplotlib), a Ray cluster and the browser view
+# the extras some tests exercise for real: pictures (matplotlib), a Ray cluster, the browser view,
+# pokerkit (checks our PHH), PettingZoo/Gymnasium (the environment) and OpenSpiel (the bridge)
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[plot,cluster,view]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,cluster,view,phh,env,openspiel]'
 	touch $(TEST_STAMP)
 
 install: $(STAMP)

@@ -25,6 +25,8 @@ ALLOWED: dict[str, set[str]] = {
     "evaluation": {"games", "protocol", "solvers", "agents"} | BASE,
     "matches": {"games", "protocol", "server", "solvers", "agents", "evaluation"} | BASE,
     "view": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
+    "interchange": {"games", "protocol", "solvers", "agents", "evaluation"} | BASE,
+    "env": {"games", "protocol", "solvers", "agents"} | BASE,
     "api": {"games", "protocol", "server", "solvers", "agents", "evaluation", "matches"} | BASE,
 }
 CLI_TOP = {"cli", "__main__"}

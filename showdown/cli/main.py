@@ -248,6 +248,8 @@ _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "scorecard": _add_scorecard,
     "equity": _add_equity,
     "plot": _add_plot,
+    "export": _adder("showdown.cli.interchange", "add_export_parser"),
+    "import": _adder("showdown.cli.interchange", "add_import_parser"),
 }
 """Command name -> the adder of its parser, in the order ``showdown --help`` lists them."""
 

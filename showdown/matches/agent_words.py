@@ -23,8 +23,17 @@ from showdown.matches.config import AgentSpec
 __all__ = ["agent_from_word", "agents_from_words", "parse_option"]
 
 
+OPENSPIEL_PREFIX = "openspiel:"
+OPENSPIEL_AGENT = "showdown.interchange.openspiel:OpenSpielAgent"
+
+
 def agent_from_word(word: str) -> AgentSpec:
     """The seat a command-line word names (see the module docstring)."""
+    if word.startswith(OPENSPIEL_PREFIX):  # an OpenSpiel policy file (showdown.interchange.openspiel)
+        policy = Path(word[len(OPENSPIEL_PREFIX):])
+        if not policy.is_file():
+            raise ConfigError(f"{word}: no such OpenSpiel policy file {policy} (write one with showdown.interchange.openspiel.save_policy)")
+        return AgentSpec(name=OPENSPIEL_AGENT, label=f"openspiel-{policy.stem}", options={"policy": str(policy.resolve())})
     path = Path(word)
     if path.is_file() or (os.sep in word and path.exists()):
         if path.suffix == ".py":

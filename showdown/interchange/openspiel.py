@@ -1,0 +1,180 @@
+"""The OpenSpiel bridge (the ``openspiel`` extra): our games as OpenSpiel ``universal_poker`` games,
+strategies both ways, and an OpenSpiel tabular policy as a showdown agent.
+
+``openspiel_game(game)`` loads ``universal_poker`` (OpenSpiel's port of the ACPC game definition)
+with the ``.game`` file's parameters, so both tools play one game. ``walk_decisions`` visits every
+decision of OpenSpiel's tree with our information-set key beside it (the cards OpenSpiel deals are
+mapped onto our deck by rank and suit order: ``universal_poker`` keeps the lowest ranks and suits,
+we the highest), which is all the conversions need: ``to_openspiel_policy`` (our ``Strategy`` ->
+OpenSpiel ``TabularPolicy``) and ``from_openspiel_policy`` (any OpenSpiel policy -> our
+``Strategy``). ``OpenSpielAgent`` plays a policy file (``save_policy``: JSON, information-state
+string -> action -> probability); ``showdown match leduc openspiel:FILE cfr`` seats it.
+Tabular: for the games whose tree can be walked (Kuhn, Leduc and the like).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from showdown.agents.base import LETTER_ACTIONS, infoset_key
+from showdown.agents.equilibrium import StrategyAgent
+from showdown.errors import ConfigError, ShowdownError
+from showdown.games.cards import RANKS, SUITS, Card, deck_ranks, deck_suits, make_card
+from showdown.games.gamedef import UNLIMITED_STACK, GameDef
+from showdown.games.state import State
+from showdown.solvers.strategy import Strategy
+
+__all__ = [
+    "OpenSpielAgent", "from_openspiel_policy", "load_policy", "openspiel_game", "save_policy", "to_openspiel_policy",
+    "universal_poker_parameters", "walk_decisions",
+]  # fmt: skip
+
+LETTER_OF_ACTION = {0: "f", 1: "c", 2: "r"}
+"""universal_poker's limit actions (fold, check/call, bet/raise) as our action letters."""
+
+
+def universal_poker_parameters(game: GameDef) -> dict[str, Any]:
+    """The ``universal_poker`` parameters of ``game``: the ``.game`` file's, keyword by keyword."""
+    params: dict[str, Any] = {
+        "betting": "nolimit" if game.is_nolimit else "limit",
+        "numPlayers": game.num_players,
+        "numRounds": game.num_rounds,
+        "blind": " ".join(map(str, game.blind)),
+        "firstPlayer": " ".join(str(p + 1) for p in game.first_player),
+        "numSuits": game.num_suits,
+        "numRanks": game.num_ranks,
+        "numHoleCards": game.num_hole_cards,
+        "numBoardCards": " ".join(map(str, game.num_board_cards)),
+    }
+    if game.is_limit:
+        params["raiseSize"] = " ".join(map(str, game.raise_size))
+        params["maxRaises"] = " ".join(map(str, game.max_raises))
+    else:
+        params["bettingAbstraction"] = "fullgame"
+    if any(s < UNLIMITED_STACK for s in game.stack):
+        params["stack"] = " ".join(map(str, game.stack))
+    return params
+
+
+def openspiel_game(game: GameDef) -> Any:
+    """``pyspiel.load_game("universal_poker", ...)`` of ``game``."""
+    try:
+        import pyspiel
+    except ImportError:
+        raise ShowdownError("the OpenSpiel bridge needs OpenSpiel: pip install 'showdown-poker[openspiel]'") from None
+    return pyspiel.load_game("universal_poker", universal_poker_parameters(game))
+
+
+def _our_card(text: str, game: GameDef) -> Card:
+    """universal_poker's card (``"2c"``: its lowest rank and suit) as ours (same place in our deck)."""
+    return make_card(deck_ranks(game.num_ranks)[RANKS.index(text[0])], deck_suits(game.num_suits)[SUITS.index(text[1])])
+
+
+def walk_decisions(game: GameDef, os_game: Any) -> Iterator[tuple[Any, str, list[str]]]:
+    """Every decision state of OpenSpiel's tree: (state, our information-set key of the player to
+    act, our action letter of each of its legal actions). Limit games (the tabular ones)."""
+    if not game.is_limit:
+        raise ShowdownError("walk_decisions: limit games only (a no-limit tree is too large to walk)")
+    per_player = game.num_hole_cards
+
+    def visit(state: Any, ours: State, hole: list[list[Card]], board: list[Card]) -> Iterator[tuple[Any, str, list[str]]]:
+        if state.is_terminal():
+            return
+        if state.is_chance_node():
+            dealt = sum(map(len, hole))
+            for action, _ in state.chance_outcomes():
+                card = _our_card(state.action_to_string(action).rsplit(" ", 1)[-1], game)
+                h, b = [list(x) for x in hole], list(board)
+                if dealt < per_player * game.num_players:
+                    h[dealt // per_player].append(card)
+                else:
+                    b.append(card)
+                yield from visit(state.child(action), ours, h, b)
+            return
+        p = state.current_player()
+        legal = state.legal_actions()
+        letters = [LETTER_OF_ACTION[a] for a in legal]
+        yield state, infoset_key(tuple(hole[p]), tuple(board), ours.betting, game.num_board_cards), letters
+        for action, letter in zip(legal, letters):
+            yield from visit(state.child(action), ours.apply(LETTER_ACTIONS[letter]), hole, board)
+
+    yield from visit(os_game.new_initial_state(), State.initial(game), [[] for _ in range(game.num_players)], [])
+
+
+def to_openspiel_policy(game: GameDef, os_game: Any, strategy: Strategy) -> Any:
+    """Our strategy as OpenSpiel's ``TabularPolicy`` over ``os_game``."""
+    from open_spiel.python import policy as os_policy
+
+    tabular = os_policy.TabularPolicy(os_game)
+    for state, key, letters in walk_decisions(game, os_game):
+        row = strategy.table.get(key)
+        if row is None:
+            raise ShowdownError(f"the strategy has no information set {key!r}")
+        probs = tabular.policy_for_key(state.information_state_string())
+        probs[:] = 0.0
+        for action, letter in zip(state.legal_actions(), letters):
+            probs[action] = row.get(letter, 0.0)
+    return tabular
+
+
+def from_openspiel_policy(game: GameDef, os_game: Any, policy: Any) -> Strategy:
+    """Any OpenSpiel policy over ``os_game`` (``action_probabilities(state)``) as our ``Strategy``."""
+    table: dict[str, dict[str, float]] = {}
+    for state, key, letters in walk_decisions(game, os_game):
+        if key in table:
+            continue
+        probs = policy.action_probabilities(state)
+        table[key] = {letter: float(probs.get(action, 0.0)) for action, letter in zip(state.legal_actions(), letters)}
+    return Strategy(game, table)
+
+
+def save_policy(policy: Any, os_game: Any, game: GameDef, path: str | Path) -> Path:
+    """An OpenSpiel policy as a JSON file ``OpenSpielAgent`` reads: the game's parameters and, per
+    information-state string, each legal action's probability (no pickle: a file users may share)."""
+    doc: dict[str, Any] = {"universal_poker": universal_poker_parameters(game), "policy": {}}
+    for state, _, _ in walk_decisions(game, os_game):
+        key = state.information_state_string()
+        if key not in doc["policy"]:
+            doc["policy"][key] = {str(a): float(p) for a, p in policy.action_probabilities(state).items()}
+    out = Path(path)
+    out.write_text(json.dumps(doc, indent=0) + "\n", encoding="utf-8")
+    return out
+
+
+class _FilePolicy:
+    """A policy file's table with OpenSpiel's ``action_probabilities`` (what the walk asks)."""
+
+    def __init__(self, table: Mapping[str, Mapping[str, float]], where: str) -> None:
+        self.table = table
+        self.where = where
+
+    def action_probabilities(self, state: Any) -> dict[int, float]:
+        key = state.information_state_string()
+        row = self.table.get(key)
+        if row is None:
+            raise ConfigError(f"{self.where}: no probabilities for the information state {key!r}")
+        return {int(a): float(p) for a, p in row.items()}
+
+
+def load_policy(path: str | Path, game: GameDef) -> Strategy:
+    """A policy file (``save_policy``) as our ``Strategy`` for ``game``; its parameters must be the game's."""
+    p = Path(path)
+    try:
+        doc = json.loads(p.read_text(encoding="utf-8"))
+        params, table = doc["universal_poker"], doc["policy"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"OpenSpiel policy {p}: cannot read it ({exc}); write it with showdown.interchange.openspiel.save_policy") from None
+    if {k: str(v) for k, v in params.items()} != {k: str(v) for k, v in universal_poker_parameters(game).items()}:
+        raise ConfigError(f"OpenSpiel policy {p}: made for universal_poker({params}), not for {game.name or 'this game'}")
+    return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))
+
+
+class OpenSpielAgent(StrategyAgent):
+    """An OpenSpiel tabular policy (a ``save_policy`` file) playing a seat:
+    ``showdown match leduc openspiel:FILE cfr``."""
+
+    def __init__(self, game: GameDef, policy: str, seed: int | None = None) -> None:
+        super().__init__(game, load_policy(policy, game), seed)

@@ -1,0 +1,126 @@
+"""The PettingZoo environment: PettingZoo's own API test, the reference dealer's cards for a seed,
+the action mapping, rewards."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import showdown.env  # noqa: E402
+from showdown.env.encoding import ActionMap  # noqa: E402
+from showdown.games.catalog import get_game  # noqa: E402
+from showdown.games.gamedef import format_gamedef  # noqa: E402
+from showdown.games.state import Action, ActionKind  # noqa: E402
+from showdown.protocol.logfile import parse_log  # noqa: E402
+from tests.phh_support import uneven_game  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+@pytest.mark.parametrize("game", ["kuhn", "kuhn3p", "leduc", "leduc3p", "holdem-limit", "holdem-nolimit", "holdem-nolimit-3p"])
+def test_pettingzoos_api_test_passes_wrapped_and_bare(game: str) -> None:
+    api_test(showdown.env.env(game=game), num_cycles=200)
+    api_test(showdown.env.raw_env(game=game), num_cycles=200)
+
+
+def test_any_game_file_ten_players_passes_too(tmp_path: Path) -> None:
+    game_file = tmp_path / "ten.game"
+    game_file.write_text(format_gamedef(uneven_game("nolimit", (4000, 1000, 9000, 200, 5000, 7000, 3000, 2500, 8000, 6000))))
+    env = showdown.env.env(game=str(game_file))
+    api_test(env, num_cycles=200)
+    assert len(env.possible_agents) == 10
+
+
+def test_seeded_environments_repeat_themselves() -> None:
+    seed_test(lambda: showdown.env.env(game="leduc"), num_cycles=50)
+
+
+@pytest.mark.parametrize("log, game", [("kuhn.limit.2p.1000h.seed0.log", "kuhn"), ("leduc.limit.2p.1000h.seed0.log", "leduc"),
+                                       ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "holdem-nolimit")])
+def test_the_seed_deals_the_reference_dealers_cards_hand_after_hand(log: str, game: str) -> None:
+    hands = parse_log((DATA / log).read_text().splitlines()).hands[:30]
+    env = showdown.env.raw_env(game=game)
+    env.reset(seed=0)
+    for h in hands:
+        assert env.hand_number == h.hand
+        assert env.state.hole == h.hole
+        assert env.state.board[: len(h.board_cards)] == h.board_cards
+        env.reset()
+
+
+def _play(env, choose) -> dict[str, float]:  # type: ignore[no-untyped-def]
+    for _agent in env.agent_iter():
+        obs, reward, done, truncated, info = env.last()
+        env.step(None if done or truncated else choose(obs, info))
+    return env._cumulative_rewards if hasattr(env, "_cumulative_rewards") else {}
+
+
+def test_rewards_are_the_hands_payoffs_in_chips_or_big_blinds() -> None:
+    chips, bb = showdown.env.raw_env(game="holdem-nolimit"), showdown.env.raw_env(game="holdem-nolimit", reward="bb")
+    totals = {"chips": [], "bb": []}
+    for env, unit in ((chips, "chips"), (bb, "bb")):
+        env.reset(seed=3)
+        for _agent in env.agent_iter():
+            obs, reward, done, truncated, _ = env.last()
+            if done:
+                totals[unit].append(reward)
+            env.step(None if done else int(np.flatnonzero(obs["action_mask"])[-1]))  # all in, always
+    assert totals["chips"] == [100 * r for r in totals["bb"]] and sum(totals["chips"]) == 0 and max(totals["chips"]) == 20000
+
+
+def test_no_limit_actions_are_pot_fractions_and_all_in_with_illegal_sizes_masked() -> None:
+    game = get_game("holdem-nolimit")
+    env = showdown.env.raw_env(game=game)
+    env.reset(seed=0)
+    actions = ActionMap(game)
+    assert actions.names() == ["fold", "call", "raise 0.5 pot", "raise 1 pot", "raise 2 pot", "all in"]
+    state = env.state  # the small blind to act: pot 150, 50 to call
+    assert [actions.raise_to(state, i) for i in range(2, 6)] == [200, 300, 500, 20000]
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask.tolist() == [1, 1, 1, 1, 1, 1]
+    env.step(4)  # raise 2 pot: to 500
+    assert env.state.betting == "r500"
+    env.step("r1750")  # an exact size, as ACPC text
+    env.step(Action(ActionKind.RAISE, 5000))  # or as an Action
+    assert env.state.betting == "r500r1750r5000"
+    env.step(1)
+    assert env.state.round == 1
+
+
+def test_the_wrapped_env_ends_the_hand_on_an_illegal_action_with_a_penalty() -> None:
+    env = showdown.env.env(game="kuhn")
+    env.reset(seed=0)
+    first = env.agent_selection
+    env.step(0)  # fold with nothing to call: masked
+    assert env.terminations[first] and env.rewards[first] == -1
+
+
+def test_the_observation_is_what_the_seat_may_see() -> None:
+    env = showdown.env.raw_env(game="leduc")
+    env.reset(seed=4)
+    a, b = env.possible_agents
+    oa, ob = env.observe(a)["observation"], env.observe(b)["observation"]
+    deck = get_game("leduc").deck_size
+    assert oa[:deck].sum() == 1 and ob[:deck].sum() == 1 and not np.array_equal(oa[:deck], ob[:deck])
+    assert oa[deck:2 * deck].sum() == 0  # no board card before the second round
+    assert env.infos[env.agent_selection]["infoset"] == "Ks:/"  # the solvers' key: own card, no board, no betting
+
+
+def test_the_bare_env_raises_on_an_illegal_action_and_out_of_range_ends_a_wrapped_hand() -> None:
+    from showdown.errors import IllegalActionError
+
+    bare = showdown.env.raw_env(game="kuhn")
+    bare.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="not legal"):
+        bare.step(0)
+    wrapped = showdown.env.env(game="kuhn")
+    wrapped.reset(seed=0)
+    first = wrapped.agent_selection
+    wrapped.step(7)
+    assert wrapped.terminations[first] and wrapped.rewards[first] == -1

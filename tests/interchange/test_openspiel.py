@@ -1,0 +1,130 @@
+"""The OpenSpiel bridge, checked by OpenSpiel itself: the same game values, best responses and
+exploitability to 1e-9, and OpenSpiel's CFR policy playing a full match in our dealer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pyspiel")
+
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import expected_game_score  # noqa: E402
+from open_spiel.python.algorithms import exploitability as os_exploitability  # noqa: E402
+
+from showdown.cli import main  # noqa: E402
+from showdown.errors import ConfigError  # noqa: E402
+from showdown.games.catalog import get_game  # noqa: E402
+from showdown.interchange.openspiel import (  # noqa: E402
+    from_openspiel_policy,
+    load_policy,
+    openspiel_game,
+    save_policy,
+    to_openspiel_policy,
+    universal_poker_parameters,
+)
+from showdown.solvers.best_response import best_response_values, expected_value, exploitability  # noqa: E402
+from showdown.solvers.multiplayer import evaluate  # noqa: E402
+from showdown.solvers.ntree import build_ntree  # noqa: E402
+from showdown.solvers.strategy import Strategy, ntree_sigma, uniform_strategy  # noqa: E402
+
+TOLERANCE = 1e-9
+
+
+def _random_strategy(name: str, seed: int) -> Strategy:
+    rng = np.random.default_rng(seed)
+    uniform = uniform_strategy(get_game(name))
+    table = {}
+    for key, row in uniform.table.items():
+        weights = rng.random(len(row)) + 0.05
+        table[key] = dict(zip(row, weights / weights.sum()))
+    return Strategy(get_game(name), table)
+
+
+def _profiles(name: str) -> list[Strategy]:
+    profiles = [uniform_strategy(get_game(name)), _random_strategy(name, 1), _random_strategy(name, 2)]
+    if name in ("kuhn", "leduc"):
+        from showdown.agents.equilibrium import equilibrium_strategy
+
+        profiles.append(equilibrium_strategy(get_game(name)))
+    return profiles
+
+
+@pytest.mark.parametrize("name", ["kuhn", "leduc"])
+def test_two_player_values_best_responses_and_exploitability_agree_with_openspiel(name: str) -> None:
+    game = get_game(name)
+    os_game = openspiel_game(game)
+    for strategy in _profiles(name):
+        policy = to_openspiel_policy(game, os_game, strategy)
+        values = expected_game_score.policy_value(os_game.new_initial_state(), [policy] * 2)
+        ours = expected_value(game, strategy)
+        assert abs(values[0] - ours) < TOLERANCE and abs(values[1] + ours) < TOLERANCE
+        conv = os_exploitability.nash_conv(os_game, policy, return_only_nash_conv=False)
+        br0, br1 = best_response_values(game, strategy)
+        assert abs(conv.player_improvements[0] - (br0 - ours)) < TOLERANCE
+        assert abs(conv.player_improvements[1] - (br1 + ours)) < TOLERANCE
+        assert abs(os_exploitability.exploitability(os_game, policy) - exploitability(game, strategy)) < TOLERANCE
+
+
+def test_three_player_kuhn_values_and_best_responses_agree_with_openspiel() -> None:
+    game = get_game("kuhn3p")
+    os_game = openspiel_game(game)
+    tree = build_ntree(game)
+    for strategy in _profiles("kuhn3p"):
+        policy = to_openspiel_policy(game, os_game, strategy)
+        ours = evaluate(tree, ntree_sigma(tree, strategy))
+        values = expected_game_score.policy_value(os_game.new_initial_state(), [policy] * 3)
+        assert np.allclose(values, ours.values, atol=TOLERANCE, rtol=0)
+        conv = os_exploitability.nash_conv(os_game, policy, return_only_nash_conv=False)
+        gains = [b - v for b, v in zip(ours.best_response, ours.values)]
+        assert np.allclose(conv.player_improvements, gains, atol=TOLERANCE, rtol=0)
+
+
+def test_a_policy_goes_there_and_back_unchanged() -> None:
+    game = get_game("leduc")
+    os_game = openspiel_game(game)
+    strategy = _random_strategy("leduc", 7)
+    back = from_openspiel_policy(game, os_game, to_openspiel_policy(game, os_game, strategy))
+    assert back.table.keys() == strategy.table.keys()
+    assert all(abs(back.table[k][a] - p) < 1e-12 for k, row in strategy.table.items() for a, p in row.items())
+
+
+def test_any_game_file_becomes_the_same_universal_poker_game() -> None:
+    params = universal_poker_parameters(get_game("holdem-nolimit"))
+    assert params["blind"] == "100 50" and params["firstPlayer"] == "2 1 1 1" and params["stack"] == "20000 20000"
+    os_game = pyspiel.load_game("universal_poker", params)
+    assert os_game.num_players() == 2
+
+
+def test_openspiels_cfr_policy_plays_a_full_match_in_our_dealer(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = get_game("leduc")
+    os_game = openspiel_game(game)
+    solver = pyspiel.CFRSolver(os_game)
+    for _ in range(60):
+        solver.evaluate_and_update_policy()
+    policy_file = save_policy(solver.average_policy(), os_game, game, tmp_path / "leduc_cfr.json")
+    strategy = load_policy(policy_file, game)
+    assert exploitability(game, strategy) < 0.2  # CFR's average after 60 iterations, by our own best response
+    assert main(["match", "leduc", f"openspiel:{policy_file}", "call", "--hands", "300", "--seed", "3", "--out", str(tmp_path / "out"),
+                 "--no-progress", "--json"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["hands"] == 300 and not report.get("aborted")
+    logs = list((tmp_path / "out").glob("*.log"))
+    assert main(["verify-log", str(logs[0])]) == 0
+
+
+def test_a_policy_file_for_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
+    game = get_game("kuhn")
+    os_game = openspiel_game(game)
+    path = save_policy(to_openspiel_policy(game, os_game, uniform_strategy(game)), os_game, game, tmp_path / "kuhn.json")
+    with pytest.raises(ConfigError, match="made for universal_poker"):
+        load_policy(path, get_game("leduc"))
+
+
+def test_a_missing_policy_file_is_one_line_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "leduc", f"openspiel:{tmp_path / 'none.json'}", "call", "--hands", "10", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no such OpenSpiel policy file" in err[0]

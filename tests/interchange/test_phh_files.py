@@ -1,0 +1,149 @@
+"""Whole logs to PHH and back: import(export(log)) is the log, and the commands say what is wrong in
+one line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.cli import main
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import format_gamedef
+from showdown.interchange.phh_files import export_phh, import_phh
+from showdown.protocol.logfile import hand_json
+from tests.phh_support import log_text, pokerkit_payoffs, random_hands, uneven_game
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+NOLIMIT_LOG = DATA / "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log"
+
+
+def test_import_of_export_is_the_reference_dealers_log_line_for_line(tmp_path: Path) -> None:
+    result = export_phh(NOLIMIT_LOG, tmp_path)
+    assert (result.hands, result.skipped) == (1000, 0)
+    back = import_phh([result.target], tmp_path / "back" / NOLIMIT_LOG.name) if (tmp_path / "back").mkdir() is None else None
+    assert back is not None and back.game_file is None  # a catalog game: the header names it
+    assert (tmp_path / "back" / NOLIMIT_LOG.name).read_text() == NOLIMIT_LOG.read_text()
+    assert main(["verify-log", str(tmp_path / "back" / NOLIMIT_LOG.name)]) == 0  # the seed came along
+
+
+@pytest.mark.parametrize("stacks", [(3000, 20000, 9000), (5000, 20000)])
+def test_a_log_with_side_pots_comes_back_hand_for_hand_beside_its_own_game(tmp_path: Path, stacks: tuple[int, ...]) -> None:
+    game = uneven_game("nolimit", stacks)
+    (tmp_path / "uneven.game").write_text(format_gamedef(game))
+    hands = list(random_hands(game, 200, seed=11))
+    log = tmp_path / "m.log"
+    log.write_text(log_text("uneven.game", hands, seed=11))
+    (tmp_path / "phh").mkdir()
+    result = export_phh(log, tmp_path / "phh")
+    assert result.hands + result.skipped == 200 and result.skipped < 10
+    out = tmp_path / "back" / "m.log"
+    out.parent.mkdir()
+    imported = import_phh([result.target], out)
+    assert imported.game_file == out.with_suffix(".game")  # no catalog game: written beside the log
+    assert get_game(str(imported.game_file)) == game
+    ours = [line for line in log.read_text().splitlines() if line.startswith("STATE:")]
+    back = [line for line in out.read_text().splitlines() if line.startswith("STATE:")]
+    skipped = result.first_skipped.split(": hand ")[-1].split(":")[0] if result.skipped else None
+    assert len(back) == result.hands and set(back) <= set(ours)
+    assert all(line.split(":")[1] != skipped for line in back)
+    assert out.read_text().splitlines()[0] == f"# name/game/hands/seed m m.game {result.hands} 11"
+    if result.skipped == 0:
+        assert main(["verify-log", str(out)]) == 0
+
+
+def test_jsonl_hands_come_back_the_same(tmp_path: Path) -> None:
+    game = get_game("holdem-limit-3p")
+    hands = list(random_hands(game, 100, seed=3))
+    names = ("a", "b", "c")
+    lines = []
+    for h in hands:
+        seats = tuple((p + h.hand) % 3 for p in range(3))
+        players = tuple(names[s] for s in seats)
+        lines.append(hand_json(h.hand, "holdem-limit-3p", players, seats, h.hole, h.board, h.betting_text, h.values, ()))
+    log = tmp_path / "m.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    result = export_phh(log, tmp_path)
+    out = tmp_path / "back.jsonl"
+    import_phh([result.target], out)
+    assert out.read_text().splitlines()[:-1] == lines
+    assert '"summary":true' in out.read_text().splitlines()[-1]
+
+
+def test_cli_export_then_import_then_analyze_and_view_data(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(tmp_path / "phh")]) == 0
+    phhs = tmp_path / "phh" / (NOLIMIT_LOG.stem + ".phhs")
+    assert "1,000 hands" in capsys.readouterr().out
+    assert main(["import", str(phhs), "-o", str(tmp_path / "m.log")]) == 0
+    assert main(["analyze", str(tmp_path / "m.log"), "--json"]) == 0
+    assert '"players"' in capsys.readouterr().out
+    assert main(["report", str(tmp_path / "m.log"), "-o", str(tmp_path / "r.html")]) == 0
+    assert (tmp_path / "r.html").stat().st_size > 1000
+
+
+def test_exported_hands_load_in_pokerkit_from_the_file(tmp_path: Path) -> None:
+    result = export_phh(DATA / "holdem.limit.2p.reverse_blinds.1000h.seed0.log", tmp_path)
+    text = result.target.read_text()
+    assert len(pokerkit_payoffs("\n".join(text.split("\n\n")[:50]))) == 50
+
+
+@pytest.mark.parametrize("content, says", [
+    ('[1]\nvariant = "NT"\n', "bad.phhs:1 [1]: field 'blinds_or_straddles': missing"),
+    ("[1]\nvariant = \n", "bad.phhs:1: not valid PHH (TOML)"),
+    ('[1]\nvariant = "F7S"\n', "bad.phhs:1 [1]: field 'variant'"),
+])
+def test_bad_phh_is_one_line_naming_file_and_field_exit_2(tmp_path: Path, content: str, says: str) -> None:
+    bad = tmp_path / "bad.phhs"
+    bad.write_text(content)
+    run = subprocess.run([sys.executable, "-m", "showdown", "import", str(bad), "-o", str(tmp_path / "m.log")],
+                         capture_output=True, text=True, cwd=tmp_path)  # fmt: skip
+    assert run.returncode == 2
+    lines = run.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0] and "Traceback" not in run.stderr
+    assert not (tmp_path / "m.log").exists()
+
+
+def test_export_of_a_game_phh_cannot_state_is_one_line(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, "-m", "showdown", "export", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--to", "phh",
+                          "-o", str(tmp_path)], capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
+    assert "cannot be written as PHH" in run.stderr and not list(tmp_path.iterdir())
+
+
+@pytest.mark.slow
+def test_100000_hands_export_in_10_seconds_and_import_as_fast_in_flat_memory(tmp_path: Path) -> None:
+    """The issue's figure: a 100,000-hand no-limit log (the reference dealer's hands over and over);
+    memory (peak RSS of the command) no larger than for a tenth of it. Time is the command's CPU
+    time, so that other work on a shared machine does not count against it."""
+    base = NOLIMIT_LOG.read_text().splitlines()
+    states = [line for line in base if line.startswith("STATE:")]
+    header = [line for line in base if line.startswith("#")]
+
+    def write(count: int, path: Path) -> None:
+        with path.open("w") as f:
+            f.write("\n".join(header).replace(" 1000 ", f" {count} ") + "\n")
+            for h in range(count):
+                line = states[h % 1000].split(":", 2)
+                f.write(f"STATE:{h}:{line[2]}\n")
+
+    figures = {}
+    for count in (10_000, 100_000):
+        log = tmp_path / f"n{count}.log"
+        write(count, log)
+        out = tmp_path / f"out{count}"
+        figures[count] = []
+        for argv in (["export", str(log), "--to", "phh", "-o", str(out)], ["import", str(out / log.with_suffix(".phhs").name), "-o", str(out / "b.log")]):
+            code = ("import resource, sys, time; from showdown.cli import main; t = time.process_time(); "
+                    f"rc = main({argv!r}); print(time.process_time() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss); sys.exit(rc)")
+            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            assert run.returncode == 0, run.stderr
+            seconds, rss = run.stdout.split()[-2:]
+            figures[count].append((float(seconds), int(rss)))
+    print(figures)
+    (export_s, export_rss), (import_s, import_rss) = figures[100_000]
+    assert export_s <= 10 and import_s <= 10
+    assert export_rss < figures[10_000][0][1] * 1.25 and import_rss < figures[10_000][1][1] * 1.25
+    shutil.rmtree(tmp_path)

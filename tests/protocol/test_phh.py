@@ -1,0 +1,194 @@
+"""PHH out and in, checked by pokerkit itself: every exported hand replayed by pokerkit ends with the
+stacks our log's values say, and reading a hand back gives the hand we wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from showdown.errors import ProtocolError
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import UNLIMITED_STACK, GameDef
+from showdown.protocol.logfile import LoggedHand, parse_log
+from showdown.protocol.phh import NoPhhForm, format_phh_hand, parse_phh_hand, phh_variant, split_phhs
+from tests.phh_support import pokerkit_payoffs, random_hands, uneven_game
+
+pytest.importorskip("pokerkit")
+
+DATA = Path(__file__).resolve().parents[1] / "data"
+
+
+def _agrees(ours: tuple[float, ...], theirs: tuple[int, ...]) -> bool:
+    """Equal, chip for chip; where a split pot left a fraction (ours are exact, pokerkit gives whole
+    odd chips) within a chip a pot."""
+    if all(float(v).is_integer() for v in ours):
+        return tuple(int(v) for v in ours) == theirs
+    return all(abs(a - b) < len(ours) for a, b in zip(ours, theirs))
+
+
+def _exported(game: GameDef, hands: list[LoggedHand]) -> tuple[list[LoggedHand], str]:
+    kept, texts = [], []
+    for h in hands:
+        try:
+            texts.append(format_phh_hand(game, h))
+        except NoPhhForm:
+            continue
+        kept.append(h)
+    return kept, "\n".join(texts)
+
+
+def _check_with_pokerkit(game: GameDef, hands: list[LoggedHand]) -> list[LoggedHand]:
+    kept, text = _exported(game, hands)
+    theirs = pokerkit_payoffs(text)
+    assert len(theirs) == len(kept)
+    wrong = [(h.hand, h.values, t) for h, t in zip(kept, theirs) if not _agrees(h.values, t)]
+    assert not wrong, wrong[:3]
+    back = [parse_phh_hand(chunk, f"x:{line}").hand for line, chunk in split_phhs(text.splitlines(keepends=True))]
+    assert back == kept
+    return kept
+
+
+REFERENCE_LOGS = [
+    ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "holdem-nolimit"),
+    ("holdem.limit.2p.reverse_blinds.1000h.seed0.log", "holdem-limit"),
+]
+
+
+@pytest.mark.parametrize("log, game", REFERENCE_LOGS)
+def test_pokerkit_replays_the_reference_dealers_hands_to_our_values(log: str, game: str) -> None:
+    hands = list(parse_log((DATA / log).read_text().splitlines(), source=log).hands)[:150]
+    assert len(_check_with_pokerkit(get_game(game), hands)) == 150
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("log, game", REFERENCE_LOGS)
+def test_pokerkit_replays_every_hand_of_the_reference_dealers_logs(log: str, game: str) -> None:
+    hands = list(parse_log((DATA / log).read_text().splitlines(), source=log).hands)
+    assert len(_check_with_pokerkit(get_game(game), hands)) == 1000
+
+
+@pytest.mark.parametrize("game", [
+    get_game("holdem-nolimit-3p"),
+    get_game("holdem-limit-3p"),
+    uneven_game("nolimit", (3000, 20000, 9000)),
+    uneven_game("nolimit", (5000, 20000)),
+    uneven_game("limit", (700, 3000, 1500)),
+], ids=lambda g: g.name)
+def test_pokerkit_agrees_on_all_ins_and_side_pots(game: GameDef) -> None:
+    hands = list(random_hands(game, 300, seed=5))
+    kept = _check_with_pokerkit(game, hands)
+    assert len(kept) >= 0.9 * len(hands)
+    if max(game.stack) < UNLIMITED_STACK:
+        lost_all = [h for h in kept if any(-v == game.stack[p] for p, v in enumerate(h.values))]
+        assert lost_all, "the sample should have all-ins"
+    if len(set(game.stack)) > 1 and game.num_players > 2:
+        side_pots = [h for h in kept if sum(v > 0 for v in h.values) > 1 or len({-v for v in h.values if v < 0}) > 1]
+        assert side_pots
+
+
+def test_ten_players_with_uneven_stacks() -> None:
+    game = uneven_game("nolimit", (4000, 1000, 9000, 200, 5000, 7000, 3000, 2500, 8000, 6000))
+    _check_with_pokerkit(game, list(random_hands(game, 120, seed=2)))
+
+
+def test_a_hand_pokerkit_would_refuse_is_said_to_have_no_phh_form() -> None:
+    # 3 players, uneven stacks: p3 raises to 1000, p1 calls, p2's all-in raise to 1300 is short of a
+    # full raise, so pokerkit does not let p3, who has acted, raise again; the reference dealer does.
+    game = uneven_game("nolimit", (20000, 1300, 20000))
+    from showdown.games.state import parse_betting
+
+    hand = LoggedHand(0, parse_betting("r1000cr1300r3000f///"), ((0, 1), (2, 3), (4, 5)),
+                       ((), (6, 7, 8), (9,), (10,)), (0.0, 0.0, 0.0), ("a", "b", "c"))
+    with pytest.raises(NoPhhForm, match="hand 0: p3 raises after an all-in short of a full raise"):
+        format_phh_hand(game, hand)
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc", "kuhn3p"])
+def test_games_phh_cannot_state_are_refused_in_one_sentence(game: str) -> None:
+    with pytest.raises(ProtocolError, match="cannot be written as PHH: .*Texas hold'em"):
+        phh_variant(get_game(game))
+
+
+GOOD = """[7]
+variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [20000, 20000]
+actions = ["d dh p1 Ah8s", "d dh p2 2h4c", "p2 cbr 300", "p1 cc", "d db Qd7h6c", "p1 cc", "p2 cbr 400", "p1 f"]
+players = ["Alice", "Bob"]
+finishing_stacks = [19700, 20300]
+"""
+
+
+def test_a_hand_from_elsewhere_reads_into_our_log_terms() -> None:
+    got = parse_phh_hand(GOOD, "f.phhs:1")
+    assert got.hand.betting_text == "r300c/cr700f"  # PHH's street sizes are our hand totals less the street's start
+    assert got.hand.names == ("Alice", "Bob")
+    assert got.hand.values == (-300.0, 300.0)
+    assert got.game == get_game("holdem-nolimit")
+
+
+@pytest.mark.parametrize("change, field", [
+    (('variant = "NT"', 'variant = "FO/8"'), "variant"),
+    (("antes = [0, 0]", "antes = [5, 5]"), "antes"),
+    (("min_bet = 100\n", ""), "min_bet"),
+    (("min_bet = 100", "min_bet = 7"), "min_bet"),
+    (("starting_stacks = [20000, 20000]", "starting_stacks = [20000]"), "starting_stacks"),
+    (('"d dh p2 2h4c"', '"d dh p2 ????"'), "actions"),
+    (('"p2 cbr 300"', '"p1 cbr 300"'), "actions"),
+    ((', "p1 f"]', "]"), "actions"),
+    (("finishing_stacks = [19700, 20300]", "finishing_stacks = [20000, 20000]"), "finishing_stacks"),
+    (('"p2 cbr 400"', '"p2 cbr lots"'), "actions"),
+])
+def test_bad_phh_names_the_file_and_the_field(change: tuple[str, str], field: str) -> None:
+    with pytest.raises(ProtocolError, match=rf"^f\.phhs:3 \[7\]: field '{field}': "):
+        parse_phh_hand(GOOD.replace(*change), "f.phhs:3")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_any_damage_to_a_phh_hand_is_one_protocol_error_never_a_crash(data: st.DataObject) -> None:
+    lines = GOOD.splitlines(keepends=True)
+    k = data.draw(st.integers(0, len(lines) - 1))
+    kind = data.draw(st.sampled_from(["drop", "text", "value"]))
+    if kind == "drop":
+        del lines[k]
+    elif kind == "text":
+        lines[k] = data.draw(st.text(max_size=40)) + "\n"
+    else:
+        key = lines[k].split("=", 1)[0]
+        value = data.draw(st.sampled_from(["-1", "1e400", "true", '"x"', "[]", "[1, 2, 3]", '["p9 cc"]', "{a = 1}", "[[1]]"]))
+        lines[k] = f"{key}= {value}\n"
+    try:
+        parse_phh_hand("".join(lines), "f.phh:1")
+    except ProtocolError as exc:
+        assert str(exc).startswith("f.phh:1") and "\n" not in str(exc)
+
+
+def test_a_phhs_file_splits_at_its_table_headers_one_hand_at_a_time() -> None:
+    text = "# hands\n[1]\nvariant = 'NT'\n\n[2]\nvariant = 'FT'\n"
+    assert [(line, chunk.split("\n")[0]) for line, chunk in split_phhs(text.splitlines(keepends=True))] == [(2, "[1]"), (5, "[2]")]
+
+
+def test_a_hand_pokerkit_wrote_reads_with_pokerkits_result() -> None:
+    from pokerkit import Automation, HandHistory, NoLimitTexasHoldem
+
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    game = NoLimitTexasHoldem(automations, False, 0, (1, 2), 2)
+    state = game((200, 300, 100), 3)
+    for cards in ("AsKs", "2c2d", "7h8h"):
+        state.deal_hole(cards)
+    state.complete_bet_or_raise_to(100)  # p3 all in
+    state.complete_bet_or_raise_to(200)  # p1 all in
+    state.check_or_call()
+    for cards in ("Jc3d5c", "4h", "Qs"):
+        state.deal_board(cards)
+    text = HandHistory.from_game_state(game, state).dumps()  # pokerkit's own layout: single quotes, its key order
+    got = parse_phh_hand(text, "pokerkit.phh")
+    assert got.hand.values == tuple(float(end - start) for end, start in zip(state.stacks, (200, 300, 100)))
+    assert got.hand.betting_text == "r100r200c///"
