@@ -1,4 +1,5 @@
-"""Compiled inner loops of the solvers (numba): one public-chance-sampling CFR+ pass.
+"""Compiled inner loops of the solvers (numba): the public-chance-sampling CFR+ pass, and exact CFR in
+N-player games (``exact_cfr_iterations``, the ``multiplayer.MultiCFRSolver`` update).
 
 Import this module only where a solver runs: importing numba takes about half a second, which the
 dealer, the agents and the command line must not pay. The compiled code is cached next to this file
@@ -256,3 +257,121 @@ def pcs_pass(
         np.zeros((depth + 2, int(tree[6].max()), tree[0].shape[1])),  # the current strategy of each bucket
     )
     _walk(p, tree, board, solver, weight, buffers)
+
+
+# ---------------------------------------------------------------------- exact N-player CFR (multiplayer.NTree)
+
+NTreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+@njit(cache=True, nogil=True)
+def _counterfactual_regrets(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray, value: np.ndarray, inst: np.ndarray) -> None:
+    """Add player p's instantaneous counterfactual regrets (v(child) - v(node)) * others' reach to ``inst``."""
+    parent, actor, first_child, num_children, edge, payoff, terminal_index = tree[:7]
+    nodes, deals = edge.shape
+    reach[0] = 1.0
+    for n in range(1, nodes):  # breadth first: parents before children; rows of deals, in memory order
+        if actor[parent[n]] != p:
+            reach[n] = reach[parent[n]] * prob[n]
+        else:
+            reach[n] = reach[parent[n]]
+    for n in range(nodes - 1, -1, -1):
+        if actor[n] < 0:
+            value[n] = payoff[p, terminal_index[n]]
+            continue
+        value[n] = 0.0
+        for c in range(first_child[n], first_child[n] + num_children[n]):
+            for x in range(deals):
+                value[n, x] += value[c, x] * prob[c, x]
+    for n in range(nodes):
+        if actor[n] == p:
+            for c in range(first_child[n], first_child[n] + num_children[n]):
+                for x in range(deals):
+                    inst[edge[c, x]] += (value[c, x] - value[n, x]) * reach[c, x]
+
+
+@njit(cache=True, nogil=True)
+def exact_cfr_iterations(
+    n: int,
+    t0: int,
+    groups: np.ndarray,
+    rule: tuple[bool, float, float, float],
+    tree: NTreeArrays,
+    regrets: np.ndarray,
+    sums: np.ndarray,
+    sigma: np.ndarray,
+) -> None:
+    """``n`` iterations of exact CFR on an ``NTree`` after ``t0`` done: the ``MultiCFRSolver`` update.
+
+    ``groups[g, p]``: player p updates in the g-th step of an iteration (one player a step when the
+    updates alternate, all at once otherwise). ``rule`` = (plus, alpha, beta, gamma), NaN for no
+    discount: regret matching+ (Tammelin 2014) floors regrets at zero; positive and negative
+    regrets are multiplied by t^alpha/(t^alpha+1) and t^beta/(t^beta+1), the average sums by
+    (t/(t+1))^gamma (discounted CFR, Brown and Sandholm 2019). The average strategy adds each
+    information set's own reach times sigma; sigma is regret matching on the new regrets.
+    """
+    edge, own_path, legal, infoset_player = tree[4], tree[7], tree[8], tree[9]
+    nodes, deals = edge.shape
+    rows, actions = regrets.shape
+    flat = sigma.reshape(-1)
+    prob = np.empty((nodes, deals))
+    reach = np.empty((nodes, deals))
+    value = np.empty((nodes, deals))
+    inst = np.zeros(rows * actions)
+    for it in range(n):
+        t = t0 + it + 1
+        for g in range(groups.shape[0]):
+            prob[0] = 1.0
+            for m in range(1, nodes):
+                for x in range(deals):
+                    prob[m, x] = flat[edge[m, x]]
+            inst[:] = 0.0
+            for p in range(groups.shape[1]):
+                if groups[g, p]:
+                    _counterfactual_regrets(p, tree, prob, reach, value, inst)
+            for i in range(rows):
+                if groups[g, infoset_player[i]]:
+                    _update_infoset(i, t, rule, own_path, inst, regrets, sums, sigma)
+            for i in range(rows):
+                if groups[g, infoset_player[i]]:
+                    _multiplayer_regret_matching(regrets[i], legal[i], sigma[i])
+
+
+@njit(cache=True, nogil=True)
+def _update_infoset(
+    i: int, t: int, rule: tuple[bool, float, float, float], own_path: np.ndarray, inst: np.ndarray, regrets: np.ndarray, sums: np.ndarray, sigma: np.ndarray
+) -> None:
+    """Information set ``i`` at iteration ``t``: regrets plus ``inst`` (discounted, floored by ``rule``), and the
+    average sums plus its own reach (the product of its player's earlier actions' sigma) times sigma."""
+    plus, alpha, beta, gamma = rule
+    rows, actions = regrets.shape
+    flat = sigma.reshape(-1)
+    for a in range(actions):
+        r = regrets[i, a] + inst[i * actions + a]
+        if not np.isnan(alpha):
+            r *= t**alpha / (t**alpha + 1.0) if r > 0.0 else t**beta / (t**beta + 1.0)
+        regrets[i, a] = max(r, 0.0) if plus else r
+    own = 1.0
+    for k in range(own_path.shape[1]):
+        if own_path[i, k] < rows * actions:
+            own *= flat[own_path[i, k]]
+    for a in range(actions):
+        sums[i, a] += own * sigma[i, a]
+        if not np.isnan(gamma):
+            sums[i, a] *= (t / (t + 1.0)) ** gamma
+
+
+@njit(cache=True, nogil=True)
+def _multiplayer_regret_matching(regret: np.ndarray, legal: np.ndarray, out: np.ndarray) -> None:
+    """``multiplayer.regret_matching`` for one row."""
+    total = 0.0
+    count = 0.0
+    for a in range(regret.shape[0]):
+        if legal[a]:
+            total += max(regret[a], 0.0)
+            count += 1.0
+    for a in range(regret.shape[0]):
+        if total > 0.0:
+            out[a] = max(regret[a], 0.0) / total if legal[a] else 0.0
+        else:
+            out[a] = 1.0 / count if legal[a] else 0.0
