@@ -163,8 +163,12 @@ class MultiCFRSolver:
         if self.rule.sampling == "none":  # exact: the compiled update (showdown.solvers.kernels)
             self._exact_iterations(n)
             self.iterations += n
-            self.seconds += time.perf_counter() - start
-            return
+        else:
+            self._numpy_iterations(n)
+        self.seconds += time.perf_counter() - start
+
+    def _numpy_iterations(self, n: int) -> None:
+        """Iterations by ``_step`` (numpy): the sampled variants, and the tests' oracle of the exact ones."""
         for _ in range(n):
             self.iterations += 1
             if self.rule.alternating:
@@ -172,7 +176,6 @@ class MultiCFRSolver:
                     self._step((p,))
             else:
                 self._step(self.tree.players)
-        self.seconds += time.perf_counter() - start
 
     def _exact_iterations(self, n: int) -> None:
         from showdown.solvers.kernels import exact_cfr_iterations  # numba loads here, not where strategies are played

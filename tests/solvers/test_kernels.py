@@ -91,17 +91,6 @@ def test_ties_and_card_removal_at_showdown():
     assert len(np.unique(strength[strength >= 0])) < 0.5 * (strength >= 0).sum()  # ties are common
 
 
-def _numpy_exact_iterations(solver, n: int) -> None:
-    """The oracle: ``MultiCFRSolver``'s plain-numpy update (its exact, unsampled form)."""
-    for _ in range(n):
-        solver.iterations += 1
-        if solver.rule.alternating:
-            for p in solver.tree.players:
-                solver._step((p,))
-        else:
-            solver._step(solver.tree.players)
-
-
 @pytest.mark.parametrize("game_name", ["kuhn3p", "leduc3p"])
 @pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "linear", "dcfr"])
 def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
@@ -111,7 +100,7 @@ def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
     fast, slow = make_solver(game, algorithm), make_solver(game, algorithm)
     n = 30 if game_name == "kuhn3p" else 2
     fast.iterate(n)
-    _numpy_exact_iterations(slow, n)
+    slow._numpy_iterations(n)  # the plain-numpy update, exact when the rule samples nothing
     _assert_close(fast.regrets, slow.regrets)
     _assert_close(fast.average_sums, slow.average_sums)
     _assert_close(fast.current_sigma(), slow.current_sigma())
