@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -105,3 +107,21 @@ def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
     _assert_close(fast.average_sums, slow.average_sums)
     _assert_close(fast.current_sigma(), slow.current_sigma())
     assert fast.iterations == slow.iterations == n
+
+
+def test_numba_loads_only_where_a_solver_runs():
+    """The dealer, the CLI and the hold'em cfr agent (its shipped strategy loaded) start without numba
+    (whose import alone takes about half a second); a PCS solve imports it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import showdown.cli.dealer, showdown.cli.agent, showdown.server.tcp; "
+        "from showdown.agents.cfr import make_cfr; from showdown.games.catalog import get_game; "
+        "make_cfr(get_game('holdem-limit'), {}); print('numba' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    solve = "import sys; from tests.solvers.test_kernels import MINI_HOLDEM, _ScrambledBuckets; from showdown.solvers.pcs import PCSSolver; "
+    solve += "PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM)).iterate(1); print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", solve], capture_output=True, text=True, check=True, cwd=str(Path(__file__).parents[2]))
+    assert out.stdout.strip() == "True"
