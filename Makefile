@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
-	$(BIN)/python -c 'from showdown.solvers.pcs import compile_kernels; compile_kernels()'  # once: numba caches them
+	$(BIN)/python -c 'from showdown.solvers.warm_up import compile_kernels; compile_kernels()'  # once: numba caches them
 	touch $(STAMP)
 
 # the extras some tests exercise for real: pictures (matplotlib), a Ray cluster and the browser view

@@ -33,7 +33,7 @@ from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
 
 FORMAT = "showdown-pcs"
 VERSION = 1
-__all__ = ["AbstractStrategy", "InfosetLayout", "PCSSolver", "compile_kernels", "needs_abstraction", "real_strategy", "regret_matching", "run"]
+__all__ = ["AbstractStrategy", "InfosetLayout", "PCSSolver", "needs_abstraction", "real_strategy", "regret_matching", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,15 +268,6 @@ def _load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     if meta.get("format") != FORMAT:
         raise SolverError(f"{path}: not a showdown abstract strategy (format {meta.get('format')!r})")
     return meta, arrays
-
-
-def compile_kernels() -> None:
-    """Compile the PCS kernels (or load them from numba's cache) by one tiny run: ``make install`` does it once."""
-    from showdown.games.catalog import get_game
-    from showdown.solvers.abstraction import RankAbstraction
-
-    leduc = get_game("leduc")
-    PCSSolver(leduc, RankAbstraction(leduc)).iterate(1)
 
 
 ProgressFn = Callable[[PCSSolver], None]
