@@ -16,6 +16,7 @@ $(STAMP): pyproject.toml Makefile
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python -c "import pathlib, sysconfig; pathlib.Path(sysconfig.get_path('purelib'), 'showdown-checkout.pth').write_text(str(pathlib.Path.cwd()) + '\n')"
 	-$(BIN)/python -m pip install --quiet -e '.[fast]' || echo "note: uvloop did not install; showdown uses asyncio's own event loop (about 20% slower)"
+	$(BIN)/python -c 'from showdown.solvers.warm_up import compile_kernels; compile_kernels()'  # once: numba caches them
 	touch $(STAMP)
 
 # the extras some tests exercise for real: pictures (matplotlib), a Ray cluster, the browser view,

@@ -48,3 +48,21 @@ def test_a_command_builds_only_its_own_parser_and_the_dealer_starts_without_nump
     code = "import sys; from showdown.cli.main import build_parser; build_parser('dealer'); print(sorted(m for m in ('numpy', 'scipy', 'showdown.solvers.solve') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_solve_cfr_on_a_small_game_imports_neither_numba_nor_the_other_solvers(tmp_path) -> None:
+    """`showdown solve cfr kuhn` builds only the cfr method's parser and runs without the PCS solver,
+    the LPs' scipy or numba (whose import alone takes longer than the whole Kuhn solve)."""
+    from showdown.cli.main import build_parser
+
+    methods = build_parser("solve", "cfr")._subparsers._group_actions[0].choices["solve"]  # type: ignore[union-attr]
+    assert set(methods._subparsers._group_actions[0].choices) == {"cfr"}
+    out = tmp_path / "k.json"
+    code = (
+        "import sys; from showdown.cli.main import main; "
+        f"main(['solve', 'cfr', 'kuhn', '-n', '50', '-o', {str(out)!r}]); "
+        "print(sorted(m for m in ('numba', 'scipy', 'showdown.solvers.pcs', 'showdown.solvers.one_round', 'showdown.solvers.equity') if m in sys.modules))"
+    )
+    lines = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert lines[-1] == "[]"
+    assert out.exists()

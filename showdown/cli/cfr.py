@@ -209,7 +209,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
     _check_budget(args)
     game = get_game(args.game)
-    from showdown.solvers.pcs import needs_abstraction
+    from showdown.solvers.cfr_rules import needs_abstraction
 
     if needs_abstraction(game) or args.abstraction:
         from showdown.cli.pcs import pcs_handler

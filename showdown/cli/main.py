@@ -89,9 +89,10 @@ def _verify_log(args: argparse.Namespace) -> int:
     return status
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, method: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``only`` (a name in ``_COMMANDS``), just that command beside the
-    built-in ones (what ``main`` does when the first argument names it: start-up pays for one parser)."""
+    built-in ones (what ``main`` does when the first argument names it: start-up pays for one parser),
+    and with ``method`` (``solve``'s), just that method."""
     parser: argparse.ArgumentParser = argtypes.OneLineParser(
         prog="showdown",
         description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
@@ -134,6 +135,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only is None:
         for add in dict.fromkeys(_COMMANDS.values()):
             add(sub)
+    elif only == "solve" and method in _SOLVE_METHODS:
+        _add_solve(sub, method)
     else:
         _COMMANDS[only](sub)
     return parser
@@ -146,39 +149,69 @@ if TYPE_CHECKING:
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
-def _add_solve(sub: Subparsers) -> None:
-    from showdown.cli.cfr import add_cfr_arguments
-    from showdown.cli.one_round import add_one_round_arguments, one_round_handler
-    from showdown.cli.pcs import add_buckets_arguments
-    from showdown.cli.solve import add_solve_arguments
-
+def _add_solve(sub: Subparsers, method: str | None = None) -> None:
+    """``solve`` and its methods' parsers; with ``method``, that one alone (its module alone is imported)."""
     solve = sub.add_parser(
         "solve",
         help="solve a game: exact LPs, the analytic Kuhn family, CFR, one-round hold'em",
         description="Compute a strategy and write it in the shared strategy format.",
     )
     methods = solve.add_subparsers(dest="method_command", metavar="METHOD", required=True)
-    for method, text in (
-        ("lp", "sequence-form linear program (Kuhn, kuhn-N, Leduc): exact equilibrium and game value"),
-        ("normal", "Kuhn's 64 x 64 normal form as a matrix game"),
-        ("analytic", "Kuhn's closed-form equilibrium family, parameter --y"),
-    ):
-        add_solve_arguments(methods.add_parser(method, help=text, description=text), method)
+    for name, add in _SOLVE_METHODS.items():
+        if method is None or name == method:
+            add(methods, name)
+
+
+def _add_exact_method(methods: Subparsers, method: str) -> None:
+    from showdown.cli.solve import add_solve_arguments
+
+    text = {
+        "lp": "sequence-form linear program (Kuhn, kuhn-N, Leduc): exact equilibrium and game value",
+        "normal": "Kuhn's 64 x 64 normal form as a matrix game",
+        "analytic": "Kuhn's closed-form equilibrium family, parameter --y",
+    }[method]
+    add_solve_arguments(methods.add_parser(method, help=text, description=text), method)
+
+
+def _add_cfr_method(methods: Subparsers, method: str) -> None:
+    from showdown.cli.cfr import add_cfr_arguments
+
     add_cfr_arguments(
-        methods.add_parser("cfr", help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
+        methods.add_parser(method, help="counterfactual regret minimisation (CFR, CFR+, linear, DCFR, MCCFR)",
                            description="Run a CFR-family algorithm; watch, stop with Ctrl-C, resume from a checkpoint.")
     )
+
+
+def _add_buckets_method(methods: Subparsers, method: str) -> None:
+    from showdown.cli.pcs import add_buckets_arguments
+
     add_buckets_arguments(
         methods.add_parser(
-            "buckets", help="rebuild the hold'em card abstraction's tables (flop E[HS^2], bucket quantiles)",
+            method, help="rebuild the hold'em card abstraction's tables (flop E[HS^2], bucket quantiles)",
             description="Rebuild, deterministically, the tables of the hold'em card abstraction that 'showdown solve cfr "
             "holdem-*' and the cfr agent use (the package ships a copy): E[HS^2] of every holding on each of the 1,755 "
             "flops that differ up to suits, and the percentile cuts of flop, turn and river. About 7 minutes on 2 cores.",
         )
     )
-    one_round = methods.add_parser("one-round", help="one-round hold'em ('Near optimal holdem play with one round of betting': Alice raises, Bob calls or folds) by LP")
+
+
+def _add_one_round_method(methods: Subparsers, method: str) -> None:
+    from showdown.cli.one_round import add_one_round_arguments, one_round_handler
+
+    one_round = methods.add_parser(method, help="one-round hold'em ('Near optimal holdem play with one round of betting': Alice raises, Bob calls or folds) by LP")
     add_one_round_arguments(one_round)
     one_round.set_defaults(handler=one_round_handler)
+
+
+_SOLVE_METHODS: dict[str, Callable[[Subparsers, str], None]] = {
+    "lp": _add_exact_method,
+    "normal": _add_exact_method,
+    "analytic": _add_exact_method,
+    "cfr": _add_cfr_method,
+    "buckets": _add_buckets_method,
+    "one-round": _add_one_round_method,
+}
+"""``solve`` method -> the adder of its parser, in the order ``showdown solve --help`` lists them."""
 
 
 def _add_exploit(sub: Subparsers) -> None:
@@ -279,7 +312,7 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    parser = build_parser(words[0] if words and words[0] in _COMMANDS else None)
+    parser = build_parser(words[0] if words and words[0] in _COMMANDS else None, words[1] if len(words) > 1 else None)
     args = parser.parse_args(argv)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:

@@ -193,27 +193,58 @@ class BusyWait:
     before a write made the round trip 14 us longer). Polling costs CPU only while a reply is due
     and stops after ``MISSES`` windows in a row pass without one (slow agents, a busy machine), for
     ``PAUSE`` decisions. Useless, and so never used, with a single CPU.
+
+    It also never takes a core another process wants: with ``yield_to_load`` (the server's way) it
+    polls only while the machine's run queue (``/proc/loadavg``: tasks running or ready to run, the
+    dealer and the thinking agent included) is no longer than its number of CPUs, looked at every
+    ``LOAD_CHECK`` seconds, so on a machine whose cores are all wanted (other matches, a build, a
+    ``--jobs 2`` tournament on 2 cores) the dealer sleeps in the event loop like any other program.
     """
 
     MISSES = 8
     PAUSE = 256
     READ_SIZE = 1 << 12
+    LOAD_CHECK = 0.05
+    RUN_QUEUE = "/proc/loadavg"
 
-    def __init__(self, budget_us: int) -> None:
+    def __init__(self, budget_us: int, *, yield_to_load: bool = True) -> None:
         self.budget = budget_us * 1e-6
         self.misses = 0
         self.paused = 0
         self.hits = 0
         self.taken = 0  # replies read here rather than by the event loop
+        self.yielded = 0  # windows not polled because every core was wanted
+        self.yield_to_load = yield_to_load and os.path.exists(self.RUN_QUEUE)
+        self._cpus = self._cpu_count()
+        self._load_checked = -1.0
+        self._cores_free = True
+
+    @staticmethod
+    def _cpu_count() -> int:
+        try:
+            return len(os.sched_getaffinity(0))
+        except AttributeError:  # not Linux
+            return os.cpu_count() or 1
 
     @staticmethod
     def useful() -> bool:
         """Only with two CPUs or more, where the agent runs while the dealer polls."""
-        try:
-            cpus = len(os.sched_getaffinity(0))
-        except AttributeError:  # not Linux
-            cpus = os.cpu_count() or 1
-        return cpus >= 2 and hasattr(select, "poll")
+        return BusyWait._cpu_count() >= 2 and hasattr(select, "poll")
+
+    def machine_has_a_free_core(self) -> bool:
+        """True unless the run queue (read at most every ``LOAD_CHECK`` s) is longer than the CPUs."""
+        if not self.yield_to_load:
+            return True
+        now = time.monotonic()
+        if now - self._load_checked >= self.LOAD_CHECK:
+            self._load_checked = now
+            try:
+                with open(self.RUN_QUEUE, "rb") as f:
+                    running = int(f.read().split()[3].split(b"/")[0])
+            except (OSError, ValueError, IndexError):
+                running = 0
+            self._cores_free = running <= self._cpus
+        return self._cores_free
 
     def take(self, conn: _SeatConnection) -> bytes | None:
         """The bytes of the reply, read from ``conn``'s socket, if they come within the budget; None
@@ -236,6 +267,9 @@ class BusyWait:
         """True once ``conn``'s socket has something to read, False when the budget is spent first."""
         if self.paused:
             self.paused -= 1
+            return False
+        if not self.machine_has_a_free_core():
+            self.yielded += 1
             return False
         poller = self._poller(conn) if conn is not None else None
         if poller is None:

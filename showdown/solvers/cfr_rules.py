@@ -10,7 +10,7 @@ from typing import Any, Literal
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 
-__all__ = ["ALGORITHM_NAMES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta"]
+__all__ = ["ALGORITHM_NAMES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta", "needs_abstraction"]
 
 Sampling = Literal["none", "chance", "external"]
 
@@ -82,3 +82,8 @@ def checkpoint_game(path: Path, text: str, name: str) -> GameDef:
         return parse_gamedef(text, source=str(path), name=name)
     except ShowdownError as exc:
         raise SolverError(f"{path}: bad game definition in the checkpoint: {exc}") from None
+
+
+def needs_abstraction(game: GameDef) -> bool:
+    """Games solved (and played by the ``cfr`` agent) through an abstraction (``pcs``): heads-up hold'em."""
+    return game.num_players == 2 and game.num_hole_cards == 2 and game.num_rounds == 4

@@ -4,7 +4,8 @@ The heads-up core (``cfr_core``) works on sequence-form plans of two players; he
 out for N players in the simplest vectorised form that is still fast on the small multiplayer games:
 every deal of the cards (all players' hole cards and the whole board, each deal equally likely) is
 one column, every betting sequence one row, and each pass over the tree is a handful of numpy
-operations per depth level on ``(nodes of the level, deals)`` arrays. An information set is (decision
+operations per depth level on ``(nodes of the level, deals)`` arrays (exact CFR's updates run as one
+compiled loop over the same arrays: ``showdown.solvers.kernels.exact_cfr_iterations``). An information set is (decision
 node, the actor's hole cards, the board visible in its round); it owns one row of the
 ``(information sets, MAX_ACTIONS)`` regret, strategy and average arrays.
 
@@ -159,6 +160,15 @@ class MultiCFRSolver:
 
     def iterate(self, n: int = 1) -> None:
         start = time.perf_counter()
+        if self.rule.sampling == "none":  # exact: the compiled update (showdown.solvers.kernels)
+            self._exact_iterations(n)
+            self.iterations += n
+        else:
+            self._numpy_iterations(n)
+        self.seconds += time.perf_counter() - start
+
+    def _numpy_iterations(self, n: int) -> None:
+        """Iterations by ``_step`` (numpy): the sampled variants, and the tests' oracle of the exact ones."""
         for _ in range(n):
             self.iterations += 1
             if self.rule.alternating:
@@ -166,7 +176,29 @@ class MultiCFRSolver:
                     self._step((p,))
             else:
                 self._step(self.tree.players)
-        self.seconds += time.perf_counter() - start
+
+    def _exact_iterations(self, n: int) -> None:
+        from showdown.solvers.kernels import exact_cfr_iterations  # numba loads here, not where strategies are played
+
+        tree, rule = self.tree, self.rule
+        if not hasattr(self, "_kernel_tree"):
+            terminal_index = np.full(len(tree.betting), -1, dtype=np.int64)
+            terminal_index[tree.terminals] = np.arange(len(tree.terminals))
+            self._kernel_tree = (
+                tree.parent, tree.actor, tree.first_child, tree.num_children, tree.edge, np.ascontiguousarray(tree.payoff, dtype=np.float64),
+                terminal_index, tree._own_path, tree.legal, np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
+            )
+        players = len(tree.players)
+        groups = np.eye(players, dtype=np.bool_) if rule.alternating else np.ones((1, players), dtype=np.bool_)
+        discount = rule.alpha is not None and rule.beta is not None
+        nan = float("nan")
+        kernel_rule = (
+            bool(rule.plus),
+            float(rule.alpha) if discount else nan,
+            float(rule.beta) if discount else nan,
+            float(rule.gamma) if rule.gamma is not None else nan,
+        )
+        exact_cfr_iterations(n, self.iterations, groups, kernel_rule, self._kernel_tree, self.regrets, self.average_sums, self._sigma)
 
     def _sample_others(self, players: tuple[int, ...]) -> np.ndarray:
         """The current strategy with the other players' rows replaced by one sampled action each."""

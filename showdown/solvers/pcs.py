@@ -27,17 +27,13 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
-from showdown.solvers.betting import DECISION, FOLD_END, SHOWDOWN, BetSizing, BettingTree, build_tree
-from showdown.solvers.holdings import Holdings, RankedBoard, disjoint_sums, game_holdings
+from showdown.solvers.betting import BetSizing, BettingTree, build_tree
+from showdown.solvers.cfr_rules import needs_abstraction
+from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
 
 FORMAT = "showdown-pcs"
 VERSION = 1
-_TERMINAL_CHUNK = 512  # terminal nodes per batched showdown sum: bounds the (chunk, cards, m) temporaries
-
-
-def needs_abstraction(game: GameDef) -> bool:
-    """Games solved (and played by the ``cfr`` agent) through an abstraction: heads-up hold'em."""
-    return game.num_players == 2 and game.num_hole_cards == 2 and game.num_rounds == 4
+__all__ = ["AbstractStrategy", "InfosetLayout", "PCSSolver", "needs_abstraction", "real_strategy", "regret_matching", "run"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +58,15 @@ class InfosetLayout:
 
 def regret_matching(regret: np.ndarray, legal: np.ndarray) -> np.ndarray:
     """Strategy proportional to positive regret over the legal actions, uniform where none is positive."""
-    pos = np.maximum(regret, 0.0)
-    total = pos.sum(axis=-1, keepdims=True)
-    uniform = legal / legal.sum(axis=-1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        out = np.where(total > 0, pos / total, uniform)
-    return np.asarray(out)
+    out: np.ndarray = np.maximum(regret, 0.0)
+    total = out[..., 0].copy()
+    for a in range(1, out.shape[-1]):  # column by column: numpy's sum over a short last axis is slower
+        total += out[..., a]
+    some = total > 0
+    out[some] /= total[some, None]
+    none = ~some
+    out[none] = legal[none] / legal[none].sum(axis=-1, keepdims=True)
+    return out
 
 
 class PCSSolver:
@@ -99,9 +98,10 @@ class PCSSolver:
         self.exhaustive = exhaustive
         self.seconds = 0.0
         self._board_cache: dict[tuple[int, ...], tuple[np.ndarray, RankedBoard]] = {}
-        term = np.flatnonzero(self.tree.kind != DECISION)
-        self._folds = term[self.tree.kind[term] == FOLD_END]
-        self._showdowns = term[self.tree.kind[term] == SHOWDOWN]
+        t = self.tree
+        self._tree_arrays = (t.children, t.kind, t.player, t.round.astype(np.int64), t.spent, self.layout.base, np.array(abstraction.num_buckets, dtype=np.int64))
+        self._cards = np.ascontiguousarray(self.holdings.cards)
+        self._depth = int(t.depth.max())
 
     # ------------------------------------------------------------------ iterations
 
@@ -128,101 +128,14 @@ class PCSSolver:
         return buckets, ranked
 
     def _pass(self, p: int, buckets: np.ndarray, ranked: RankedBoard, delta: np.ndarray) -> None:
-        """One CFR pass for player ``p`` on one board: reaches down the levels, values and regrets up.
+        """One CFR pass for player ``p`` on one board (``showdown.solvers.kernels.pcs_pass``, compiled)."""
+        from showdown.solvers.kernels import pcs_pass  # numba loads here, not where strategies are only played
 
-        Strategies are worked out per information set (small) and then spread over holdings by bucket;
-        regrets and average-strategy weights are summed per bucket with one product per level and
-        round by a one-hot (holdings x buckets) matrix.
-        """
-        tree, lay = self.tree, self.layout
-        nn, hh, na = tree.num_nodes, self.holdings.size, tree.max_actions
-        dt = np.float32
-        valid = (~ranked.blocked).astype(dt)
-        own = np.empty((nn, hh), dtype=dt)
-        opp = np.empty((nn, hh), dtype=dt)
-        own[0] = valid
-        opp[0] = valid
-        strategy = self._current_strategy().astype(dt)
-        onehot = [np.eye(n, dtype=dt)[buckets[r]] * valid[:, None] for r, n in enumerate(self.abstraction.num_buckets)]
-        saved: dict[int, list[tuple[np.ndarray, int, np.ndarray, np.ndarray, bool]]] = {}
-        for lo, hi in tree.levels:
-            level = []
-            for nodes, r, actor in self._level_groups(lo, hi):
-                block = strategy[lay.base[nodes][:, None] + self._bucket_range(r)].transpose(0, 2, 1)  # (n, A, buckets)
-                sigma = block[:, :, buckets[r]]  # (n, A, H)
-                mine = actor == p
-                level.append((nodes, r, block, sigma, mine))
-                moving, fixed = (own, opp) if mine else (opp, own)
-                for a in range(na):
-                    child = tree.children[nodes, a]
-                    ok = child >= 0
-                    if not ok.any():
-                        continue
-                    c, src = child[ok], nodes[ok]
-                    moving[c] = moving[src] * sigma[ok, a]
-                    fixed[c] = fixed[src]
-            if level:
-                saved[lo] = level
-        values = np.zeros((nn + 1, hh), dtype=dt)
-        self._terminal_values(p, opp, ranked, values)
-        values[:nn] *= valid
-        weight = float(self.iterations)
-        nb = self.abstraction.num_buckets
-        for lo, _hi in reversed(tree.levels):
-            for nodes, r, block, sigma, mine in saved.get(lo, []):
-                kids = tree.children[nodes]
-                kv = values[np.where(kids >= 0, kids, nn)]  # (n, A, H)
-                if not mine:
-                    values[nodes] = kv.sum(axis=1)
-                    continue
-                values[nodes] = np.einsum("nah,nah->nh", kv, sigma)
-                # sigma is constant within a bucket, so bucket sums need one product per action, and
-                # the on-policy value's bucket sum is sigma-weighted from those
-                n = len(nodes)
-                kvb = (kv.reshape(n * na, hh) @ onehot[r]).reshape(n, na, nb[r])
-                vb = (kvb * block).sum(axis=1)  # (n, buckets)
-                reach_b = own[nodes] @ onehot[r]  # (n, buckets)
-                rows = lay.base[nodes][:, None] + np.arange(nb[r])[None, :]
-                legal = kids >= 0
-                for a in range(na):
-                    la = legal[:, a]
-                    if not la.any():
-                        continue
-                    delta[rows[la], a] += (kvb[:, a] - vb)[la]
-                    self.average[rows[la], a] += weight * (reach_b * block[:, a])[la]
-
-    def _bucket_range(self, r: int) -> np.ndarray:
-        return np.arange(self.abstraction.num_buckets[r])[None, :]
+        solver = (self.regret, self.layout.legal, delta, self.average)
+        pcs_pass(p, self._tree_arrays, self._cards, ranked.strength, buckets, solver, float(self.iterations), self._depth)
 
     def _current_strategy(self) -> np.ndarray:
         return regret_matching(self.regret, self.layout.legal)
-
-    def _level_groups(self, lo: int, hi: int) -> list[tuple[np.ndarray, int, int]]:
-        """The decision nodes of a level by (round, player to act): each group shares a bucket row."""
-        cache = self.__dict__.setdefault("_groups", {})
-        if lo not in cache:
-            nodes = np.arange(lo, hi)
-            nodes = nodes[self.tree.kind[nodes] == DECISION]
-            out = []
-            for r in np.unique(self.tree.round[nodes]):
-                for actor in (0, 1):
-                    sel = nodes[(self.tree.round[nodes] == r) & (self.tree.player[nodes] == actor)]
-                    if len(sel):
-                        out.append((sel, int(r), actor))
-            cache[lo] = out
-        return cache[lo]  # type: ignore[no-any-return]
-
-    def _terminal_values(self, p: int, opp: np.ndarray, ranked: RankedBoard, values: np.ndarray) -> None:
-        spent = self.tree.spent
-        for start in range(0, len(self._folds), _TERMINAL_CHUNK):
-            t = self._folds[start : start + _TERMINAL_CHUNK]
-            folder = self.tree.player[t]
-            gain = np.where(folder == p, -spent[t, p], spent[t, 1 - p]).astype(float)
-            values[t] = disjoint_sums(self.holdings, opp[t]) * gain[:, None].astype(values.dtype)
-        for start in range(0, len(self._showdowns), _TERMINAL_CHUNK):
-            t = self._showdowns[start : start + _TERMINAL_CHUNK]
-            win, lose = ranked.win_lose(opp[t])
-            values[t] = win * spent[t, 1 - p][:, None].astype(values.dtype) - lose * spent[t, p][:, None].astype(values.dtype)
 
     # ------------------------------------------------------------------ results
 

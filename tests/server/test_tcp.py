@@ -9,7 +9,9 @@ import asyncio
 import json
 import os
 import socket
+import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -390,7 +392,7 @@ def sockets() -> Iterator[tuple[socket.socket, socket.socket]]:
 
 def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats(sockets: tuple[socket.socket, socket.socket]) -> None:
     ours, theirs = sockets
-    wait = BusyWait(budget_us=2_000)
+    wait = BusyWait(budget_us=2_000, yield_to_load=False)
     conn = _Conn(ours)
     assert wait.wait(conn)  # type: ignore[arg-type]
     assert wait.hits == 1 and wait.misses == 0
@@ -405,7 +407,7 @@ def test_busy_wait_returns_once_the_reply_is_there_and_gives_up_on_slow_seats(so
 
 def test_busy_wait_takes_the_reply_itself_from_a_non_blocking_socket_only(sockets: tuple[socket.socket, socket.socket]) -> None:
     ours, theirs = sockets
-    wait = BusyWait(budget_us=2_000)
+    wait = BusyWait(budget_us=2_000, yield_to_load=False)
     conn = _Conn(ours)
     assert wait.take(conn) is None  # type: ignore[arg-type]  # a blocking socket is never read here
     assert conn.fd == -1
@@ -421,6 +423,24 @@ def test_busy_wait_takes_the_reply_itself_from_a_non_blocking_socket_only(socket
     assert ours.recv(10) == b""
 
 
+@pytest.mark.skipif(not os.path.exists(BusyWait.RUN_QUEUE), reason="the run queue is read from Linux's /proc/loadavg")
+def test_busy_wait_leaves_the_cores_to_others_when_every_core_is_wanted(sockets: tuple[socket.socket, socket.socket]) -> None:
+    """With more processes ready to run than CPUs, the dealer does not poll, even with a reply there."""
+    ours, _ = sockets
+    cpus = BusyWait._cpu_count()
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(cpus + 1)]
+    try:
+        time.sleep(0.3)
+        wait = BusyWait(budget_us=2_000)
+        assert not wait.wait(_Conn(ours))  # type: ignore[arg-type]
+        assert wait.yielded == 1 and wait.hits == 0
+        assert BusyWait(budget_us=2_000, yield_to_load=False).wait(_Conn(ours))  # type: ignore[arg-type]
+    finally:
+        for proc in spinners:
+            proc.kill()
+            proc.wait()
+
+
 @pytest.mark.skipif(not BusyWait.useful(), reason="busy-waiting needs two CPUs")
 async def test_replies_of_agent_processes_are_read_directly_and_the_logs_are_the_same(tmp_path: Path) -> None:
     """Agents in their own processes answer while the dealer polls: their replies are read and
@@ -430,6 +450,8 @@ async def test_replies_of_agent_processes_are_read_directly_and_the_logs_are_the
     logs, taken = [], []
     for spin in (0, 5_000):  # a generous window: even a loaded machine answers within it
         server = MatchServer(game, "m", 300, 5, ("a", "b"), DealerOptions(log_dir=tmp_path / str(spin), spin_us=spin))
+        if server._busy_wait is not None:  # the direct reads are what is tested, on a machine however busy
+            server._busy_wait.yield_to_load = False
         ports = await server.start()
         agents = [
             await asyncio.create_subprocess_exec(

@@ -1,0 +1,127 @@
+"""The compiled PCS pass equals the plain-numpy oracle (tests/solvers/pcs_oracle.py) to 1e-12."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import parse_gamedef
+from showdown.solvers.abstraction import RankAbstraction, StrengthAbstraction, _Base
+from showdown.solvers.holdings import game_holdings
+from showdown.solvers.pcs import PCSSolver
+from tests.solvers.pcs_oracle import oracle_pass
+
+MINI_HOLDEM = parse_gamedef(
+    """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 3
+blind = 10 5
+raiseSize = 10 20 20
+firstPlayer = 2 1 1
+maxRaises = 3 2 2
+numSuits = 4
+numRanks = 6
+numHoleCards = 2
+numBoardCards = 0 3 1
+END GAMEDEF
+""",
+    name="mini-holdem",
+)
+
+
+class _ScrambledBuckets(_Base):
+    """Two-card holdings in buckets by an arbitrary rule mixing hole and board (any rule must give equal results)."""
+
+    kind = "test"
+
+    def __init__(self, game):
+        self.game = game
+        self._h = game_holdings(game)
+        self.num_buckets = (7, 5, 4)
+
+    def buckets(self, board):
+        h = self._h.cards
+        return np.stack(
+            [(h[:, 0] * 3 + h[:, 1]) % 7, (h[:, 0] + h[:, 1] + sum(board[:3])) % 5, (h[:, 0] * h[:, 1] + sum(board)) % 4]
+        ).astype(np.int64)
+
+
+def _with_oracle(make):
+    solver = make()
+    solver._pass = lambda p, buckets, ranked, delta: oracle_pass(solver, p, buckets, ranked, delta)
+    return solver
+
+
+def _assert_close(a: np.ndarray, b: np.ndarray) -> None:
+    assert np.abs(a - b).max() <= 1e-12 * max(np.abs(b).max(), 1.0)
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: PCSSolver(get_game("leduc"), RankAbstraction(get_game("leduc")), exhaustive=True),
+        lambda: PCSSolver(get_game("leduc"), StrengthAbstraction(get_game("leduc"), 3), exhaustive=True),
+        lambda: PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM), seed=4),
+    ],
+    ids=["leduc-lossless", "leduc-lossy", "two-card-holdings"],
+)
+def test_compiled_pass_equals_the_numpy_oracle(make):
+    fast, slow = make(), _with_oracle(make)
+    for _ in range(6):
+        fast.iterate(1)
+        slow.iterate(1)
+        _assert_close(fast.regret, slow.regret)
+        _assert_close(fast.average, slow.average)
+    assert np.abs(fast.regret).max() > 1.0  # something was learned
+
+
+def test_ties_and_card_removal_at_showdown():
+    """Boards where many holdings tie (a paired, low board in a small deck): the sweep's tie groups matter."""
+    fast = PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM))
+    slow = _with_oracle(lambda: PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM)))
+    board = (28, 29, 32, 33, 36)  # two low pairs on board: many holdings play the board and tie
+    for solver in (fast, slow):
+        solver.abstraction.sample_board = lambda rng, board=board: board
+        solver.iterate(3)
+    _assert_close(fast.regret, slow.regret)
+    _assert_close(fast.average, slow.average)
+    strength = fast._prepare(board)[1].strength
+    assert len(np.unique(strength[strength >= 0])) < 0.5 * (strength >= 0).sum()  # ties are common
+
+
+@pytest.mark.parametrize("game_name", ["kuhn3p", "leduc3p"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "linear", "dcfr"])
+def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
+    from showdown.solvers.cfr import make_solver
+
+    game = get_game(game_name)
+    fast, slow = make_solver(game, algorithm), make_solver(game, algorithm)
+    n = 30 if game_name == "kuhn3p" else 2
+    fast.iterate(n)
+    slow._numpy_iterations(n)  # the plain-numpy update, exact when the rule samples nothing
+    _assert_close(fast.regrets, slow.regrets)
+    _assert_close(fast.average_sums, slow.average_sums)
+    _assert_close(fast.current_sigma(), slow.current_sigma())
+    assert fast.iterations == slow.iterations == n
+
+
+def test_numba_loads_only_where_a_solver_runs():
+    """The dealer, the CLI and the hold'em cfr agent (its shipped strategy loaded) start without numba
+    (whose import alone takes about half a second); a PCS solve imports it."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; import showdown.cli.dealer, showdown.cli.agent, showdown.server.tcp; "
+        "from showdown.agents.cfr import make_cfr; from showdown.games.catalog import get_game; "
+        "make_cfr(get_game('holdem-limit'), {}); print('numba' in sys.modules)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    solve = "import sys; from tests.solvers.test_kernels import MINI_HOLDEM, _ScrambledBuckets; from showdown.solvers.pcs import PCSSolver; "
+    solve += "PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM)).iterate(1); print('numba' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", solve], capture_output=True, text=True, check=True, cwd=str(Path(__file__).parents[2]))
+    assert out.stdout.strip() == "True"
