@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import showdown.games
 from showdown.errors import GameDefError
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import Betting, GameDef, format_gamedef, load_gamedef, parse_gamedef
@@ -139,3 +141,15 @@ def test_format_then_parse_is_identity(game: GameDef) -> None:
 def test_name_is_not_part_of_equality() -> None:
     g = get_game("kuhn")
     assert dataclasses.replace(g, name="other") == g
+
+
+@pytest.mark.parametrize("path", REFERENCE_GAMES, ids=lambda p: p.name)
+def test_the_shipped_game_files_say_what_the_reference_files_say(path) -> None:
+    """Ours carry a comment first; every other line (the stack lines included, where the reference
+    has them: the 3-player Kuhn file has none, its stacks are unlimited) is the reference's."""
+    ours = Path(showdown.games.__file__).parent / "data" / path.name
+
+    def lines(p: Path) -> list[str]:
+        return [line.strip() for line in p.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+    assert lines(ours) == lines(path)
