@@ -44,7 +44,7 @@ def test_the_table_says_degraded_and_why(tmp_path: Path) -> None:
     r = match(tmp_path, "junk", 200)
     assert r.returncode == 3, r.stderr
     first = r.stdout.splitlines()[0]
-    assert first.startswith("DEGRADED MATCH: junk was played by the dealer in 200 of 200 hands"), r.stdout
+    assert first.startswith("DEGRADED MATCH: the dealer played for junk in 200 of 200 hands"), r.stdout
     assert "invalid or no reply" in first
 
 

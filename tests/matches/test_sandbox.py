@@ -91,8 +91,10 @@ def _play(tmp_path: Path, mischief: str, limits: dict[str, object] | None = None
               "agents": [entry, "random"], "dealer": {"reconnect_ms": 200}}
     path = tmp_path / "match.yaml"
     path.write_text(json.dumps(config))
-    code = ("import resource, sys\nfrom showdown.cli.main import main\nrc = main(sys.argv[1:])\n"
-            "sys.stderr.write(f'DEALER_MAXRSS_KB={resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}\\n')\nsys.exit(rc)\n")
+    # the peak of this process's own memory (VmHWM): ru_maxrss would carry pytest's peak across the exec
+    code = ("import sys\nfrom showdown.cli.main import main\nrc = main(sys.argv[1:])\n"
+            "hwm = next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+            "sys.stderr.write(f'DEALER_MAXRSS_KB={hwm}\\n')\nsys.exit(rc)\n")
     env = {**os.environ, "MY_SECRET": "hunter2"}
     done = subprocess.run([sys.executable, "-c", code, "match", "--config", str(path), "--json", "--no-progress"],
                           capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
