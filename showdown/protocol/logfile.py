@@ -340,19 +340,19 @@ class HandRecord:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
 
 
-DEALER_CHOSE = frozenset({"timeout", "disconnect", "invalid", "bad_action"})
-"""Count kinds in which the dealer chose the seat's action: it ran out of time, was not there, or its
-reply (or 8 lines answering nothing) named no legal action. A hand with one of these for a seat was
-not played by that seat's agent, and counts toward ``--max-replaced``. (A resized no-limit raise
-is the seat's own raise, clamped: counted, but not as chosen by the dealer.)"""
-
-
 CHOSEN_WHY = {
     "timeout": "out of time",
     "disconnect": "not connected",
     "invalid": "invalid or no reply",
     "bad_action": "malformed action",
 }
+"""Each count kind in which the dealer chose the seat's action, and how a summary says it."""
+
+DEALER_CHOSE = frozenset(CHOSEN_WHY)
+"""Count kinds in which the dealer chose the seat's action: it ran out of time, was not there, or its
+reply (or 8 lines answering nothing) named no legal action. A hand with one of these for a seat was
+not played by that seat's agent, and counts toward ``--max-replaced``. (A resized no-limit raise
+is the seat's own raise, clamped: counted, but not as chosen by the dealer.)"""
 
 
 def chosen_why(counts: Mapping[str, int]) -> str:

@@ -849,21 +849,20 @@ class MatchEngine:
         event. The first event of each seat whose action the dealer ``chosen`` is always kept, before
         that count: readers count such hands from the record (at most one more event per seat)."""
         events = self._events
-        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message}
-        if chosen and not self._chosen_this_hand[seat]:
-            self._chosen_this_hand[seat] = True
-            event.update(extra)
-            more = bool(events) and events[-1].get("kind") == "more"
-            events.insert(len(events) - more, event)
-            return
-        if len(events) >= MAX_EVENTS_PER_HAND:
+        first_chosen = chosen and not self._chosen_this_hand[seat]
+        if len(events) >= MAX_EVENTS_PER_HAND and not first_chosen:
             last = events[-1]
             if last.get("kind") != "more":
                 last = {"kind": "more", "seat": -1, "name": "", "message": "more events in this hand", "count": 0}
                 events.append(last)
             last["count"] += 1
             return
-        event.update(extra)
+        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message, **extra}
+        if first_chosen:
+            self._chosen_this_hand[seat] = True
+            more = bool(events) and events[-1].get("kind") == "more"
+            events.insert(len(events) - more, event)  # before the count of those left out
+            return
         events.append(event)
 
     def _warn(self, seat: int, kind: str, text: str, line: str, detail: str = "") -> None:
