@@ -81,3 +81,16 @@ def wait_for(driver: Any, css: str, timeout: float = 15.0) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, timeout).until(ec.presence_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def text_of(driver: Any, css: str, timeout: float = 15.0) -> str:
+    """The text of the first element matching css, read again if the page re-drew it meanwhile.
+
+    A page that follows a log still being written (live, or a torn file) re-draws itself every few
+    seconds, so an element found a moment ago may be gone by the time its text is read."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    wait = WebDriverWait(driver, timeout, ignored_exceptions=(StaleElementReferenceException, NoSuchElementException))
+    return str(wait.until(lambda d: d.find_element(By.CSS_SELECTOR, css).text))

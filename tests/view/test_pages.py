@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.view.conftest import shot, wait_for
+from tests.view.conftest import shot, text_of, wait_for
 
 
 def num(x: float, digits: int = 2) -> str:
@@ -146,16 +146,8 @@ def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tm
         browser.get(serve(tmp_path / "out") + "#/match/" + key)
         wait_for(browser, "[data-testid=live]")
 
-        def hands() -> int:
-            from selenium.common.exceptions import StaleElementReferenceException
-
-            for _ in range(50):  # the live page redraws its head as hands finish
-                try:
-                    text = browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
-                    return int(text.split()[0].replace(",", ""))
-                except StaleElementReferenceException:
-                    time.sleep(0.02)
-            raise AssertionError("the hand count never held still")
+        def hands() -> int:  # the live page redraws its head as hands finish
+            return int(text_of(browser, "[data-testid=hands]").split()[0].replace(",", ""))
 
         first = hands()
         time.sleep(2.5)
@@ -230,8 +222,8 @@ def test_bad_input_is_one_line_on_the_page(browser: Any, serve: Any, tmp_path: P
     (torn / "cut.jsonl").write_bytes(b"".join(lines[:500]) + lines[500][:30])
     browser.get(serve(torn) + "#/match/cut")
     wait_for(browser, "[data-testid=agents] tr[data-agent]")
-    assert "500 hands" in browser.find_element(By.CSS_SELECTOR, "[data-testid=hands]").text
-    assert "not complete" in browser.find_element(By.TAG_NAME, "body").text
+    assert "500 hands" in text_of(browser, "[data-testid=hands]")
+    assert "not complete" in text_of(browser, "body")
 
     odd = tmp_path / "odd"
     odd.mkdir()
