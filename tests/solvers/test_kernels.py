@@ -52,7 +52,7 @@ class _ScrambledBuckets(_Base):
 
 def _with_oracle(make):
     solver = make()
-    solver._pass = lambda p, buckets, ranked, delta: oracle_pass(solver, p, buckets, ranked, delta)
+    solver._pass = lambda p, prepared, delta: oracle_pass(solver, p, prepared[0], prepared[1], delta)
     return solver
 
 
