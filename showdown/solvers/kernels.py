@@ -107,9 +107,10 @@ def _regret_matching(regret: np.ndarray, legal: np.ndarray, row0: int, nb: int, 
 
 @njit(cache=True, nogil=True)
 def _regret_update(
-    row0: int, nb: int, legal: np.ndarray, lanes: np.ndarray, sigma: np.ndarray, weight: float, delta: np.ndarray, average: np.ndarray
+    row0: int, nb: int, legal: np.ndarray, lanes: np.ndarray, sigma: np.ndarray, weight: float, delta: np.ndarray, average: np.ndarray, floor: bool
 ) -> None:
-    """Per bucket b: regret sum_h v_a(h) - sum_a' sigma_a' sum_h v_a'(h), and average weight sigma_a * reach_b."""
+    """Per bucket b: regret sum_h v_a(h) - sum_a' sigma_a' sum_h v_a'(h) (added to ``delta``, or to the regret
+    floored at zero when ``floor``: CFR+), and average weight sigma_a * reach_b."""
     na = legal.shape[0]
     sums = lanes[0, :, :nb] + lanes[1, :, :nb] + lanes[2, :, :nb] + lanes[3, :, :nb]
     for b in range(nb):
@@ -120,7 +121,10 @@ def _regret_update(
                 on_policy += sigma[b, a] * sums[a, b]
         for a in range(na):
             if legal[a]:
-                delta[row, a] += sums[a, b] - on_policy
+                if floor:
+                    delta[row, a] = max(delta[row, a] + (sums[a, b] - on_policy), 0.0)
+                else:
+                    delta[row, a] += sums[a, b] - on_policy
                 average[row, a] += weight * sums[na, b] * sigma[b, a]
 
 
@@ -197,7 +201,7 @@ def _ascend(node: int, d: int, a: int, p: int, tree: Tree, board: Board, buffers
 
 
 @njit(cache=True, nogil=True)
-def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, buffers: Buffers) -> None:
+def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, floor: bool, buffers: Buffers) -> None:
     """Depth-first over the tree from the root, an explicit stack of (node, action being walked) per depth."""
     children, _, player, rounds, _, base, num_buckets = tree
     regret, legal, delta, average = solver
@@ -213,7 +217,7 @@ def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, buffe
             a += 1
         if a == na:  # every action walked: the node's value is complete
             if player[node] == p:
-                _regret_update(base[node], num_buckets[rounds[node]], children[node] >= 0, buffers[5][d], buffers[8][d], weight, delta, average)
+                _regret_update(base[node], num_buckets[rounds[node]], children[node] >= 0, buffers[5][d], buffers[8][d], weight, delta, average, floor)
             d -= 1
             if d >= 0:
                 _ascend(stack_node[d], d, stack_action[d], p, tree, board, buffers)
@@ -234,7 +238,8 @@ def prepare_board(cards: np.ndarray, strength: np.ndarray, buckets: np.ndarray) 
 
     (buckets per round, first and one-past-last place of each holding's tie group, the places of
     the holdings holding each card (padded with a place whose reach is always zero), the flat
-    ``ccum`` indices of each holding's cards (weaker, at-or-below, all) and 1.0 for two-card holdings.)"""
+    ``ccum`` indices of each holding's cards (weaker, at-or-below, all) and 1.0 for two-card holdings;
+    indices unsigned.)"""
     order = np.argsort(strength, kind="stable")
     order = order[strength[order] >= 0]
     ranked = strength[order]
@@ -260,21 +265,25 @@ def prepare_board(cards: np.ndarray, strength: np.ndarray, buckets: np.ndarray) 
         at[j] = c * (m + 1) + (row < ranked[:, None]).sum(axis=1)
         at[2 + j] = c * (m + 1) + (row <= ranked[:, None]).sum(axis=1)
         at[4 + j] = c * (m + 1) + m
+    index = np.uint64  # unsigned: numba then skips the negative-index check on every lookup
     return (
-        np.ascontiguousarray(buckets[:, order], dtype=np.int64),
-        np.searchsorted(ranked, ranked, side="left"),
-        np.searchsorted(ranked, ranked, side="right"),
-        members,
-        at,
+        np.ascontiguousarray(buckets[:, order], dtype=index),
+        np.searchsorted(ranked, ranked, side="left").astype(index),
+        np.searchsorted(ranked, ranked, side="right").astype(index),
+        members.astype(index),
+        at.astype(index),
         1.0 if k == 2 else 0.0,
     )
 
 
-def pcs_pass(p: int, tree: Tree, board: Board, solver: Solver, weight: float, depth: int) -> None:
+def pcs_pass(p: int, tree: Tree, board: Board, solver: Solver, weight: float, depth: int, *, floor: bool = False) -> None:
     """One CFR pass for player ``p`` on one board: regrets into ``delta``, average weights into ``average``.
 
     ``solver`` = (regret, legal actions, delta, average), one row per information set: the current
     strategy is regret matching on ``regret``; ``weight`` is the average strategy's weight this iteration.
+    With ``floor`` (``delta`` is then ``regret`` itself) the regrets are updated in place and floored at
+    zero, CFR+'s update for an iteration of one board: exact, since a pass reads a row's regret once,
+    on arriving at its node, before it updates the row on leaving.
 
     ``tree`` = (children, kind, player, round, spent, first information set row of each node, buckets
     per round), as ``PCSSolver`` lays them out; ``board`` is ``prepare_board``'s; ``depth`` is the
@@ -298,7 +307,7 @@ def pcs_pass(p: int, tree: Tree, board: Board, solver: Solver, weight: float, de
     )
     buffers[2][0] = 0
     buffers[2][-2] = 0
-    _walk(p, tree, board, solver, weight, buffers)
+    _walk(p, tree, board, solver, weight, floor, buffers)
 
 
 # ---------------------------------------------------------------------- exact N-player CFR (multiplayer.NTree)

@@ -10,7 +10,7 @@ import pytest
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import parse_gamedef
 from showdown.solvers.abstraction import RankAbstraction, StrengthAbstraction, _Base
-from showdown.solvers.holdings import game_holdings
+from showdown.solvers.holdings import RankedBoard, board_strength, game_holdings
 from showdown.solvers.pcs import PCSSolver
 from tests.solvers.pcs_oracle import oracle_pass
 
@@ -51,8 +51,17 @@ class _ScrambledBuckets(_Base):
 
 
 def _with_oracle(make):
+    """The solver with the numpy pass in place of the compiled one (one board's regrets floored after it, CFR+)."""
     solver = make()
-    solver._pass = lambda p, prepared, delta: oracle_pass(solver, p, prepared[0], prepared[1], delta)
+
+    def numpy_pass(p, prepared, delta):
+        board, buckets, _ = prepared
+        into = np.zeros_like(solver.regret) if delta is None else delta
+        oracle_pass(solver, p, buckets, RankedBoard(solver.holdings, board), into)
+        if delta is None:
+            np.maximum(solver.regret + into, 0.0, out=solver.regret)
+
+    solver._pass = numpy_pass
     return solver
 
 
@@ -89,7 +98,7 @@ def test_ties_and_card_removal_at_showdown():
         solver.iterate(3)
     _assert_close(fast.regret, slow.regret)
     _assert_close(fast.average, slow.average)
-    strength = fast._prepare(board)[1].strength
+    strength = board_strength(fast.holdings, board)
     assert len(np.unique(strength[strength >= 0])) < 0.5 * (strength >= 0).sum()  # ties are common
 
 
