@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,6 +47,9 @@ from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
+NUMBA_IMPORT_SECONDS = 0.5
+"""About what importing numba costs, which the compiled iterations need: small solves (Kuhn's default
+1,000 iterations take 30 ms in numpy) finish before it would pay."""
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint"
 CHECKPOINT_VERSION = 1
 DEFAULT_BATCHES = {"cs": 64, "es": 16}
@@ -91,6 +95,7 @@ class CFRSolver:
         self.iterations = 0
         self.seconds = 0.0
         lays = self.flat.players
+        self._numpy_seconds = 0.0  # spent in numpy iterations that the compiled ones could have run
         self._state: np.ndarray | None = None  # the compiled iterations' arrays (``_compiled_iterations``)
         self.regrets = [np.zeros(lay.num_sequences) for lay in lays]
         self.average_sums = [np.zeros(lay.num_sequences) for lay in lays]
@@ -105,14 +110,26 @@ class CFRSolver:
     # ------------------------------------------------------------------ iterations
 
     def iterate(self, n: int = 1) -> None:
-        """Run ``n`` iterations: exact rules on trees with a sequence-form payoff matrix compiled
-        (``showdown.solvers.sequence_kernels``), the others with numpy."""
+        """Run ``n`` iterations: the exact rules on trees with a sequence-form payoff matrix compiled
+        (``showdown.solvers.sequence_kernels``) once that pays for numba's import (``NUMBA_IMPORT_SECONDS``),
+        everything else with numpy. Both give the same bits, so where the switch falls changes nothing."""
         start = time.perf_counter()
-        if self.rule.sampling == "none" and self.flat.payoff is not None:
-            self._compiled_iterations(n)
-        else:
-            self._numpy_iterations(n)
+        done = 0
+        while done < n and not self._compiled_pays():
+            t = time.perf_counter()
+            self._numpy_iterations(1)
+            done += 1
+            self._numpy_seconds += time.perf_counter() - t
+        if done < n:
+            self._compiled_iterations(n - done)
         self.seconds += time.perf_counter() - start
+
+    def _compiled_pays(self) -> bool:
+        """An exact rule on a tree with a payoff matrix, and numba already loaded or worth loading now: the
+        numpy iterations have cost as much as its import (ski rental: at most twice the better start)."""
+        if self.rule.sampling != "none" or self.flat.payoff is None:
+            return False
+        return "numba" in sys.modules or self._numpy_seconds >= NUMBA_IMPORT_SECONDS
 
     def _compiled_iterations(self, n: int) -> None:
         from showdown.solvers.sequence_kernels import sequence_cfr_iterations  # numba loads here, not where strategies are played
@@ -334,9 +351,7 @@ def _kernel_arrays(flat: FlatTree) -> tuple[Any, Any]:
         level_starts = np.array([lv.ilo for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
         single = np.array([lv.single_parent >= 0 for lv in lay.levels], dtype=np.bool_)
         layouts.append((parent, starts, lay.segment_of.astype(np.int64), infoset_parent, level_starts, single))
-        indptr = np.zeros(lay.num_sequences + 1, dtype=np.int64)
-        np.cumsum(np.bincount(pay.rows, minlength=lay.num_sequences), out=indptr[1:])
-        payoffs.append((indptr, pay.cols.astype(np.int64), pay.values.astype(np.float64)))
+        payoffs.append((pay.indptr, pay.cols.astype(np.int64), pay.values.astype(np.float64)))
     return tuple(layouts), tuple(payoffs)
 
 
