@@ -2,6 +2,9 @@
 
 Run: ``PYTHONPATH=. python3 benchmarks/bench_cfr.py [--quick] [--no-openspiel]``.
 
+The solvers are timed with numba loaded, so the exact rules on Kuhn and Leduc run compiled
+(``showdown.solvers.sequence_kernels``) from their first iteration.
+
 Exploitability is in chips per hand, (BR_0 + BR_1) / 2 as in ``showdown.solvers.best_response``.
 For each target: the iterations CFR+ needs (exploitability checked after every iteration), the time a
 fresh solver takes to run that many iterations ("solve", best of several runs), and the wall time of
@@ -184,6 +187,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="repetitions per timing (best is kept)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other processes slow the figures)")
+    import showdown.solvers.sequence_kernels  # noqa: F401  numba loaded: the exact solvers run compiled from the first iteration
+    # (a fresh process runs numpy until that has cost numba's import: see CFRSolver.iterate)
+
     make_solver(get_game("kuhn"), "cfr+").iterate(5)  # imports and first calls
     make_solver(get_game("leduc"), "cfr+").iterate(5)
     make_solver(get_game("kuhn-100"), "cfr+").iterate(5)
