@@ -2,6 +2,9 @@
 
 Run: ``PYTHONPATH=. python3 benchmarks/bench_cfr.py [--quick] [--no-openspiel]``.
 
+The solvers are timed with numba loaded, so the exact rules on Kuhn and Leduc run compiled
+(``showdown.solvers.sequence_kernels``) from their first iteration.
+
 Exploitability is in chips per hand, (BR_0 + BR_1) / 2 as in ``showdown.solvers.best_response``.
 For each target: the iterations CFR+ needs (exploitability checked after every iteration), the time a
 fresh solver takes to run that many iterations ("solve", best of several runs), and the wall time of
@@ -112,6 +115,31 @@ def leduc_key(state: object) -> str:
     return f"{cards[private // 2]}{suits[private % 2]}:{board}/{betting}"
 
 
+def side_by_side(pyspiel: object, os_name: str, name: str, target: float, runs: int) -> None:
+    """OpenSpiel's C++ CFR+ and ours to the same exploitability, each timed over the iterations it needs."""
+    game = pyspiel.load_game(os_name)  # type: ignore[attr-defined]
+    solver = pyspiel.CFRPlusSolver(game)  # type: ignore[attr-defined]
+    n = 0
+    while True:
+        solver.evaluate_and_update_policy()
+        n += 1
+        if pyspiel.exploitability(game, solver.average_policy()) <= target:  # type: ignore[attr-defined]
+            break
+
+    def theirs() -> None:
+        s = pyspiel.CFRPlusSolver(game)  # type: ignore[attr-defined]
+        for _ in range(n):
+            s.evaluate_and_update_policy()
+
+    t_theirs = best_of(theirs, max(1, runs // 3) if name == "leduc" else runs)
+    m, _ = iterations_to(name, "cfr+", target, 20_000)
+    t_ours = best_of(lambda: make_solver(get_game(name), "cfr+").iterate(m), runs)
+    print(f"\nOpenSpiel C++ CFR+ (pyspiel.CFRPlusSolver) vs ours, {name} to exploitability {target:.0e}, same machine")
+    print(f"  OpenSpiel: {n} iterations in {t_theirs * 1e3:.2f} ms ({t_theirs / n * 1e6:.1f} us/iteration)")
+    print(f"  ours:      {m} iterations in {t_ours * 1e3:.2f} ms ({t_ours / m * 1e6:.1f} us/iteration)")
+    print(f"  ratio:     {t_theirs / t_ours:.1f}x faster to the target ({(t_theirs / n) / (t_ours / m):.1f}x per iteration)")
+
+
 def openspiel(runs: int, ours: Strategy) -> None:
     try:
         import pyspiel  # type: ignore[import-not-found]
@@ -120,27 +148,12 @@ def openspiel(runs: int, ours: Strategy) -> None:
     except ImportError:
         print("\nOpenSpiel: not importable (pip install open_spiel); comparison skipped")
         return
+    for os_name, name, target in (("kuhn_poker", "kuhn", 1e-4), ("leduc_poker", "leduc", 1e-3)):
+        side_by_side(pyspiel, os_name, name, target, runs)
     game = pyspiel.load_game("leduc_poker")
     solver = pyspiel.CFRPlusSolver(game)
-    n = 0
-    while True:
+    for _ in range(100):  # a profile to time the exploitability of (below)
         solver.evaluate_and_update_policy()
-        n += 1
-        if pyspiel.exploitability(game, solver.average_policy()) <= 1e-3:
-            break
-
-    def theirs() -> None:
-        s = pyspiel.CFRPlusSolver(game)
-        for _ in range(n):
-            s.evaluate_and_update_policy()
-
-    t_theirs = best_of(theirs, max(1, runs // 3))
-    m, _ = iterations_to("leduc", "cfr+", 1e-3, 20_000)
-    t_ours = best_of(lambda: make_solver(get_game("leduc"), "cfr+").iterate(m), runs)
-    print("\nOpenSpiel C++ CFR+ (pyspiel.CFRPlusSolver) vs ours, Leduc to exploitability 1e-3, same machine")
-    print(f"  OpenSpiel: {n} iterations in {t_theirs:.3f} s ({t_theirs / n * 1e3:.2f} ms/iteration)")
-    print(f"  ours:      {m} iterations in {t_ours:.3f} s ({t_ours / m * 1e3:.2f} ms/iteration)")
-    print(f"  ratio:     {t_theirs / t_ours:.1f}x faster to the target ({(t_theirs / n) / (t_ours / m):.1f}x per iteration)")
 
     def action_probs(state: object) -> dict[int, float]:
         probs = ours.probabilities(leduc_key(state))
@@ -174,6 +187,9 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="repetitions per timing (best is kept)")
     args = parser.parse_args()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other processes slow the figures)")
+    import showdown.solvers.sequence_kernels  # noqa: F401  numba loaded: the exact solvers run compiled from the first iteration
+    # (a fresh process runs numpy until that has cost numba's import: see CFRSolver.iterate)
+
     make_solver(get_game("kuhn"), "cfr+").iterate(5)  # imports and first calls
     make_solver(get_game("leduc"), "cfr+").iterate(5)
     make_solver(get_game("kuhn-100"), "cfr+").iterate(5)

@@ -30,9 +30,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -41,10 +43,13 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
-from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_game, checkpoint_meta
+from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
+NUMBA_IMPORT_SECONDS = 0.5
+"""About what importing numba costs, which the compiled iterations need: small solves (Kuhn's default
+1,000 iterations take 30 ms in numpy) finish before it would pay."""
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint"
 CHECKPOINT_VERSION = 1
 DEFAULT_BATCHES = {"cs": 64, "es": 16}
@@ -90,6 +95,8 @@ class CFRSolver:
         self.iterations = 0
         self.seconds = 0.0
         lays = self.flat.players
+        self._numpy_seconds = 0.0  # spent in numpy iterations that the compiled ones could have run
+        self._state: np.ndarray | None = None  # the compiled iterations' arrays (``_compiled_iterations``)
         self.regrets = [np.zeros(lay.num_sequences) for lay in lays]
         self.average_sums = [np.zeros(lay.num_sequences) for lay in lays]
         self._refresh()
@@ -103,8 +110,45 @@ class CFRSolver:
     # ------------------------------------------------------------------ iterations
 
     def iterate(self, n: int = 1) -> None:
-        """Run ``n`` iterations."""
+        """Run ``n`` iterations: the exact rules on trees with a sequence-form payoff matrix compiled
+        (``showdown.solvers.sequence_kernels``) once that pays for numba's import (``NUMBA_IMPORT_SECONDS``),
+        everything else with numpy. Both give the same bits, so where the switch falls changes nothing."""
         start = time.perf_counter()
+        done = 0
+        while done < n and not self._compiled_pays():
+            t = time.perf_counter()
+            self._numpy_iterations(1)
+            done += 1
+            self._numpy_seconds += time.perf_counter() - t
+        if done < n:
+            self._compiled_iterations(n - done)
+        self.seconds += time.perf_counter() - start
+
+    def _compiled_pays(self) -> bool:
+        """An exact rule on a tree with a payoff matrix, and numba already loaded or worth loading now: the
+        numpy iterations have cost as much as its import (ski rental: at most twice the better start)."""
+        if self.rule.sampling != "none" or self.flat.payoff is None:
+            return False
+        return "numba" in sys.modules or self._numpy_seconds >= NUMBA_IMPORT_SECONDS
+
+    def _compiled_iterations(self, n: int) -> None:
+        from showdown.solvers.sequence_kernels import sequence_cfr_iterations  # numba loads here, not where strategies are played
+
+        if self._state is None:  # regrets, average sums, sigma, realization plan (and its dead slot) of both players
+            self._state = np.zeros((4, 2, max(len(r) for r in self.regrets) + 1))
+        state = self._state
+        for k, arrays in enumerate((self.regrets, self.average_sums, self._sigma, self._x)):
+            for p in (0, 1):
+                if arrays[p].base is not state:  # the lists hold views of the state (moved in once, or after a load)
+                    view = state[k, p, : len(arrays[p])]
+                    view[:] = arrays[p]
+                    arrays[p] = view
+        layouts, payoffs = _kernel_arrays(self.flat)
+        sequence_cfr_iterations(n, self.iterations, self.rule.alternating, kernel_rule(self.rule), layouts, payoffs, state[0], state[1], state[2], state[3])
+        self.iterations += n
+
+    def _numpy_iterations(self, n: int) -> None:
+        """Iterations in numpy: the sampled variants, larger trees, and the tests' oracle of the compiled ones."""
         for _ in range(n):
             self.iterations += 1
             if self.rule.alternating:
@@ -114,7 +158,6 @@ class CFRSolver:
                 values = [self._values(0), self._values(1)]
                 for p in (0, 1):
                     self._update(p, values[p])
-        self.seconds += time.perf_counter() - start
 
     def _values(self, p: int) -> tuple[np.ndarray, np.ndarray]:
         """This iteration's (sampled or exact) counterfactual values of ``p``'s sequences and segments."""
@@ -291,6 +334,25 @@ class CFRSolver:
         solver.rng.bit_generator.state = meta["rng"]
         solver._refresh()
         return solver, dict(meta.get("extra") or {})
+
+
+@cache
+def _kernel_arrays(flat: FlatTree) -> tuple[Any, Any]:
+    """Both players' layouts and payoff matrices as ``kernels.sequence_cfr_iterations`` reads them."""
+    assert flat.payoff is not None
+    layouts, payoffs = [], []
+    for lay, pay in zip(flat.players, flat.payoff):
+        parent = np.zeros(lay.num_sequences, dtype=np.int64)
+        infoset_parent = np.zeros(lay.num_infosets + 1, dtype=np.int64)
+        for lv in lay.levels:
+            parent[lv.lo : lv.hi] = lv.parent
+            infoset_parent[lv.ilo : lv.ihi] = lv.infoset_parent
+        starts = np.append(lay.starts, lay.num_sequences).astype(np.int64)
+        level_starts = np.array([lv.ilo for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
+        single = np.array([lv.single_parent >= 0 for lv in lay.levels], dtype=np.bool_)
+        layouts.append((parent, starts, lay.segment_of.astype(np.int64), infoset_parent, level_starts, single))
+        payoffs.append((pay.indptr, pay.cols.astype(np.int64), pay.values.astype(np.float64)))
+    return tuple(layouts), tuple(payoffs)
 
 
 def _to_tree_order(values: np.ndarray, to_tree: np.ndarray) -> np.ndarray:

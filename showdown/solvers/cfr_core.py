@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 import numpy as np
 
@@ -34,7 +33,7 @@ from showdown.solvers.strategy import Profile
 from showdown.solvers.tree import GameTree, NodeKind, PublicNode
 
 DENSE_PAYOFF_ENTRIES = 20_000
-"""Largest sequence-form payoff matrix (own sequences x opponent sequences) kept dense."""
+"""Sequence-form payoff matrices (own sequences x opponent sequences) at most this large are always built."""
 SPARSE_PAYOFF_NONZEROS = 20_000
 """Most nonzeros for which a sparse payoff matrix beats the grouped per-round products."""
 
@@ -153,43 +152,23 @@ class SequencePayoff:
     Entry (s, s') is the payoff summed over the terminal cells where the two players' last sequences are
     s and s' (Koller, Megiddo & von Stengel 1994). Every nonzero comes from one chance cell (round,
     board, hand 0, hand 1), recorded in ``cells`` so that a sampled estimate only reweights the entries.
-    Kept dense when tiny, else as a scipy CSR matrix whose ``data`` is aligned with ``values``.
+    Kept as sorted triplets (CSR: ``indptr`` is where each row starts); a product sums each row's terms
+    in order from zero (``np.bincount``), as the compiled iterations of ``showdown.solvers.sequence_kernels``
+    do: the same bits, and no scipy to import.
     """
 
     def __init__(self, shape: tuple[int, int], rows: np.ndarray, cols: np.ndarray, values: np.ndarray, cells: np.ndarray) -> None:
         order = np.lexsort((cols, rows))
         self.rows, self.cols, self.values, self.cells = rows[order], cols[order], values[order], cells[order]
-        self.dense = shape[0] * shape[1] <= DENSE_PAYOFF_ENTRIES
-        self.matrix: Any
-        if self.dense:
-            self.matrix = np.zeros(shape)
-            np.add.at(self.matrix, (self.rows, self.cols), self.values)
-            self.unique = len(np.unique(self.rows * shape[1] + self.cols)) == len(self.rows)
-            self._work = np.zeros(shape)
-        else:
-            import scipy.sparse as sp  # type: ignore[import-untyped]
-
-            indptr = np.zeros(shape[0] + 1, dtype=np.int64)
-            np.cumsum(np.bincount(self.rows, minlength=shape[0]), out=indptr[1:])
-            # Built from sorted triplets with duplicates kept, so ``data`` stays aligned with ``values``.
-            self.matrix = sp.csr_matrix((self.values.copy(), self.cols, indptr), shape=shape)
-            self._work = sp.csr_matrix((self.values.copy(), self.cols, indptr), shape=shape)
+        self.shape = shape
+        self.indptr = np.zeros(shape[0] + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.rows, minlength=shape[0]), out=self.indptr[1:])
 
     def times(self, x: np.ndarray, ratio: np.ndarray | None = None) -> np.ndarray:
         """The payoff matrix times ``x``; with ``ratio``, each chance cell's weight scaled by ``ratio[cell]``."""
-        if ratio is None:
-            return self.matrix @ x  # type: ignore[no-any-return]
-        if self.dense:
-            w = self._work
-            if self.unique:
-                w[self.rows, self.cols] = self.values * ratio[self.cells]
-            else:
-                w.fill(0.0)
-                np.add.at(w, (self.rows, self.cols), self.values * ratio[self.cells])
-            return w @ x  # type: ignore[no-any-return]
-        data: np.ndarray = self._work.data  # type: ignore[assignment]  # scipy's stubs say memoryview
-        np.multiply(self.values, ratio[self.cells], out=data)
-        return self._work @ x  # type: ignore[no-any-return]
+        weights = self.values if ratio is None else self.values * ratio[self.cells]
+        out: np.ndarray = np.bincount(self.rows, weights=weights * x[self.cols], minlength=self.shape[0])
+        return out
 
 
 class FlatTree:

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 
-__all__ = ["ALGORITHM_NAMES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta", "needs_abstraction"]
+__all__ = ["ALGORITHM_NAMES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta", "kernel_rule", "needs_abstraction"]
 
 Sampling = Literal["none", "chance", "external"]
 
@@ -48,6 +48,18 @@ RULES: dict[str, Rule] = {
 """The built-in variants by their command-line name."""
 
 ALGORITHM_NAMES = tuple(RULES)
+
+
+def kernel_rule(rule: Rule) -> tuple[bool, float, float, float]:
+    """(plus, alpha, beta, gamma) as the compiled CFR kernels read a rule: NaN where it does not discount."""
+    discount = rule.alpha is not None and rule.beta is not None
+    nan = float("nan")
+    return (
+        bool(rule.plus),
+        float(rule.alpha) if discount and rule.alpha is not None else nan,
+        float(rule.beta) if discount and rule.beta is not None else nan,
+        float(rule.gamma) if rule.gamma is not None else nan,
+    )
 
 
 def checkpoint_meta(solver: Any, fmt: str, version: int, extra: dict[str, Any] | None) -> dict[str, Any]:

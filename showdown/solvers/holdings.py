@@ -76,6 +76,20 @@ def _index_map(deck: tuple[Card, ...], k: int) -> dict[tuple[int, ...], int]:
     return {tuple(int(c) for c in row): i for i, row in enumerate(h.cards)}
 
 
+def board_strength(holdings: Holdings, board: tuple[Card, ...] | list[Card]) -> np.ndarray:
+    """Each holding's hand value with ``board`` (higher is stronger), -1 where the board blocks it."""
+    blocked = holdings.blocked(board)
+    h = holdings.cards
+    if board:
+        rows = np.concatenate([h, np.broadcast_to(np.array(board, dtype=np.int64), (len(h), len(board)))], axis=1)
+        rows[blocked] = rows[~blocked][0] if (~blocked).any() else rows[blocked]
+        strength = hand_values(rows).astype(np.int64)
+    else:
+        strength = hand_values(h).astype(np.int64)
+    strength[blocked] = -1
+    return strength
+
+
 class RankedBoard:
     """The holdings' strengths on one full board, ready for batched win/loss/fold sums.
 
@@ -84,17 +98,9 @@ class RankedBoard:
 
     def __init__(self, holdings: Holdings, board: tuple[Card, ...] | list[Card]) -> None:
         self.holdings = holdings
-        blocked = holdings.blocked(board)
-        self.blocked = blocked
+        self.blocked = holdings.blocked(board)
         h = holdings.cards
-        if board:
-            rows = np.concatenate([h, np.broadcast_to(np.array(board, dtype=np.int64), (len(h), len(board)))], axis=1)
-            rows[blocked] = rows[~blocked][0] if (~blocked).any() else rows[blocked]
-            strength = hand_values(rows).astype(np.int64)
-        else:
-            strength = hand_values(h).astype(np.int64)
-        strength[blocked] = -1
-        self.strength = strength
+        strength = self.strength = board_strength(holdings, board)
         # global order: position of each holding's tie group (first index, one past last) in sorted order
         order = np.argsort(strength, kind="stable")
         s_sorted = strength[order]

@@ -12,9 +12,11 @@ tree carrying one reach vector per player over the private holdings ``h`` the bo
 held in increasing hand strength. At a terminal node the counterfactual value of each holding sums
 the opponent's reach over the holdings that share no card with it: ``u(h) = spent_opp * W(h) -
 spent_own * L(h)`` at a showdown, where ``W``/``L`` are the disjoint weaker/stronger holdings' reach,
-found with one sweep in strength order plus a running sum per card (inclusion-exclusion: a two-card
-holding shares both cards only with itself), and ``u(h) = gain * D(h)`` at a fold, ``D`` the disjoint
-reach. Memory is a few vectors per tree level.
+and ``u(h) = gain * D(h)`` at a fold, ``D`` the disjoint reach. All three come from two prefix sums of
+the opponent's reach, one in strength order and one along each card's holdings (inclusion-exclusion:
+a two-card holding shares both cards only with itself), as in Johanson et al. 2011 ("Accelerating
+best response calculation in large extensive games"); siblings that see the same opponent reach
+share them. Memory is a few vectors per tree level.
 """
 
 from __future__ import annotations
@@ -25,66 +27,60 @@ from numba import njit
 from showdown.solvers.betting import FOLD_END, SHOWDOWN
 
 Tree = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-Board = tuple[np.ndarray, np.ndarray, np.ndarray]
-Buffers = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+Board = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]
+Buffers = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Solver = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-
-@njit(cache=True, nogil=True)
-def _card_sums(opp: np.ndarray, cards: np.ndarray, per_card: np.ndarray) -> float:
-    """Total reach, and into ``per_card[c]`` the reach of the holdings holding card ``c``."""
-    per_card[:] = 0.0
-    total = 0.0
-    for h in range(opp.shape[0]):
-        total += opp[h]
-        for j in range(cards.shape[1]):
-            per_card[cards[h, j]] += opp[h]
-    return total
+LANES = 4
+"""Running sums kept in ``LANES`` interleaved copies: consecutive holdings often share a bucket or a
+card, and one accumulator would make every addition wait for the one before."""
 
 
 @njit(cache=True, nogil=True)
-def _fold_values(opp: np.ndarray, cards: np.ndarray, gain: float, out: np.ndarray, per_card: np.ndarray) -> None:
-    """``out[h] = gain * D(h)``: D the opponent reach over holdings disjoint from ``h``."""
-    total = _card_sums(opp, cards, per_card)
-    two = cards.shape[1] == 2
-    for h in range(opp.shape[0]):
-        d = total - per_card[cards[h, 0]]
-        if two:
-            d += opp[h] - per_card[cards[h, 1]]
-        out[h] = gain * d
+def _reach_sums(opp: np.ndarray, board: Board, cum: np.ndarray, ccum: np.ndarray) -> None:
+    """``cum[i]``: opponent reach of the i weakest holdings; ``ccum[c, k]``: of the k weakest holding card c.
+
+    ``opp`` is zero from the last holding to its end (a multiple of ``LANES`` plus one), and so is
+    ``cum`` past it. The strength-order sum runs as ``LANES`` independent stretches, then joined."""
+    members = board[3]
+    q = (opp.shape[0] - 1) // LANES
+    cum[0] = 0.0
+    a0 = a1 = a2 = a3 = 0.0
+    for i in range(q):
+        a0 += opp[i]
+        a1 += opp[q + i]
+        a2 += opp[2 * q + i]
+        a3 += opp[3 * q + i]
+        cum[i + 1] = a0
+        cum[q + i + 1] = a1
+        cum[2 * q + i + 1] = a2
+        cum[3 * q + i + 1] = a3
+    for s in range(1, LANES):
+        base = cum[s * q]
+        for i in range(s * q + 1, (s + 1) * q + 1):
+            cum[i] += base
+    cards, m = members.shape
+    ccum[:, 0] = 0.0
+    for k in range(m):  # card by card inside: independent sums
+        for c in range(cards):
+            ccum[c, k + 1] = ccum[c, k] + opp[members[c, k]]
 
 
 @njit(cache=True, nogil=True)
-def _showdown_values(
-    opp: np.ndarray, cards: np.ndarray, group_end: np.ndarray, win: float, lose: float, out: np.ndarray, scratch: np.ndarray
-) -> None:
-    """``out[h] = win * W(h) - lose * L(h)`` by one sweep over the tie groups in increasing strength."""
-    card_total, card_below = scratch[0], scratch[1]
-    total = _card_sums(opp, cards, card_total)
-    card_below[:] = 0.0
-    two = cards.shape[1] == 2
-    below = 0.0  # reach of the holdings weaker than the current tie group
-    i = 0
-    while i < opp.shape[0]:
-        end = group_end[i]
-        for h in range(i, end):  # weaker and disjoint: W
-            w = below - card_below[cards[h, 0]]
-            if two:
-                w -= card_below[cards[h, 1]]
-            out[h] = win * w
-        for h in range(i, end):
-            below += opp[h]
-            card_below[cards[h, 0]] += opp[h]
-            if two:
-                card_below[cards[h, 1]] += opp[h]
-        for h in range(i, end):  # stronger and disjoint: L
-            c = cards[h, 0]
-            stronger = total - below - (card_total[c] - card_below[c])
-            if two:
-                c = cards[h, 1]
-                stronger -= card_total[c] - card_below[c]
-            out[h] -= lose * stronger
-        i = end
+def _terminal_values(kind: int, win: float, lose: float, opp: np.ndarray, board: Board, cum: np.ndarray, ccum: np.ndarray, out: np.ndarray) -> None:
+    """A showdown's ``win * W(h) - lose * L(h)`` or a fold's ``win * D(h)``, from ``_reach_sums``."""
+    lo, hi, at, pair = board[1], board[2], board[4], board[5]
+    flat = ccum.reshape(-1)
+    n = lo.shape[0]
+    total = cum[-1]
+    if kind == SHOWDOWN:
+        for h in range(n):
+            w = cum[lo[h]] - flat[at[0, h]] - flat[at[1, h]]
+            lost = total - cum[hi[h]] - (flat[at[4, h]] - flat[at[2, h]]) - (flat[at[5, h]] - flat[at[3, h]])
+            out[h] = win * w - lose * lost
+    else:
+        for h in range(n):
+            out[h] = win * (total - flat[at[4, h]] - flat[at[5, h]] + pair * opp[h])
 
 
 @njit(cache=True, nogil=True)
@@ -111,10 +107,12 @@ def _regret_matching(regret: np.ndarray, legal: np.ndarray, row0: int, nb: int, 
 
 @njit(cache=True, nogil=True)
 def _regret_update(
-    row0: int, nb: int, legal: np.ndarray, sums: np.ndarray, sigma: np.ndarray, weight: float, delta: np.ndarray, average: np.ndarray
+    row0: int, nb: int, legal: np.ndarray, lanes: np.ndarray, sigma: np.ndarray, weight: float, delta: np.ndarray, average: np.ndarray, floor: bool
 ) -> None:
-    """Per bucket b: regret sum_h v_a(h) - sum_a' sigma_a' sum_h v_a'(h), and average weight sigma_a * reach_b."""
+    """Per bucket b: regret sum_h v_a(h) - sum_a' sigma_a' sum_h v_a'(h) (added to ``delta``, or to the regret
+    floored at zero when ``floor``: CFR+), and average weight sigma_a * reach_b."""
     na = legal.shape[0]
+    sums = lanes[0, :, :nb] + lanes[1, :, :nb] + lanes[2, :, :nb] + lanes[3, :, :nb]
     for b in range(nb):
         row = row0 + b
         on_policy = 0.0
@@ -123,7 +121,10 @@ def _regret_update(
                 on_policy += sigma[b, a] * sums[a, b]
         for a in range(na):
             if legal[a]:
-                delta[row, a] += sums[a, b] - on_policy
+                if floor:
+                    delta[row, a] = max(delta[row, a] + (sums[a, b] - on_policy), 0.0)
+                else:
+                    delta[row, a] += sums[a, b] - on_policy
                 average[row, a] += weight * sums[na, b] * sigma[b, a]
 
 
@@ -131,61 +132,76 @@ def _regret_update(
 def _enter(node: int, d: int, p: int, tree: Tree, board: Board, regret: np.ndarray, legal: np.ndarray, buffers: Buffers) -> bool:
     """Arrive at ``node`` (depth ``d``, reaches set): a terminal's values into ``values[d]`` (True), or a
     decision's current strategy worked out and its accumulators cleared (False)."""
-    children, kind, player, rounds, spent, base, num_buckets = tree
-    cards, group_end, buckets = board
-    reach, values, _, bucket_sums, scratch, rows = buffers
+    _, kind, player, rounds, spent, base, num_buckets = tree
+    reach, source, seen, values, _, bucket_sums, cum, ccum, rows = buffers
     out = values[d]
-    if kind[node] == FOLD_END:
-        gain = -spent[node, p] if player[node] == p else spent[node, 1 - p]
-        _fold_values(reach[d, 1], cards, float(gain), out, scratch[0])
-        return True
-    if kind[node] == SHOWDOWN:
-        _showdown_values(reach[d, 1], cards, group_end, float(spent[node, 1 - p]), float(spent[node, p]), out, scratch)
+    if kind[node] == FOLD_END or kind[node] == SHOWDOWN:
+        opp = reach[source[d, 1], 1]
+        if seen[d] != seen[-1]:  # a new opponent reach since the last terminal
+            _reach_sums(opp, board, cum, ccum)
+            seen[-1] = seen[d]
+        if kind[node] == SHOWDOWN:
+            _terminal_values(SHOWDOWN, float(spent[node, 1 - p]), float(spent[node, p]), opp, board, cum, ccum, out)
+        else:
+            gain = -spent[node, p] if player[node] == p else spent[node, 1 - p]
+            _terminal_values(FOLD_END, float(gain), 0.0, opp, board, cum, ccum, out)
         return True
     out[:] = 0.0
-    _regret_matching(regret, legal, base[node], num_buckets[rounds[node]], rows[d])
-    if player[node] == p:  # bucket sums of each action's child values, then of own reach
-        sums = bucket_sums[d]
-        bk = buckets[rounds[node]]
-        sums[:, : num_buckets[rounds[node]]] = 0.0
+    nb = num_buckets[rounds[node]]
+    _regret_matching(regret, legal, base[node], nb, rows[d])
+    if player[node] == p:  # per-lane bucket sums of each action's child values, then of own reach
+        lanes = bucket_sums[d]
+        lanes[:, :, :nb] = 0.0
+        bk = board[0][rounds[node]]
+        own = reach[source[d, 0], 0]
+        na = lanes.shape[1] - 1
         for h in range(out.shape[0]):
-            sums[-1, bk[h]] += reach[d, 0, h]
+            lanes[h & (LANES - 1), na, bk[h]] += own[h]
     return False
 
 
 @njit(cache=True, nogil=True)
 def _descend(node: int, d: int, a: int, p: int, tree: Tree, board: Board, buffers: Buffers) -> None:
-    """The reaches after action ``a`` at ``node``: the actor's times sigma_a of its bucket."""
-    _, _, player, rounds, _, _, _ = tree
-    bk = board[2][rounds[node]]
-    reach, _, sigma, _, _, rows = buffers
+    """The reaches after action ``a`` at ``node``: the actor's times sigma_a of its bucket (the other's is kept
+    where it is: ``source[d, player]`` is the depth holding each player's current reach)."""
+    player, rounds = tree[2], tree[3]
+    bk = board[0][rounds[node]]
+    reach, source, seen, _, sigma, _, _, _, rows = buffers
     moving = 0 if player[node] == p else 1
     sig = sigma[d]
     strategy = rows[d]
+    before = reach[source[d, moving], moving]
+    after = reach[d + 1, moving]
     for h in range(sig.shape[0]):
         sig[h] = strategy[bk[h], a]
-        reach[d + 1, moving, h] = reach[d, moving, h] * sig[h]
-    reach[d + 1, 1 - moving] = reach[d, 1 - moving]
+        after[h] = before[h] * sig[h]
+    source[d + 1, moving] = d + 1
+    source[d + 1, 1 - moving] = source[d, 1 - moving]
+    if moving == 1:
+        seen[-2] += 1
+        seen[d + 1] = seen[-2]
+    else:
+        seen[d + 1] = seen[d]
 
 
 @njit(cache=True, nogil=True)
 def _ascend(node: int, d: int, a: int, p: int, tree: Tree, board: Board, buffers: Buffers) -> None:
     """Add action ``a``'s child value (``values[d + 1]``) to ``node``'s: weighted by sigma_a at p's own decisions."""
-    _, _, player, rounds, _, _, _ = tree
-    _, values, sigma, bucket_sums, _, _ = buffers
+    player, rounds = tree[2], tree[3]
+    values, sigma, bucket_sums = buffers[3], buffers[4], buffers[5]
     out, kid = values[d], values[d + 1]
     if player[node] != p:
         out += kid
         return
-    bk = board[2][rounds[node]]
-    sig, sums = sigma[d], bucket_sums[d]
+    bk = board[0][rounds[node]]
+    sig, lanes = sigma[d], bucket_sums[d]
     for h in range(out.shape[0]):
         out[h] += sig[h] * kid[h]
-        sums[a, bk[h]] += kid[h]
+        lanes[h & (LANES - 1), a, bk[h]] += kid[h]
 
 
 @njit(cache=True, nogil=True)
-def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, buffers: Buffers) -> None:
+def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, floor: bool, buffers: Buffers) -> None:
     """Depth-first over the tree from the root, an explicit stack of (node, action being walked) per depth."""
     children, _, player, rounds, _, base, num_buckets = tree
     regret, legal, delta, average = solver
@@ -201,7 +217,7 @@ def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, buffe
             a += 1
         if a == na:  # every action walked: the node's value is complete
             if player[node] == p:
-                _regret_update(base[node], num_buckets[rounds[node]], children[node] >= 0, buffers[3][d], buffers[5][d], weight, delta, average)
+                _regret_update(base[node], num_buckets[rounds[node]], children[node] >= 0, buffers[5][d], buffers[8][d], weight, delta, average, floor)
             d -= 1
             if d >= 0:
                 _ascend(stack_node[d], d, stack_action[d], p, tree, board, buffers)
@@ -217,46 +233,81 @@ def _walk(p: int, tree: Tree, board: Board, solver: Solver, weight: float, buffe
             stack_action[d] = -1
 
 
-def pcs_pass(
-    p: int,
-    tree: Tree,
-    cards: np.ndarray,
-    strength: np.ndarray,
-    buckets: np.ndarray,
-    solver: Solver,
-    weight: float,
-    depth: int,
-) -> None:
+def prepare_board(cards: np.ndarray, strength: np.ndarray, buckets: np.ndarray) -> Board:
+    """The board as ``pcs_pass`` reads it: holdings the board leaves possible, weakest first.
+
+    (buckets per round, first and one-past-last place of each holding's tie group, the places of
+    the holdings holding each card (padded with a place whose reach is always zero), the flat
+    ``ccum`` indices of each holding's cards (weaker, at-or-below, all) and 1.0 for two-card holdings;
+    indices unsigned.)"""
+    order = np.argsort(strength, kind="stable")
+    order = order[strength[order] >= 0]
+    ranked = strength[order]
+    n = len(order)
+    pad = LANES * -(-n // LANES)  # the zero place
+    held = np.ascontiguousarray(cards[order])
+    k = held.shape[1]
+    num_cards = int(cards.max()) + 2  # the last card is no card: one-card holdings' missing second card
+    if k == 1:
+        held = np.concatenate([held, np.full((n, 1), num_cards - 1)], axis=1)
+    pairs_card, pairs_place = held.ravel(), np.repeat(np.arange(n), 2)
+    real = pairs_card < num_cards - 1
+    by_card = np.lexsort((pairs_place[real], pairs_card[real]))  # each card's holdings in strength order
+    card, place = pairs_card[real][by_card], pairs_place[real][by_card]
+    slot = np.arange(len(card)) - np.searchsorted(card, card, side="left")
+    m = int(slot.max()) + 1
+    members = np.full((num_cards, m), pad, dtype=np.int64)
+    members[card, slot] = place
+    at = np.empty((6, n), dtype=np.int64)
+    for j in range(2):
+        c = held[:, j]
+        row = np.where(members[c] < pad, ranked[np.minimum(members[c], n - 1)], np.iinfo(np.int64).max)
+        at[j] = c * (m + 1) + (row < ranked[:, None]).sum(axis=1)
+        at[2 + j] = c * (m + 1) + (row <= ranked[:, None]).sum(axis=1)
+        at[4 + j] = c * (m + 1) + m
+    index = np.uint64  # unsigned: numba then skips the negative-index check on every lookup
+    return (
+        np.ascontiguousarray(buckets[:, order], dtype=index),
+        np.searchsorted(ranked, ranked, side="left").astype(index),
+        np.searchsorted(ranked, ranked, side="right").astype(index),
+        members.astype(index),
+        at.astype(index),
+        1.0 if k == 2 else 0.0,
+    )
+
+
+def pcs_pass(p: int, tree: Tree, board: Board, solver: Solver, weight: float, depth: int, *, floor: bool = False) -> None:
     """One CFR pass for player ``p`` on one board: regrets into ``delta``, average weights into ``average``.
 
     ``solver`` = (regret, legal actions, delta, average), one row per information set: the current
     strategy is regret matching on ``regret``; ``weight`` is the average strategy's weight this iteration.
+    With ``floor`` (``delta`` is then ``regret`` itself) the regrets are updated in place and floored at
+    zero, CFR+'s update for an iteration of one board: exact, since a pass reads a row's regret once,
+    on arriving at its node, before it updates the row on leaving.
 
     ``tree`` = (children, kind, player, round, spent, first information set row of each node, buckets
-    per round), as ``PCSSolver`` lays them out; ``cards`` (holdings, k), ``strength`` (holdings; -1
-    where the board blocks the holding) and ``buckets`` (rounds, holdings) describe the board; ``depth``
-    is the tree's deepest level.
+    per round), as ``PCSSolver`` lays them out; ``board`` is ``prepare_board``'s; ``depth`` is the
+    tree's deepest level.
     """
-    order = np.argsort(strength, kind="stable")
-    order = order[strength[order] >= 0]  # the possible holdings, weakest first
-    ranked = strength[order]
-    board = (
-        np.ascontiguousarray(cards[order]),
-        np.searchsorted(ranked, ranked, side="right"),  # one past each holding's tie group
-        np.ascontiguousarray(buckets[:, order], dtype=np.int64),
-    )
-    hh = len(order)
-    reach = np.zeros((depth + 2, 2, hh))
-    reach[0] = 1.0
+    n = board[1].shape[0]
+    width = LANES * -(-n // LANES) + 1
+    reach = np.zeros((depth + 2, 2, width))
+    reach[0, :, :n] = 1.0
+    na, most = tree[0].shape[1], int(tree[6].max())
     buffers = (
         reach,
-        np.zeros((depth + 2, hh)),  # values
-        np.zeros((depth + 2, hh)),  # the current action's probability per holding
-        np.zeros((depth + 2, tree[0].shape[1] + 1, int(tree[6].max()))),  # bucket sums
-        np.zeros((2, int(cards.max()) + 1)),  # per-card sums at terminals
-        np.zeros((depth + 2, int(tree[6].max()), tree[0].shape[1])),  # the current strategy of each bucket
+        np.zeros((depth + 2, 2), dtype=np.int64),  # the depth holding each player's current reach
+        np.full(depth + 4, -1, dtype=np.int64),  # which opponent reach each depth sees; [-2] the last issued, [-1] the summed
+        np.zeros((depth + 2, n)),  # values
+        np.zeros((depth + 2, n)),  # the current action's probability per holding
+        np.zeros((depth + 2, LANES, na + 1, most)),  # bucket sums per lane
+        np.zeros(width),  # cum
+        np.zeros((board[3].shape[0], board[3].shape[1] + 1)),  # ccum
+        np.zeros((depth + 2, most, na)),  # the current strategy of each bucket
     )
-    _walk(p, tree, board, solver, weight, buffers)
+    buffers[2][0] = 0
+    buffers[2][-2] = 0
+    _walk(p, tree, board, solver, weight, floor, buffers)
 
 
 # ---------------------------------------------------------------------- exact N-player CFR (multiplayer.NTree)

@@ -178,6 +178,7 @@ class MultiCFRSolver:
                 self._step(self.tree.players)
 
     def _exact_iterations(self, n: int) -> None:
+        from showdown.solvers.cfr_rules import kernel_rule
         from showdown.solvers.kernels import exact_cfr_iterations  # numba loads here, not where strategies are played
 
         tree, rule = self.tree, self.rule
@@ -190,15 +191,7 @@ class MultiCFRSolver:
             )
         players = len(tree.players)
         groups = np.eye(players, dtype=np.bool_) if rule.alternating else np.ones((1, players), dtype=np.bool_)
-        discount = rule.alpha is not None and rule.beta is not None
-        nan = float("nan")
-        kernel_rule = (
-            bool(rule.plus),
-            float(rule.alpha) if discount else nan,
-            float(rule.beta) if discount else nan,
-            float(rule.gamma) if rule.gamma is not None else nan,
-        )
-        exact_cfr_iterations(n, self.iterations, groups, kernel_rule, self._kernel_tree, self.regrets, self.average_sums, self._sigma)
+        exact_cfr_iterations(n, self.iterations, groups, kernel_rule(rule), self._kernel_tree, self.regrets, self.average_sums, self._sigma)
 
     def _sample_others(self, players: tuple[int, ...]) -> np.ndarray:
         """The current strategy with the other players' rows replaced by one sampled action each."""

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -29,10 +29,15 @@ from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
 from showdown.solvers.betting import BetSizing, BettingTree, build_tree
 from showdown.solvers.cfr_rules import needs_abstraction
-from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
+from showdown.solvers.holdings import Holdings, board_strength, game_holdings
+
+if TYPE_CHECKING:
+    from showdown.solvers.kernels import Board
 
 FORMAT = "showdown-pcs"
 VERSION = 1
+PreparedBoard = tuple[tuple[int, ...], np.ndarray, "Board"]
+"""A sampled board, its buckets (rounds, holdings), and the compiled pass's layout of it."""
 __all__ = ["AbstractStrategy", "InfosetLayout", "PCSSolver", "needs_abstraction", "real_strategy", "regret_matching", "run"]
 
 
@@ -97,7 +102,7 @@ class PCSSolver:
         self.rng = np.random.default_rng(seed)
         self.exhaustive = exhaustive
         self.seconds = 0.0
-        self._board_cache: dict[tuple[int, ...], tuple[np.ndarray, RankedBoard]] = {}
+        self._board_cache: dict[tuple[int, ...], PreparedBoard] = {}
         t = self.tree
         self._tree_arrays = (t.children, t.kind, t.player, t.round.astype(np.int64), t.spent, self.layout.base, np.array(abstraction.num_buckets, dtype=np.int64))
         self._cards = np.ascontiguousarray(self.holdings.cards)
@@ -112,27 +117,33 @@ class PCSSolver:
             boards = self.abstraction.all_boards() if self.exhaustive else [self.abstraction.sample_board(self.rng)]
             prepared = [self._prepare(b) for b in boards]
             for p in (0, 1):
+                if len(prepared) == 1:  # one board: the pass updates the regrets in place
+                    self._pass(p, prepared[0], None)
+                    continue
                 delta = np.zeros_like(self.regret)
-                for buckets, ranked in prepared:
-                    self._pass(p, buckets, ranked, delta)
+                for board in prepared:
+                    self._pass(p, board, delta)
                 np.maximum(self.regret + delta, 0.0, out=self.regret)
             self.seconds += time.perf_counter() - t0
 
-    def _prepare(self, board: tuple[int, ...]) -> tuple[np.ndarray, RankedBoard]:
+    def _prepare(self, board: tuple[int, ...]) -> PreparedBoard:
         if self.exhaustive and board in self._board_cache:
             return self._board_cache[board]
+        from showdown.solvers.kernels import prepare_board  # numba loads here, not where strategies are only played
+
         buckets = self.abstraction.buckets(board)
-        ranked = RankedBoard(self.holdings, board)
+        prepared = (board, buckets, prepare_board(self._cards, board_strength(self.holdings, board), buckets))
         if self.exhaustive:
-            self._board_cache[board] = (buckets, ranked)
-        return buckets, ranked
+            self._board_cache[board] = prepared
+        return prepared
 
-    def _pass(self, p: int, buckets: np.ndarray, ranked: RankedBoard, delta: np.ndarray) -> None:
-        """One CFR pass for player ``p`` on one board (``showdown.solvers.kernels.pcs_pass``, compiled)."""
-        from showdown.solvers.kernels import pcs_pass  # numba loads here, not where strategies are only played
+    def _pass(self, p: int, prepared: PreparedBoard, delta: np.ndarray | None) -> None:
+        """One CFR pass for player ``p`` on one board (``showdown.solvers.kernels.pcs_pass``, compiled): regrets
+        into ``delta``, or, without one, straight into the regrets, floored at zero (CFR+)."""
+        from showdown.solvers.kernels import pcs_pass
 
-        solver = (self.regret, self.layout.legal, delta, self.average)
-        pcs_pass(p, self._tree_arrays, self._cards, ranked.strength, buckets, solver, float(self.iterations), self._depth)
+        solver = (self.regret, self.layout.legal, self.regret if delta is None else delta, self.average)
+        pcs_pass(p, self._tree_arrays, prepared[2], solver, float(self.iterations), self._depth, floor=delta is None)
 
     def _current_strategy(self) -> np.ndarray:
         return regret_matching(self.regret, self.layout.legal)

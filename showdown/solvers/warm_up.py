@@ -8,7 +8,7 @@ from __future__ import annotations
 
 
 def compile_kernels() -> None:
-    """One tiny run of each compiled solver: PCS on Leduc, exact CFR+ on 3-player Kuhn."""
+    """One tiny run of each compiled solver: PCS on Leduc, exact CFR+ on 3-player and 2-player Kuhn."""
     from showdown.games.catalog import get_game
     from showdown.solvers.abstraction import RankAbstraction
     from showdown.solvers.cfr import make_solver
@@ -17,3 +17,4 @@ def compile_kernels() -> None:
     leduc = get_game("leduc")
     PCSSolver(leduc, RankAbstraction(leduc)).iterate(1)
     make_solver(get_game("kuhn3p"), "cfr+").iterate(1)
+    make_solver(get_game("kuhn"), "cfr+").iterate(1)

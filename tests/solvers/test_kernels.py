@@ -10,7 +10,7 @@ import pytest
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import parse_gamedef
 from showdown.solvers.abstraction import RankAbstraction, StrengthAbstraction, _Base
-from showdown.solvers.holdings import game_holdings
+from showdown.solvers.holdings import RankedBoard, board_strength, game_holdings
 from showdown.solvers.pcs import PCSSolver
 from tests.solvers.pcs_oracle import oracle_pass
 
@@ -51,8 +51,17 @@ class _ScrambledBuckets(_Base):
 
 
 def _with_oracle(make):
+    """The solver with the numpy pass in place of the compiled one (one board's regrets floored after it, CFR+)."""
     solver = make()
-    solver._pass = lambda p, buckets, ranked, delta: oracle_pass(solver, p, buckets, ranked, delta)
+
+    def numpy_pass(p, prepared, delta):
+        board, buckets, _ = prepared
+        into = np.zeros_like(solver.regret) if delta is None else delta
+        oracle_pass(solver, p, buckets, RankedBoard(solver.holdings, board), into)
+        if delta is None:
+            np.maximum(solver.regret + into, 0.0, out=solver.regret)
+
+    solver._pass = numpy_pass
     return solver
 
 
@@ -89,7 +98,7 @@ def test_ties_and_card_removal_at_showdown():
         solver.iterate(3)
     _assert_close(fast.regret, slow.regret)
     _assert_close(fast.average, slow.average)
-    strength = fast._prepare(board)[1].strength
+    strength = board_strength(fast.holdings, board)
     assert len(np.unique(strength[strength >= 0])) < 0.5 * (strength >= 0).sum()  # ties are common
 
 
@@ -107,6 +116,64 @@ def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
     _assert_close(fast.average_sums, slow.average_sums)
     _assert_close(fast.current_sigma(), slow.current_sigma())
     assert fast.iterations == slow.iterations == n
+
+
+@pytest.mark.parametrize("game_name", ["kuhn", "leduc"])
+@pytest.mark.parametrize("algorithm", ["cfr", "cfr+", "linear", "dcfr", "simultaneous"])
+def test_compiled_two_player_cfr_equals_the_numpy_update(game_name, algorithm):
+    """The sequence-form kernel (sequence_kernels.sequence_cfr_iterations) against CFRSolver's numpy
+    update, bit for bit, for every exact rule, alternating or not, a second call continuing the first."""
+    from showdown.solvers.cfr import cfr, make_solver
+
+    game = get_game(game_name)
+
+    def make():
+        return cfr(game, alternating=False) if algorithm == "simultaneous" else make_solver(game, algorithm)
+
+    fast, slow = make(), make()
+    for n in (1, 29):
+        fast._compiled_iterations(n)
+        slow._numpy_iterations(n)
+        for p in (0, 1):
+            assert np.array_equal(fast.regrets[p], slow.regrets[p])
+            assert np.array_equal(fast.average_sums[p], slow.average_sums[p])
+            assert np.array_equal(fast.current_sigma()[p], slow.current_sigma()[p])
+            assert np.array_equal(fast._x[p], slow._x[p])
+    assert fast.iterations == slow.iterations == 30
+    assert np.abs(fast.regrets[0]).max() > 0.01  # something was learned
+
+
+def test_compiled_cfr_continues_from_regrets_set_from_outside(tmp_path):
+    """Numpy iterations, a checkpoint, then compiled ones (whose arrays a list entry set from outside
+    replaces) end exactly as an uninterrupted compiled run: where ``iterate`` switches changes nothing."""
+    from showdown.solvers.cfr import CFRSolver, make_solver
+
+    game = get_game("leduc")
+    straight, stopped = make_solver(game, "cfr+"), make_solver(game, "cfr+")
+    straight._compiled_iterations(20)
+    stopped._numpy_iterations(10)
+    resumed, _ = CFRSolver.load(stopped.save(tmp_path / "c.npz"))
+    resumed._compiled_iterations(5)
+    resumed.regrets[0] = resumed.regrets[0].copy()  # a list entry replaced: picked up again
+    resumed._compiled_iterations(5)
+    for p in (0, 1):
+        assert np.array_equal(resumed.regrets[p], straight.regrets[p])
+        assert np.array_equal(resumed.average_sums[p], straight.average_sums[p])
+
+
+def test_small_cfr_solves_stay_in_numpy_and_long_ones_switch_to_the_kernel():
+    """Kuhn's 1,000 iterations finish in numpy without importing numba (whose import costs more than
+    the whole solve); once numpy iterations have cost as much as that import, the kernel takes over."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from showdown.games.catalog import get_game; from showdown.solvers.cfr import make_solver; "
+        "s = make_solver(get_game('kuhn'), 'cfr+'); s.iterate(1000); a = 'numba' in sys.modules; "
+        "s._numpy_seconds = 10.0; s.iterate(1); print(a, 'numba' in sys.modules, s.iterations)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True", "1001"]
 
 
 def test_numba_loads_only_where_a_solver_runs():
