@@ -85,7 +85,9 @@ def run_analyze_command(args: argparse.Namespace) -> int:
     """Handler: read, analyse, print; exit 0."""
     from showdown.cli.plots import plot_cumulative
     from showdown.evaluation.aivat import AivatEstimator, supports
-    from showdown.evaluation.analyze import analysis_json, analyze, format_analysis, read_logs
+    from showdown.evaluation.analysis_output import analysis_json, format_analysis
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
     from showdown.games.catalog import get_game
 
     game = get_game(args.game) if args.game else None

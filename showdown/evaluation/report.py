@@ -309,7 +309,7 @@ def _result_rows(r: MatchReport) -> list[str]:
         return lines + _plain_rows(r)
     from dataclasses import replace
 
-    from showdown.evaluation.analyze import estimator_line, format_rows
+    from showdown.evaluation.analysis_output import estimator_line, format_rows
 
     shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
     return [estimator_line(r.analysis), *lines, *format_rows(shown, totals=r.totals), *(f"note: {n}" for n in r.analysis.notes)]

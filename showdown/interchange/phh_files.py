@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.evaluation.analyze import resolve_log_game
+from showdown.evaluation.log_reading import resolve_log_game
 from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef

@@ -92,7 +92,7 @@ class _DuplicateRun:
     Ctrl-C passed on, and the paired report from the halves' logs."""
 
     def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None) -> None:
-        from showdown.evaluation.analyze import plan_estimator
+        from showdown.evaluation.estimator_plan import plan_estimator
         from showdown.matches.parallel import Job
         from showdown.matches.progress import Progress, say_on_stderr, wants_progress
         from showdown.matches.seating import match_name, seat_labels
@@ -250,7 +250,7 @@ def _paired_analysis(
 ) -> tuple[Any, Any, list[float], list[Estimate]]:
     """The paired figures of the halves' logs under the planned estimator; the table they came from;
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
-    from showdown.evaluation.analyze import analyze_planned
+    from showdown.evaluation.estimator_plan import analyze_planned
 
     analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played)
     order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]

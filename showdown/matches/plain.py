@@ -72,7 +72,7 @@ class MatchRun:
         notify: Callable[[str], None] | None = None,
         in_process: Mapping[int, Any] | None = None,
     ) -> None:
-        from showdown.evaluation.analyze import plan_estimator
+        from showdown.evaluation.estimator_plan import plan_estimator
 
         self.config = config
         self.on_hand = on_hand

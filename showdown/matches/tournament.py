@@ -617,7 +617,7 @@ class _Progress(StatusLine):
 
 def _outcome(match: PlannedMatch, results: Sequence[ChildResult], cfg: TournamentConfig, game: Any) -> MatchOutcome:
     """Analyse one finished match from its halves' logs."""
-    from showdown.evaluation.analyze import analyze_planned, plan_estimator
+    from showdown.evaluation.estimator_plan import analyze_planned, plan_estimator
 
     labels = [cfg.labels[i] for i in match.agents]
     specs = [replace(cfg.agents[i], label=label) for i, label in zip(match.agents, labels)]

@@ -358,7 +358,9 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
 
 def _acpc_summary(files: MatchFiles) -> dict[str, Any]:
     """A reference dealer's ``.log`` (no JSON Lines): the plain figures of ``showdown analyze``."""
-    from showdown.evaluation.analyze import analysis_json, analyze, read_logs
+    from showdown.evaluation.analysis_output import analysis_json
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
 
     assert files.log is not None
     logs = read_logs([files.log])
