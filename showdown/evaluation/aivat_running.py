@@ -9,24 +9,18 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import ShowdownError
-from showdown.evaluation.analyze import Analysis, aivat_notes
+from showdown.evaluation.analyze import Analysis, aivat_notes, zero_mean_p
 from showdown.evaluation.hand_table import HandCollector
-from showdown.evaluation.stats import MatchStats, Welford, two_sided_p
+from showdown.evaluation.stats import MatchStats, Welford
 from showdown.protocol.logfile import HandRecord
 
 __all__ = ["AivatAccumulator"]
 
 
 def _consistency_welford(w: Welford) -> float | None:
-    """``_consistency`` from running statistics of the corrections."""
-    if w.n < 2:
-        return None
+    """``analyze``'s consistency p-value from running statistics of the corrections."""
     var = w.variance
-    assert var is not None
-    sd = math.sqrt(max(var, 0.0))
-    if sd == 0.0:
-        return 1.0 if w.mean == 0.0 else 0.0
-    return two_sided_p(w.mean / (sd / math.sqrt(w.n)))
+    return zero_mean_p(w.n, w.mean, math.sqrt(max(var, 0.0))) if var is not None else None
 
 
 class AivatAccumulator:

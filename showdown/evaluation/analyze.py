@@ -36,7 +36,7 @@ from showdown.evaluation.estimators import ESTIMATORS
 from showdown.evaluation.hand_table import HandTable
 from showdown.evaluation.stats import Difference, Estimate, MatchStats, sample_estimate, two_sided_p, variance_ratio
 
-__all__ = ["CONSISTENCY_ALARM", "Analysis", "aivat_notes", "analyze", "plain_analysis"]
+__all__ = ["CONSISTENCY_ALARM", "Analysis", "aivat_notes", "analyze", "plain_analysis", "zero_mean_p"]
 
 
 @dataclass
@@ -228,10 +228,13 @@ def _consistency(corrections: np.ndarray) -> float | None:
     """p-value of "the AIVAT corrections have mean 0", which holds when the known strategies are
     really played (each correction has expectation 0); a small value means they are not."""
     n = len(corrections)
+    return zero_mean_p(n, float(corrections.mean()), float(corrections.std(ddof=1))) if n >= 2 else None
+
+
+def zero_mean_p(n: int, mean: float, sd: float) -> float | None:
+    """``_consistency`` from the corrections' count, mean and standard deviation."""
     if n < 2:
         return None
-    sd = float(corrections.std(ddof=1))
-    mean = float(corrections.mean())
     if sd == 0.0:
         return 1.0 if mean == 0.0 else 0.0
     return two_sided_p(mean / (sd / math.sqrt(n)))
