@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from showdown.errors import ConfigError, LogExistsError
 from showdown.evaluation.report import match_csv
-from showdown.matches.tournament import tournament_csv
+from showdown.matches.tournament_results import tournament_csv
 
 if TYPE_CHECKING:
     from showdown.evaluation.report import MatchReport
     from showdown.matches.config import AgentSpec
-    from showdown.matches.tournament import TournamentResult
+    from showdown.matches.tournament_results import TournamentResult
 
 __all__ = ["MatchResult", "TournamentTable", "run_match", "run_match_async", "run_tournament"]
 
@@ -76,7 +76,7 @@ class TournamentTable:
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document."""
-        from showdown.matches.tournament import tournament_json
+        from showdown.matches.tournament_results import tournament_json
 
         return tournament_json(self.result)
 
@@ -85,7 +85,7 @@ class TournamentTable:
         return tournament_csv(self.to_json())
 
     def __str__(self) -> str:
-        from showdown.matches.tournament import format_tournament
+        from showdown.matches.tournament_results import format_tournament
 
         return format_tournament(self.result)
 
@@ -224,11 +224,8 @@ def run_tournament(
 ) -> TournamentTable:
     """Play (or resume) a tournament from a YAML file or the same keys as a mapping."""
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import (
-        load_tournament_config,
-        parse_tournament_config,
-    )
     from showdown.matches.tournament import run_tournament as run
+    from showdown.matches.tournament_config import load_tournament_config, parse_tournament_config
 
     if isinstance(config, Mapping):
         from showdown.matches.config import Where

@@ -45,7 +45,9 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.Argume
 def run_tournament_command(args: argparse.Namespace) -> int:
     """Handler: validate, play or resume, print. Exit 0 when complete, else 128 + the stopping signal (130 Ctrl-C, 143 SIGTERM)."""
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
+    from showdown.matches.tournament import run_tournament
+    from showdown.matches.tournament_config import load_tournament_config
+    from showdown.matches.tournament_results import format_tournament, tournament_json
 
     cfg = load_tournament_config(args.config)
     if args.sandbox is not None:
@@ -57,7 +59,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
     elif args.csv:
-        from showdown.matches.tournament import tournament_csv
+        from showdown.matches.tournament_results import tournament_csv
 
         print(tournament_csv(tournament_json(result)), end="")
     else:
