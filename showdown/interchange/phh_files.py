@@ -30,7 +30,8 @@ from showdown.protocol.logfile import (
     read_records,
     state_line_text,
 )
-from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, parse_phh_hand, phh_variant, same_table, split_phhs
+from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
+from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
 
 __all__ = ["ExportResult", "ImportResult", "export_phh", "import_phh"]
 
