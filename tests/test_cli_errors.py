@@ -11,7 +11,7 @@ import pytest
 
 from showdown.errors import GameDefError
 from showdown.games.gamedef import parse_gamedef
-from showdown.solvers.equity import cards_equity
+from showdown.solvers.hand_classes import cards_equity
 
 ROOT = Path(__file__).resolve().parents[1]
 
