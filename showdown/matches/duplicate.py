@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError, LogExistsError, ShowdownError
+from showdown.evaluation.estimators import Estimator
 from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
@@ -57,7 +58,7 @@ def half_configs(config: MatchConfig, labels: Sequence[str], base_name: str, out
                 name=f"{base_name}.dup{k}",
                 out=out,
                 duplicate=False,
-                estimator="plain",
+                estimator=Estimator.PLAIN,
                 progress=False,
             )
         )

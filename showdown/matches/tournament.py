@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from showdown.evaluation.estimators import Estimator
 from showdown.matches.config import (
     MatchConfig,
     check_out_folder,
@@ -105,7 +106,7 @@ def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
             name=match_id,
             dealer=cfg.dealer,
             progress=False,
-            estimator="plain",
+            estimator=Estimator.PLAIN,
             force=True,  # an unfinished half is replayed from its first hand, over its own logs
             sandbox=cfg.sandbox,
         )

@@ -26,9 +26,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from showdown.errors import ConfigError, ShowdownError
+from showdown.evaluation.estimators import Estimator
 from showdown.matches.config import (
     AgentSpec,
     DealerSettings,
@@ -36,14 +37,11 @@ from showdown.matches.config import (
     load_yaml,
     parse_settings,
 )
-
-if TYPE_CHECKING:
-    pass
-
+from showdown.matches.settings import MATCH_SETTINGS, ExecutorName, keyed
 
 __all__ = ["TournamentConfig", "load_tournament_config", "parse_tournament_config"]
 
-_KEYS = ("game", "agents", "hands", "duplicate", "seed", "jobs", "out", "estimator", "dealer", "executor", "address", "sandbox")
+_KEYS = keyed(MATCH_SETTINGS, "tournament")
 
 
 @dataclass(frozen=True)
@@ -58,12 +56,13 @@ class TournamentConfig:
     duplicate: bool = False
     seed: int = 0
     jobs: int | None = None
-    estimator: str | None = None
+    estimator: Estimator | None = None
     dealer: DealerSettings = field(default_factory=DealerSettings)
-    executor: str | None = None  # local (default) | ray
+    executor: ExecutorName | None = None  # None: local
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     source: str = "<tournament>"
     sandbox: bool = True  # bots given as files, commands or module:Class run sandboxed (built-ins never)
+    progress: bool | None = None  # None: when stderr is a terminal
 
 
 def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
@@ -104,6 +103,7 @@ def parse_tournament_config(
         dealer=given.get("dealer", DealerSettings()),
         source=at.source,
         sandbox=given.get("sandbox", True),
+        progress=given.get("progress"),
     )
 
 

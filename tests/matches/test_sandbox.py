@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from showdown.errors import ConfigError
-from showdown.matches.sandbox import Jail, Limits, limit_hit, network_namespace, parse_limits
+from showdown.matches.config import parse_limits
+from showdown.matches.sandbox import Jail, Limits, limit_hit, network_namespace
 
 HANDS = 100
 
