@@ -264,16 +264,16 @@ _ALL_DEALER = frozenset({"match", "tournament", "dealer"})
 _FILE_ONLY = {"tournament": "a tournament is its file: a re-run resumes the matches the file describes"}
 
 MATCH_SETTINGS: tuple[Setting, ...] = (
-    Setting("game", Text("a game name or .game file path"), "catalog name or a .game file (required)",
+    Setting("game", Text("a game name or .game file path"), "catalog name or a .game file",
             no_flag="given as the first word: showdown match GAME AGENT AGENT", scopes=_MT),
-    Setting("agents", Nested("list of agent entries"), "one entry per seat, seat 1 first (required; see below)",
+    Setting("agents", Nested("list of agent entries"), "one entry per seat, seat 1 first (see below)",
             no_flag="given as the words after the game (-o sets their options)", scopes=_MT),
     Setting("hands", Whole(1), "hands to play (per duplicate half)", "--hands", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("seed", Whole(0, MAX_SEED), "dealing seed; each agent's seed derives from it", "--seed", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("fixed_seats", Flag(), "seat N always plays position N-1 (default: seats rotate)", "--fixed-seats"),
     Setting("out", Text("a directory path", path=True), "folder for the logs and each bot's output (default out/; tournament: the file's name)", "--out",
             scopes=_MT, no_flag_in=_FILE_ONLY),
-    Setting("name", Text("a match name", empty_ok=True), "the logs' file names (default <game>.<agents>.seed<seed>)", "--name"),
+    Setting("name", Text("a match name", empty_ok=True), "the logs' file names (default: game, agents and seed, as kuhn.rules-random.seed7)", "--name"),
     Setting("dealer", Nested("mapping of dealer settings"), "time limits and policies, as showdown dealer's flags (below)",
             no_flag="each dealer setting has its own flag (below)", scopes=_MT),
     Setting("progress", Flag(), "show the progress line (default: when stderr is a terminal)", "--progress", negatable=True,
@@ -450,15 +450,17 @@ def _default_text(value: Any) -> str:
 
 def keys_table(sections: Sequence[tuple[str, Sequence[Setting], Any]]) -> str:
     """The README's table of keys: per section (a prefix such as ``dealer.``, its settings, the
-    dataclass holding their defaults), each key with its flag, default and meaning."""
-    rows = ["| key | flag | default | meaning |", "|---|---|---|---|"]
+    dataclass holding their defaults), each key with its flag, default, whether a tournament file
+    takes it (and its command line the flag), and meaning."""
+    rows = ["| key | flag | default | in a tournament | meaning |", "|---|---|---|---|---|"]
     for prefix, settings, holder in sections:
         defaults = {f.name: f for f in dataclasses.fields(holder)}
         for s in settings:
             if s.no_key:
                 continue
             flag = f"`{s.flag}`" if s.flag else "—"
-            rows.append(f"| `{prefix}{s.key}` | {flag} | {_field_default(defaults.get(s.key))} | {s.help} |")
+            tournament = "—" if "tournament" not in s.scopes else "key and flag" if s.flags_of("tournament") else "key"
+            rows.append(f"| `{prefix}{s.key}` | {flag} | {_field_default(defaults.get(s.key))} | {tournament} | {s.help} |")
     return "\n".join(rows)
 
 
