@@ -5,7 +5,7 @@ under it once its logs are written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ from showdown.evaluation.hand_table import HandTable
 from showdown.evaluation.log_reading import read_logs
 from showdown.games.gamedef import GameDef
 
-__all__ = ["EstimatorPlan", "analyze_planned", "plan_estimator"]
+__all__ = ["EstimatorPlan", "analyze_planned", "choose_estimator", "plan_estimator"]
 
 
 @dataclass
@@ -31,49 +31,65 @@ class EstimatorPlan:
 
 
 def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool) -> EstimatorPlan:
-    """Choose the estimator: ``requested``, or the best available when None.
+    """Choose the estimator (``choose_estimator``) and, for ``aivat``, build the known strategies it
+    needs. When none of them turns out to be known after all (an agent that cannot be built here,
+    a table that is not usable) the best available other estimator is taken, unless ``aivat`` was
+    asked for: then it corrects chance only (noted)."""
+    from showdown.evaluation.aivat import AivatEstimator, known_strategies
 
-    Best: ``aivat`` when the game allows it and at least one agent's strategy is known (built-in
-    agents with a fixed table, see ``aivat.known_strategy``), else ``chance`` (the cards' luck taken
-    out, ``evaluation.chance``; paired too when the deals are played in duplicate) for 2-player games,
-    else ``duplicate`` when the deals are played in duplicate, else ``plain``. An explicit ``aivat`` the game does not allow is a
-    ``ConfigError``; an explicit ``aivat`` with no strategy known corrects chance only (noted).
-    """
+    choice = choose_estimator(game, specs, requested, duplicate)
+    if choice.estimator != "aivat":
+        return choice
+    strategies, unknown = known_strategies(specs, game)
+    if not any(s is not None for s in strategies):
+        if requested is None:
+            fallback, chance_reason = _fallback(game, duplicate)
+            return EstimatorPlan(fallback, reason=f"no agent's strategy is known; {chance_reason}")
+        return replace(choice, aivat=AivatEstimator(game, strategies), notes=["no agent's strategy is known: AIVAT corrects for chance only"])
+    return replace(choice, aivat=AivatEstimator(game, strategies), notes=[f"strategy not used for {n}" for n in unknown])
+
+
+def choose_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool) -> EstimatorPlan:
+    """The estimator to use, decided without building any agent: ``requested``, or the best available.
+
+    Best: ``aivat`` when the game allows it and an agent's strategy may be known (a built-in agent
+    that plays a fixed table, ``aivat.strategy_unknown``), else ``chance`` (the cards' luck taken
+    out, ``evaluation.chance``; paired too when the deals are played in duplicate) for 2-player
+    games, else ``duplicate`` when the deals are played in duplicate, else ``plain``. A requested
+    estimator the match or the game does not allow is a ``ConfigError``."""
     from showdown.errors import ConfigError
-    from showdown.evaluation.aivat import AivatEstimator, known_strategies, supports
+    from showdown.evaluation.aivat import strategy_unknown, supports
+    from showdown.evaluation.chance import supports as chance_supports
 
     if requested == "duplicate" and not duplicate:
         raise ConfigError("the duplicate estimator needs the match played in duplicate (--duplicate)")
-    from showdown.evaluation.chance import supports as chance_supports
-
-    paired = "; the deals are paired" if duplicate else ""
-    chance_why = chance_supports(game)
     if requested == "chance":
+        chance_why = chance_supports(game)
         if chance_why is not None:
             raise ConfigError(f"--estimator chance: {chance_why}")
         return EstimatorPlan("chance", reason="as requested")
-    if chance_why is None:
-        fallback = "chance"
-        chance_reason = ("the cards' luck is taken out by all-in equity (chance-only corrections, unbiased "
-                         f"whatever the strategies){paired}")
-    else:
-        fallback = "duplicate" if duplicate else "plain"
-        chance_reason = chance_why
     if requested in ("plain", "duplicate"):
-        return EstimatorPlan(requested, reason="as requested")
+        return EstimatorPlan(str(requested), reason="as requested")
+    fallback, chance_reason = _fallback(game, duplicate)
     why = supports(game)
     if why is not None:
         if requested == "aivat":
             raise ConfigError(f"--estimator aivat: {why}")
         return EstimatorPlan(fallback, reason=f"AIVAT does not apply ({why.split(': ')[0]}); {chance_reason}")
-    strategies, unknown = known_strategies(specs, game)
-    if not any(s is not None for s in strategies) and requested is None:
+    if requested is None and all(strategy_unknown(s.name, game, s.options) for s in specs):
         return EstimatorPlan(fallback, reason=f"no agent's strategy is known; {chance_reason}")
-    notes = [f"strategy not used for {n}" for n in unknown] if any(s is not None for s in strategies) else [
-        "no agent's strategy is known: AIVAT corrects for chance only"
-    ]
-    reason = "as requested" if requested == "aivat" else "the best available: a strategy is known"
-    return EstimatorPlan("aivat", AivatEstimator(game, strategies), notes, reason)
+    return EstimatorPlan("aivat", reason="as requested" if requested == "aivat" else "the best available: a strategy is known")
+
+
+def _fallback(game: GameDef, duplicate: bool) -> tuple[str, str]:
+    """The best estimator but AIVAT, and why it applies (for the estimator line)."""
+    from showdown.evaluation.chance import supports as chance_supports
+
+    chance_why = chance_supports(game)
+    if chance_why is not None:
+        return ("duplicate" if duplicate else "plain"), chance_why
+    paired = "; the deals are paired" if duplicate else ""
+    return "chance", f"the cards' luck is taken out by all-in equity (chance-only corrections, unbiased whatever the strategies){paired}"
 
 
 def analyze_planned(
