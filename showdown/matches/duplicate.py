@@ -32,6 +32,7 @@ from showdown.evaluation.estimators import Estimator
 from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.parallel import ChildResult
 from showdown.matches.seating import half_agent_seed
@@ -76,9 +77,11 @@ async def run_duplicate_async(
     progress: bool | None = None,
     notify: Callable[[str], None] | None = None,
     install_signals: bool = False,
+    game: GameDef | None = None,
 ) -> MatchReport:
-    """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
-    run = _DuplicateRun(config, progress, notify)
+    """Play ``config`` in duplicate and return the paired report (see the module docstring);
+    ``game``: the config's game when the caller has it already."""
+    run = _DuplicateRun(config, progress, notify, game if game is not None else get_game(config.game))
     try:
         states = await run.play(install_signals)
         report = run.report(states, on_hand)
@@ -92,14 +95,14 @@ class _DuplicateRun:
     """A duplicate match: its halves as jobs of an executor, the progress line over all of them,
     Ctrl-C passed on, and the paired report from the halves' logs."""
 
-    def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None) -> None:
+    def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None, game: GameDef) -> None:
         from showdown.evaluation.estimator_plan import plan_estimator
         from showdown.matches.parallel import Job
         from showdown.matches.progress import Progress, say_on_stderr, wants_progress
         from showdown.matches.seating import match_name, seat_labels
 
         self.config = config
-        self.game = get_game(config.game)
+        self.game = game
         self.labels = seat_labels(config.agents)
         if len(set(self.labels)) != len(self.labels):
             raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(self.labels)}")
@@ -166,7 +169,7 @@ class _DuplicateRun:
         present = [r for r in results if r is not None and r.hands]
         jsonl = [Path(r.jsonl) for r in present if r.jsonl]
         if not jsonl:
-            return replace(_empty_report(config, labels, interrupted, self.elapsed), stop_signal=self.stop_signal)
+            return replace(_empty_report(config, self.game, labels, interrupted, self.elapsed), stop_signal=self.stop_signal)
         if on_hand is not None:
             _replay(jsonl, on_hand)
         analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
@@ -222,9 +225,8 @@ class _DuplicateRun:
             shutil.rmtree(self.temp, ignore_errors=True)
 
 
-def _empty_report(config: MatchConfig, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:
+def _empty_report(config: MatchConfig, game: GameDef, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:
     """The report of a duplicate match none of whose halves played a hand."""
-    game = get_game(config.game)
     n = game.num_players
     none = Estimate(0, 0.0, 0.0, None, game.big_blind)
     return MatchReport(

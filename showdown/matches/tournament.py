@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from showdown.evaluation.estimators import Estimator
+from showdown.games.gamedef import GameDef
 from showdown.matches.config import (
     MatchConfig,
     check_out_folder,
@@ -37,7 +38,7 @@ from showdown.status import StatusLine
 if TYPE_CHECKING:
     from showdown.matches.executors import Executor
 
-from showdown.matches.tournament_config import TournamentConfig
+from showdown.matches.tournament_config import TournamentConfig, tournament_game
 from showdown.matches.tournament_results import (
     MatchOutcome,
     TournamentResult,
@@ -74,10 +75,9 @@ class PlannedMatch:
 
 def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
     """Every match of the round robin, with each half's ``MatchConfig`` (logs in the match's directory)."""
-    from showdown.games.catalog import get_game
     from showdown.matches.duplicate import half_configs
 
-    game = get_game(cfg.game)
+    game = tournament_game(cfg)
     n = game.num_players
     specs = [replace(s, label=lab) for s, lab in zip(cfg.agents, cfg.labels)]
     groups: list[tuple[int, ...]] = []
@@ -118,14 +118,14 @@ def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
     return out
 
 
-def _fingerprint(config: MatchConfig) -> str:
-    from showdown.games.catalog import get_game
+def _fingerprint(config: MatchConfig, game: GameDef) -> str:
+    """What a half's result depends on: its settings but where and how it ran, and the game's rules."""
     from showdown.games.gamedef import format_gamedef
 
     doc = config_to_json(config)
     for volatile in ("out", "progress", "jobs", "executor", "address", "force"):
         doc.pop(volatile, None)
-    doc["gamedef"] = format_gamedef(get_game(config.game))
+    doc["gamedef"] = format_gamedef(game)
     return hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()
 
 
@@ -134,14 +134,14 @@ def _done_path(config: MatchConfig) -> Path:
     return Path(config.out) / f"{config.name}.done.json"
 
 
-def _finished(config: MatchConfig) -> ChildResult | None:
+def _finished(config: MatchConfig, game: GameDef) -> ChildResult | None:
     """The stored result of a half if it finished with these very settings and its log is there."""
     path = _done_path(config)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if doc.get("fingerprint") != _fingerprint(config):
+    if doc.get("fingerprint") != _fingerprint(config, game):
         return None
     try:
         result = ChildResult.from_json(doc["result"])
@@ -239,6 +239,7 @@ class _TournamentRun:
     def __init__(self, cfg: TournamentConfig, stream: Any, progress: bool | None) -> None:
         self.cfg = cfg
         self.stream = stream
+        self.game = tournament_game(cfg)
         self.matches = plan_matches(cfg)
         check_out_folder(cfg.out, "tournament")
         cfg.out.mkdir(parents=True, exist_ok=True)
@@ -247,7 +248,7 @@ class _TournamentRun:
         self.todo: list[tuple[PlannedMatch, int]] = []
         for m in self.matches:
             for k, half in enumerate(m.halves):
-                got = _finished(half)
+                got = _finished(half, self.game)
                 if got is not None:
                     self.finished[(m.id, k)] = got
                 else:
@@ -306,7 +307,7 @@ class _TournamentRun:
             return
         half = m.halves[k]
         tmp = _done_path(half).with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"fingerprint": _fingerprint(half), "result": r.to_json()}, indent=1), encoding="utf-8")
+        tmp.write_text(json.dumps({"fingerprint": _fingerprint(half, self.game), "result": r.to_json()}, indent=1), encoding="utf-8")
         os.replace(tmp, _done_path(half))
         self.finished[(m.id, k)] = r
         if all((m.id, j) in self.finished for j in range(len(m.halves))):
@@ -340,14 +341,12 @@ class _TournamentRun:
 
     def result(self, states: Sequence[Any]) -> TournamentResult:
         """The results of every finished match, written to ``results.json`` and ``results.txt``."""
-        from showdown.games.catalog import get_game
-
         cfg, matches = self.cfg, self.matches
         if self.ticker is not None:
             self.ticker.finish()
         notes = [f"{s.job.label}: {s.error}" for s in states if s.error is not None]
         outcomes = []
-        game = get_game(cfg.game)
+        game = self.game
         for m in matches:
             results = [self.finished.get((m.id, k)) for k in range(len(m.halves))]
             if all(r is not None for r in results):

@@ -30,6 +30,7 @@ from typing import Any
 
 from showdown.errors import ConfigError, ShowdownError
 from showdown.evaluation.estimators import Estimator
+from showdown.games.gamedef import GameDef
 from showdown.matches.config import (
     AgentSpec,
     DealerSettings,
@@ -39,7 +40,7 @@ from showdown.matches.config import (
 )
 from showdown.matches.settings import MATCH_SETTINGS, ExecutorName, keyed
 
-__all__ = ["TournamentConfig", "load_tournament_config", "parse_tournament_config"]
+__all__ = ["TournamentConfig", "load_tournament_config", "parse_tournament_config", "tournament_game"]
 
 _KEYS = keyed(MATCH_SETTINGS, "tournament")
 
@@ -63,6 +64,14 @@ class TournamentConfig:
     source: str = "<tournament>"
     sandbox: bool = True  # bots given as files, commands or module:Class run sandboxed (built-ins never)
     progress: bool | None = None  # None: when stderr is a terminal
+    gamedef: GameDef | None = field(default=None, compare=False, repr=False)  # ``game`` read once, by the validation
+
+
+def tournament_game(cfg: TournamentConfig) -> GameDef:
+    """The tournament's game: the one its validation read, else read now (a config built by hand)."""
+    from showdown.games.catalog import get_game
+
+    return cfg.gamedef if cfg.gamedef is not None else get_game(cfg.game)
 
 
 def _unique_labels(specs: Sequence[AgentSpec]) -> list[str]:
@@ -104,6 +113,7 @@ def parse_tournament_config(
         source=at.source,
         sandbox=given.get("sandbox", True),
         progress=given.get("progress"),
+        gamedef=game,
     )
 
 
