@@ -277,31 +277,50 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         return AgentSpec(name=entry.strip())
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{at()}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
-    allowed = {"name", "command", "label", "seed", "options", "token", "limits"}
     for key in entry:
-        if key not in allowed:
-            raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
+        if key not in _AGENT_KEYS:
+            raise unknown_key(at(key), key, _AGENT_KEYS, "agent keys; agent settings go under 'options'")
     name, command = _agent_program(entry, at, base_dir)
+    limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
+    return AgentSpec(name=name, command=command, label=_agent_label(entry, at), seed=_agent_seed(entry, at),
+                     options=_agent_options(entry, at, command), token=_agent_token(entry, at, command), limits=limits)
+
+
+_AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
+
+
+def _agent_label(entry: Mapping[str, Any], at: Where) -> str | None:
     label = entry.get("label")
     if label is not None and (not isinstance(label, str) or not _LABEL.fullmatch(label)):
         raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
+    return label
+
+
+def _agent_seed(entry: Mapping[str, Any], at: Where) -> int | None:
     seed = entry.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ConfigError(f"{at('seed')}: expected a non-negative integer, got {seed!r}")
-    options = entry.get("options", {})
+    return seed
+
+
+def _agent_options(entry: Mapping[str, Any], at: Where, command: str | None) -> dict[str, Any]:
+    options = entry.get("options")
     if options is None:
         options = {}
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
+    return dict(options)
+
+
+def _agent_token(entry: Mapping[str, Any], at: Where, command: str | None) -> bool:
     token = entry.get("token", True)
     if not isinstance(token, bool):
         raise ConfigError(f"{at('token')}: expected true or false, got {token!r}")
     if not token and command is None:
         raise ConfigError(f"{at('token')}: built-in agents always send their seat token; 'token: false' is for a command")
-    limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
-    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token, limits=limits)
+    return token
 
 
 def _agent_program(entry: Mapping[str, Any], at: Where, base_dir: Path | None) -> tuple[str | None, str | None]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -102,29 +102,32 @@ def ranking(table: Sequence[Sequence[Estimate | None]]) -> list[tuple[int, Estim
     share a rank; within a rank they keep the config order."""
     n = len(table)
     played = [any(e is not None and e.hands for e in table[i]) for i in range(n)]
-    left = [i for i in range(n) if played[i]]
-    field_mean = [
-        combine([e for j, e in enumerate(table[i]) if j != i and e is not None], equal_weights=True) for i in range(n)
-    ]
+    field_mean = [_mean_against(table, i, range(n)) for i in range(n)]
+    ranked: list[tuple[int, Estimate, Estimate, int, int]] = []
+    for group in reversed(_runoff_rounds(table, [i for i in range(n) if played[i]])):
+        rank = len(ranked) + 1
+        ranked += [(i, field_mean[i], score, rnd, rank) for i, score, rnd in group]
+    # no finished match yet: unranked (rank 0), last
+    ranked += [(i, field_mean[i], Estimate(0, 0.0, 0.0, None), 0, 0) for i in range(n) if not played[i]]
+    return ranked
+
+
+def _mean_against(table: Sequence[Sequence[Estimate | None]], i: int, others: Iterable[int]) -> Estimate:
+    """Agent ``i``'s mean against ``others`` (each weighted equally)."""
+    return combine([e for j in others if j != i and (e := table[i][j]) is not None], equal_weights=True)
+
+
+def _runoff_rounds(table: Sequence[Sequence[Estimate | None]], left: list[int]) -> list[list[tuple[int, Estimate, int]]]:
+    """The runoff's rounds, first out first: in each, the agents tied for the lowest mean against
+    those still in, with that mean and the round's number."""
     rounds: list[list[tuple[int, Estimate, int]]] = []
     while left:
-        scores = {
-            i: combine([e for j in left if j != i and (e := table[i][j]) is not None], equal_weights=True) for i in left
-        }
+        scores = {i: _mean_against(table, i, left) for i in left}
         lowest = scores[min(left, key=lambda i: scores[i].mean)]
-        bb = max(1, lowest.big_blind)
-        out = [i for i in left if _tied(scores[i], lowest, bb)]
+        out = [i for i in left if _tied(scores[i], lowest, max(1, lowest.big_blind))]
         rounds.append([(i, scores[i], len(rounds) + 1) for i in out])
         left = [i for i in left if i not in out]
-    ranked: list[tuple[int, Estimate, Estimate, int, int]] = []
-    for group in reversed(rounds):
-        rank = len(ranked) + 1
-        for i, score, rnd in group:
-            ranked.append((i, field_mean[i], score, rnd, rank))
-    for i in range(n):  # no finished match yet: unranked (rank 0), last
-        if not played[i]:
-            ranked.append((i, field_mean[i], Estimate(0, 0.0, 0.0, None), 0, 0))
-    return ranked
+    return rounds
 
 
 @dataclass
@@ -240,8 +243,11 @@ def _cell(e: Estimate | None, digits: int = 2) -> str:
 
 def format_tournament(r: TournamentResult) -> str:
     """The cross table and the ranking as text."""
-    labels = r.config.labels
-    n = len(labels)
+    lines = _heading(r) + [""] + _cross_table_text(r) + [""] + _ranking_text(r)
+    return "\n".join(lines + [f"note: {note}" for note in r.notes])
+
+
+def _heading(r: TournamentResult) -> list[str]:
     lines = [
         f"{r.config.game}: {len(r.outcomes)} of {r.matches_total} matches, {r.config.hands:,} hands each"
         + (" (duplicate)" if r.config.duplicate else "")
@@ -250,42 +256,43 @@ def format_tournament(r: TournamentResult) -> str:
     estimators = sorted({m.estimator + (" (exact)" if m.exact else "") for m in r.outcomes})
     if estimators:
         lines.append("estimators: " + ", ".join(estimators))
-    lines.append("")
-    lines.append("row agent against column agent, chips per 100 hands ± 95% interval (* the interval excludes zero)")
-    head = [""] + list(labels)
-    rows = [head]
+    return lines
+
+
+def _aligned(rows: Sequence[Sequence[str]], left: int) -> list[str]:
+    """Rows as text columns: the first ``left`` columns left-aligned, the others right-aligned."""
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    return [
+        "  ".join([c.ljust(w) for c, w in zip(row[:left], widths)] + [c.rjust(w) for c, w in zip(row[left:], widths[left:])]).rstrip()
+        for row in rows
+    ]
+
+
+def _cross_table_text(r: TournamentResult) -> list[str]:
+    labels = r.config.labels
+    n = len(labels)
     digits = decimals_of(e for i, row in enumerate(r.table) for j, e in enumerate(row) if i != j)
+    rows = [["", *labels]]
     for i in range(n):
         rows.append([labels[i]] + [("" if i == j else _cell(r.table[i][j], digits)) for j in range(n)])
-    widths = [max(len(row[c]) for row in rows) for c in range(len(head))]
-    for row in rows:
-        lines.append("  ".join([row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]).rstrip())
-    lines.append("")
-    lines.append(
+    heading = "row agent against column agent, chips per 100 hands ± 95% interval (* the interval excludes zero)"
+    return [heading, *_aligned(rows, 1)]
+
+
+def _ranking_text(r: TournamentResult) -> list[str]:
+    heading = (
         "ranking (bankroll instant runoff; 'vs field' is the mean against every other agent; "
         f"Elo: Bradley-Terry rating from blocks of {RATING_BLOCK} deals won against each other)"
     )
-    rank_rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round", "Elo", "Elo 95% CI"]]
+    rows = [["", "agent", "vs field /100", "95% CI", "runoff /100", "round", "Elo", "Elo 95% CI"]]
     ranks = [row[4] for row in r.ranks]
     field_digits, runoff_digits = decimals_of(row[1] for row in r.ranks), decimals_of(row[2] for row in r.ranks)
     for i, fe, re_, rnd, rank in r.ranks:
-        rank_rows.append(
-            [
-                "-" if rank == 0 else f"{rank}{'=' if ranks.count(rank) > 1 else '.'}",
-                labels[i],
-                signed(fe.per100, field_digits),
-                interval_text(fe.ci95, field_digits),
-                _cell(re_, runoff_digits).rstrip(" *") if re_.hands else "-",
-                str(rnd),
-                *_elo_cells(r.ratings, i),
-            ]
-        )
-    widths = [max(len(row[c]) for row in rank_rows) for c in range(len(rank_rows[0]))]
-    for row in rank_rows:
-        lines.append("  ".join([row[0].ljust(widths[0]), row[1].ljust(widths[1])] + [c.rjust(w) for c, w in zip(row[2:], widths[2:])]).rstrip())
-    for note in r.notes:
-        lines.append(f"note: {note}")
-    return "\n".join(lines)
+        place = "-" if rank == 0 else f"{rank}{'=' if ranks.count(rank) > 1 else '.'}"
+        runoff = _cell(re_, runoff_digits).rstrip(" *") if re_.hands else "-"
+        rows.append([place, r.config.labels[i], signed(fe.per100, field_digits), interval_text(fe.ci95, field_digits), runoff,
+                     str(rnd), *_elo_cells(r.ratings, i)])
+    return [heading, *_aligned(rows, 2)]
 
 
 RATING_BLOCK = 100

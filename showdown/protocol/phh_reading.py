@@ -257,18 +257,11 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
     for i, raw, words in betting:
         p = _player(words[0], game.num_players, f, i, raw)
         if words[1] == "sm":
-            if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != holes[p]:
-                raise f.fail("actions", f"[{i}] {raw!r}: shows other cards than p{p + 1} was dealt")
+            _check_shown(words, holes[p], p, f, i, raw)
             continue
-        if live.finished:
-            raise f.fail("actions", f"[{i}] {raw!r}: the betting is over")
-        if live.player != p:
-            raise f.fail("actions", f"[{i}] {raw!r}: p{live.player + 1} is to act")
+        _check_turn(live, p, f, i, raw)
         action = _action(game, live, base, words, f, i, raw)
-        why = illegal_reason(live, p, action)
-        if why is not None:
-            raise f.fail("actions", f"[{i}] {raw!r}: {why}")
-        live.apply(action)
+        _apply(live, p, action, f, i, raw)
         rounds[-1].append(action)
         while len(rounds) <= live.round:
             rounds.append([])
@@ -280,12 +273,38 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
         raise f.fail("actions", f"the hand stops with p{live.player + 1} to act")
     if len(board) != live.round + 1:
         raise f.fail("actions", f"{len(board) - 1} boards dealt; the hand reaches {live.round}")
+    values = _values(game, live, holes, board)
+    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
+
+
+def _check_shown(words: list[str], hole: tuple[Card, ...], p: int, f: _Fields, i: int, raw: str) -> None:
+    """A showdown line (``pN sm CARDS``) shows the cards the player was dealt."""
+    if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != hole:
+        raise f.fail("actions", f"[{i}] {raw!r}: shows other cards than p{p + 1} was dealt")
+
+
+def _check_turn(live: LiveHand, p: int, f: _Fields, i: int, raw: str) -> None:
+    if live.finished:
+        raise f.fail("actions", f"[{i}] {raw!r}: the betting is over")
+    if live.player != p:
+        raise f.fail("actions", f"[{i}] {raw!r}: p{live.player + 1} is to act")
+
+
+def _apply(live: LiveHand, p: int, action: Action, f: _Fields, i: int, raw: str) -> None:
+    """Player ``p``'s ``action``, when the rules allow it."""
+    why = illegal_reason(live, p, action)
+    if why is not None:
+        raise f.fail("actions", f"[{i}] {raw!r}: {why}")
+    live.apply(action)
+
+
+def _values(game: GameDef, live: LiveHand, holes: tuple[tuple[Card, ...], ...], board: list[tuple[Card, ...]]) -> tuple[float, ...]:
+    """What each position won: the pots split by the rules (hands compared when it went to showdown)."""
     strengths: list[int] = []
     if live.is_showdown:
         visible = tuple(c for g in board for c in g)
         strengths = [-1 if live.folded[p] else hand_value(holes[p] + visible) for p in range(game.num_players)]
-    values = split_pots(live.spent, live.folded, strengths)
-    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
+    return split_pots(live.spent, live.folded, strengths)
 
 
 def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Card, ...], ...], list[tuple[Card, ...]], list[tuple[int, str, list[str]]]]:
@@ -302,18 +321,8 @@ def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Ca
             if len(words) < 2:
                 raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
             betting.append((i, raw, words))
-        elif words[1:2] == ["dh"] and len(words) == 4:
-            p = _player(words[2], n, f, i, raw)
-            hole[p] = _cards(words[3], f, i, raw)
-            if len(hole[p] or ()) != game.num_hole_cards:
-                raise f.fail("actions", f"[{i}] {raw!r}: {game.num_hole_cards} hole cards expected")
-        elif words[1:2] == ["db"] and len(words) == 3:
-            board.append(_cards(words[2], f, i, raw))
-            r = len(board) - 1
-            if r >= game.num_rounds or len(board[r]) != game.num_board_cards[r]:
-                raise f.fail("actions", f"[{i}] {raw!r}: the board comes as 3, 1 and 1 cards")
         else:
-            raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+            _dealer_line(game, words, hole, board, f, i, raw)
     missing = [f"p{p + 1}" for p in range(n) if hole[p] is None]
     if missing:
         raise f.fail("actions", f"no hole cards dealt to {', '.join(missing)} ('d dh pN cards')")
@@ -322,6 +331,24 @@ def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Ca
     if len(set(cards)) != len(cards):
         raise f.fail("actions", "a card is dealt twice")
     return holes, board, betting
+
+
+def _dealer_line(
+    game: GameDef, words: list[str], hole: list[tuple[Card, ...] | None], board: list[tuple[Card, ...]], f: _Fields, i: int, raw: str
+) -> None:
+    """A ``d dh pN CARDS`` (hole cards) or ``d db CARDS`` (board) line, into ``hole`` or ``board``."""
+    if words[1:2] == ["dh"] and len(words) == 4:
+        p = _player(words[2], game.num_players, f, i, raw)
+        hole[p] = _cards(words[3], f, i, raw)
+        if len(hole[p] or ()) != game.num_hole_cards:
+            raise f.fail("actions", f"[{i}] {raw!r}: {game.num_hole_cards} hole cards expected")
+    elif words[1:2] == ["db"] and len(words) == 3:
+        board.append(_cards(words[2], f, i, raw))
+        r = len(board) - 1
+        if r >= game.num_rounds or len(board[r]) != game.num_board_cards[r]:
+            raise f.fail("actions", f"[{i}] {raw!r}: the board comes as 3, 1 and 1 cards")
+    else:
+        raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
 
 
 def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
