@@ -159,19 +159,32 @@ class _DuplicateRun:
 
     def report(self, states: Sequence[Any], on_hand: Callable[[HandRecord], None] | None) -> MatchReport:
         """The paired report of the halves that played (``on_hand`` is given their hands in order)."""
-        config, game, labels = self.config, self.game, self.labels
-        results = []
-        for s in states:
-            if s.error is not None and s.result is None and not self.stops:
-                raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
-            results.append(s.result)  # None: stopped before it could play (Ctrl-C)
+        results = self._results(states)
         interrupted = bool(self.stops) or any(r is None or r.interrupted for r in results)
         present = [r for r in results if r is not None and r.hands]
         jsonl = [Path(r.jsonl) for r in present if r.jsonl]
         if not jsonl:
-            return replace(_empty_report(config, self.game, labels, interrupted, self.elapsed), stop_signal=self.stop_signal)
+            empty = _empty_report(self.config, self.game, self.labels, interrupted, self.elapsed)
+            return replace(empty, stop_signal=self.stop_signal)
         if on_hand is not None:
             _replay(jsonl, on_hand)
+        return self._paired_report(results, present, jsonl, interrupted)
+
+    def _results(self, states: Sequence[Any]) -> list[ChildResult | None]:
+        """Each half's result; None for one stopped before it could play (Ctrl-C). A half that
+        failed otherwise fails the match."""
+        results = []
+        for s in states:
+            if s.error is not None and s.result is None and not self.stops:
+                raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
+            results.append(s.result)
+        return results
+
+    def _paired_report(
+        self, results: Sequence[ChildResult | None], present: Sequence[ChildResult], jsonl: Sequence[Path], interrupted: bool
+    ) -> MatchReport:
+        """The report of the halves that played hands: the figures paired deal by deal."""
+        config, game, labels = self.config, self.game, self.labels
         analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
         replacements, replaced_hands, failures = _merged_half_results(present)
         reasons = [r.reason for r in present if r.reason]
