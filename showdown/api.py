@@ -123,27 +123,21 @@ def _blocking(call: Callable[[], T]) -> T:
 
 def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs: bool) -> Any:
     """The ``MatchConfig`` of a call: its keywords are the match file's keys, checked as a file's are."""
-    from dataclasses import replace
+    from dataclasses import fields, replace
 
     from showdown.matches.config import DealerSettings, MatchConfig, Where, match_settings
 
     given = dict(settings)
     dealer = given.get("dealer")
     if isinstance(dealer, DealerSettings):  # a DealerSettings value, or a mapping as in a file
-        given["dealer"] = {k: v for k, v in vars_of(dealer).items()}
+        given["dealer"] = {f.name: getattr(dealer, f.name) for f in fields(dealer)}
     if isinstance(given.get("out"), Path):
         given["out"] = str(given["out"])
-    fields = match_settings(given, Where("run_match"))
+    checked = match_settings(given, Where("run_match"))
     specs = tuple(_spec(a, f"agent {i + 1}") for i, a in enumerate(agents))
-    fields.setdefault("progress", False)
-    fields["out"] = fields.get("out", Path("out")) if logs else None
-    return replace(MatchConfig(game=game, agents=specs), **fields).check()
-
-
-def vars_of(value: Any) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(value, f.name) for f in fields(value)}
+    checked.setdefault("progress", False)
+    checked["out"] = checked.get("out", Path("out")) if logs else None
+    return replace(MatchConfig(game=game, agents=specs), **checked).check()
 
 
 def _logs_exist(exc: LogExistsError) -> LogExistsError:
