@@ -245,8 +245,12 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
+
+GADGETS = ("best-response", "blueprint", "off")
+"""The opponent's alternative to entering a re-solved subgame: its best-response value against the
+blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
 
 
 def search_settings(options: dict[str, Any]) -> Any:
@@ -260,7 +264,11 @@ def search_settings(options: dict[str, Any]) -> Any:
     iterations = int(options.get("search_iterations", default.iterations))
     if budget < 0 or iterations < 1:
         raise ConfigError("agent 'cfr': budget_ms must be >= 0 and search_iterations >= 1")
-    return SearchSettings(budget, iterations, default.sizing)
+    gadget = options.get("gadget", default.gadget)
+    gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
+    if gadget not in GADGETS:
+        raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
+    return SearchSettings(budget, iterations, default.sizing, gadget)
 
 
 class _BoardBuckets:

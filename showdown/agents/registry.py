@@ -97,7 +97,7 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
         "with river search at decision time: search=on|off, budget_ms (300), search_iterations (150)",
         {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
-         "search": bool, "budget_ms": float, "search_iterations": int},
+         "search": bool, "budget_ms": float, "search_iterations": int, "gadget": str},
     ),
     "probe-minraise": BuiltinAgent(
         "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),

@@ -24,10 +24,14 @@ import numpy as np
 from showdown.games.state import Action, State
 from showdown.solvers.betting import DECISION, translation_probabilities
 from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
-from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, best_response_values, disjoint_reach
+from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, counterfactual_values, disjoint_reach
 
 MIN_ITERATIONS = 8
 """Fewer CFR+ iterations than this within the budget and the agent plays the blueprint instead."""
+
+ON_TREE = 0.98
+"""An opponent's action the translation maps to one abstract action with at least this probability is
+the blueprint's own (a bet of the same pot fraction, rounded to whole chips)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,7 @@ class SearchSettings:
     budget_ms: float = 300.0
     iterations: int = 150
     sizing: SubgameSizing = SubgameSizing()
+    gadget: str = "blueprint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +103,9 @@ class RiverSearch:
         self.settings = settings
         self.holdings: Holdings = game_holdings(strategy.game)
         self._ranked: tuple[tuple[int, ...], RankedBoard] | None = None
+        from showdown.solvers.subgame_kernels import warm_up
+
+        warm_up()  # numba: compiled or loaded from its cache now, not in the first decision
 
     def applies(self, real: State) -> bool:
         return not real.is_terminal and real.round == real.game.num_rounds - 1
@@ -113,8 +121,8 @@ class RiverSearch:
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
         k = len(steps)
-        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp:
-            k -= 1  # the gadget sits at the opponent's last decision: its range before that action
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
+            k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
         reach = self.ranges(steps[:k], played, board, ranked)
         # holdings our range says we never hold here still get a strategy (a trace of weight)
         valid = reach[me] > 0
@@ -124,7 +132,9 @@ class RiverSearch:
             gadget_real, gadget_node = steps[k].real, steps[k].node
         else:
             gadget_real, gadget_node = real, node
-        alternatives = self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+        alternatives = (
+            None if self.settings.gadget == "off" else self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+        )
         if time.perf_counter() >= deadline:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
@@ -134,6 +144,15 @@ class RiverSearch:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
         return Solved(real, game, strategies, done, alternatives is not None)
+
+    def _on_tree(self, step: Step) -> bool:
+        """Whether ``step``'s real action is one of the blueprint's own there (up to the chips' rounding),
+        so that the range after it and the values of the node it leads to are the blueprint's."""
+        n = step.node
+        if n < 0 or self.tree.kind[n] != DECISION:
+            return False
+        weights = translation_probabilities(step.real, step.action, step.abstract, self.tree.actions[n])
+        return bool(weights.max() >= ON_TREE)
 
     # ------------------------------------------------------------------ ranges and alternatives
 
@@ -180,7 +199,7 @@ class RiverSearch:
             self.strategy.rows(int(order[i]), every)[:, : len(sub.children[i])].T if sub.kind[i] == DECISION else None
             for i in range(sub.num_nodes)
         ]
-        values = best_response_values(sub, ranked, opp, strategies, reach)
+        values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")[0]
         # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
         spent_abstract = tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
