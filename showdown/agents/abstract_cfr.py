@@ -20,6 +20,7 @@ the blueprint.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +78,9 @@ class AbstractCFRAgent(Agent):
         self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
         self.search: Any = None
         if search is not None:
-            from showdown.agents.search import RiverSearch
+            from showdown.agents.search import Search
 
-            self.search = RiverSearch(strategy, self._boards, search)
+            self.search = Search(strategy, self._boards, search)
         self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
         self._solved: tuple[tuple[Any, ...], Any, str] | None = None  # (hand, board, seat), Solved or None, betting
 
@@ -245,7 +246,7 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 GADGETS = ("best-response", "blueprint", "off")
@@ -261,14 +262,16 @@ def search_settings(options: dict[str, Any]) -> Any:
         return None
     default = SearchSettings()
     budget = float(options.get("budget_ms", default.budget_ms))
+    turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
     iterations = int(options.get("search_iterations", default.iterations))
-    if budget < 0 or iterations < 1:
-        raise ConfigError("agent 'cfr': budget_ms must be >= 0 and search_iterations >= 1")
+    if budget < 0 or turn_budget < 0 or iterations < 1:
+        raise ConfigError("agent 'cfr': budget_ms and turn_budget_ms must be >= 0 and search_iterations >= 1")
     gadget = options.get("gadget", default.gadget)
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
-    return SearchSettings(budget, iterations, default.sizing, gadget)
+    turn = str(options.get("turn", default.turn)).lower() not in ("false", "off", "0", "no")
+    return replace(default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget)
 
 
 class _BoardBuckets:

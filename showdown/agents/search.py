@@ -54,6 +54,11 @@ class SearchSettings:
     iterations: int = 150
     sizing: SubgameSizing = SubgameSizing()
     gadget: str = "blueprint"
+    turn: bool = True
+    turn_budget_ms: float = 800.0
+    turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
+    turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
+    rivers_per_iteration: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +98,7 @@ class Solved:
         return out
 
 
-class RiverSearch:
+class Search:
     """Re-solves river decisions for an ``AbstractCFRAgent`` (its strategy and bucket cache)."""
 
     def __init__(self, strategy: Any, boards: Any, settings: SearchSettings) -> None:
@@ -106,24 +111,37 @@ class RiverSearch:
         from showdown.solvers.subgame_kernels import warm_up
 
         warm_up()  # numba: compiled or loaded from its cache now, not in the first decision
+        if settings.turn and strategy.game.num_rounds >= 3:
+            from showdown.solvers.turn_subgame import river_boards
+
+            river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)  # the hand-rank tables, loaded now
 
     def applies(self, real: State) -> bool:
-        return not real.is_terminal and real.round == real.game.num_rounds - 1
+        """The river always; the turn (the next-to-last round, where a board is out) with ``turn`` on."""
+        if real.is_terminal:
+            return False
+        last = real.game.num_rounds - 1
+        return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
 
     def solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
     ) -> Solved | None:
         """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
         ours at once, or None when the budget runs out first."""
-        deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
         if self.settings.budget_ms <= 0:
-            return None
+            return None  # no thinking: the blueprint
+        if real.round < real.game.num_rounds - 1:
+            if self.settings.turn_budget_ms <= 0:
+                return None
+            deadline = time.perf_counter() + self.settings.turn_budget_ms / 1000.0
+            return self._solve_turn(steps, played, real, position, board, deadline)
+        deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
         k = len(steps)
         if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
             k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
-        reach = self.ranges(steps[:k], played, board, ranked)
+        reach = self.ranges(steps[:k], played, board, ranked.blocked)
         # holdings our range says we never hold here still get a strategy (a trace of weight)
         valid = reach[me] > 0
         floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
@@ -145,6 +163,30 @@ class RiverSearch:
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
         return Solved(real, game, strategies, done, alternatives is not None)
 
+    def _solve_turn(
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, me: int, board: tuple[int, ...], deadline: float
+    ) -> Solved | None:
+        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, from both
+        ranges after every action so far (no gadget: the blueprint's values over every river are not
+        computed yet)."""
+        from showdown.solvers.turn_subgame import TurnSolver, TurnSubgame
+
+        turn = TurnSubgame.of_state(real, self.holdings, board, self.holdings.deck, self.settings.turn_sizing, self.settings.turn_river_sizing)
+        blocked = turn.tables.masks.max(axis=0) == 0
+        reach = self.ranges(steps, played, board, blocked)
+        valid = reach[me] > 0
+        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
+        reach[me] = np.where(blocked, 0.0, np.maximum(reach[me], floor))
+        if time.perf_counter() >= deadline:
+            return None
+        seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
+        solver = TurnSolver(turn, reach, 1 - me, per_iteration=self.settings.rivers_per_iteration, seed=seed)
+        done = solver.run(self.settings.iterations, deadline)
+        if done < MIN_ITERATIONS:
+            return None
+        strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
+        return Solved(real, turn.game, strategies, done, False)
+
     def _on_tree(self, step: Step) -> bool:
         """Whether ``step``'s real action is one of the blueprint's own there (up to the chips' rounding),
         so that the range after it and the values of the node it leads to are the blueprint's."""
@@ -156,12 +198,12 @@ class RiverSearch:
 
     # ------------------------------------------------------------------ ranges and alternatives
 
-    def ranges(self, steps: list[Step], played: dict[int, np.ndarray], board: tuple[int, ...], ranked: RankedBoard) -> np.ndarray:
+    def ranges(self, steps: list[Step], played: dict[int, np.ndarray], board: tuple[int, ...], blocked: np.ndarray) -> np.ndarray:
         """Both players' ranges (2, H) after ``steps`` by Bayes' rule: the blueprint's probability of
         each action (mixed over the translation's two neighbours), or, for our searched actions, the
         probability we played it with. Off the tree a step tells nothing. A range the blueprint says
         is impossible starts over uniform."""
-        valid = (~ranked.blocked).astype(float)
+        valid = (~blocked).astype(float)
         reach = np.stack([valid, valid])
         for i, step in enumerate(steps):
             actor = step.real.current_player
@@ -218,4 +260,4 @@ def _normalised(strategy: np.ndarray) -> np.ndarray:
     return np.asarray(out / out.sum(axis=0, keepdims=True))
 
 
-__all__ = ["RiverSearch", "SearchSettings", "Solved", "Step"]
+__all__ = ["Search", "SearchSettings", "Solved", "Step"]

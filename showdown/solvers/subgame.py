@@ -303,14 +303,15 @@ class SubgameSolver:
     ``root_reach`` (2, H): each player's range at the root (zero on holdings the board blocks). The
     iterations run compiled (``subgame_kernels.cfr_pass``) in single precision (half the memory
     traffic of double; play needs no more). ``flat`` and ``tables`` give a tree with chance nodes
-    (``turn.TurnSubgame``); by default they come from ``game`` and ``ranked``.
+    (``turn_subgame.TurnSubgame``), ``rows`` its strategy rows; by default they come from ``game`` and
+    ``ranked``.
     """
 
     DTYPE = np.float32
 
     def __init__(
         self, game: Subgame, ranked: RankedBoard, root_reach: np.ndarray, opponent: int, alternatives: np.ndarray | None = None,
-        *, flat: FlatTree | None = None, tables: BoardTables | None = None,
+        *, flat: FlatTree | None = None, tables: BoardTables | None = None, rows: int | None = None,
     ) -> None:
         if game.kind[0] != DECISION:
             raise SolverError("a subgame is solved from a decision")
@@ -324,7 +325,7 @@ class SubgameSolver:
         self.opponent = opponent
         self.alternatives = None if alternatives is None else np.asarray(alternatives, dtype=dt)
         hh = valid.shape[0]
-        nodes, rows = self.flat.kind.shape[0], self.flat.rows
+        nodes, rows = self.flat.kind.shape[0], rows or self.flat.rows
         self.regret = np.zeros((rows, hh), dtype=dt)
         self.average = np.zeros((rows, hh), dtype=dt)
         self._sigma = np.zeros((rows, hh), dtype=dt)
@@ -338,6 +339,9 @@ class SubgameSolver:
         if self.alternatives is None:
             return np.ones(self.root_reach.shape[1], dtype=self.DTYPE)
         return np.asarray(_matched(self.gadget_regret)[1])
+
+    def _prepare(self) -> None:
+        """Before an iteration: nothing here (a sampling solver deals its cards)."""
 
     def _pass(self, p: int, t: float, root: np.ndarray, best_response: bool = False) -> np.ndarray:
         from showdown.solvers.subgame_kernels import cfr_pass
@@ -354,6 +358,7 @@ class SubgameSolver:
         current strategies, regrets floored at zero and the average weighted by the iteration number."""
         self.iterations += 1
         t = float(self.iterations)
+        self._prepare()
         for p in (self.opponent, 1 - self.opponent):
             root = self.root_reach.copy()
             root[self.opponent] *= self._enter()
