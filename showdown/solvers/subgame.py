@@ -68,23 +68,7 @@ class Subgame:
             raise SolverError("no subgame at the end of a hand")
         if root.round != root.game.num_rounds - 1:
             raise SolverError("subgames are re-solved in the last betting round only")
-        sizing = sizing or SubgameSizing()
-        states: list[tuple[State, int]] = [(root, 0)]
-        rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]] = []
-        head = 0
-        while head < len(states):
-            state, raises = states[head]
-            head += 1
-            if state.is_terminal:
-                folded = [p for p in range(2) if state.folded[p]]
-                rows.append((FOLD_END if folded else SHOWDOWN, folded[0] if folded else -1, tuple(state.spent), (), ()))
-                continue
-            actions = _subgame_actions(state, sizing, raises)
-            kids = []
-            for a in actions:
-                kids.append(len(states))
-                states.append((state.apply(a), raises + (a.kind is ActionKind.RAISE)))
-            rows.append((DECISION, state.current_player, tuple(state.spent), tuple(kids), actions))
+        rows, _ = public_rows(root, sizing or SubgameSizing(), None)
         return cls._of_rows(rows)
 
     @classmethod
@@ -111,7 +95,7 @@ class Subgame:
         return cls._of_rows(rows), np.array(order, dtype=np.int64)
 
     @classmethod
-    def _of_rows(cls, rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]]) -> Subgame:
+    def _of_rows(cls, rows: list[Row]) -> Subgame:
         for row in rows:  # breadth-first: a node's children are consecutive (the sweeps slice them)
             assert row[3] == tuple(range(row[3][0], row[3][0] + len(row[3]))) if row[3] else True
         return cls(
@@ -121,6 +105,37 @@ class Subgame:
             tuple(r[3] for r in rows),
             tuple(r[4] for r in rows),
         )
+
+
+Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
+
+
+def public_rows(root: State, sizing: SubgameSizing, round_end: int | None) -> tuple[list[Row], list[State]]:
+    """The public tree from ``root`` breadth-first, one row per node (kind, player acting or folding,
+    spent, children, actions). With ``round_end`` (a node kind), a node where ``root``'s round is over
+    without a fold gets that kind and no children, and its state is listed; else the tree runs to the
+    end of the hand."""
+    states: list[tuple[State, int]] = [(root, 0)]
+    rows: list[Row] = []
+    ends: list[State] = []
+    head = 0
+    while head < len(states):
+        state, raises = states[head]
+        head += 1
+        folded = [p for p in range(2) if state.folded[p]]
+        if round_end is not None and not folded and (state.is_terminal or state.round > root.round):
+            rows.append((round_end, -1, tuple(state.spent), (), ()))
+            ends.append(state)
+        elif state.is_terminal:
+            rows.append((FOLD_END if folded else SHOWDOWN, folded[0] if folded else -1, tuple(state.spent), (), ()))
+        else:
+            actions = _subgame_actions(state, sizing, raises)
+            kids = []
+            for a in actions:
+                kids.append(len(states))
+                states.append((state.apply(a), raises + (a.kind is ActionKind.RAISE)))
+            rows.append((DECISION, state.current_player, tuple(state.spent), tuple(kids), actions))
+    return rows, ends
 
 
 def _subgame_actions(state: State, sizing: SubgameSizing, raises: int) -> tuple[Action, ...]:
@@ -402,6 +417,7 @@ __all__ = [
     "best_response_values",
     "counterfactual_values",
     "disjoint_reach",
+    "public_rows",
     "reaches",
     "regret_matching",
     "terminal_values",

@@ -21,14 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from showdown.errors import SolverError
-from showdown.games.evaluate import FULL_MIN_CARDS, hand_values, values_on_boards
-from showdown.games.state import Action, ActionKind, State
-from showdown.solvers.betting import DECISION, FOLD_END, SHOWDOWN
+from showdown.games.evaluate import hand_values, values_on_boards
+from showdown.games.state import State
+from showdown.solvers.betting import DECISION, SHOWDOWN
 from showdown.solvers.holdings import Holdings
-from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, _subgame_actions
+from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, public_rows
 from showdown.solvers.subgame_kernels import CHANCE
-
-Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
 
 
 def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]:
@@ -36,25 +34,7 @@ def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]
     CHANCE nodes without children, and the state at each of them (in node order)."""
     if root.is_terminal or root.round != root.game.num_rounds - 2:
         raise SolverError("a turn subgame starts in the next-to-last betting round")
-    states: list[tuple[State, int]] = [(root, 0)]
-    rows: list[Row] = []
-    ends: list[State] = []
-    head = 0
-    while head < len(states):
-        state, raises = states[head]
-        head += 1
-        if state.is_terminal and any(state.folded):
-            rows.append((FOLD_END, state.folded.index(True), tuple(state.spent), (), ()))
-        elif state.is_terminal or state.round > root.round:
-            rows.append((CHANCE, -1, tuple(state.spent), (), ()))
-            ends.append(state)
-        else:
-            actions = _subgame_actions(state, sizing, raises)
-            kids = []
-            for a in actions:
-                kids.append(len(states))
-                states.append((state.apply(a), raises + (a.kind is ActionKind.RAISE)))
-            rows.append((DECISION, state.current_player, tuple(state.spent), tuple(kids), actions))
+    rows, ends = public_rows(root, sizing, CHANCE)
     return Subgame._of_rows(rows), ends
 
 
@@ -65,9 +45,10 @@ def river_boards(holdings: Holdings, board: tuple[int, ...], deck: tuple[int, ..
     h = holdings.cards
     hh, k = h.shape
     last = np.array(cards, dtype=np.int64)
-    blocked = np.isin(h, board).any(axis=1)[None, :] | (h[None, :, :] == last[:, None, None]).any(axis=2)
+    on_board = np.asarray(np.isin(h, board).any(axis=1))
+    blocked = on_board[None, :] | (h[None, :, :] == last[:, None, None]).any(axis=2)
     full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(cards), len(board))), last[:, None]], axis=1)
-    if full.shape[1] + k >= FULL_MIN_CARDS:
+    if full.shape[1] + k >= 5:  # values_on_boards ranks five to seven cards
         strength = values_on_boards(full, h).astype(np.int64)  # one lookup a hand (meaningless where blocked)
     else:  # small games (Leduc): hand by hand
         rows = np.concatenate([np.broadcast_to(h[None], (len(cards), hh, k)), np.broadcast_to(full[:, None], (len(cards), hh, full.shape[1]))], axis=2)
