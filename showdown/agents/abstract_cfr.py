@@ -166,13 +166,15 @@ class AbstractCFRAgent(Agent):
         return np.asarray(self.strategy.at(self._node, bucket))
 
     def _searched(self, view: View) -> tuple[Any, int] | None:
-        """The river re-solved (``search.Solved``) and the node of this decision in it, or None (search
-        off, another street, the budget ran out). A round is solved at its first decision of ours and
-        played on from the solution while the hand stays on its tree; ``act``, ``policy`` and
-        ``range_policy`` share it."""
+        """The turn or river re-solved (``search.Solved``) and the node of this decision in it, or None
+        (search off, another street, an opponent still on the tree with ``search=off-tree``, the budget
+        ran out). A round is solved at its first decision of ours and played on from the solution while
+        the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it."""
         from showdown.solvers.betting import DECISION
 
         if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+            return None
+        if self.search.settings.off_tree_only and not self.search.left_tree(self._steps, view.position):
             return None
         key = (view.hand, tuple(view.board), view.position)
         if self._solved is not None and self._solved[0] == key:
@@ -258,8 +260,11 @@ def search_settings(options: dict[str, Any]) -> Any:
     """The agent's ``SearchSettings`` from its options, or None with ``search=off``."""
     from showdown.agents.search import SearchSettings
 
-    if not options.get("search", True):
+    search = options.get("search", True)
+    if str(search).lower() in ("false", "off", "0", "no"):
         return None
+    if str(search).lower() not in ("true", "on", "1", "yes", "off-tree"):
+        raise ConfigError(f"agent 'cfr': search must be on, off or off-tree (got {search!r})")
     default = SearchSettings()
     budget = float(options.get("budget_ms", default.budget_ms))
     turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
@@ -271,7 +276,10 @@ def search_settings(options: dict[str, Any]) -> Any:
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
     turn = str(options.get("turn", default.turn)).lower() not in ("false", "off", "0", "no")
-    return replace(default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget)
+    return replace(
+        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget,
+        off_tree_only=str(search).lower() == "off-tree",
+    )
 
 
 class _BoardBuckets:

@@ -194,7 +194,7 @@ def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
 
         return AbstractCFRAgent.from_options(game, opts)
     searching = {k: opts.pop(k) for k in SEARCH_OPTIONS if k in opts}
-    if searching and searching != {"search": False}:
+    if searching and not (set(searching) == {"search"} and str(searching["search"]).lower() in ("false", "off", "0", "no")):
         raise ConfigError(
             f"agent 'cfr': search at decision time is for heads-up hold'em; in {game.name or 'this game'} it plays "
             "an equilibrium of the whole game (drop the search options: search, budget_ms, search_iterations, gadget)"

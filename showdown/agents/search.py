@@ -56,6 +56,7 @@ class SearchSettings:
     gadget: str = "blueprint"
     turn: bool = True
     turn_budget_ms: float = 800.0
+    off_tree_only: bool = False
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
     rivers_per_iteration: int = 2
@@ -186,6 +187,10 @@ class Search:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
         return Solved(real, turn.game, strategies, done, False)
+
+    def left_tree(self, steps: list[Step], me: int) -> bool:
+        """Whether an opponent's action this hand was not one of the blueprint's own."""
+        return any(step.real.current_player != me and not self._on_tree(step) for step in steps)
 
     def _on_tree(self, step: Step) -> bool:
         """Whether ``step``'s real action is one of the blueprint's own there (up to the chips' rounding),

@@ -204,3 +204,23 @@ def test_leduc_search_is_no_more_exploitable_than_its_blueprint(tmp_path, abstra
     after = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(searching)))
     print(f"Leduc {abstraction}: exploitability {before:.4f} -> {after:.4f} chips a hand")
     assert after <= before + 1e-3
+
+
+def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
+    """``search=off-tree``: against the blueprint itself (always on its own tree) nothing is searched,
+    so it plays at the blueprint's speed; against min-raises (off the tree) the turn and river are."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "budget_ms": 10_000, "turn_budget_ms": 10_000,
+                                        "search_iterations": 8})
+    searched: list = []
+
+    def note(state, action, took):
+        searched.append(agent.last_decision)
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 30, 4, on_decision=note)
+    assert len(searched) > 30 and not any(searched)
+    searched.clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert sum(d is not None for d in searched) >= 4
+    with pytest.raises(ConfigError, match="search must be"):
+        make_agent("cfr", NOLIMIT, {"search": "sometimes"})
