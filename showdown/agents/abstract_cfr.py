@@ -9,13 +9,14 @@ bucket for the cards it sees, samples an abstract action, and turns it into a le
 the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
 on), it checks or calls: the abstract strategy had committed to the pot.
 
-With search on (the default; ``search=off`` plays the blueprint alone), the river is re-solved at
+With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
+only once the opponent has left the blueprint's tree), the turn and the river are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
-the opponent's action is not in the last solution's tree, within ``budget_ms`` per decision
-(default 300) and at most ``search_iterations`` CFR+ iterations (default 150). The real pot and
-the opponent's actual bet are in the subgame, so off-tree sizes are answered as they are, not as
-their translation. When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays
-the blueprint.
+the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
+(default 300) and ``turn_budget_ms`` per turn decision (default 800), at most ``search_iterations``
+CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
+off-tree sizes are answered as they are, not as their translation. When the budget runs out before
+``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 """
 
 from __future__ import annotations

@@ -1,16 +1,25 @@
-"""Search at decision time for the hold'em ``cfr`` agent: safe re-solving of the river.
+"""Search at decision time for the hold'em ``cfr`` agent: re-solving the turn and the river.
 
 At a river decision the agent builds the rest of the round from the real state (the real pot, the
 opponent's actual bet) as a ``solvers.subgame.Subgame``, gives both players their ranges from the
 blueprint by Bayes' rule over the hand's actions (an opponent's off-tree bet through the translation's
 probabilities; our own searched actions through the strategy we played), and solves it with CFR+ for
 a time budget; the round's later decisions play on from that solution while the hand stays on its
-tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al. 2014; Brown and Sandholm 2017) sits at the
-opponent's last decision of the round, or at ours when we act first: each opponent holding may take
-instead what it could win against the blueprint there (the best-response value of the blueprint's
-own subtree, scaled from the abstract pot to the real one), so the re-solved strategy gives it no
-more. Where the blueprint's tree has no node for the hand any more, the subgame is solved without
-the gadget (nothing safer is known there). Earlier streets play the blueprint.
+tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al.
+2014; Brown and Sandholm 2017) lets each opponent holding take instead an alternative value: by
+default what it gets against the blueprint there when both play the blueprint (``gadget=blueprint``;
+Libratus's choice), or its best response to it (``best-response``: a looser bound, which let the
+search lose to the blueprint head to head), scaled from the abstract pot to the real one. The gadget
+sits at our decision after an opponent action the blueprint has (its range after it is exact), at
+the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
+any more, the subgame is solved without the gadget.
+
+At a turn decision (``turn``, on by default) the subgame runs to the end of the hand
+(``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
+below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
+action so far and without a gadget yet (the blueprint's values over every river are not computed).
+``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
+blueprint's tree. Earlier streets play the blueprint.
 """
 
 from __future__ import annotations
