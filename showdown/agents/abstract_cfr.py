@@ -108,7 +108,7 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options))
+        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options, game))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -257,8 +257,9 @@ GADGETS = ("best-response", "blueprint", "off")
 blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
 
 
-def search_settings(options: dict[str, Any]) -> Any:
-    """The agent's ``SearchSettings`` from its options, or None with ``search=off``."""
+def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
+    """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn is
+    searched by default in no-limit only: limit's full turn-and-river tree does not fit the budget."""
     from showdown.agents.search import SearchSettings
 
     search = options.get("search", True)
@@ -276,7 +277,8 @@ def search_settings(options: dict[str, Any]) -> Any:
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
-    turn = str(options.get("turn", default.turn)).lower() not in ("false", "off", "0", "no")
+    turn_default = default.turn and (game is None or game.is_nolimit)
+    turn = str(options.get("turn", turn_default)).lower() not in ("false", "off", "0", "no")
     return replace(
         default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget,
         off_tree_only=str(search).lower() == "off-tree",

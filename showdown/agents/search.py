@@ -191,6 +191,8 @@ class Search:
             return None
         seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
         solver = TurnSolver(turn, reach, 1 - me, per_iteration=self.settings.rivers_per_iteration, seed=seed)
+        if time.perf_counter() >= deadline:
+            return None
         done = solver.run(self.settings.iterations, deadline)
         if done < MIN_ITERATIONS:
             return None
