@@ -10,7 +10,8 @@ from showdown.games.cards import make_deck, parse_cards
 from showdown.games.catalog import get_game
 from showdown.games.state import State
 from showdown.solvers.holdings import RankedBoard, game_holdings
-from showdown.solvers.subgame import SubgameSizing
+from showdown.solvers.subgame import SubgameSizing, counterfactual_values
+from showdown.solvers.subgame_kernels import CHANCE
 from showdown.solvers.turn_subgame import TurnSolver, TurnSubgame, river_boards
 
 LEDUC = get_game("leduc")
@@ -59,3 +60,45 @@ def test_river_boards_rank_like_one_board_at_a_time():
         assert (tables.masks[i] == ~ranked.blocked).all()
         assert (ranked.strength[tables.order[i]] == np.sort(ranked.strength)).all()
         assert (tables.group_end[i] == ranked.hi[tables.order[i]]).all()
+
+
+def test_a_river_card_chance_node_averages_the_river_subgames_values():
+    """In hold'em, the value at the end of the turn is the average over the river cards (each blocking
+    the holdings that hold it; one over 44 a pair of holdings) of the river subgame's values on that
+    board, computed by the river's own vector formulas (``counterfactual_values``)."""
+    holdings = game_holdings(NOLIMIT)
+    board = tuple(parse_cards("2c7d9hJs"))
+    deck = tuple(make_deck(NOLIMIT.num_ranks, NOLIMIT.num_suits))
+    root = State.initial(NOLIMIT).apply_betting("r300c/cc/")
+    turn = TurnSubgame.of_state(root, holdings, board, deck, SubgameSizing((1.0,), 1), SubgameSizing((1.0,), 1))
+    rng = np.random.default_rng(5)
+    blocked = RankedBoard(holdings, board).blocked
+    reach = np.zeros((2, holdings.size))
+    for p in (0, 1):
+        live = rng.choice(np.flatnonzero(~blocked), size=60, replace=False)
+        reach[p, live] = rng.random(60) + 0.1
+    solver = TurnSolver(turn, reach, 1, per_iteration=len(turn.cards))
+    solver.regret[:] = rng.random(solver.regret.shape)  # random current strategies everywhere
+    solver._prepare()
+    lay = solver.layout
+    ends = np.flatnonzero(turn.game.kind == CHANCE)
+    e = next(i for i, r in enumerate(turn.rivers) if r is not None)  # an end where the river is bet
+    end, river = int(ends[e]), turn.rivers[e]
+    assert river is not None
+    for p in (0, 1):
+        solver._pass(p, 0.0, solver.root_reach, best_response=True)  # values at the end do not depend on p's choices above
+        got = solver.values[end].astype(float)
+        at_end = solver._reach[end].astype(float)
+        want = np.zeros(holdings.size)
+        first = int(lay.flat.first[end])
+        for slot in range(int(lay.flat.count[end])):
+            b = int(lay.flat.board[first + slot])
+            ranked = RankedBoard(holdings, board + (turn.cards[b],))
+            below = (lay.slot == slot) & (lay.entry == e)
+            nodes = [first + slot] + [n for n in np.flatnonzero(below) if n != first + slot]  # river node i at nodes[i]
+            rows = {i: int(lay.flat.row[nodes[i]]) for i in range(river.num_nodes) if river.kind[i] == 0}
+            sigma = [None if i not in rows else solver._sigma[rows[i] : rows[i] + len(river.children[i])].astype(float) for i in range(river.num_nodes)]
+            values = counterfactual_values(river, ranked, p, sigma, at_end * ~ranked.blocked, best_response=True)[0]
+            want += np.where(ranked.blocked, 0.0, values) / 44
+        live = reach[p] > 0
+        assert np.allclose(got[live], want[live], rtol=1e-4, atol=1e-4 * np.abs(want).max())
