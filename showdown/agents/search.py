@@ -151,11 +151,7 @@ class Search:
         k = len(steps)
         if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
             k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
-        reach = self.ranges(steps[:k], played, board, ranked.blocked)
-        # holdings our range says we never hold here still get a strategy (a trace of weight)
-        valid = reach[me] > 0
-        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
-        reach[me] = np.where(ranked.blocked, 0.0, np.maximum(reach[me], floor))
+        reach = _floored(self.ranges(steps[:k], played, board, ranked.blocked), me, ranked.blocked)
         if k < len(steps):
             gadget_real, gadget_node = steps[k].real, steps[k].node
         else:
@@ -183,10 +179,7 @@ class Search:
 
         turn = TurnSubgame.of_state(real, self.holdings, board, self.holdings.deck, self.settings.turn_sizing, self.settings.turn_river_sizing)
         blocked = turn.tables.masks.max(axis=0) == 0
-        reach = self.ranges(steps, played, board, blocked)
-        valid = reach[me] > 0
-        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
-        reach[me] = np.where(blocked, 0.0, np.maximum(reach[me], floor))
+        reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
         if time.perf_counter() >= deadline:
             return None
         seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
@@ -268,6 +261,15 @@ class Search:
         if self._ranked is None or self._ranked[0] != board:
             self._ranked = (board, RankedBoard(self.holdings, board))
         return self._ranked[1]
+
+
+def _floored(reach: np.ndarray, me: int, blocked: np.ndarray) -> np.ndarray:
+    """``reach`` with a trace of weight on the holdings our range says we never hold here, so that
+    they too get a strategy (the board's blocked holdings stay at zero)."""
+    valid = reach[me] > 0
+    floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
+    reach[me] = np.where(blocked, 0.0, np.maximum(reach[me], floor))
+    return reach
 
 
 def _normalised(strategy: np.ndarray) -> np.ndarray:
