@@ -24,6 +24,7 @@ blueprint's tree. Earlier streets play the blueprint.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -118,13 +119,19 @@ class Search:
         self.settings = settings
         self.holdings: Holdings = game_holdings(strategy.game)
         self._ranked: tuple[tuple[int, ...], RankedBoard] | None = None
+        # numba's compiled pass and the hand-rank tables load in the background (most of a second of
+        # CPU): the agent connects to the dealer meanwhile, and the first search waits for them
+        self._ready = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
+        self._ready.start()
+
+    def _warm_up(self) -> None:
         from showdown.solvers.subgame_kernels import warm_up
 
-        warm_up()  # numba: compiled or loaded from its cache now, not in the first decision
-        if settings.turn and strategy.game.num_rounds >= 3:
+        warm_up()
+        if self.settings.turn and self.strategy.game.num_rounds >= 3:
             from showdown.solvers.turn_subgame import river_boards
 
-            river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)  # the hand-rank tables, loaded now
+            river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)
 
     def applies(self, real: State) -> bool:
         """The river always; the turn (the next-to-last round, where a board is out) with ``turn`` on."""
@@ -140,12 +147,16 @@ class Search:
         ours at once, or None when the budget runs out first."""
         if self.settings.budget_ms <= 0:
             return None  # no thinking: the blueprint
-        if real.round < real.game.num_rounds - 1:
-            if self.settings.turn_budget_ms <= 0:
-                return None
-            deadline = time.perf_counter() + self.settings.turn_budget_ms / 1000.0
+        turn = real.round < real.game.num_rounds - 1
+        budget = (self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0
+        if budget <= 0:
+            return None
+        deadline = time.perf_counter() + budget
+        self._ready.join(budget)
+        if self._ready.is_alive():
+            return None  # still loading: the blueprint this time
+        if turn:
             return self._solve_turn(steps, played, real, position, board, deadline)
-        deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
         k = len(steps)
