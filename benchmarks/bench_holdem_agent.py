@@ -1,13 +1,14 @@
 """How fast the hold'em ``cfr`` agent decides: mean and 99th percentile ms per decision, in-process.
 
     PYTHONPATH=. python benchmarks/bench_holdem_agent.py [--hands 2000] [--game holdem-limit|holdem-nolimit]
-        [--opponent rules|probe-third-raise|...] [-o search=off] [-o budget_ms=300]
+        [--opponent rules|probe-third-raise|cfr|...] [--opponent-option search=off] [-o search=off] [-o budget_ms=300]
 
 Deals seeded hands of the shipped ``cfr`` agent against ``--opponent`` (default ``rules``; the same
 code path as in a match, without the sockets) and times every ``act`` call of ``cfr``: following the
 betting, translating, the bucket (flop table lookup; turn E[HS^2] over 48 rivers; river HS),
-sampling, and with search on the river's re-solving. Prints per decision and per hand, and the
-process's peak memory.
+sampling, and with search on the turn's and the river's re-solving. Prints per decision (and the
+99th percentile per street) and per hand, and the process's peak memory. ``--opponent cfr
+--opponent-option search=off`` is an opponent that stays on the blueprint's tree.
 """
 
 from __future__ import annotations
@@ -31,14 +32,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--opponent", default="rules")
     parser.add_argument("-o", dest="options", action="append", default=[], metavar="KEY=VALUE", help="a cfr option")
+    parser.add_argument("--opponent-option", dest="opponent_options", action="append", default=[], metavar="KEY=VALUE")
     args = parser.parse_args()
     game = get_game(args.game)
     t0 = time.perf_counter()
     cfr = make_agent("cfr", game, {"seed": 1, **dict(o.split("=", 1) for o in args.options)})
     load = time.perf_counter() - t0
-    rules = make_agent(args.opponent, game, {"seed": 2})
+    rules = make_agent(args.opponent, game, {"seed": 2, **dict(o.split("=", 1) for o in args.opponent_options)})
     rng = np.random.default_rng(args.seed)
     times: list[float] = []
+    streets: dict[int, list[float]] = {}
     per_hand: list[float] = []
     for hand in range(args.hands):
         spent = len(times)
@@ -52,6 +55,7 @@ def main() -> None:
                 t = time.perf_counter()
                 action = cfr.act(view)
                 times.append(time.perf_counter() - t)
+                streets.setdefault(state.round, []).append(times[-1])
             else:
                 action = rules.act(view)
             state = state.apply(action)
@@ -65,6 +69,9 @@ def main() -> None:
         f"{ms.max():.1f} ms max; {hand_ms.mean():.1f} ms a hand; peak memory {peak:.0f} MB; "
         f"strategy loaded in {load:.2f} s"
     )
+    names = ("preflop", "flop", "turn", "river")
+    print("  per street (mean / p99 ms): " + ", ".join(
+        f"{names[r] if r < len(names) else r} {np.mean(v) * 1e3:.1f} / {np.percentile(v, 99) * 1e3:.0f}" for r, v in sorted(streets.items())))
 
 
 if __name__ == "__main__":

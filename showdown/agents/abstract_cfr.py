@@ -9,17 +9,19 @@ bucket for the cards it sees, samples an abstract action, and turns it into a le
 the abstract tree (say, the abstract all-in was called but the real bet was smaller and play goes
 on), it checks or calls: the abstract strategy had committed to the pot.
 
-With search on (the default; ``search=off`` plays the blueprint alone), the river is re-solved at
+With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
+only once the opponent has left the blueprint's tree), the turn and the river are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
-the opponent's action is not in the last solution's tree, within ``budget_ms`` per decision
-(default 300) and at most ``search_iterations`` CFR+ iterations (default 150). The real pot and
-the opponent's actual bet are in the subgame, so off-tree sizes are answered as they are, not as
-their translation. When the budget runs out before ``search.MIN_ITERATIONS`` iterations, it plays
-the blueprint.
+the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
+(default 300) and ``turn_budget_ms`` per turn decision (default 800), at most ``search_iterations``
+CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
+off-tree sizes are answered as they are, not as their translation. When the budget runs out before
+``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +79,9 @@ class AbstractCFRAgent(Agent):
         self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
         self.search: Any = None
         if search is not None:
-            from showdown.agents.search import RiverSearch
+            from showdown.agents.search import Search
 
-            self.search = RiverSearch(strategy, self._boards, search)
+            self.search = Search(strategy, self._boards, search)
         self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
         self._solved: tuple[tuple[Any, ...], Any, str] | None = None  # (hand, board, seat), Solved or None, betting
 
@@ -106,7 +108,7 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options))
+        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options, game))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -165,13 +167,15 @@ class AbstractCFRAgent(Agent):
         return np.asarray(self.strategy.at(self._node, bucket))
 
     def _searched(self, view: View) -> tuple[Any, int] | None:
-        """The river re-solved (``search.Solved``) and the node of this decision in it, or None (search
-        off, another street, the budget ran out). A round is solved at its first decision of ours and
-        played on from the solution while the hand stays on its tree; ``act``, ``policy`` and
-        ``range_policy`` share it."""
+        """The turn or river re-solved (``search.Solved``) and the node of this decision in it, or None
+        (search off, another street, an opponent still on the tree with ``search=off-tree``, the budget
+        ran out). A round is solved at its first decision of ours and played on from the solution while
+        the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it."""
         from showdown.solvers.betting import DECISION
 
         if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+            return None
+        if self.search.settings.off_tree_only and not self.search.left_tree(self._steps, view.position):
             return None
         key = (view.hand, tuple(view.board), view.position)
         if self._solved is not None and self._solved[0] == key:
@@ -245,22 +249,40 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
+GADGETS = ("best-response", "blueprint", "off")
+"""The opponent's alternative to entering a re-solved subgame: its best-response value against the
+blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
 
-def search_settings(options: dict[str, Any]) -> Any:
-    """The agent's ``SearchSettings`` from its options, or None with ``search=off``."""
+
+def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
+    """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn is
+    searched by default in no-limit only: limit's full turn-and-river tree does not fit the budget."""
     from showdown.agents.search import SearchSettings
 
-    if not options.get("search", True):
+    search = options.get("search", True)
+    if str(search).lower() in ("false", "off", "0", "no"):
         return None
+    if str(search).lower() not in ("true", "on", "1", "yes", "off-tree"):
+        raise ConfigError(f"agent 'cfr': search must be on, off or off-tree (got {search!r})")
     default = SearchSettings()
     budget = float(options.get("budget_ms", default.budget_ms))
+    turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
     iterations = int(options.get("search_iterations", default.iterations))
-    if budget < 0 or iterations < 1:
-        raise ConfigError("agent 'cfr': budget_ms must be >= 0 and search_iterations >= 1")
-    return SearchSettings(budget, iterations, default.sizing)
+    if budget < 0 or turn_budget < 0 or iterations < 1:
+        raise ConfigError("agent 'cfr': budget_ms and turn_budget_ms must be >= 0 and search_iterations >= 1")
+    gadget = options.get("gadget", default.gadget)
+    gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
+    if gadget not in GADGETS:
+        raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
+    turn_default = default.turn and (game is None or game.is_nolimit)
+    turn = str(options.get("turn", turn_default)).lower() not in ("false", "off", "0", "no")
+    return replace(
+        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget,
+        off_tree_only=str(search).lower() == "off-tree",
+    )
 
 
 class _BoardBuckets:

@@ -184,6 +184,7 @@ def shipped_strategy(game: GameDef) -> Any:
 
 
 def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
+    from showdown.agents.abstract_cfr import SEARCH_OPTIONS
     from showdown.solvers.pcs import needs_abstraction
 
     opts = take_options("cfr", options)
@@ -192,11 +193,11 @@ def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
         from showdown.agents.abstract_cfr import AbstractCFRAgent
 
         return AbstractCFRAgent.from_options(game, opts)
-    searching = {k: opts.pop(k) for k in ("search", "budget_ms", "search_iterations") if k in opts}
-    if searching and searching != {"search": False}:
+    searching = {k: opts.pop(k) for k in SEARCH_OPTIONS if k in opts}
+    if searching and not (set(searching) == {"search"} and str(searching["search"]).lower() in ("false", "off", "0", "no")):
         raise ConfigError(
             f"agent 'cfr': search at decision time is for heads-up hold'em; in {game.name or 'this game'} it plays "
-            "an equilibrium of the whole game (drop search, budget_ms and search_iterations)"
+            "an equilibrium of the whole game (drop the search options: search, budget_ms, search_iterations, gadget)"
         )
     return CFRAgent(game, **opts)
 

@@ -92,9 +92,10 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "showdown.agents.cfr:make_cfr",
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
-        "with river search at decision time: search=on|off, budget_ms (300), search_iterations (150)",
+        "with search at decision time on the turn and river: search=on|off|off-tree, budget_ms (300), search_iterations (150), "
+        "turn=on|off, turn_budget_ms (800), gadget=blueprint|best-response|off",
         {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
-         "search": bool, "budget_ms": float, "search_iterations": int}, plays_table=True),
+         "search": str, "budget_ms": float, "search_iterations": int, "gadget": str, "turn": bool, "turn_budget_ms": float}, plays_table=True),
     "probe-minraise": BuiltinAgent(
         "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),
     "probe-third-raise": BuiltinAgent(

@@ -1,20 +1,30 @@
-"""Search at decision time for the hold'em ``cfr`` agent: safe re-solving of the river.
+"""Search at decision time for the hold'em ``cfr`` agent: re-solving the turn and the river.
 
 At a river decision the agent builds the rest of the round from the real state (the real pot, the
 opponent's actual bet) as a ``solvers.subgame.Subgame``, gives both players their ranges from the
 blueprint by Bayes' rule over the hand's actions (an opponent's off-tree bet through the translation's
 probabilities; our own searched actions through the strategy we played), and solves it with CFR+ for
 a time budget; the round's later decisions play on from that solution while the hand stays on its
-tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al. 2014; Brown and Sandholm 2017) sits at the
-opponent's last decision of the round, or at ours when we act first: each opponent holding may take
-instead what it could win against the blueprint there (the best-response value of the blueprint's
-own subtree, scaled from the abstract pot to the real one), so the re-solved strategy gives it no
-more. Where the blueprint's tree has no node for the hand any more, the subgame is solved without
-the gadget (nothing safer is known there). Earlier streets play the blueprint.
+tree (an opponent's raise of another size is re-solved, nested). The re-solving gadget (Burch et al.
+2014; Brown and Sandholm 2017) lets each opponent holding take instead an alternative value: by
+default what it gets against the blueprint there when both play the blueprint (``gadget=blueprint``;
+Libratus's choice), or its best response to it (``best-response``: a looser bound, which let the
+search lose to the blueprint head to head), scaled from the abstract pot to the real one. The gadget
+sits at our decision after an opponent action the blueprint has (its range after it is exact), at
+the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
+any more, the subgame is solved without the gadget.
+
+At a turn decision (``turn``, on by default) the subgame runs to the end of the hand
+(``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
+below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
+action so far and without a gadget yet (the blueprint's values over every river are not computed).
+``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
+blueprint's tree. Earlier streets play the blueprint.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -24,10 +34,14 @@ import numpy as np
 from showdown.games.state import Action, State
 from showdown.solvers.betting import DECISION, translation_probabilities
 from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
-from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, best_response_values, disjoint_reach
+from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, counterfactual_values, disjoint_reach
 
 MIN_ITERATIONS = 8
 """Fewer CFR+ iterations than this within the budget and the agent plays the blueprint instead."""
+
+ON_TREE = 0.98
+"""An opponent's action the translation maps to one abstract action with at least this probability is
+the blueprint's own (a bet of the same pot fraction, rounded to whole chips)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +63,13 @@ class SearchSettings:
     budget_ms: float = 300.0
     iterations: int = 150
     sizing: SubgameSizing = SubgameSizing()
+    gadget: str = "blueprint"
+    turn: bool = True
+    turn_budget_ms: float = 800.0
+    off_tree_only: bool = False
+    turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
+    turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
+    rivers_per_iteration: int = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +109,7 @@ class Solved:
         return out
 
 
-class RiverSearch:
+class Search:
     """Re-solves river decisions for an ``AbstractCFRAgent`` (its strategy and bucket cache)."""
 
     def __init__(self, strategy: Any, boards: Any, settings: SearchSettings) -> None:
@@ -98,33 +119,57 @@ class RiverSearch:
         self.settings = settings
         self.holdings: Holdings = game_holdings(strategy.game)
         self._ranked: tuple[tuple[int, ...], RankedBoard] | None = None
+        # numba's compiled pass and the hand-rank tables load in the background (most of a second of
+        # CPU): the agent connects to the dealer meanwhile, and the first search waits for them
+        self._ready = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
+        self._ready.start()
+
+    def _warm_up(self) -> None:
+        from showdown.solvers.subgame_kernels import warm_up
+
+        warm_up()
+        if self.settings.turn and self.strategy.game.num_rounds >= 3:
+            from showdown.solvers.turn_subgame import river_boards
+
+            river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)
 
     def applies(self, real: State) -> bool:
-        return not real.is_terminal and real.round == real.game.num_rounds - 1
+        """The river always; the turn (the next-to-last round, where a board is out) with ``turn`` on."""
+        if real.is_terminal:
+            return False
+        last = real.game.num_rounds - 1
+        return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
 
     def solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
     ) -> Solved | None:
         """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
         ours at once, or None when the budget runs out first."""
-        deadline = time.perf_counter() + self.settings.budget_ms / 1000.0
         if self.settings.budget_ms <= 0:
+            return None  # no thinking: the blueprint
+        turn = real.round < real.game.num_rounds - 1
+        budget = (self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0
+        if budget <= 0:
             return None
+        deadline = time.perf_counter() + budget
+        self._ready.join(budget)
+        if self._ready.is_alive():
+            return None  # still loading: the blueprint this time
+        if turn:
+            return self._solve_turn(steps, played, real, position, board, deadline)
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
         k = len(steps)
-        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp:
-            k -= 1  # the gadget sits at the opponent's last decision: its range before that action
-        reach = self.ranges(steps[:k], played, board, ranked)
-        # holdings our range says we never hold here still get a strategy (a trace of weight)
-        valid = reach[me] > 0
-        floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
-        reach[me] = np.where(ranked.blocked, 0.0, np.maximum(reach[me], floor))
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
+            k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
+        reach = _floored(self.ranges(steps[:k], played, board, ranked.blocked), me, ranked.blocked)
         if k < len(steps):
             gadget_real, gadget_node = steps[k].real, steps[k].node
         else:
             gadget_real, gadget_node = real, node
-        alternatives = self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+        alternatives = (
+            None if self.settings.gadget == "off" else self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+        )
         if time.perf_counter() >= deadline:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
@@ -135,14 +180,50 @@ class RiverSearch:
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
         return Solved(real, game, strategies, done, alternatives is not None)
 
+    def _solve_turn(
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, me: int, board: tuple[int, ...], deadline: float
+    ) -> Solved | None:
+        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, from both
+        ranges after every action so far (no gadget: the blueprint's values over every river are not
+        computed yet)."""
+        from showdown.solvers.turn_subgame import TurnSolver, TurnSubgame
+
+        turn = TurnSubgame.of_state(real, self.holdings, board, self.holdings.deck, self.settings.turn_sizing, self.settings.turn_river_sizing)
+        blocked = turn.tables.masks.max(axis=0) == 0
+        reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
+        if time.perf_counter() >= deadline:
+            return None
+        seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
+        solver = TurnSolver(turn, reach, 1 - me, per_iteration=self.settings.rivers_per_iteration, seed=seed)
+        if time.perf_counter() >= deadline:
+            return None
+        done = solver.run(self.settings.iterations, deadline)
+        if done < MIN_ITERATIONS:
+            return None
+        strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
+        return Solved(real, turn.game, strategies, done, False)
+
+    def left_tree(self, steps: list[Step], me: int) -> bool:
+        """Whether an opponent's action this hand was not one of the blueprint's own."""
+        return any(step.real.current_player != me and not self._on_tree(step) for step in steps)
+
+    def _on_tree(self, step: Step) -> bool:
+        """Whether ``step``'s real action is one of the blueprint's own there (up to the chips' rounding),
+        so that the range after it and the values of the node it leads to are the blueprint's."""
+        n = step.node
+        if n < 0 or self.tree.kind[n] != DECISION:
+            return False
+        weights = translation_probabilities(step.real, step.action, step.abstract, self.tree.actions[n])
+        return bool(weights.max() >= ON_TREE)
+
     # ------------------------------------------------------------------ ranges and alternatives
 
-    def ranges(self, steps: list[Step], played: dict[int, np.ndarray], board: tuple[int, ...], ranked: RankedBoard) -> np.ndarray:
+    def ranges(self, steps: list[Step], played: dict[int, np.ndarray], board: tuple[int, ...], blocked: np.ndarray) -> np.ndarray:
         """Both players' ranges (2, H) after ``steps`` by Bayes' rule: the blueprint's probability of
         each action (mixed over the translation's two neighbours), or, for our searched actions, the
         probability we played it with. Off the tree a step tells nothing. A range the blueprint says
         is impossible starts over uniform."""
-        valid = (~ranked.blocked).astype(float)
+        valid = (~blocked).astype(float)
         reach = np.stack([valid, valid])
         for i, step in enumerate(steps):
             actor = step.real.current_player
@@ -180,7 +261,7 @@ class RiverSearch:
             self.strategy.rows(int(order[i]), every)[:, : len(sub.children[i])].T if sub.kind[i] == DECISION else None
             for i in range(sub.num_nodes)
         ]
-        values = best_response_values(sub, ranked, opp, strategies, reach)
+        values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")[0]
         # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
         spent_abstract = tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
@@ -193,10 +274,19 @@ class RiverSearch:
         return self._ranked[1]
 
 
+def _floored(reach: np.ndarray, me: int, blocked: np.ndarray) -> np.ndarray:
+    """``reach`` with a trace of weight on the holdings our range says we never hold here, so that
+    they too get a strategy (the board's blocked holdings stay at zero)."""
+    valid = reach[me] > 0
+    floor = 1e-4 * float(reach[me][valid].mean()) if valid.any() else 1.0
+    reach[me] = np.where(blocked, 0.0, np.maximum(reach[me], floor))
+    return reach
+
+
 def _normalised(strategy: np.ndarray) -> np.ndarray:
     """A single-precision strategy in double, each holding's probabilities summing to 1 to double precision."""
     out = np.asarray(strategy, dtype=float)
     return np.asarray(out / out.sum(axis=0, keepdims=True))
 
 
-__all__ = ["RiverSearch", "SearchSettings", "Solved", "Step"]
+__all__ = ["Search", "SearchSettings", "Solved", "Step"]

@@ -68,23 +68,7 @@ class Subgame:
             raise SolverError("no subgame at the end of a hand")
         if root.round != root.game.num_rounds - 1:
             raise SolverError("subgames are re-solved in the last betting round only")
-        sizing = sizing or SubgameSizing()
-        states: list[tuple[State, int]] = [(root, 0)]
-        rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]] = []
-        head = 0
-        while head < len(states):
-            state, raises = states[head]
-            head += 1
-            if state.is_terminal:
-                folded = [p for p in range(2) if state.folded[p]]
-                rows.append((FOLD_END if folded else SHOWDOWN, folded[0] if folded else -1, tuple(state.spent), (), ()))
-                continue
-            actions = _subgame_actions(state, sizing, raises)
-            kids = []
-            for a in actions:
-                kids.append(len(states))
-                states.append((state.apply(a), raises + (a.kind is ActionKind.RAISE)))
-            rows.append((DECISION, state.current_player, tuple(state.spent), tuple(kids), actions))
+        rows, _ = public_rows(root, sizing or SubgameSizing(), None)
         return cls._of_rows(rows)
 
     @classmethod
@@ -111,7 +95,7 @@ class Subgame:
         return cls._of_rows(rows), np.array(order, dtype=np.int64)
 
     @classmethod
-    def _of_rows(cls, rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]]) -> Subgame:
+    def _of_rows(cls, rows: list[Row]) -> Subgame:
         for row in rows:  # breadth-first: a node's children are consecutive (the sweeps slice them)
             assert row[3] == tuple(range(row[3][0], row[3][0] + len(row[3]))) if row[3] else True
         return cls(
@@ -121,6 +105,37 @@ class Subgame:
             tuple(r[3] for r in rows),
             tuple(r[4] for r in rows),
         )
+
+
+Row = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]
+
+
+def public_rows(root: State, sizing: SubgameSizing, round_end: int | None) -> tuple[list[Row], list[State]]:
+    """The public tree from ``root`` breadth-first, one row per node (kind, player acting or folding,
+    spent, children, actions). With ``round_end`` (a node kind), a node where ``root``'s round is over
+    without a fold gets that kind and no children, and its state is listed; else the tree runs to the
+    end of the hand."""
+    states: list[tuple[State, int]] = [(root, 0)]
+    rows: list[Row] = []
+    ends: list[State] = []
+    head = 0
+    while head < len(states):
+        state, raises = states[head]
+        head += 1
+        folded = [p for p in range(2) if state.folded[p]]
+        if round_end is not None and not folded and (state.is_terminal or state.round > root.round):
+            rows.append((round_end, -1, tuple(state.spent), (), ()))
+            ends.append(state)
+        elif state.is_terminal:
+            rows.append((FOLD_END if folded else SHOWDOWN, folded[0] if folded else -1, tuple(state.spent), (), ()))
+        else:
+            actions = _subgame_actions(state, sizing, raises)
+            kids = []
+            for a in actions:
+                kids.append(len(states))
+                states.append((state.apply(a), raises + (a.kind is ActionKind.RAISE)))
+            rows.append((DECISION, state.current_player, tuple(state.spent), tuple(kids), actions))
+    return rows, ends
 
 
 def _subgame_actions(state: State, sizing: SubgameSizing, raises: int) -> tuple[Action, ...]:
@@ -241,18 +256,77 @@ def _matched(regret: np.ndarray) -> np.ndarray:
     return np.asarray(out)
 
 
+@dataclass(frozen=True, slots=True)
+class FlatTree:
+    """A public tree as the compiled pass reads it (``subgame_kernels``): per node its kind, the player
+    acting (or folding), its first child and number of children (consecutive), its first row in the
+    strategy arrays (decisions), the board it is on (showdowns; a chance node's children), the chips
+    each position has spent and, at a chance node, each card's weight; ``rows`` strategy rows in all."""
+
+    kind: np.ndarray
+    player: np.ndarray
+    first: np.ndarray
+    count: np.ndarray
+    row: np.ndarray
+    board: np.ndarray
+    spent: np.ndarray
+    weight: np.ndarray
+    rows: int
+
+    @classmethod
+    def of(cls, game: Subgame, board: np.ndarray | None = None, weight: np.ndarray | None = None) -> FlatTree:
+        """The flat form of ``game``; ``board`` and ``weight`` per node for trees with chance nodes."""
+        n = game.num_nodes
+        count = np.array([len(k) for k in game.children], dtype=np.int64)
+        first = np.array([k[0] if k else -1 for k in game.children], dtype=np.int64)
+        decision = np.asarray(game.kind) == DECISION
+        row = np.where(decision, np.cumsum(np.where(decision, count, 0)) - count, -1).astype(np.int64)
+        return cls(
+            np.asarray(game.kind, dtype=np.int64), np.asarray(game.player, dtype=np.int64), first, count, row,
+            np.zeros(n, dtype=np.int64) if board is None else board, np.asarray(game.spent, dtype=np.float64),
+            np.zeros(n) if weight is None else weight, int(count[decision].sum()),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class BoardTables:
+    """The boards a flat tree's showdowns are on, as the compiled pass reads them: per board the
+    holdings in increasing strength, each place's tie-group end, and which holdings it leaves possible."""
+
+    cards: np.ndarray
+    sorted_cards: np.ndarray
+    order: np.ndarray
+    group_end: np.ndarray
+    masks: np.ndarray
+
+    @classmethod
+    def of(cls, ranked: list[RankedBoard], dtype: type = np.float32) -> BoardTables:
+        cards = ranked[0].holdings.cards
+        return cls(
+            cards,
+            np.stack([cards[r.order] for r in ranked]),
+            np.stack([r.order for r in ranked]).astype(np.int64),
+            np.stack([r.hi[r.order] for r in ranked]).astype(np.int64),
+            np.stack([~r.blocked for r in ranked]).astype(dtype),
+        )
+
+
 class SubgameSolver:
     """CFR+ on a subgame for both players, with the re-solving gadget for ``opponent`` when
     ``alternatives`` (its holdings' values of not entering, counterfactual as the subgame's) are given.
 
     ``root_reach`` (2, H): each player's range at the root (zero on holdings the board blocks). The
-    iterations run in single precision (half the memory traffic of double; play needs no more).
+    iterations run compiled (``subgame_kernels.cfr_pass``) in single precision (half the memory
+    traffic of double; play needs no more). ``flat`` and ``tables`` give a tree with chance nodes
+    (``turn_subgame.TurnSubgame``), ``rows`` its strategy rows; by default they come from ``game`` and
+    ``ranked``.
     """
 
     DTYPE = np.float32
 
     def __init__(
-        self, game: Subgame, ranked: RankedBoard, root_reach: np.ndarray, opponent: int, alternatives: np.ndarray | None = None
+        self, game: Subgame, ranked: RankedBoard, root_reach: np.ndarray, opponent: int, alternatives: np.ndarray | None = None,
+        *, flat: FlatTree | None = None, tables: BoardTables | None = None, rows: int | None = None,
     ) -> None:
         if game.kind[0] != DECISION:
             raise SolverError("a subgame is solved from a decision")
@@ -260,66 +334,56 @@ class SubgameSolver:
         valid = (~ranked.blocked).astype(dt)
         self.game = game
         self.ranked = ranked
+        self.flat = flat or FlatTree.of(game)
+        self.tables = tables or BoardTables.of([ranked], dt)
         self.root_reach = np.asarray(root_reach, dtype=dt) * valid
         self.opponent = opponent
         self.alternatives = None if alternatives is None else np.asarray(alternatives, dtype=dt)
         hh = valid.shape[0]
-        self.decisions = [n for n in range(game.num_nodes) if game.kind[n] == DECISION]
-        self.regret: list[np.ndarray | None] = [None] * game.num_nodes
-        self.average: list[np.ndarray | None] = [None] * game.num_nodes
-        for n in self.decisions:
-            self.regret[n] = np.zeros((len(game.children[n]), hh), dtype=dt)
-            self.average[n] = np.zeros((len(game.children[n]), hh), dtype=dt)
+        nodes, rows = self.flat.kind.shape[0], rows or self.flat.rows
+        self.regret = np.zeros((rows, hh), dtype=dt)
+        self.average = np.zeros((rows, hh), dtype=dt)
+        self._sigma = np.zeros((rows, hh), dtype=dt)
+        self._reach = np.zeros((nodes, 2, hh), dtype=dt)
+        self.values = np.zeros((nodes, hh), dtype=dt)
         self.gadget_regret = np.zeros((2, hh), dtype=dt)  # rows: take the alternative, enter
         self.gadget_average = np.zeros((2, hh), dtype=dt)
-        self.terminals = np.flatnonzero(game.kind != DECISION)
         self.iterations = 0
-
-    def current(self) -> list[np.ndarray | None]:
-        return [None if r is None else _matched(r) for r in self.regret]
 
     def _enter(self) -> np.ndarray:
         if self.alternatives is None:
             return np.ones(self.root_reach.shape[1], dtype=self.DTYPE)
         return np.asarray(_matched(self.gadget_regret)[1])
 
+    def _prepare(self) -> None:
+        """Before an iteration: nothing here (a sampling solver deals its cards)."""
+
+    def _pass(self, p: int, t: float, root: np.ndarray, best_response: bool = False) -> np.ndarray:
+        from showdown.solvers.subgame_kernels import cfr_pass
+
+        f, b = self.flat, self.tables
+        cfr_pass(
+            f.kind, f.player, f.first, f.count, f.row, f.board, f.spent, f.weight, b.cards, b.sorted_cards, b.order, b.group_end, b.masks,
+            self.regret, self.average, self._sigma, self._reach, self.values, root, p, t, best_response,
+        )
+        return np.asarray(self.values[0])
+
     def iterate(self) -> None:
         """One CFR+ iteration: a pass for the opponent (and its gadget), then one for us, each on the
         current strategies, regrets floored at zero and the average weighted by the iteration number."""
         self.iterations += 1
-        t = self.DTYPE(self.iterations)
-        strategies = self.current()
+        t = float(self.iterations)
+        self._prepare()
         for p in (self.opponent, 1 - self.opponent):
-            if p != self.opponent:  # the opponent's regrets just moved: only its strategies change
-                for n in self.decisions:
-                    if int(self.game.player[n]) == self.opponent:
-                        strategies[n] = _matched(self.regret[n])  # type: ignore[arg-type]
             root = self.root_reach.copy()
             root[self.opponent] *= self._enter()
-            reach = reaches(self.game, strategies, root)
-            values = np.zeros((self.game.num_nodes, root.shape[1]), dtype=self.DTYPE)
-            values[self.terminals] = terminal_values(self.game, self.ranked, p, self.terminals, reach[self.terminals, 1 - p])
-            for n in reversed(self.decisions):
-                kids = self.game.children[n]
-                kv = values[kids[0] : kids[0] + len(kids)]
-                if int(self.game.player[n]) != p:
-                    values[n] = kv.sum(axis=0)
-                    continue
-                sigma = strategies[n]
-                regret = self.regret[n]
-                average = self.average[n]
-                assert sigma is not None and regret is not None and average is not None
-                values[n] = (sigma * kv).sum(axis=0)
-                regret += kv
-                regret -= values[n]
-                np.maximum(regret, 0.0, out=regret)
-                average += (t * reach[n, p]) * sigma
+            root_values = self._pass(p, t, root)
             if p == self.opponent and self.alternatives is not None:
                 sigma = _matched(self.gadget_regret)
-                gv = np.stack([self.alternatives, values[0]])
+                gv = np.stack([self.alternatives, root_values])
                 v = (sigma * gv).sum(axis=0)
                 np.maximum(self.gadget_regret + gv - v, 0.0, out=self.gadget_regret)
-                self.gadget_average += t * self.root_reach[self.opponent] * sigma
+                self.gadget_average += self.DTYPE(t) * self.root_reach[self.opponent] * sigma
 
     def run(self, iterations: int, deadline: float | None = None) -> int:
         """Iterate up to ``iterations`` times or until ``deadline`` (``time.perf_counter()``); the count done."""
@@ -331,7 +395,11 @@ class SubgameSolver:
 
     def average_strategy(self) -> list[np.ndarray | None]:
         """The average strategy per decision node ((actions, H); uniform where a holding never played)."""
-        return [None if a is None else regret_matching(a) for a in self.average]
+        f = self.flat
+        return [
+            regret_matching(self.average[f.row[n] : f.row[n] + f.count[n]]) if f.kind[n] == DECISION else None
+            for n in range(f.kind.shape[0])
+        ]
 
     def entering(self) -> np.ndarray:
         """Per opponent holding, the average probability of entering the subgame (1 without a gadget)."""
@@ -341,12 +409,15 @@ class SubgameSolver:
 
 
 __all__ = [
+    "BoardTables",
+    "FlatTree",
     "Subgame",
     "SubgameSizing",
     "SubgameSolver",
     "best_response_values",
     "counterfactual_values",
     "disjoint_reach",
+    "public_rows",
     "reaches",
     "regret_matching",
     "terminal_values",

@@ -92,10 +92,30 @@ def test_every_river_decision_is_searched_mostly_with_the_gadget():
 
 
 def test_a_decision_keeps_to_its_budget():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100})
-    seconds, _ = _river_decisions(agent, 12, 6)
-    assert len(seconds) >= 5
-    assert max(seconds) < 0.1 + 0.6  # the budget plus the ranges' and the gadget's preparation (loaded machine)
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 200})
+    seconds: dict[int, list[float]] = {2: [], 3: []}
+    _play(agent, _clicker, 20, 6, on_decision=lambda s, a, t: seconds[s.round].append(t) if s.round >= 2 else None)
+    assert len(seconds[2]) >= 5 and len(seconds[3]) >= 5
+    # the budget plus the ranges' and the subgame's preparation and the iteration under way when it ran
+    # out; generous: on a loaded 2-core machine one CFR+ iteration of a turn can take most of a second
+    assert np.median(seconds[3]) < 0.1 + 0.6 and np.median(seconds[2]) < 0.2 + 0.6
+    assert max(seconds[3]) < 0.1 + 3.0 and max(seconds[2]) < 0.2 + 3.0
+
+
+def test_turn_decisions_are_searched_to_the_end_of_the_hand():
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn_budget_ms": 60_000, "search_iterations": 10})
+    searched = []
+
+    def note(state, action, took):
+        if state.round == 2:
+            searched.append(agent.last_decision)
+            agent.last_decision = None
+
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert len(searched) >= 4
+    assert all(d is not None and d.iterations == 10 and d.root.round == 2 for d in searched)
+    off = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "off"})
+    assert not off.search.applies(State.initial(NOLIMIT).apply_betting("r300c/cc/"))
 
 
 def test_a_called_third_min_raise_keeps_the_agent_on_its_tree(blueprint):
@@ -186,3 +206,23 @@ def test_leduc_search_is_no_more_exploitable_than_its_blueprint(tmp_path, abstra
     after = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(searching)))
     print(f"Leduc {abstraction}: exploitability {before:.4f} -> {after:.4f} chips a hand")
     assert after <= before + 1e-3
+
+
+def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
+    """``search=off-tree``: against the blueprint itself (always on its own tree) nothing is searched,
+    so it plays at the blueprint's speed; against min-raises (off the tree) the turn and river are."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "budget_ms": 10_000, "turn_budget_ms": 10_000,
+                                        "search_iterations": 8})
+    searched: list = []
+
+    def note(state, action, took):
+        searched.append(agent.last_decision)
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 30, 4, on_decision=note)
+    assert len(searched) > 30 and not any(searched)
+    searched.clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert sum(d is not None for d in searched) >= 4
+    with pytest.raises(ConfigError, match="search must be"):
+        make_agent("cfr", NOLIMIT, {"search": "sometimes"})

@@ -202,3 +202,41 @@ def test_the_blueprint_subtree_of_an_abstract_tree_has_its_sizes():
     assert sub.num_nodes == direct.num_nodes and (sub.spent == direct.spent).all()
     assert all(tree.kind[o] == sub.kind[i] for i, o in enumerate(order))
     assert (sub.kind == DECISION).sum() == (direct.kind == DECISION).sum()
+
+
+@pytest.mark.parametrize("case", ["leduc", "river"])
+def test_the_compiled_pass_gives_the_reference_values(case):
+    """The compiled CFR+ pass (``subgame_kernels.cfr_pass``) against the vector formulas, which the
+    pair-by-pair reference checks above: values of the current strategies, and best-response values."""
+    if case == "leduc":
+        game, holdings, board, ranked, reach, rng = _leduc_case(1)
+    else:
+        root, holdings, board, ranked, reach, rng = _river_case(2, live=60)
+        game = Subgame.of_state(root, SubgameSizing((0.5, 1.0), 2))
+    solver = SubgameSolver(game, ranked, reach, 0)
+    solver.run(7)  # regrets that are not uniform
+    root = solver.root_reach.astype(float)
+    for p in (0, 1):
+        current = _current(solver)  # the previous player's update moved its regrets
+        want = counterfactual_values(game, ranked, p, current, root)[0]
+        got = solver._pass(p, 0.0, solver.root_reach, best_response=True).copy()
+        want_br = best_response_values(game, ranked, p, current, root)
+        live = ~ranked.blocked
+        scale = np.abs(want_br).max()
+        assert np.allclose(got[live], want_br[live], atol=1e-5 * scale)
+        assert not np.allclose(want[live], want_br[live])  # the strategies are not already best responses
+        got = solver._pass(p, 0.0, solver.root_reach).copy()  # the current strategies' values (then an update)
+        assert np.allclose(got[live], want[live], atol=1e-5 * scale)
+
+
+def _current(solver):
+    f = solver.flat
+    out = []
+    for n in range(f.kind.shape[0]):
+        if f.kind[n] != DECISION:
+            out.append(None)
+            continue
+        r = solver.regret[f.row[n] : f.row[n] + f.count[n]].astype(float)
+        total = r.sum(axis=0)
+        out.append(np.where(total > 0, r / np.where(total > 0, total, 1), 1.0 / r.shape[0]))
+    return out

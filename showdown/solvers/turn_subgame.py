@@ -1,0 +1,208 @@
+"""Re-solving the next-to-last betting round (the turn in hold'em) to the end of the hand.
+
+The subgame is the rest of the turn from the real state (``Subgame`` rows, with the real pot and the
+opponent's actual bet), and wherever the turn's betting ends without a fold, a chance node dealing
+the last card (46 to 48 river cards in hold'em) with, below each card, the river's betting
+(``SubgameSizing``, usually coarser than the turn's). Every node carries one vector over the
+holdings; the last card blocks the holdings that hold it (``BoardTables.masks``) and is weighted by
+one over the cards a pair of holdings leaves (44 in hold'em).
+
+All rivers at once cost 48 river trees per iteration. ``TurnSolver`` instead samples a few cards per
+iteration (public chance sampling, Johanson et al. 2012: each sampled card's subtree is updated with
+the chance weight scaled up by the share sampled, so the turn's values stay unbiased), going through
+the cards in a shuffled cycle so each is visited equally often. The turn's strategy is what play
+uses; the river is re-solved when it comes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from showdown.errors import SolverError
+from showdown.games.evaluate import hand_values, values_on_boards
+from showdown.games.state import State
+from showdown.solvers.betting import DECISION, SHOWDOWN
+from showdown.solvers.holdings import Holdings
+from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, public_rows
+from showdown.solvers.subgame_kernels import CHANCE
+
+
+def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]:
+    """The rest of ``root``'s round (the next-to-last) as a ``Subgame`` whose ends without a fold are
+    CHANCE nodes without children, and the state at each of them (in node order)."""
+    if root.is_terminal or root.round != root.game.num_rounds - 2:
+        raise SolverError("a turn subgame starts in the next-to-last betting round")
+    rows, ends = public_rows(root, sizing, CHANCE)
+    return Subgame._of_rows(rows), ends
+
+
+def river_boards(holdings: Holdings, board: tuple[int, ...], deck: tuple[int, ...]) -> tuple[tuple[int, ...], BoardTables]:
+    """The cards that can come last on ``board`` and, per card, the holdings' order by strength on the
+    full board, tie-group ends and which holdings it leaves possible; all boards' strengths in one batch."""
+    cards = tuple(c for c in deck if c not in board)
+    h = holdings.cards
+    hh, k = h.shape
+    last = np.array(cards, dtype=np.int64)
+    on_board = np.asarray(np.isin(h, board).any(axis=1))
+    blocked = on_board[None, :] | (h[None, :, :] == last[:, None, None]).any(axis=2)
+    full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(cards), len(board))), last[:, None]], axis=1)
+    if full.shape[1] + k >= 5:  # values_on_boards ranks five to seven cards
+        strength = values_on_boards(full, h).astype(np.int64)  # one lookup a hand (meaningless where blocked)
+    else:  # small games (Leduc): hand by hand
+        rows = np.concatenate([np.broadcast_to(h[None], (len(cards), hh, k)), np.broadcast_to(full[:, None], (len(cards), hh, full.shape[1]))], axis=2)
+        rows = np.where(blocked[:, :, None], rows[np.arange(len(cards)), np.argmax(~blocked, axis=1)][:, None, :], rows)
+        strength = hand_values(rows.reshape(-1, rows.shape[2])).reshape(len(cards), hh)
+    strength[blocked] = -1
+    order = np.argsort(strength, axis=1, kind="stable")
+    ranked = np.take_along_axis(strength, order, axis=1)
+    # a tie group ends where the next strength differs: the smallest boundary at or after each place
+    boundary = np.where(np.diff(ranked, axis=1, append=np.iinfo(np.int64).max) != 0, np.arange(1, hh + 1), hh)
+    group_end = np.minimum.accumulate(boundary[:, ::-1], axis=1)[:, ::-1]
+    return cards, BoardTables(h, h[order], order, group_end.astype(np.int64), (~blocked).astype(np.float32))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnSubgame:
+    """The turn subgame: ``game`` the turn's rows (what play follows), ``ends`` the state at each CHANCE
+    row, ``rivers`` the river's betting below each end (one tree for every card), ``cards`` the last
+    cards and ``tables`` their boards."""
+
+    game: Subgame
+    ends: tuple[State, ...]
+    rivers: tuple[Subgame | None, ...]
+    cards: tuple[int, ...]
+    tables: BoardTables
+
+    @classmethod
+    def of_state(
+        cls, root: State, holdings: Holdings, board: tuple[int, ...], deck: tuple[int, ...],
+        turn: SubgameSizing, river: SubgameSizing,
+    ) -> TurnSubgame:
+        game, ends = turn_rows(root, turn)
+        rivers = tuple(None if s.is_terminal else Subgame.of_state(s, river) for s in ends)
+        cards, tables = river_boards(holdings, board, deck)
+        return cls(game, tuple(ends), rivers, cards, tables)
+
+    def weight(self) -> float:
+        """One over the last cards a pair of holdings leaves."""
+        k = int(self.tables.cards.shape[1])
+        return 1.0 / (len(self.cards) - 2 * k)
+
+
+class TurnSolver(SubgameSolver):
+    """CFR+ on a ``TurnSubgame`` sampling ``per_iteration`` last cards at every end each iteration (the
+    regrets of every card's river are kept); ``root_reach`` and ``alternatives`` as in ``SubgameSolver``."""
+
+    def __init__(
+        self, turn: TurnSubgame, root_reach: np.ndarray, opponent: int, alternatives: np.ndarray | None = None,
+        *, per_iteration: int = 4, seed: int = 0,
+    ) -> None:
+        self.turn = turn
+        k = min(per_iteration, len(turn.cards))
+        self.layout = _Layout(turn, k)
+        valid = turn.tables.masks.max(axis=0) > 0
+        super().__init__(
+            turn.game, _RootBoard(~valid), root_reach, opponent, alternatives,  # type: ignore[arg-type]
+            flat=self.layout.flat, tables=turn.tables, rows=self.layout.rows,
+        )
+        self._cycle = np.random.default_rng(seed).permutation(len(turn.cards))
+        self._next = 0
+
+    def _prepare(self) -> None:
+        """Deal this iteration's cards: the next ``k`` of the shuffled cycle into the card slots."""
+        k = self.layout.k
+        picks = self._cycle[(self._next + np.arange(k)) % len(self._cycle)]
+        self._next = (self._next + k) % len(self._cycle)
+        self.layout.deal(picks)
+
+    def turn_strategy(self) -> list[np.ndarray | None]:
+        """The average strategy at the turn's nodes (None where no decision)."""
+        return self.average_strategy()[: self.turn.game.num_nodes]
+
+
+class _RootBoard:
+    """What ``SubgameSolver`` reads of a ranked board: the holdings the root's board blocks."""
+
+    def __init__(self, blocked: np.ndarray) -> None:
+        self.blocked = blocked
+
+
+class _Layout:
+    """The flat tree of one iteration: the turn's nodes, then at each end ``k`` card slots (consecutive
+    children of its CHANCE node) and below each slot the river's nodes; ``deal`` points the slots at
+    this iteration's cards (their boards, and their rows among every card's strategy rows)."""
+
+    def __init__(self, turn: TurnSubgame, k: int) -> None:
+        game = turn.game
+        self.k = k
+        kind: list[int] = [int(x) for x in game.kind]
+        player: list[int] = [int(x) for x in game.player]
+        spent: list[tuple[int, ...]] = [tuple(int(v) for v in x) for x in game.spent]
+        first: list[int] = [c[0] if c else -1 for c in game.children]
+        count: list[int] = [len(c) for c in game.children]
+        row: list[int] = []
+        rows = 0
+        for n in range(game.num_nodes):
+            row.append(rows if kind[n] == DECISION else -1)
+            rows += count[n] if kind[n] == DECISION else 0
+        slot, entry, rel = [-1] * len(kind), [-1] * len(kind), [-1] * len(kind)
+        weight = [0.0] * len(kind)
+        base: list[int] = []
+        per_card: list[int] = []
+        ends = [n for n in range(game.num_nodes) if kind[n] == CHANCE]
+        for e, n in enumerate(ends):
+            river = turn.rivers[e]
+            r_kind = [SHOWDOWN] if river is None else [int(x) for x in river.kind]
+            r_player = [-1] if river is None else [int(x) for x in river.player]
+            r_spent = [spent[n]] if river is None else [tuple(int(v) for v in x) for x in river.spent]
+            r_kids: list[tuple[int, ...]] = [()] if river is None else list(river.children)
+            r_rel, r_rows = [], 0
+            for i, kk in enumerate(r_kind):
+                r_rel.append(r_rows if kk == DECISION else -1)
+                r_rows += len(r_kids[i]) if kk == DECISION else 0
+            base.append(rows)
+            per_card.append(r_rows)
+            rows += r_rows * len(turn.cards)
+            first[n], count[n] = len(kind), k
+            weight[n] = turn.weight() * len(turn.cards) / k
+            roots = len(kind)  # the slots' roots first (a chance node's children are consecutive), then their rivers
+            body = len(r_kind) - 1
+            bases = [roots + k + slot_ * body for slot_ in range(k)]
+            total = roots + k + k * body
+            for column in (kind, player, first, count, row, slot, entry, rel):
+                column.extend([-1] * (total - roots))
+            spent.extend([(0, 0)] * (total - roots))
+            weight.extend([0.0] * (total - roots))
+            for s_ in range(k):
+                for i in range(len(r_kind)):
+                    at = roots + s_ if i == 0 else bases[s_] + i - 1
+                    kids = r_kids[i]
+                    kind[at], player[at], spent[at] = r_kind[i], r_player[i], r_spent[i]
+                    first[at] = bases[s_] + kids[0] - 1 if kids else -1
+                    count[at] = len(kids)
+                    slot[at], entry[at], rel[at] = s_, e, r_rel[i]
+        self.rows = rows
+        self.slot = np.array(slot, dtype=np.int64)
+        self.entry = np.array(entry, dtype=np.int64)
+        self.rel = np.array(rel, dtype=np.int64)
+        self.base = np.array(base + [0], dtype=np.int64)
+        self.per_card = np.array(per_card + [0], dtype=np.int64)
+        self.flat = FlatTree(
+            np.array(kind, dtype=np.int64), np.array(player, dtype=np.int64), np.array(first, dtype=np.int64),
+            np.array(count, dtype=np.int64), np.array(row, dtype=np.int64), np.zeros(len(kind), dtype=np.int64),
+            np.array(spent, dtype=np.float64), np.array(weight), rows,
+        )
+        self._slotted = self.slot >= 0
+        self._decisions = self._slotted & (self.rel >= 0)
+
+    def deal(self, picks: np.ndarray) -> None:
+        """Point the card slots at ``picks`` (indices of the last cards)."""
+        card = picks[np.maximum(self.slot, 0)]
+        self.flat.board[self._slotted] = card[self._slotted]
+        d = self._decisions
+        self.flat.row[d] = self.base[self.entry[d]] + card[d] * self.per_card[self.entry[d]] + self.rel[d]
+
+
+__all__ = ["TurnSolver", "TurnSubgame", "river_boards", "turn_rows"]
