@@ -211,7 +211,8 @@ class AdaptiveProbe(ProbeAgent):
         e = self.equity(view)
         pot = float(state.pot())
         asked = float(state.to_call())
-        facing = _against(e, 1 - self.threshold(state.round, True)) if asked > 0 else e
+        bot_bet = any(player != view.position and a.kind is ActionKind.RAISE for player, a in (state.history[-1] if state.history else ()))
+        facing = _against(e, 1 - self.threshold(state.round, True)) if bot_bet else e  # a blind is no bet
         best, value = CALL, facing * (pot + asked) - asked
         if asked > 0 and value < 0:
             best, value = FOLD, 0.0
