@@ -43,7 +43,8 @@ from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, ActionKind, State
 
 SIZES: tuple[float | str, ...] = ("min", 0.25, 0.5, 1.0, 2.0)
-"""The size buckets: a min-raise, pot fractions (of the pot after calling), all-in."""
+"""The size buckets: a min-raise and pot fractions (of the pot after calling); no all-in, whose
+exploration costs a stack a try."""
 EXPLORE = 0.1
 """The exploration bonus's scale: a spot tried ``n`` times gets ``EXPLORE / sqrt(n + 1)`` on its fold rate."""
 EQUITY_SAMPLES = 200
