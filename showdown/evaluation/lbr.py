@@ -376,7 +376,10 @@ class LocalBestResponse:
         equity: float | None = self._equity_of.showdown_equity(mine, theirs, board)
         if equity is None:
             return 0.0
-        p_fold = self.agent_policy(theirs, board, public, 1 - me).get("f", 0.0)
+        # asked again after ``act``, not read from the range table: an agent that translates off-tree
+        # bets at random (the hold'em ``cfr``) walked the hand anew for ``act``, and only its own answer
+        # now is the probability its draw had
+        p_fold = float(self.agent.policy(self._view(public, 1 - me, theirs, board)).get("f", 0.0))
         v_fold = float(public.spent[1 - me])
         v_on = equity * 2 * public.max_spent - public.max_spent
         return (float(action.kind is ActionKind.FOLD) - p_fold) * (v_fold - v_on)
