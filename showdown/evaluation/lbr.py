@@ -353,6 +353,10 @@ class LocalBestResponse:
             if state.current_player == me:
                 state = state.apply(self.decide(public, me, mine, weights, board, rng))
                 continue
+            # the agent's table here is made anew, then act: an agent that translates off-tree bets at random
+            # (the hold'em ``cfr``) walks the hand once for both, so the range follows the walk act plays
+            # (LBR's look at this state before its raise walked it with other draws)
+            self._range_cache.pop((board, public.betting), None)
             self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
             if public.can_fold():
