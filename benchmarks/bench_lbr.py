@@ -1,7 +1,10 @@
 """Local best response against the baselines in hold'em: values with intervals, and hands per second.
 
 Run: ``PYTHONPATH=. python3 benchmarks/bench_lbr.py [--hands 2000] [--jobs 2] [--games holdem-limit,holdem-nolimit]
-[--actions fcpa] [--check-until ROUND]``.
+[--actions fcpa] [--check-until ROUND] [-o search=off]``.
+
+``hands/s`` is wall-clock; with ``--jobs 1`` the table also gives hands per CPU-second of this process
+(the figure to quote on a shared machine, where wall-clock rates depend on the load).
 
 Each action set plays the same deals; the published setting (LBR checks or calls before the flop) is
 the default. Targets of issue 25: at least 300 hands/s in no-limit and 200 in limit on 2 cores.
@@ -10,7 +13,9 @@ the default. Targets of issue 25: at least 300 hands/s in no-limit and 200 in li
 from __future__ import annotations
 
 import argparse
+import time
 
+from showdown.cli.agent import parse_option
 from showdown.evaluation.lbr_runs import run_lbr_parallel
 
 
@@ -23,18 +28,25 @@ def main() -> None:
     parser.add_argument("--agents", default="call,bluff,random,rules,cfr")
     parser.add_argument("--actions", default="fcpa", help="comma-separated action sets (no-limit)")
     parser.add_argument("--check-until", type=int, default=None)
+    parser.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="an option of the cfr agent (e.g. search=off: the hold'em blueprint alone, without river search)")
     args = parser.parse_args()
     for game in args.games.split(","):
         print(f"\n{game}: LBR ({args.actions} in no-limit), {args.hands} hands each, {args.jobs} processes, seed {args.seed}")
-        print(f"{'agent':10s} {'set':>6s} {'mbb/hand':>10s} {'95% CI':>22s} {'hands/s':>8s}")
+        print(f"{'agent':10s} {'set':>6s} {'mbb/hand':>10s} {'95% CI':>22s} {'hands/s':>8s} {'per CPU-s':>9s}")
         for agent in args.agents.split(","):
-            report = run_lbr_parallel(game, agent=agent, hands=args.hands, seed=args.seed, jobs=args.jobs,
+            options = dict(parse_option(o) for o in args.option) if agent == "cfr" else {}
+            cpu = time.process_time()
+            report = run_lbr_parallel(game, agent=agent, options=options, hands=args.hands, seed=args.seed, jobs=args.jobs,
                                       action_sets=args.actions.split(","), check_until=args.check_until)
+            cpu = time.process_time() - cpu
             doc = report.to_json()
+            played = sum(row["hands"] for row in doc["sets"])
+            per_cpu = f"{played / cpu:9.1f}" if args.jobs == 1 else f"{'-':>9s}"
             for row in doc["sets"]:
                 lo, hi = row["ci95_mbb"]
-                rate = row["hands"] / doc["seconds"] * len(doc["sets"])
-                print(f"{agent:10s} {row['actions']:>6s} {row['lbr_mbb']:+10.0f} {f'[{lo:+.0f}, {hi:+.0f}]':>22s} {rate:8.1f}",
+                rate = played / doc["seconds"]
+                print(f"{agent:10s} {row['actions']:>6s} {row['lbr_mbb']:+10.0f} {f'[{lo:+.0f}, {hi:+.0f}]':>22s} {rate:8.1f} {per_cpu}",
                       flush=True)
         print(f"setting: {doc['setting']}")
 

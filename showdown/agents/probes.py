@@ -16,6 +16,8 @@ are stable (other tools and papers refer to them):
 * ``probe-checkraise``: checks when not facing a bet; bet into, raises a pot with a medium or strong
   hand and folds a weak one.
 * ``probe-raise``: the limit probe, bets or raises whenever allowed, never folds (in no-limit: pot).
+* ``probe-adaptive``: learns over the match how often the bot folds to each bet size in each spot and
+  bets the size of best expected value (``showdown.agents.adaptive_probe``).
 
 Every probe's ``policy`` is the action kind its ``act`` plays (kinds are deterministic; only the
 no-limit sizes of ``probe-tiny`` and ``probe-odd`` are drawn), so LBR can be run against them too.
@@ -31,7 +33,9 @@ from showdown.agents.rules import MEDIUM, strength_class
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, ActionKind
 
-PROBES = ("probe-minraise", "probe-third-raise", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise")
+PROBES = (
+    "probe-minraise", "probe-third-raise", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise", "probe-adaptive",
+)
 """Every probe's agent name."""
 
 

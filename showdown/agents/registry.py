@@ -108,6 +108,10 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "showdown.agents.probes:OddProbe.create", "probe: bets/raises 0.3, 1.7 or 3.5 pots whenever it can (seeded)", {"seed": int}),
     "probe-checkraise": BuiltinAgent(
         "showdown.agents.probes:CheckRaiseProbe.create", "probe: checks, raises a pot when bet into", {"seed": int}),
+    "probe-adaptive": BuiltinAgent(
+        "showdown.agents.adaptive_probe:AdaptiveProbe.create",
+        "probe: learns the bot's fold frequency per spot and bet size over the match and bets the size of best "
+        "local value (see showdown.agents.adaptive_probe); options: seed, explore (0.1)", {"seed": int, "explore": float}),
     "probe-raise": BuiltinAgent(
         "showdown.agents.probes:RaiseProbe.create", "probe (limit): bets or raises whenever allowed (no-limit: pot), never folds",
         {"seed": int}),

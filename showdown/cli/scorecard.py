@@ -23,6 +23,9 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", type=Path, metavar="DIR", help="folder of the logs and kept results (default out/scorecard-BOT-GAME); "
                         "a run interrupted resumes from it")
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the bot (repeatable)")
+    parser.add_argument("--opponents", metavar="NAME,...", help="only these opponents, comma-separated (default: random, call, "
+                        "rules, cfr and every probe): fewer matches, more hands each, for the intervals one needs")
+    parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
     parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")
     parser.set_defaults(handler=scorecard_handler)
 
@@ -39,10 +42,19 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     if game.num_players != 2:
         raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
     bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option))
+    opponents = None
+    if args.opponents is not None:
+        from showdown.agents.registry import BUILTIN_AGENTS
+
+        opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
+        unknown = [name for name in opponents if name not in BUILTIN_AGENTS]
+        if not opponents or unknown:
+            raise ConfigError(f"--opponents: {', '.join(unknown) or 'none given'}: give built-in agent names separated by commas "
+                              "(e.g. --opponents rules,probe-third-raise; showdown agents lists them)")
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
     folder = args.out or Path("out") / f"scorecard-{safe}"
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
-                        lbr_hands=args.lbr_hands, progress=progress_line("scorecard"))
+                        lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"))
     if args.output is not None:
         from showdown.view.scorecard_page import scorecard_html
 

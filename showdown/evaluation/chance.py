@@ -78,6 +78,12 @@ class ChanceCorrector:
             dealt += cards
         return total, -total
 
+    def showdown_equity(self, h0: Sequence[int], h1: Sequence[int], board: Sequence[int]) -> float | None:
+        """``h0``'s share of the pot at a showdown against ``h1`` over every completion of ``board``
+        (before any board card in hold'em: the 169-class table), or None when too costly."""
+        a, b = tuple(int(c) for c in h0), tuple(int(c) for c in h1)
+        return self._equity(a, b, tuple(int(c) for c in board)) if board else self._deal_equity(a, b)
+
     def _deal_equity(self, h0: tuple[int, ...], h1: tuple[int, ...]) -> float | None:
         exact = self._equity(h0, h1, ())
         if exact is not None:

@@ -38,7 +38,7 @@ def _interval(values: np.ndarray, level: float) -> tuple[float, tuple[float, flo
 
 @dataclass(frozen=True, slots=True)
 class LBRResult:
-    """One action set's winnings per hand (chips), with the cards' luck out and plain."""
+    """One action set's winnings per hand (chips), corrected (the cards' luck and the agent's folds out) and plain."""
 
     actions: str
     corrected: tuple[float, ...] = field(repr=False)
@@ -123,7 +123,7 @@ class LBRReport:
             "hands": best.hands,
             "seconds": self.seconds,
             "hands_per_s": sum(r.hands for r in self.sets) / self.seconds if self.seconds > 0 else None,
-            "estimator": "chance",
+            "estimator": "chance+folds",
             "check_until_round": self.check_until,
             "setting": self.setting(),
             "sets": [r.to_json() for r in self.sets],
@@ -132,7 +132,8 @@ class LBRReport:
 
 def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int) -> tuple[list[float], list[float]]:
     """LBR's winnings in hands ``first`` .. ``first + hands - 1`` (position: the hand's number mod 2),
-    plain and with the cards' luck out (``evaluation.chance``)."""
+    plain and corrected: the cards' luck (``evaluation.chance``) and the agent's folds
+    (``LocalBestResponse.fold_correction``) taken out, both by terms of mean zero."""
     from showdown.evaluation.chance import ChanceCorrector
 
     corrector = ChanceCorrector(lbr.game)
@@ -146,7 +147,7 @@ def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int) -> tup
         value, final = lbr.play(rollouts, me, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
         plain.append(value)
-        corrected.append(value - luck[me])
+        corrected.append(value - luck[me] - lbr.fold_correction)
     return plain, corrected
 
 

@@ -57,10 +57,11 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
 
 def run_scorecard(
     game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs: int, opponents: Sequence[str] | None = None,
-    lbr_hands: int | None = None, action_sets: Sequence[str] = ("fcpa", "wide"),
+    lbr_hands: int | None = None, action_sets: Sequence[str] = ("fcpa", "wide"), lbr: bool = True,
     progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, Any]:
-    """The scorecard's document (see the module docstring); ``hands`` deals per match."""
+    """The scorecard's document (see the module docstring); ``hands`` deals per match; ``lbr=False``
+    skips local best response."""
     from showdown.agents.probes import PROBES
 
     folder.mkdir(parents=True, exist_ok=True)
@@ -72,11 +73,11 @@ def run_scorecard(
         results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
     if progress is not None:
         progress(len(names), len(names) + 1, "LBR")
-    lbr, why_not = _lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
-                        action_sets=action_sets, progress=None)
+    report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
+                            action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
     if progress is not None:
         progress(len(names) + 1, len(names) + 1, "")
-    return scorecard_document(game, bot.display, seed, results, lbr, why_not)
+    return scorecard_document(game, bot.display, seed, results, report, why_not)
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,
@@ -92,7 +93,7 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
         found += [(s["lbr_mbb"], s["ci95_mbb"], f"LBR {s['actions']}") for s in lbr["sets"]]
     best = max(found, key=lambda f: f[0])
     return {
-        "game": game, "bot": bot, "seed": seed, "estimator": "chance (duplicate matches), chance (LBR)",
+        "game": game, "bot": bot, "seed": seed, "estimator": "chance (duplicate matches), chance+folds (LBR)",
         "matches": matches, "lbr": lbr, "lbr_note": why_not,
         "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": best[1], "found_by": best[2],
         "note": "the lower bound is the largest of what any opponent or LBR action set won from the bot; its interval is "

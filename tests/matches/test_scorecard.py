@@ -68,3 +68,15 @@ def test_scorecard_command_for_a_built_in_bot_and_for_an_outside_bot_file(tmp_pa
     bad = subprocess.run([sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn3p"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "2-player" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_scorecard_plays_only_the_opponents_asked_for_and_skips_lbr_on_request(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn", "--hands", "20", "--jobs", "1",
+               "--opponents", "call,probe-raise", "--no-lbr", "--out", str(tmp_path), "--json"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    assert [m["opponent"] for m in doc["matches"]] == ["call", "probe-raise"]
+    assert doc["lbr"] is None and "--no-lbr" in doc["lbr_note"] and not list(tmp_path.glob("lbr-*.json"))
+    bad = subprocess.run([*command[:12], "call,nobody"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--opponents: nobody" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
