@@ -164,10 +164,11 @@ class HandCollector:
     def add_record(self, record: HandRecord, half: int = 0) -> None:
         """A JSON Lines hand record (the match runner's ``on_hand``)."""
         from showdown.evaluation.aivat import REPLACING_EVENTS
+        from showdown.protocol.events import seats_with
 
         replaced = None
         if record.events:
-            hit = {e.get("seat") for e in record.events if e.get("kind") in REPLACING_EVENTS}
+            hit = seats_with(record.events, REPLACING_EVENTS)
             replaced = [s in hit for s in record.seats]
         self.add(
             record.hand,
