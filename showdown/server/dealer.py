@@ -36,11 +36,9 @@ Every replacement and ignored line is counted per seat (``counts``) and listed i
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Mapping, Sequence
-from enum import Enum, StrEnum
-from typing import Any, cast
+from typing import cast
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
@@ -48,52 +46,31 @@ from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.hand_value import showdown_values
 from showdown.games.live_hand import LiveHand
-from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
+from showdown.games.state import CALL, FOLD, Action, State
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.events import EventKind
-from showdown.protocol.logfile import Score, check_name, format_value
+from showdown.protocol.logfile import Score
 from showdown.protocol.matchstate import (
     PROTOCOL_VERSION,
     is_comment,
     parse_reply,
     parse_version,
-    read_action,
     version_compatible,
     view_of,
 )
-from showdown.server.betting_tree import MAX_REPLIES_PER_NODE, Betting, BettingNode, BettingTree
+from showdown.server.betting_tree import Betting, BettingNode, BettingTree
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
+from showdown.server.payoffs import HandPayoffs
+from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs
 from showdown.server.seat_book import SeatBook
+from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_match, seatings
+
+__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MAX_IGNORED_LINES", "ON_TIMEOUT", "UNREQUESTED",
+           "VERSION_WARNING", "MatchEngine", "OnTimeout", "SeatStatus"]  # fmt: skip
 
 MAX_IGNORED_LINES = 8
 """Lines in a row from the acting seat that answer no state sent before they count as an invalid reply."""
 
-# ------------------------------------------------------------------------------------ seats
-
-
-class SeatStatus(Enum):
-    WAITING = "waiting"  # never connected yet
-    CONNECTING = "connecting"  # connected, VERSION line not yet received
-    ACTIVE = "active"  # playing
-    AWAY = "away"  # connection lost or rejected: may come back, its turns are waited for
-    GONE = "gone"  # given up on: played check/fold without waiting until the match ends
-
-
-class OnTimeout(StrEnum):
-    """What the dealer plays for a seat that is late or gone: check or fold, call, or end the match
-    (the reference's behaviour)."""
-
-    FOLD = "fold"
-    CALL = "call"
-    ABORT = "abort"
-
-
-ON_TIMEOUT = tuple(OnTimeout)
-
-BAD_STATE = "bad state format in response"
-UNREQUESTED = "ignoring un-requested response"
-BAD_ACTION = "bad action format in response, changed to call"
-INVALID_ACTION = "invalid action, changed to call"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
 
 
@@ -118,7 +95,7 @@ class MatchEngine:
         max_queue: int = 1000,
         max_warnings: int = 20,
     ) -> None:
-        _check_match(game, names, hands, on_timeout)
+        check_match(game, names, hands, on_timeout)
         self.game = game
         self.names = tuple(names)
         self.hands = hands
@@ -147,7 +124,7 @@ class MatchEngine:
         self.hands_played = 0
         self.decision_count = 0
         self._stop_requested = False
-        self._seating = _seatings(self.names)
+        self._seating = seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
@@ -157,18 +134,12 @@ class MatchEngine:
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
-        self._values_text: dict[tuple[float, ...], str] = {}  # chip results -> their log text
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
-        self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
-        # small games (Kuhn, Leduc) deal the same cards again and again: their payoffs are memoised by
-        # deal and betting; in larger ones the showdown values are worked out ahead instead
-        dealt = game.num_players * game.num_hole_cards + sum(game.num_board_cards)
-        self._deals_repeat = math.perm(game.num_ranks * game.num_suits, dealt) <= CACHE_SIZE
+        self._payoffs = HandPayoffs(game)
+        self._deals_repeat = self._payoffs.deals_repeat  # then payoffs are memoised, else values worked out ahead
         self._codec = MatchStateEncoder(game, self._deals_repeat)  # the hand's MATCHSTATE texts, by position
-        self._quick = {"f": FOLD, "c": CALL}
-        if game.is_limit:
-            self._quick["r"] = RAISE
+        self._repairs = ReplyRepairs(game)
         self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
         self._out: list[Output] = []
 
@@ -462,38 +433,11 @@ class MatchEngine:
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:
-        node = self._node
-        assert node is not None
-        if self._live is not None:
-            outcome = self._reply_outcome(node, text)
-        else:
-            replies = cast(BettingNode, node).replies
-            outcome = replies.get(text)  # type: ignore[assignment]
-            if outcome is None:
-                outcome = self._reply_outcome(node, text)
-                if len(replies) < MAX_REPLIES_PER_NODE and len(text) <= 16:
-                    replies[text] = outcome
-        played, kind, warning = outcome
+        assert self._node is not None
+        played, kind, warning = self._repairs.outcome(self._node, text)
         if warning is not None:
             self._book.warn(self._out, seat, kind, warning, text)
         self._apply(played)
-
-    def _reply_outcome(self, state: Betting, text: str) -> tuple[Action, EventKind, str | None]:
-        """What the action text of a reply becomes at ``state``: the reference's repairs."""
-        quick = self._quick.get(text)
-        if quick is CALL:  # always legal
-            return CALL, EventKind.INVALID, None
-        if quick is not None:  # a plain f (or r in limit): no parsing needed
-            played, warning = state.repair(quick)
-            return played, EventKind.INVALID, warning
-        try:
-            action = read_action(text, self.game)
-        except ProtocolError:
-            return CALL, EventKind.BAD_ACTION, BAD_ACTION
-        if action is None:
-            return CALL, EventKind.INVALID, INVALID_ACTION
-        played, warning = state.repair(action)
-        return played, EventKind.INVALID if played.kind is not action.kind else EventKind.RESIZED, warning
 
     def _replace(self, seat: int, kind: EventKind) -> None:
         """Play the stand-in action for a seat that timed out or is not connected."""
@@ -614,21 +558,7 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        key = (self._hole, self._board, betting) if self._deals_repeat else None
-        payoff = self._payoff_cache.get(key) if key is not None else None
-        if payoff is None:
-            strengths: Sequence[int] = ()
-            if node.is_showdown:
-                strengths = self._strengths or showdown_values(self._hole, self._board)
-            values = split_pots(node.spent, node.folded, strengths)
-            text = self._values_text.get(values)  # the same few results come again and again
-            if text is None:
-                text = "|".join([format_value(v) for v in values])
-                _remember(self._values_text, values, text)
-            payoff = (values, text)
-            if key is not None:
-                _remember(self._payoff_cache, key, payoff)
-        values, values_text = payoff
+        values, values_text = self._payoffs.payoff(self._hole, self._board, node, self._strengths)
         codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):
@@ -660,45 +590,3 @@ class MatchEngine:
         if self._status[seat] is not status:
             self._status[seat] = status
             self.status_changes += 1
-
-def _check_match(game: GameDef, names: Sequence[str], hands: int, on_timeout: str) -> None:
-    """A match the engine can serve, or ``ShowdownError`` saying why not."""
-    game.require_servable()
-    if len(names) != game.num_players:
-        raise ShowdownError(f"game {game.name or '?'} needs {game.num_players} players, got {len(names)} names")
-    for name in names:
-        check_name(name)
-    if len(set(names)) != len(names):
-        raise ShowdownError(
-            f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
-            f"add a suffix, like random-1 random-2"
-        )
-    if hands < 0:
-        raise ShowdownError(f"number of hands must be at least 0, got {hands}")
-    if on_timeout not in ON_TIMEOUT:
-        raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
-
-
-def _seatings(names: Sequence[str]) -> list[tuple[list[int], list[int], tuple[str, ...]]]:
-    """Per rotation (hand number mod seats): the seat at each position, the position of each seat,
-    and the names by position."""
-    n = len(names)
-    return [
-        (
-            [(p + shift) % n for p in range(n)],
-            [(s - shift) % n for s in range(n)],
-            tuple(names[(p + shift) % n] for p in range(n)),
-        )
-        for shift in range(n)
-    ]
-
-
-CACHE_SIZE = 4096
-
-
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    """Bounded memo: starts afresh when full (hits only matter for small games, which fit)."""
-    if len(cache) >= CACHE_SIZE:
-        cache.clear()
-    cache[key] = value
-

@@ -24,21 +24,17 @@ in both before any seat is sent how it ended; a write that fails (a full disk) e
 so the hands the seats saw finish are exactly the logged ones (``error_text`` says which was lost).
 
 Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
-a dropped seat may reconnect within ``reconnect_ms`` and is otherwise played check/fold, a bad
-VERSION line closes only that connection, a second connection to a seat's port is refused (one
-with the seat's token takes the seat over: its holder came back before its old connection closed), a
-client that stops reading (more than 1 MB waiting to be sent to it) is disconnected, lines are cut
-at 4095 bytes and at most 1000 lines are queued per seat. The match always finishes and the score
-is always written (unless the disk is full).
+a dropped seat may reconnect within ``reconnect_ms`` (else it is played check/fold), a bad VERSION
+line or a stranger at a seat's port (``server.admission``) is refused without disturbing the match, a
+client that stops reading (1 MB waiting for it) is disconnected. The match always finishes and the
+score is always written (unless the disk is full). ``tests/server/test_hot_path.py`` holds the fast
+path to what this docstring promises.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import hmac
 import importlib
-import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,12 +44,12 @@ from showdown.errors import ShowdownError
 from showdown.games.gamedef import GameDef
 from showdown.protocol.events import DEALER_CHOSE, chosen_why, seats_with
 from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
-from showdown.protocol.matchstate import split_token
+from showdown.server.admission import SeatDoors
 from showdown.server.busy_wait import BusyWait
 from showdown.server.connection import SeatConnection
 from showdown.server.dealer import MatchEngine
 from showdown.server.match_logs import MatchLogs
-from showdown.server.options import DealerOptions, MatchResult, seat_ports, seat_tokens
+from showdown.server.options import DealerOptions, MatchResult
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.timing import TimedMatch
 
@@ -62,8 +58,6 @@ __all__ = ["BusyWait", "DealerOptions", "MatchResult", "MatchServer", "new_event
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
-
-
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
 
@@ -101,11 +95,10 @@ class MatchServer:
         )
         self.limits = options.limits()
         n = game.num_players
-        self._want_ports = seat_ports(options, n)
-        self.ports: list[int] = []
-        self._servers: list[asyncio.Server] = []
-        self._conns: list[SeatConnection | None] = [None] * n
-        self._all_conns: set[SeatConnection] = set()
+        self._doors = SeatDoors(self, self.names, options)
+        self.ports = self._doors.ports
+        self._conns = self._doors.conns  # by seat: the connection holding it (read on every reply)
+        self._all_conns = self._doors.all_conns
         self._all_gone: asyncio.Future[None] | None = None  # set while shutting down, done when no connection is left
         self._timed: TimedMatch | None = None
         self._loop: asyncio.AbstractEventLoop  # set by start(), before anything can call in
@@ -119,13 +112,6 @@ class MatchServer:
         self.replaced_hands = [0] * n  # by seat: hands in which the dealer acted for it (timeouts, absence)
         self.resumed_at: int | None = None  # the hand a resumed match continued from
         self._warnings_shown = [0] * n
-        self._pending: list[dict[SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
-        self._tokens = seat_tokens(options, n)
-        self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
-        self.refused = [0] * n  # connections refused at each seat's port (no or a wrong token, the seat taken)
-        self._refusals_shown = 0
-        self.on_refused: Callable[[int, str], None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
         self._unlogged: list[HandFinished] = []  # hands played that no log holds (a write failed)
         header = LogHeader(match_name, self.engine.game_label, hands, seed,
                            options.t_response_ms, options.t_hand_ms, options.t_per_hand_ms)  # fmt: skip
@@ -160,28 +146,9 @@ class MatchServer:
         self._loop = loop
         self._done = loop.create_future()
         self._timed = TimedMatch(self.engine, self.limits, loop.time())
-        family, address = await _resolve(loop, self.options.host)
-        try:
-            for seat, port in enumerate(self._want_ports):
-                if (own := self._own_listener(seat)) is not None:
-                    server = await loop.create_server(functools.partial(SeatConnection, self, seat), sock=own, start_serving=False)
-                else:
-                    server = await loop.create_server(
-                        functools.partial(SeatConnection, self, seat),
-                        address,
-                        port,
-                        family=family,
-                        reuse_address=True,
-                        start_serving=False,
-                    )
-                self._servers.append(server)
-                self.ports.append(server.sockets[0].getsockname()[1])
-        except OSError as exc:
-            self._close_listeners()
-            raise ShowdownError(f"cannot listen on {self.options.host} port {port}: {exc.strerror or exc}") from None
+        await self._doors.bind(loop)
         self._open_logs()
-        for server in self._servers:
-            await server.start_serving()
+        await self._doors.start_serving()
         if self._trace:
             for line in self._logs.header.lines():
                 _err(line)
@@ -213,125 +180,41 @@ class MatchServer:
 
     # ----------------------------------------------------------------- connections
 
+    @property
+    def refused(self) -> list[int]:
+        """Connections refused at each seat's port (no or a wrong token, the seat taken)."""
+        return self._doors.refused
+
+    @property
+    def refusals(self) -> list[list[str]]:
+        """The last reasons each seat's port refused a client."""
+        return self._doors.refusals
+
+    @property
+    def on_refused(self) -> Callable[[int, str], None] | None:
+        """Called with the seat and the reason when its port refuses a connection."""
+        return self._doors.on_refused
+
+    @on_refused.setter
+    def on_refused(self, call: Callable[[int, str], None] | None) -> None:
+        self._doors.on_refused = call
+
+    def is_open(self) -> bool:
+        return self._timed is not None and self._finished is None
+
+    def may_connect(self, seat: int) -> bool:
+        return self.engine.can_connect(seat)
+
     def accepted(self, conn: SeatConnection) -> None:
-        """A new connection waits (bounded in number and time) until its first line proves its seat."""
-        seat = conn.seat
-        if self._timed is None or self._finished is not None:
-            conn.close("# ERROR: the match is over")
-            return
-        pending = self._pending[seat]
-        if len(pending) >= self.options.max_pending:
-            # a connect flood: the oldest silent connection makes room (a real bot speaks at once)
-            oldest = next(iter(pending))
-            del pending[oldest]
-            if oldest.deadline is not None:
-                oldest.deadline.cancel()
-            if oldest.transport is not None:
-                oldest.transport.abort()
-        self._all_conns.add(conn)
-        pending[conn] = None
-        conn.deadline = self._loop.call_later(self.options.first_line_ms / 1000, self._first_line_late, conn)
+        self._doors.accepted(conn)
 
-    def _first_line_late(self, conn: SeatConnection) -> None:
-        conn.deadline = None
-        if conn.pending:
-            self._pending[conn.seat].pop(conn, None)
-            conn.close("# ERROR: no VERSION line in time")
-
-    def _take_seat(self, conn: SeatConnection, first: str) -> str | None:
-        """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
-        seat = conn.seat
-        self._pending[seat].pop(conn, None)
-        conn.pending = False
-        if conn.deadline is not None:
-            conn.deadline.cancel()
-            conn.deadline = None
-        line, token = split_token(first)
-        want = self._tokens[seat]
-        why = None
-        if want is not None and token is None:
-            why = "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
-        elif want is not None and not hmac.compare_digest(token or "", want):
-            why = "wrong seat token"
-        elif self._conns[seat] is not None:
-            if want is None:
-                why = f"seat {seat + 1} is already connected"
-            else:
-                self._replaced_by(seat)
-        if why is None and not self.engine.can_connect(seat):
-            why = f"seat {seat + 1} is out of this match"
-        if why is not None:
-            self._refused(seat, why)
-            conn.close(f"# ERROR: {why}")
-            return None
-        self._conns[seat] = conn
-        for other in list(self._pending[seat]):  # the seat is taken: the others wait for nothing
-            other.close(f"# ERROR: seat {seat + 1} is already connected")
-        self._pending[seat].clear()
-        self._pause_listener(seat)
+    def seat_taken(self, seat: int) -> None:
         self._guarded(self._timed.connected, seat)  # type: ignore[union-attr]
-        return line
 
-    def _refused(self, seat: int, why: str) -> None:
-        """A connection refused at a seat's port: counted apart from the seat's own counts (it may be
-        anyone on the machine), the first few said, the match undisturbed."""
-        self.refused[seat] += 1
-        self.refusals[seat].append(why)
-        del self.refusals[seat][:-5]
-        shown = self._refusals_shown
-        self._refusals_shown += 1
-        if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
-        if self.on_refused is not None:
-            self.on_refused(seat, why)
-
-    def _replaced_by(self, seat: int) -> None:
-        """The seat's holder (it has the token) connected again while its old connection looks open
-        (a bot that reconnects at once, before its close is seen): the new connection takes over."""
-        old = self._conns[seat]
-        assert old is not None
-        self._conns[seat] = None
-        self._deferred[seat] = []
-        old.close("# ERROR: your seat was taken over by a new connection with its token")
+    def seat_left(self, seat: int) -> None:
+        self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
         if self._timed is not None and self._finished is None:
             self._guarded(self._timed.disconnected, seat)
-
-    def _pause_listener(self, seat: int) -> None:
-        """The reference closes a seat's listener once the seat is taken: nobody else can connect.
-        A seat with a token keeps listening (the token guards it), so that its holder can come
-        back at once, without waiting for the port to listen again."""
-        if self._tokens[seat] is not None:
-            return
-        server = self._servers[seat] if seat < len(self._servers) else None
-        if server is not None and server.is_serving():
-            server.close()
-
-    def _resume_listener(self, seat: int) -> None:
-        """Listen on the seat's port again so that its holder can reconnect (with its token)."""
-        if self._finished is not None or seat >= len(self._servers) or self._servers[seat].is_serving():
-            return
-        task = self._loop.create_task(self._listen_again(seat))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _own_listener(self, seat: int) -> socket.socket | None:
-        """A copy of the listening socket given for ``seat`` (closing a server closes its socket)."""
-        own = self.options.listeners
-        return own[seat].dup() if own is not None and seat < len(own) and own[seat] is not None else None  # type: ignore[union-attr]
-
-    async def _listen_again(self, seat: int) -> None:
-        family, address = await _resolve(self._loop, self.options.host)
-        try:
-            if (own := self._own_listener(seat)) is not None:
-                self._servers[seat] = await self._loop.create_server(functools.partial(SeatConnection, self, seat), sock=own)
-                return
-            self._servers[seat] = await self._loop.create_server(
-                functools.partial(SeatConnection, self, seat), address, self.ports[seat], family=family,
-                reuse_address=True,
-            )
-        except OSError as exc:
-            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): cannot listen again on port {self.ports[seat]} "
-                 f"for its reconnection: {exc.strerror or exc}")
 
     def received(self, conn: SeatConnection, data: bytes) -> None:
         """Bytes from a connection. Then, with ``BusyWait``, the replies that follow quickly are read
@@ -366,7 +249,7 @@ class MatchServer:
         if conn.pending:
             if self._timed is None or self._finished is not None:
                 return
-            first = self._take_seat(conn, lines[0])
+            first = self._doors.take_seat(conn, lines[0])
             if first is None:
                 return
             lines = [first, *lines[1:]]
@@ -389,19 +272,12 @@ class MatchServer:
             self._fail(exc)
 
     def lost(self, conn: SeatConnection) -> None:
-        self._all_conns.discard(conn)
+        held = self._doors.lost(conn)
         gone = self._all_gone
         if gone is not None and not self._all_conns and not gone.done():
             gone.set_result(None)
-        seat = conn.seat
-        self._pending[seat].pop(conn, None)
-        if self._conns[seat] is not conn:
-            return
-        self._conns[seat] = None
-        self._resume_listener(seat)
-        self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
-        if self._timed is not None and self._finished is None:
-            self._guarded(self._timed.disconnected, seat)
+        if held:
+            self.seat_left(conn.seat)
 
     def stalled(self, conn: SeatConnection) -> None:
         """The client has not read its lines for a long time: drop it like a lost connection."""
@@ -436,7 +312,7 @@ class MatchServer:
                 self._warning(o)
             elif isinstance(o, Reject):
                 self._write_seat(o.seat)
-                self._reject(o)
+                self._doors.drop(o.seat, o.line)
             else:
                 self._finished = o
         if finished_hands and not self._log_hands(finished_hands):
@@ -514,14 +390,6 @@ class MatchServer:
         for seat in range(len(self._deferred)):
             self._write_seat(seat)
 
-    def _reject(self, o: Reject) -> None:
-        conn = self._conns[o.seat]
-        if conn is None:
-            return
-        self._conns[o.seat] = None  # the engine already counts the seat as away
-        conn.close(o.line)
-        self._resume_listener(o.seat)
-
     def _advance(self) -> None:
         self._advance_pending = False
         if self._timed is not None and self._finished is None and self._timed.needs_advance:
@@ -570,7 +438,7 @@ class MatchServer:
         try:
             point = self._logs.open(Path(log_dir), force=self.options.force, resume=self.options.resume)
         except ShowdownError:
-            self._close_listeners()
+            self._doors.close()
             raise
         self.engine.game_label = self._logs.header.game
         if point is not None:
@@ -684,7 +552,7 @@ class MatchServer:
         if self._observer_timer is not None:
             self._observer_timer.cancel()
             self._observer_timer = None
-        self._close_listeners()
+        self._doors.close()
         for conn in list(self._all_conns):
             conn.close()
         if self._all_conns:  # each goes once its last lines are out (or the client left)
@@ -697,22 +565,7 @@ class MatchServer:
             if conn.transport is not None:
                 conn.transport.abort()
         self._logs.close()
-        for server in self._servers:
-            await server.wait_closed()
-
-    def _close_listeners(self) -> None:
-        for server in self._servers:
-            server.close()
-
-
-async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:
-    """One address for ``host``, so that every seat gets exactly one port."""
-    try:
-        infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise ShowdownError(f"cannot listen on host {host!r}: {exc.strerror or exc}") from None
-    family, _, _, _, sockaddr = infos[0]
-    return family, str(sockaddr[0])
+        await self._doors.wait_closed()
 
 
 def _err(line: str) -> None:
