@@ -17,13 +17,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from showdown.solvers.equity import (  # noqa: E402
-    EQUITY_SHA256,
-    board_counts,
-    build_equity_table,
-    canonical_boards,
-    progress_printer,
-)
+from showdown.solvers.equity import EQUITY_SHA256, build_equity_table, progress_printer  # noqa: E402
+from showdown.solvers.equity_boards import board_counts, canonical_boards  # noqa: E402
 
 
 def main() -> None:

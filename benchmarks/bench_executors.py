@@ -34,7 +34,8 @@ def sh(*args: str) -> None:
 def tournament(folder: Path, name: str, hands: int, address: str | None) -> float:
     from showdown.matches.config import Where
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import parse_tournament_config, run_tournament
+    from showdown.matches.tournament import run_tournament
+    from showdown.matches.tournament_config import parse_tournament_config
 
     data = {"game": "kuhn", "hands": hands, "seed": 11, "duplicate": True, "out": str(folder / name), "agents": AGENTS}
     cfg = parse_tournament_config(data, Where("<bench>"))

@@ -23,7 +23,8 @@ import time
 import urllib.request
 from pathlib import Path
 
-from showdown.view.data import LogFollower, discover
+from showdown.view.catalog import discover
+from showdown.view.data import LogFollower
 from showdown.view.server import start_view_thread
 
 

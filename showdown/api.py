@@ -33,12 +33,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from showdown.errors import ConfigError, LogExistsError
 from showdown.evaluation.report import match_csv
-from showdown.matches.tournament import tournament_csv
+from showdown.matches.tournament_results import tournament_csv
 
 if TYPE_CHECKING:
     from showdown.evaluation.report import MatchReport
     from showdown.matches.config import AgentSpec
-    from showdown.matches.tournament import TournamentResult
+    from showdown.matches.tournament_results import TournamentResult
 
 __all__ = ["MatchResult", "TournamentTable", "run_match", "run_match_async", "run_tournament"]
 
@@ -76,7 +76,7 @@ class TournamentTable:
 
     def to_json(self) -> dict[str, Any]:
         """The ``results.json`` document."""
-        from showdown.matches.tournament import tournament_json
+        from showdown.matches.tournament_results import tournament_json
 
         return tournament_json(self.result)
 
@@ -85,7 +85,7 @@ class TournamentTable:
         return tournament_csv(self.to_json())
 
     def __str__(self) -> str:
-        from showdown.matches.tournament import format_tournament
+        from showdown.matches.tournament_results import format_tournament
 
         return format_tournament(self.result)
 
@@ -121,36 +121,23 @@ def _blocking(call: Callable[[], T]) -> T:
         return pool.submit(call).result()
 
 
-def _config(
-    game: str,
-    agents: Sequence[Any],
-    *,
-    hands: int,
-    seed: int,
-    duplicate: bool,
-    fixed_seats: bool,
-    out: str | Path | None,
-    estimator: str | None,
-    name: str | None,
-    force: bool,
-    logs: bool,
-) -> Any:
-    from showdown.matches.config import MatchConfig
+def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs: bool) -> Any:
+    """The ``MatchConfig`` of a call: its keywords are the match file's keys, checked as a file's are."""
+    from dataclasses import fields, replace
 
+    from showdown.matches.config import DealerSettings, MatchConfig, Where, match_settings
+
+    given = dict(settings)
+    dealer = given.get("dealer")
+    if isinstance(dealer, DealerSettings):  # a DealerSettings value, or a mapping as in a file
+        given["dealer"] = {f.name: getattr(dealer, f.name) for f in fields(dealer)}
+    if isinstance(given.get("out"), Path):
+        given["out"] = str(given["out"])
+    checked = match_settings(given, Where("run_match"))
     specs = tuple(_spec(a, f"agent {i + 1}") for i, a in enumerate(agents))
-    return MatchConfig(
-        game=game,
-        agents=specs,
-        hands=hands,
-        seed=seed,
-        duplicate=duplicate,
-        fixed_seats=fixed_seats,
-        out=None if not logs else Path(out) if out is not None else Path("out"),
-        estimator=estimator,
-        name=name,
-        force=force,
-        progress=False,
-    ).check()
+    checked.setdefault("progress", False)
+    checked["out"] = checked.get("out", Path("out")) if logs else None
+    return replace(MatchConfig(game=game, agents=specs), **checked).check()
 
 
 def _logs_exist(exc: LogExistsError) -> LogExistsError:
@@ -158,30 +145,19 @@ def _logs_exist(exc: LogExistsError) -> LogExistsError:
     return LogExistsError(exc.path, "run_match(..., force=True) overwrites them, name='...' gives the match another name, logs=False writes none")
 
 
-def run_match(
-    game: str,
-    agents: Sequence[Any],
-    *,
-    hands: int = 1000,
-    seed: int = 0,
-    duplicate: bool = False,
-    fixed_seats: bool = False,
-    out: str | Path | None = None,
-    estimator: str | None = None,
-    name: str | None = None,
-    force: bool = False,
-    logs: bool = True,
-) -> MatchResult:
+def run_match(game: str, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
     """Play a match between ``agents`` (each its own seat) and return its result.
 
-    Logs go to ``out`` (default ``out/``), named as ``showdown match`` names them; an earlier
-    match's logs of the same name are kept (``LogExistsError``) unless ``force``; ``logs=False``
-    writes no file at all (a notebook cell run again and again).
+    ``settings`` are a match file's keys with the same meanings and checks (the README's table of
+    keys: ``hands``, ``seed``, ``duplicate``, ``estimator``, ``dealer`` as a mapping, ...); a
+    misspelt one is a ``ConfigError`` naming the nearest. Logs go to ``out`` (default ``out/``),
+    named as ``showdown match`` names them; an earlier match's logs of the same name are kept
+    (``LogExistsError``) unless ``force``; ``logs=False`` writes no file at all (a notebook cell run
+    again and again).
     """
     from showdown.matches.runner import run_match as run
 
-    config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
-                     out=out, estimator=estimator, name=name, force=force, logs=logs)
+    config = _config(game, agents, settings, logs)
     objects = _objects(agents)
     try:
         return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None, in_process=objects)))
@@ -189,25 +165,11 @@ def run_match(
         raise _logs_exist(exc) from None
 
 
-async def run_match_async(
-    game: str,
-    agents: Sequence[Any],
-    *,
-    hands: int = 1000,
-    seed: int = 0,
-    duplicate: bool = False,
-    fixed_seats: bool = False,
-    out: str | Path | None = None,
-    estimator: str | None = None,
-    name: str | None = None,
-    force: bool = False,
-    logs: bool = True,
-) -> MatchResult:
+async def run_match_async(game: str, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
     """``run_match`` as a coroutine, for code that already runs an event loop."""
     from showdown.matches.runner import run_match_async as run
 
-    config = _config(game, agents, hands=hands, seed=seed, duplicate=duplicate, fixed_seats=fixed_seats,
-                     out=out, estimator=estimator, name=name, force=force, logs=logs)
+    config = _config(game, agents, settings, logs)
     try:
         return MatchResult(await run(config, progress=False, notify=lambda _text: None, in_process=_objects(agents)))
     except LogExistsError as exc:
@@ -224,11 +186,8 @@ def run_tournament(
 ) -> TournamentTable:
     """Play (or resume) a tournament from a YAML file or the same keys as a mapping."""
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import (
-        load_tournament_config,
-        parse_tournament_config,
-    )
     from showdown.matches.tournament import run_tournament as run
+    from showdown.matches.tournament_config import load_tournament_config, parse_tournament_config
 
     if isinstance(config, Mapping):
         from showdown.matches.config import Where

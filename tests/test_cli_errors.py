@@ -11,7 +11,7 @@ import pytest
 
 from showdown.errors import GameDefError
 from showdown.games.gamedef import parse_gamedef
-from showdown.solvers.equity import cards_equity
+from showdown.solvers.hand_classes import cards_equity
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,7 +101,7 @@ def test_help_texts_say_the_real_defaults_and_games() -> None:
 
 
 def test_the_example_files_work_from_any_folder_and_write_under_it(tmp_path: Path) -> None:
-    from showdown.matches.tournament import load_tournament_config
+    from showdown.matches.tournament_config import load_tournament_config
 
     r = run("match", "--config", str(ROOT / "examples" / "my_bot_match.yaml"), "--hands", "20", cwd=tmp_path)
     assert r.returncode == 0, r.stderr

@@ -54,51 +54,47 @@ Python API, or the person of ``showdown play``): never started, never built from
 
 
 class BuiltinAgent(NamedTuple):
-    """A built-in agent: its factory (``module:function``), what it is, and every option it takes."""
+    """A built-in agent: its factory (``module:function``), what it is, every option it takes, and
+    whether it plays a fixed strategy table in limit games (its ``act`` draws from ``strategy_table``:
+    the AIVAT estimator can use it, and a match can tell so without building the agent)."""
 
     factory: str
     description: str
     options: Mapping[str, type]
+    plays_table: bool = False
 
 
 BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
     "random": BuiltinAgent(
         "showdown.agents.baseline:make_random", "uniform over legal action kinds (seeded); options: seed, sizing=uniform|pot",
-        {"seed": int, "sizing": str},
-    ),
-    "call": BuiltinAgent("showdown.agents.baseline:make_call", "calling station: always checks or calls", {"seed": int}),
+        {"seed": int, "sizing": str}, plays_table=True),
+    "call": BuiltinAgent("showdown.agents.baseline:make_call", "calling station: always checks or calls", {"seed": int}, plays_table=True),
     "bluff": BuiltinAgent(
         "showdown.agents.bluff:make_bluff", "always bets or raises when allowed, never folds; option: size=min|pot|allin",
-        {"seed": int, "size": str},
-    ),
+        {"seed": int, "size": str}, plays_table=True),
     "rules": BuiltinAgent(
-        "showdown.agents.rules:make_rules", "deterministic hand-strength thresholds (see showdown.agents.rules)", {"seed": int}
-    ),
+        "showdown.agents.rules:make_rules", "deterministic hand-strength thresholds (see showdown.agents.rules)", {"seed": int}, plays_table=True),
     "equilibrium": BuiltinAgent(
         "showdown.agents.equilibrium:make_equilibrium",
         "exact LP equilibrium, solved once and cached (2-player Kuhn/Leduc-size games); on kuhn3p a member of the "
         "published equilibrium family (options c11 b11 b21 b23 b32 c33 c34); options: seed, strategy=FILE",
-        {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)},
-    ),
+        {"seed": int, "strategy": str, **dict.fromkeys(KUHN3P_PARAMETERS, float)}, plays_table=True),
     "never-bluff": BuiltinAgent(
         "showdown.agents.equilibrium:make_never_bluff",
         "the equilibrium with every bluff (raise with equity < threshold vs the range) made check/fold; "
         "options: seed, strategy=FILE, threshold=0.5",
-        {"seed": int, "strategy": str, "threshold": float},
-    ),
+        {"seed": int, "strategy": str, "threshold": float}, plays_table=True),
     "exploiter": BuiltinAgent(
         "showdown.agents.exploiter:make_exploiter",
         "exact best response to a known strategy; options: opponent_strategy=FILE or opponent=AGENT, seed",
-        {"seed": int, "opponent_strategy": str, "opponent": str},
-    ),
+        {"seed": int, "opponent_strategy": str, "opponent": str}, plays_table=True),
     "cfr": BuiltinAgent(
         "showdown.agents.cfr:make_cfr",
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
         "with river search at decision time: search=on|off, budget_ms (300), search_iterations (150)",
         {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
-         "search": bool, "budget_ms": float, "search_iterations": int},
-    ),
+         "search": bool, "budget_ms": float, "search_iterations": int}, plays_table=True),
     "probe-minraise": BuiltinAgent(
         "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),
     "probe-third-raise": BuiltinAgent(

@@ -83,69 +83,84 @@ def _known(entries: list[str], game: Any) -> dict[str, Any]:
 
 def run_analyze_command(args: argparse.Namespace) -> int:
     """Handler: read, analyse, print; exit 0."""
-    from showdown.cli.plots import plot_cumulative
-    from showdown.evaluation.aivat import AivatEstimator, supports
-    from showdown.evaluation.analyze import analysis_json, analyze, format_analysis, read_logs
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
     from showdown.games.catalog import get_game
 
     game = get_game(args.game) if args.game else None
     estimator = args.estimator
-    if estimator == "duplicate" and not args.duplicate:
+    if estimator == "duplicate":
         args.duplicate = True
     want_aivat = estimator == "aivat" or (estimator is None and bool(args.known))
-    aivat: AivatEstimator | None = None
-
-    def encoder_for(g: Any) -> Any:
-        nonlocal aivat
-        why = supports(g)
-        if why is not None:
-            if estimator == "aivat":
-                raise ConfigError(f"--estimator aivat: {why}")
-            return None
-        aivat = AivatEstimator(g)
-        return aivat
-
+    encoder = _AivatEncoder(estimator)
     if args.plot:
         from showdown.cli.plots import require_matplotlib
 
         require_matplotlib()  # fail before reading anything
     want_chance = estimator == "chance" or (estimator is None and not want_aivat)
-    logs = read_logs(args.logs, game=game, encoder_for=encoder_for if want_aivat else None, halves=args.duplicate,
-                     chance=want_chance)
+    logs = read_logs(args.logs, game=game, encoder_for=encoder if want_aivat else None, halves=args.duplicate, chance=want_chance)
     _check_read(logs, estimator, want_aivat)
-    table = logs.table
-    g = logs.game
     notes: list[str] = []
-    if aivat is not None:
-        _set_known(aivat, args.known, g, table, notes)
-        chosen = "aivat"
-        reason = "as requested" if estimator == "aivat" else "strategies given with --known"
+    if encoder.aivat is not None:
+        _set_known(encoder.aivat, args.known, logs.game, logs.table, notes)
+        chosen, reason = "aivat", ("as requested" if estimator == "aivat" else "strategies given with --known")
     else:
-        if estimator is None and args.known:
-            notes.append("AIVAT is not possible for this game: plain estimate")
-        if estimator is None and table.chance is not None:
-            chosen = "chance"
-            reason = ("a log does not say which strategies played, so the cards' luck is taken out by all-in equity "
-                      "(chance-only corrections, unbiased whatever the strategies); give --known NAME=AGENT to use AIVAT")
-        else:
-            chosen = estimator if estimator in ("plain", "duplicate", "chance") else ("duplicate" if args.duplicate else "plain")
-            reason = "as requested" if estimator else (
-                "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
-                "as showdown match does for built-in agents"
-            )
-    analysis = analyze(
-        table,
-        estimator=chosen,
-        big_blind=g.big_blind if g is not None else 1,
-        show_mbb=bool(g is not None and len(set(g.blind)) > 1),
-        aivat=aivat,
-        pair=args.duplicate,
-    )
+        chosen, reason = _without_aivat(args, logs.table, notes)
+    g = logs.game
+    analysis = analyze(logs.table, estimator=chosen, big_blind=g.big_blind if g is not None else 1,
+                       show_mbb=bool(g is not None and len(set(g.blind)) > 1), aivat=encoder.aivat, pair=args.duplicate)
     analysis.notes = notes + logs.notes + analysis.notes
     analysis.reason = reason
     _check_scores(logs, analysis)
+    _print(args, logs, analysis)
+    return 0
+
+
+class _AivatEncoder:
+    """``read_logs``' ``encoder_for``: the AIVAT estimator of the logs' game, kept for the analysis
+    (None when the game does not allow AIVAT; a ``ConfigError`` then if it was asked for)."""
+
+    def __init__(self, estimator: str | None) -> None:
+        self.estimator = estimator
+        self.aivat: Any = None
+
+    def __call__(self, game: Any) -> Any:
+        from showdown.evaluation.aivat import AivatEstimator, supports
+
+        why = supports(game)
+        if why is not None:
+            if self.estimator == "aivat":
+                raise ConfigError(f"--estimator aivat: {why}")
+            return None
+        self.aivat = AivatEstimator(game)
+        return self.aivat
+
+
+def _without_aivat(args: argparse.Namespace, table: Any, notes: list[str]) -> tuple[str, str]:
+    """The estimator when AIVAT is not used, and why (for the estimator line)."""
+    estimator = args.estimator
+    if estimator is None and args.known:
+        notes.append("AIVAT is not possible for this game: plain estimate")
+    if estimator is None and table.chance is not None:
+        return "chance", ("a log does not say which strategies played, so the cards' luck is taken out by all-in equity "
+                          "(chance-only corrections, unbiased whatever the strategies); give --known NAME=AGENT to use AIVAT")
+    chosen = estimator if estimator in ("plain", "duplicate", "chance") else ("duplicate" if args.duplicate else "plain")
+    reason = "as requested" if estimator else (
+        "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
+        "as showdown match does for built-in agents"
+    )
+    return chosen, reason
+
+
+def _print(args: argparse.Namespace, logs: Any, analysis: Any) -> None:
+    """The plot (when asked for), then the table or the JSON document."""
+    from showdown.evaluation.analysis_output import analysis_json, format_analysis
+
+    g = logs.game
     if args.plot:
-        out = plot_cumulative(table, args.plot, title=f"{g.name if g is not None else ''} cumulative winnings".strip())
+        from showdown.cli.plots import plot_cumulative
+
+        out = plot_cumulative(logs.table, args.plot, title=f"{g.name if g is not None else ''} cumulative winnings".strip())
         analysis.notes.append(f"plot: {out}")
     if args.json:
         doc = analysis_json(analysis)
@@ -153,11 +168,8 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         doc["game"] = g.name if g is not None else None
         print(json.dumps(doc, indent=2))
     else:
-        head = f"{', '.join(str(f) for f in logs.files)}: {table.hands:,} hands"
-        if g is not None:
-            head += f" of {g.name}"
+        head = f"{', '.join(str(f) for f in logs.files)}: {logs.table.hands:,} hands" + (f" of {g.name}" if g is not None else "")
         print(format_analysis(analysis, head))
-    return 0
 
 
 def _check_read(logs: Any, estimator: str | None, want_aivat: bool) -> None:

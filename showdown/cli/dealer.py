@@ -22,8 +22,8 @@ from typing import Any
 from showdown.cli import argtypes
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
+from showdown.matches.settings import DEALER_SETTINGS, add_flags, flag_values
 from showdown.protocol.logfile import Score, format_score_line
-from showdown.server.dealer import ON_TIMEOUT
 from showdown.server.tcp import DealerOptions, MatchResult, MatchServer, new_event_loop
 
 DESCRIPTION = (
@@ -76,24 +76,8 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    "per hand, are the transaction record")
     p.add_argument("-T", dest="tlog", action="store_true", help="accepted, as -t")
     p.set_defaults(tlog=False)
-    p.add_argument("--t_response", "--t-response", type=argtypes.non_negative, default=600_000, metavar="MS",
-                   help="time limit per decision (default 600000)")
-    p.add_argument("--t_hand", "--t-hand", type=argtypes.non_negative, default=600_000, metavar="MS",
-                   help="time limit per seat and hand (default 600000)")
-    p.add_argument("--t_per_hand", "--t-per-hand", type=argtypes.non_negative, default=7_000, metavar="MS",
-                   help="average time per hand over the match, per seat (default 7000)")
-    p.add_argument("--start_timeout", "--start-timeout", type=int, default=-1, metavar="MS",
-                   help="time for all seats to connect; the missing ones are played check/fold "
-                   "(default -1: wait for ever)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--on-timeout", "--on_timeout", choices=ON_TIMEOUT, default="fold",
-                   help="what a late seat's action becomes: fold (check if possible, else fold; default), "
-                   "call, or abort the match like the reference")
-    p.add_argument("--reconnect-ms", "--reconnect_ms", type=argtypes.non_negative, default=2_000, metavar="MS",
-                   help="how long a dropped seat may take to reconnect (default 2000)")
-    p.add_argument("--spin-us", "--spin_us", type=argtypes.non_negative, default=200, metavar="US",
-                   help="busy-wait up to this long for a fast agent's reply before sleeping; faster on "
-                   "small virtual machines, costs CPU only while replies come quickly (default 200, 0: never)")
+    add_flags(p, DEALER_SETTINGS, "dealer", holder=DealerOptions)
     return p
 
 
@@ -111,13 +95,7 @@ def options_from_args(args: argparse.Namespace) -> DealerOptions:
         host=args.host,
         ports=args.ports,
         fixed_seats=args.fixed,
-        t_response_ms=args.t_response,
-        t_hand_ms=args.t_hand,
-        t_per_hand_ms=args.t_per_hand,
-        start_timeout_ms=None if args.start_timeout < 0 else args.start_timeout,
-        on_timeout=args.on_timeout,
-        reconnect_ms=args.reconnect_ms,
-        spin_us=args.spin_us,
+        **flag_values(args, DEALER_SETTINGS, "dealer"),
         log_dir=Path.cwd() if args.log else None,
         force=args.force,
         resume=args.resume,

@@ -17,18 +17,14 @@ from typing import IO
 from showdown.errors import ShowdownError
 from showdown.solvers.equity import (
     BOARDS_PER_MATCHUP,
-    CLASS_NAMES,
-    EquityError,
     build_equity_table,
     cached_table_path,
-    cards_equity,
-    class_index,
     equity_table,
-    hand_cards,
     load_equity_table,
     progress_printer,
     save_equity_table,
 )
+from showdown.solvers.hand_classes import CLASS_NAMES, EquityError, cards_equity, class_index, hand_cards
 from showdown.solvers.one_round import (
     DEFAULT_BETS_SPEC,
     OneRoundGame,

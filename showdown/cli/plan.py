@@ -48,7 +48,7 @@ def add_plan_parser(sub: Any) -> None:
 
 
 def _pilot_from_logs(paths: list[str], agent: str | None, game: Any) -> tuple[np.ndarray, Any, str]:
-    from showdown.evaluation.analyze import read_logs
+    from showdown.evaluation.log_reading import read_logs
 
     logs = read_logs(paths, game=game)
     table = logs.table

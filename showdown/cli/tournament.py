@@ -6,25 +6,26 @@ import argparse
 import json
 import sys
 
-from showdown.cli import argtypes
-
-__all__ = ["add_tournament_parser", "run_tournament_command"]
+__all__ = ["COMMAND_FLAGS", "add_tournament_parser", "run_tournament_command"]
 
 
 def _configure(p: argparse.ArgumentParser) -> None:
-    from showdown.matches.config import EXECUTORS
+    from showdown.matches.settings import MATCH_SETTINGS, add_flags
+    from showdown.matches.tournament_config import TournamentConfig
 
-    p.add_argument("config", metavar="FILE.yaml", help="the tournament file (game, agents, hands, duplicate, seed, jobs, out)")
-    p.add_argument("--jobs", type=argtypes.positive, help="matches played at once (default: 'jobs' in the file, else the number of cores)")
-    p.add_argument("--executor", choices=EXECUTORS, help="where matches run: local processes (default) or a Ray cluster (pip install 'showdown-poker[cluster]')")
-    p.add_argument("--address", metavar="HOST:PORT", help="the Ray cluster to use with --executor ray (default: start Ray on this machine)")
-    p.add_argument("--sandbox", action=argparse.BooleanOptionalAction, default=None,
-                   help="run bots given as files, commands or module:Class sandboxed (default: on, or 'sandbox' in the file)")
+    p.add_argument("config", metavar="FILE.yaml", help="the tournament file (its keys: the README's table of keys)")
+    add_flags(p, MATCH_SETTINGS, "tournament", holder=TournamentConfig,
+              notes={"executor": " (ray: pip install 'showdown-poker[cluster]')"})
     p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     p.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
-    p.add_argument("--progress", action="store_true", default=None, help="show progress even when stderr is not a terminal")
-    p.add_argument("--no-progress", dest="progress", action="store_false", help="never show progress")
     p.set_defaults(handler=run_tournament_command)
+
+
+COMMAND_FLAGS = {
+    "--json": "how the results are printed, not how the tournament is played",
+    "--csv": "how the results are printed, not how the tournament is played",
+}
+"""The flags of ``showdown tournament`` that are not settings (the others come from ``matches.settings``)."""
 
 
 def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -44,20 +45,24 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.Argume
 
 def run_tournament_command(args: argparse.Namespace) -> int:
     """Handler: validate, play or resume, print. Exit 0 when complete, else 128 + the stopping signal (130 Ctrl-C, 143 SIGTERM)."""
+    from dataclasses import replace
+
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import format_tournament, load_tournament_config, run_tournament, tournament_json
+    from showdown.matches.settings import MATCH_SETTINGS, flag_values
+    from showdown.matches.tournament import run_tournament
+    from showdown.matches.tournament_config import load_tournament_config
+    from showdown.matches.tournament_results import format_tournament, tournament_json
 
     cfg = load_tournament_config(args.config)
-    if args.sandbox is not None:
-        from dataclasses import replace
-
-        cfg = replace(cfg, sandbox=args.sandbox)
-    executor = make_executor(args.executor, args.address) if (args.executor or args.address) else None  # else the file's
-    result = run_tournament(cfg, jobs=args.jobs, progress=args.progress, executor=executor)
+    given = flag_values(args, MATCH_SETTINGS, "tournament")
+    cfg = replace(cfg, **given)
+    # where the matches run: the flags' executor, else the file's (chosen by run_tournament)
+    executor = make_executor(cfg.executor, cfg.address) if ("executor" in given or "address" in given) else None
+    result = run_tournament(cfg, jobs=given.get("jobs"), progress=cfg.progress, executor=executor)
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
     elif args.csv:
-        from showdown.matches.tournament import tournament_csv
+        from showdown.matches.tournament_results import tournament_csv
 
         print(tournament_csv(tournament_json(result)), end="")
     else:

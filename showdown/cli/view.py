@@ -98,7 +98,7 @@ async def _serve_until_stopped(app: Any, host: str, port: int, announce: str) ->
 
 
 def view_handler(args: argparse.Namespace) -> int:
-    from showdown.view.data import discover
+    from showdown.view.catalog import discover
     from showdown.view.server import ViewApp
 
     _check_host(args)

@@ -8,7 +8,8 @@ from showdown._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from showdown.evaluation.aivat import AivatEstimator
-    from showdown.evaluation.analyze import Analysis, format_analysis
+    from showdown.evaluation.analysis_output import format_analysis
+    from showdown.evaluation.analyze import Analysis
     from showdown.evaluation.confidence import ConfidenceSequence
     from showdown.evaluation.estimators import Estimator
     from showdown.evaluation.exact_values import ExactValues

@@ -58,6 +58,7 @@ __all__ = [
     "choose_known",
     "REPLACING_EVENTS",
     "known_strategy",
+    "strategy_unknown",
     "known_strategies",
     "supports",
 ]
@@ -100,6 +101,27 @@ def supports(game: GameDef) -> str | None:
 # ---------------------------------------------------------------------- which strategies are known
 
 
+def strategy_unknown(name: str | None, game: GameDef, options: Mapping[str, Any] | None = None) -> str | None:
+    """Why built-in agent ``name``'s strategy cannot be known in ``game``, decided without building
+    the agent (from ``BUILTIN_AGENTS``' ``plays_table``); None when it may be (``known_strategy``
+    tells, by building it)."""
+    if name is None:
+        return "an outside program: its strategy is unknown"
+    from showdown.agents.registry import BUILTIN_AGENTS, IN_PROCESS
+
+    if name == IN_PROCESS:
+        return "it plays in this process (an Agent object, or a person in showdown play): its strategy is unknown"
+    if game.is_nolimit:
+        return "no-limit: raise sizes are not in a strategy table"
+    opts = dict(options or {})
+    if name == "cfr" and opts.get("seconds") is not None and opts.get("cache") is False:
+        return "cfr trained for a time budget without cache: its strategy cannot be reproduced"
+    builtin = BUILTIN_AGENTS.get(name)
+    if builtin is not None and not builtin.plays_table:
+        return f"agent {name!r} does not play a fixed strategy table"
+    return None
+
+
 def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] | None = None) -> tuple[Strategy | None, str | None]:
     """The strategy built-in agent ``name`` really plays in ``game``, or (None, why not).
 
@@ -107,17 +129,11 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
     equilibrium and CFR strategies come from the same disk cache the agents use. Outside programs
     (``name`` None) and agents that adapt or act otherwise than their table are unknown.
     """
-    if name is None:
-        return None, "an outside program: its strategy is unknown"
-    from showdown.agents.registry import IN_PROCESS
-
-    if name == IN_PROCESS:
-        return None, "it plays in this process (an Agent object, or a person in showdown play): its strategy is unknown"
-    if game.is_nolimit:
-        return None, "no-limit: raise sizes are not in a strategy table"
+    why = strategy_unknown(name, game, options)
+    if why is not None:
+        return None, why
+    assert name is not None
     opts = dict(options or {})
-    if name == "cfr" and opts.get("seconds") is not None and opts.get("cache") is False:
-        return None, "cfr trained for a time budget without cache: its strategy cannot be reproduced"
     from showdown.agents.equilibrium import StrategyAgent
     from showdown.agents.registry import make_agent
 

@@ -138,7 +138,7 @@ def _class_table() -> np.ndarray:
 
 
 def _class_equity(h0: tuple[int, ...], h1: tuple[int, ...]) -> float:
-    from showdown.solvers.equity import class_of
+    from showdown.solvers.hand_classes import class_of
 
     return float(_class_table()[class_of(*h0), class_of(*h1)])
 

@@ -137,7 +137,7 @@ class LocalBestResponse:
         self._hand = 0
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
-            from showdown.solvers.equity import class_of
+            from showdown.solvers.hand_classes import class_of
 
             self._classes = np.array([class_of(int(a), int(b)) for a, b in self.hands.tolist()], dtype=np.int64)
 
@@ -229,7 +229,7 @@ class LocalBestResponse:
             # hold'em before the flop: the exact all-in equity of the 169 classes (solvers.equity)
             # instead of rollouts; LBR may choose its actions from any estimate
             from showdown.evaluation.chance import _class_table
-            from showdown.solvers.equity import class_of
+            from showdown.solvers.hand_classes import class_of
 
             table = _class_table()
             valid = (~np.isin(self.hands, np.array(mine)).any(axis=1)).astype(float)

@@ -215,8 +215,6 @@ def run_lbr_parallel(
 ) -> LBRReport:
     """``hands`` hands of LBR for each action set (limit games: one, the limit raise), in chunks of
     ``CHUNK`` over ``jobs`` processes (1: in this one)."""
-    import multiprocessing
-
     from showdown.games.catalog import get_game
 
     game = get_game(game_spec)
@@ -246,23 +244,34 @@ def run_lbr_parallel(
         if progress is not None:
             progress(done, total)
 
+    _run_chunks(tasks, jobs, take)
+    results = [_result(label, name, got[name], seconds[name], game) for name, label in zip(got, sets)]
+    return LBRReport(tuple(results), until, time.perf_counter() - began)
+
+
+def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) -> None:
+    """Each chunk in this process (``jobs`` 1) or over a pool of ``jobs`` forked processes."""
+    import multiprocessing
+
     if jobs <= 1:
         for task in tasks:
             take(_chunk(task))
-    else:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            for result in pool.imap_unordered(_chunk, tasks):
-                take(result)
-    results = []
-    for name, label in zip(got, sets):
-        chunks = [got[name][first] for first in sorted(got[name])]
-        plain = tuple(v for p, _ in chunks for v in p)
-        corrected = tuple(v for _, c in chunks for v in c)
-        if not plain:
-            raise ShowdownError("LBR played no hands")
-        described = "limit raise" if label == "limit" else action_set(name).describe()
-        results.append(LBRResult(label, corrected, plain, seconds[name], max(1, game.big_blind), described))
-    return LBRReport(tuple(results), until, time.perf_counter() - began)
+        return
+    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        for result in pool.imap_unordered(_chunk, tasks):
+            take(result)
+
+
+def _result(label: str, name: str, chunks_by_first: dict[int, tuple[list[float], list[float]]], seconds: float,
+            game: GameDef) -> LBRResult:
+    """One action set's result from its chunks, in hand order."""
+    chunks = [chunks_by_first[first] for first in sorted(chunks_by_first)]
+    plain = tuple(v for p, _ in chunks for v in p)
+    corrected = tuple(v for _, c in chunks for v in c)
+    if not plain:
+        raise ShowdownError("LBR played no hands")
+    described = "limit raise" if label == "limit" else action_set(name).describe()
+    return LBRResult(label, corrected, plain, seconds, max(1, game.big_blind), described)
 
 
 def run_lbr(

@@ -268,38 +268,47 @@ def format_table(r: MatchReport) -> str:
         lines.insert(0, degraded)
     if r.interrupted:
         lines.append("stopped early: partial results")
-    if r.stopping is not None:
-        s = r.stopping
-        lo, hi = s["interval_per100"]
-        verdict = f"reached after {s['hands']:,} hands" if s["reached"] else f"not reached in {s['hands']:,} hands"
-        lines.append(
-            f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
-            f"{interval_text((lo, hi), decimals([((lo + hi) / 2, (hi - lo) / 2)]))} per 100 hands (a confidence sequence: valid however early it stopped)"
-        )
+    lines += _stopping_lines(r)
     ending = _ending_line(r)
     if ending:
         lines.append(ending)
-    lines += _result_rows(r)
-    if r.exact_values is not None:
-        x = r.exact_values
-        d = decimals((v, 0.0) for v in [*x["agents"].values(), *x["positions"]])
-        agents = ", ".join(f"{name} {signed(v, d)}" for name, v in x["agents"].items())
-        positions = ", ".join(f"{p} {signed(v, d)}" for p, v in enumerate(x["positions"]))
-        lines.append(f"exact expected chips/100 (every strategy known, these seat arrangements): {agents}; positions {positions}")
+    lines += _result_rows(r) + _exact_lines(r) + _replacement_lines(r)
+    logs = [half["log"] for half in r.halves if half.get("log")] if r.halves else [r.log_path] if r.log_path is not None else []
+    return "\n".join(lines + [f"log: {log}" for log in logs])
+
+
+def _stopping_lines(r: MatchReport) -> list[str]:
+    """The stopping rule's verdict, with its anytime-valid interval."""
+    if r.stopping is None:
+        return []
+    s = r.stopping
+    lo, hi = s["interval_per100"]
+    verdict = f"reached after {s['hands']:,} hands" if s["reached"] else f"not reached in {s['hands']:,} hands"
+    return [
+        f"stopping rule: {s['goal']} for {s['agent']}: {verdict}; anytime-valid 95% interval "
+        f"{interval_text((lo, hi), decimals([((lo + hi) / 2, (hi - lo) / 2)]))} per 100 hands (a confidence sequence: valid however early it stopped)"
+    ]
+
+
+def _exact_lines(r: MatchReport) -> list[str]:
+    """The exact expected values, when every strategy is known."""
+    if r.exact_values is None:
+        return []
+    x = r.exact_values
+    d = decimals((v, 0.0) for v in [*x["agents"].values(), *x["positions"]])
+    agents = ", ".join(f"{name} {signed(v, d)}" for name, v in x["agents"].items())
+    positions = ", ".join(f"{p} {signed(v, d)}" for p, v in enumerate(x["positions"]))
+    return [f"exact expected chips/100 (every strategy known, these seat arrangements): {agents}; positions {positions}"]
+
+
+def _replacement_lines(r: MatchReport) -> list[str]:
+    """What the dealer played for each seat, when it played any."""
     changed = []
     for name, counts in r.replacements.items():
         shown = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
         if shown:
             changed.append(f"{name}: {shown}")
-    if changed:
-        lines.append("dealer replacements: " + "; ".join(changed))
-    if r.halves:
-        for half in r.halves:
-            if half.get("log"):
-                lines.append(f"log: {half['log']}")
-    elif r.log_path is not None:
-        lines.append(f"log: {r.log_path}")
-    return "\n".join(lines)
+    return ["dealer replacements: " + "; ".join(changed)] if changed else []
 
 
 def _result_rows(r: MatchReport) -> list[str]:
@@ -309,7 +318,7 @@ def _result_rows(r: MatchReport) -> list[str]:
         return lines + _plain_rows(r)
     from dataclasses import replace
 
-    from showdown.evaluation.analyze import estimator_line, format_rows
+    from showdown.evaluation.analysis_output import estimator_line, format_rows
 
     shown = replace(r.analysis, agents=headline_estimates(r, list(r.analysis.agents)))
     return [estimator_line(r.analysis), *lines, *format_rows(shown, totals=r.totals), *(f"note: {n}" for n in r.analysis.notes)]

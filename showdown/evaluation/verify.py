@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
-from showdown.evaluation.analyze import resolve_log_game
+from showdown.evaluation.log_reading import resolve_log_game
 from showdown.games.cards import Card, cards_text
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef

@@ -98,51 +98,62 @@ class GameDef:
 
 def check_gamedef(g: GameDef, *, allow_large_deck: bool = False, where: str = "game definition") -> None:
     """Raise ``GameDefError`` for any violation of the reference dealer's limits."""
+    problem = _sizes_problem(g) or _chips_problem(g) or _betting_problem(g) or _deck_problem(g, allow_large_deck)
+    if problem is not None:
+        raise GameDefError(f"{where}: {problem}")
 
-    def fail(msg: str) -> None:
-        raise GameDefError(f"{where}: {msg}")
 
+def _sizes_problem(g: GameDef) -> str | None:
+    """Players and rounds within the limits, and one value per position or round for each list."""
     if not 2 <= g.num_players <= MAX_PLAYERS:
-        fail(f"numPlayers = {g.num_players}: must be 2 to {MAX_PLAYERS}")
+        return f"numPlayers = {g.num_players}: must be 2 to {MAX_PLAYERS}"
     if not 1 <= g.num_rounds <= MAX_ROUNDS:
-        fail(f"numRounds = {g.num_rounds}: must be 1 to {MAX_ROUNDS}")
-    per_player = {"stack": g.stack, "blind": g.blind}
-    for key, values in per_player.items():
+        return f"numRounds = {g.num_rounds}: must be 1 to {MAX_ROUNDS}"
+    for key, values in {"stack": g.stack, "blind": g.blind}.items():
         if len(values) != g.num_players:
-            fail(f"{key} has {len(values)} values but numPlayers = {g.num_players}: give one per position")
-    per_round = {
-        "firstPlayer": g.first_player,
-        "maxRaises": g.max_raises,
-        "numBoardCards": g.num_board_cards,
-    }
+            return f"{key} has {len(values)} values but numPlayers = {g.num_players}: give one per position"
+    per_round = {"firstPlayer": g.first_player, "maxRaises": g.max_raises, "numBoardCards": g.num_board_cards}
     if g.is_limit or g.raise_size:
         per_round["raiseSize"] = g.raise_size
     for key, values in per_round.items():
         if len(values) != g.num_rounds:
-            fail(f"{key} has {len(values)} values but numRounds = {g.num_rounds}: give one per round")
+            return f"{key} has {len(values)} values but numRounds = {g.num_rounds}: give one per round"
+    return None
+
+
+def _chips_problem(g: GameDef) -> str | None:
     if any(b < 0 for b in g.blind):
-        fail("blind values must not be negative")
+        return "blind values must not be negative"
     if any(s <= 0 for s in g.stack):
-        fail("stack values must be positive")
+        return "stack values must be positive"
     if any(b > s for b, s in zip(g.blind, g.stack)):
-        fail("a blind is larger than its stack")
+        return "a blind is larger than its stack"
+    return None
+
+
+def _betting_problem(g: GameDef) -> str | None:
     if g.is_limit and any(r <= 0 for r in g.raise_size):
-        fail("raiseSize values must be positive in a limit game")
+        return "raiseSize values must be positive in a limit game"
     if any(not 0 <= p < g.num_players for p in g.first_player):
-        fail(f"firstPlayer values must be 1 to numPlayers = {g.num_players}")
+        return f"firstPlayer values must be 1 to numPlayers = {g.num_players}"
     if any(m < 0 for m in g.max_raises):
-        fail("maxRaises values must not be negative")
+        return "maxRaises values must not be negative"
+    return None
+
+
+def _deck_problem(g: GameDef, allow_large_deck: bool) -> str | None:
     if not 1 <= g.num_suits <= MAX_SUITS:
-        fail(f"numSuits = {g.num_suits}: must be 1 to {MAX_SUITS}")
+        return f"numSuits = {g.num_suits}: must be 1 to {MAX_SUITS}"
     if g.num_ranks < 1 or (g.num_ranks > MAX_RANKS and not allow_large_deck):
-        fail(f"numRanks = {g.num_ranks}: must be 1 to {MAX_RANKS}")
+        return f"numRanks = {g.num_ranks}: must be 1 to {MAX_RANKS}"
     if not 1 <= g.num_hole_cards <= MAX_HOLE_CARDS:
-        fail(f"numHoleCards = {g.num_hole_cards}: must be 1 to {MAX_HOLE_CARDS}")
+        return f"numHoleCards = {g.num_hole_cards}: must be 1 to {MAX_HOLE_CARDS}"
     if any(b < 0 for b in g.num_board_cards) or sum(g.num_board_cards) > MAX_BOARD_CARDS:
-        fail(f"numBoardCards must be non-negative and add up to at most {MAX_BOARD_CARDS}")
+        return f"numBoardCards must be non-negative and add up to at most {MAX_BOARD_CARDS}"
     needed = g.num_players * g.num_hole_cards + sum(g.num_board_cards)
     if needed > g.deck_size:
-        fail(f"the deck has {g.deck_size} cards but a hand deals {needed}")
+        return f"the deck has {g.deck_size} cards but a hand deals {needed}"
+    return None
 
 
 # Keywords in the order the reference tries them; each is a case-insensitive prefix at column 0.
@@ -183,9 +194,85 @@ def _ints(rest: str, key: str, where: str) -> list[int]:
 
 def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDef:
     """Parse the text of an ACPC ``.game`` file; errors name ``source`` and the line."""
-    raw: dict[str, list[int]] = {}
-    lines_of: dict[str, int] = {}
-    betting = Betting.LIMIT
+    f = _read_keys(text, source)
+    num_players = f.single("numplayers", "numPlayers")
+    num_rounds = f.single("numrounds", "numRounds")
+    if not 2 <= num_players <= MAX_PLAYERS:
+        raise GameDefError(f"{f.where('numplayers')}: numPlayers = {num_players}: must be 2 to {MAX_PLAYERS}")
+    if not 1 <= num_rounds <= MAX_ROUNDS:
+        raise GameDefError(f"{f.where('numrounds')}: numRounds = {num_rounds}: must be 1 to {MAX_ROUNDS}")
+    if f.betting is not Betting.LIMIT and "stack" not in f.raw:
+        raise GameDefError(
+            f"{source}: a no-limit game needs stacks: add a line like 'stack = 20000 20000' (without one the "
+            f"reference dealer gives every player 2,147,483,647 chips, and results in the billions)"
+        )
+    raise_size: tuple[int, ...] = ()
+    if "raisesize" in f.raw or f.betting is Betting.LIMIT:
+        raise_size = f.listed("raisesize", "raiseSize", num_rounds, None if f.betting is Betting.LIMIT else 0, "round")
+    first = f.listed("firstplayer", "firstPlayer", num_rounds, 1, "round")
+    if any(not 1 <= p <= num_players for p in first):
+        raise GameDefError(f"{f.where('firstplayer')}: firstPlayer values are 1-based: 1 to {num_players}")
+    for key, label, top in (("numsuits", "numSuits", MAX_SUITS), ("numranks", "numRanks", MAX_RANKS),
+                            ("numholecards", "numHoleCards", MAX_HOLE_CARDS)):
+        value = f.single(key, label)
+        if not 1 <= value <= top:
+            raise GameDefError(f"{f.where(key)}: {label} = {value}: must be 1 to {top}")
+    try:
+        return GameDef(
+            betting=f.betting,
+            num_players=num_players,
+            num_rounds=num_rounds,
+            stack=f.listed("stack", "stack", num_players, UNLIMITED_STACK, "position"),
+            blind=f.listed("blind", "blind", num_players, None, "position"),
+            raise_size=raise_size,
+            first_player=tuple(p - 1 for p in first),
+            max_raises=f.listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round"),
+            num_suits=f.raw["numsuits"][0],
+            num_ranks=f.raw["numranks"][0],
+            num_hole_cards=f.raw["numholecards"][0],
+            num_board_cards=f.listed("numboardcards", "numBoardCards", num_rounds, None, "round"),
+            name=name,
+        )
+    except GameDefError as exc:
+        raise GameDefError(f"{source}: {str(exc).removeprefix('game definition: ')}") from None
+
+
+@dataclass
+class _Keys:
+    """The numbers each keyword of a ``.game`` text gave, the line it was on, and the betting."""
+
+    source: str
+    raw: dict[str, list[int]]
+    lines: dict[str, int]
+    betting: Betting
+
+    def where(self, key: str) -> str:
+        return f"{self.source}:{self.lines[key]}" if key in self.lines else self.source
+
+    def single(self, key: str, label: str) -> int:
+        if key not in self.raw:
+            raise GameDefError(f"{self.source}: missing required {label}")
+        return self.raw[key][0]
+
+    def listed(self, key: str, label: str, count: int, default: int | None, unit: str) -> tuple[int, ...]:
+        """One value per ``unit`` (position or round); ``default`` for each when the key is absent."""
+        if key not in self.raw:
+            if default is None:
+                raise GameDefError(f"{self.source}: missing required {label} (one value per {unit})")
+            return (default,) * count
+        values = self.raw[key]
+        if len(values) != count:
+            raise GameDefError(
+                f"{self.where(key)}: {label} has {len(values)} value{'s' * (len(values) != 1)} "
+                f"but the game has {count} {unit}s"
+            )
+        return tuple(values)
+
+
+def _read_keys(text: str, source: str) -> _Keys:
+    """The keywords of a ``.game`` text, as the reference reads them (case-insensitive prefixes at
+    column 0; the last of ``limit``/``nolimit`` wins; ``END GAMEDEF`` ends it)."""
+    keys = _Keys(source, {}, {}, Betting.LIMIT)
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{source}:{number}"
         if len(line.encode()) >= MAX_LINE_BYTES:
@@ -194,85 +281,14 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
             continue
         lower = line.lower()
         key = next((k for k in _KEYWORDS if lower.startswith(k)), None)
-        if key is None or key == "gamedef":
-            continue
         if key == "end gamedef":
             break
-        if key == "limit":
-            betting = Betting.LIMIT
-            continue
-        if key == "nolimit":
-            betting = Betting.NOLIMIT
-            continue
-        raw[key] = _ints(line[len(key) :], key, where)
-        lines_of[key] = number
-
-    def where_of(key: str) -> str:
-        return f"{source}:{lines_of[key]}" if key in lines_of else source
-
-    def single(key: str, label: str) -> int:
-        if key not in raw:
-            raise GameDefError(f"{source}: missing required {label}")
-        return raw[key][0]
-
-    num_players = single("numplayers", "numPlayers")
-    num_rounds = single("numrounds", "numRounds")
-    if not 2 <= num_players <= MAX_PLAYERS:
-        raise GameDefError(f"{where_of('numplayers')}: numPlayers = {num_players}: must be 2 to {MAX_PLAYERS}")
-    if not 1 <= num_rounds <= MAX_ROUNDS:
-        raise GameDefError(f"{where_of('numrounds')}: numRounds = {num_rounds}: must be 1 to {MAX_ROUNDS}")
-
-    def listed(key: str, label: str, count: int, default: int | None, unit: str) -> tuple[int, ...]:
-        if key not in raw:
-            if default is None:
-                raise GameDefError(f"{source}: missing required {label} (one value per {unit})")
-            return (default,) * count
-        values = raw[key]
-        if len(values) != count:
-            raise GameDefError(
-                f"{where_of(key)}: {label} has {len(values)} value{'s' * (len(values) != 1)} "
-                f"but the game has {count} {unit}s"
-            )
-        return tuple(values)
-
-    if betting is not Betting.LIMIT and "stack" not in raw:
-        raise GameDefError(
-            f"{source}: a no-limit game needs stacks: add a line like 'stack = 20000 20000' (without one the "
-            f"reference dealer gives every player 2,147,483,647 chips, and results in the billions)"
-        )
-    raise_default = None if betting is Betting.LIMIT else 0
-    raise_size: tuple[int, ...] = ()
-    if "raisesize" in raw or betting is Betting.LIMIT:
-        raise_size = listed("raisesize", "raiseSize", num_rounds, raise_default, "round")
-    first = listed("firstplayer", "firstPlayer", num_rounds, 1, "round")
-    if any(not 1 <= p <= num_players for p in first):
-        raise GameDefError(f"{where_of('firstplayer')}: firstPlayer values are 1-based: 1 to {num_players}")
-    for key, label, top in (
-        ("numsuits", "numSuits", MAX_SUITS),
-        ("numranks", "numRanks", MAX_RANKS),
-        ("numholecards", "numHoleCards", MAX_HOLE_CARDS),
-    ):
-        value = single(key, label)
-        if not 1 <= value <= top:
-            raise GameDefError(f"{where_of(key)}: {label} = {value}: must be 1 to {top}")
-    try:
-        return GameDef(
-            betting=betting,
-            num_players=num_players,
-            num_rounds=num_rounds,
-            stack=listed("stack", "stack", num_players, UNLIMITED_STACK, "position"),
-            blind=listed("blind", "blind", num_players, None, "position"),
-            raise_size=raise_size,
-            first_player=tuple(p - 1 for p in first),
-            max_raises=listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round"),
-            num_suits=raw["numsuits"][0],
-            num_ranks=raw["numranks"][0],
-            num_hole_cards=raw["numholecards"][0],
-            num_board_cards=listed("numboardcards", "numBoardCards", num_rounds, None, "round"),
-            name=name,
-        )
-    except GameDefError as exc:
-        raise GameDefError(f"{source}: {str(exc).removeprefix('game definition: ')}") from None
+        if key in ("limit", "nolimit"):
+            keys.betting = Betting.LIMIT if key == "limit" else Betting.NOLIMIT
+        elif key is not None and key != "gamedef":
+            keys.raw[key] = _ints(line[len(key) :], key, where)
+            keys.lines[key] = number
+    return keys
 
 
 def load_gamedef(path: str | Path) -> GameDef:

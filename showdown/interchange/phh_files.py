@@ -12,9 +12,10 @@ import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.evaluation.analyze import resolve_log_game
+from showdown.evaluation.log_reading import resolve_log_game
 from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef
@@ -30,7 +31,8 @@ from showdown.protocol.logfile import (
     read_records,
     state_line_text,
 )
-from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, parse_phh_hand, phh_variant, same_table, split_phhs
+from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
+from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
 
 __all__ = ["ExportResult", "ImportResult", "export_phh", "import_phh"]
 
@@ -67,47 +69,22 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     """``log`` (ours or the reference dealer's ``.log``, or our ``.jsonl``) -> ``out_dir/<name>.phhs``,
     one table per hand keyed by its number; the game comes from the log unless ``game`` is given."""
     src = Path(log)
-    jsonl = src.suffix == ".jsonl"
     target = Path(out_dir) / (src.stem + ".phhs")
-    variants: dict[GameDef, str] = {}
-    games: dict[str, GameDef] = {}  # by the name the log gives
-    header: LogHeader | None = None
+    hands = _LogHands(src, game)
     count = skipped = 0
     first_skipped = ""
     tmp = _temp_beside(target)
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as out:
-            for number, record in read_records(_open_text(src), source=str(src), jsonl=jsonl):
-                if isinstance(record, LogHeader):
-                    header = header or record
-                    continue
-                if isinstance(record, (Score, MatchSummary)):
-                    continue
-                seats: tuple[int, ...] | None = None
-                if isinstance(record, HandRecord):
-                    label = record.game
-                    g = game or games.get(label) or games.setdefault(label, resolve_log_game(label, src))
-                    seats, hand = record.seats, record.to_logged_hand()
-                elif header is not None:
-                    label = header.game
-                    g = game or games.get(label) or games.setdefault(label, resolve_log_game(label, src))
-                    hand = record
-                elif game is not None:
-                    label, g, hand = game.name, game, record
-                else:
-                    raise ShowdownError(f"{src}: no '# name/game/hands/seed' header before line {number}; pass --game GAME")
-                variant = variants.get(g)
-                if variant is None:
-                    variant = variants[g] = phh_variant(g)
+            for number, record in read_records(_open_text(src), source=str(src), jsonl=src.suffix == ".jsonl"):
                 try:
-                    text = format_phh_hand(g, hand, variant=variant, seats=seats, label=label or None,
-                                           seed=header.seed if header else None, match=header.match if header else None)
+                    text = hands.phh(number, record)
                 except NoPhhForm as exc:
                     skipped += 1
                     first_skipped = first_skipped or f"{src}:{number}: {exc}"
                     continue
-                except ShowdownError as exc:
-                    raise ShowdownError(f"{src}:{number}: {exc}") from None
+                if text is None:
+                    continue
                 out.write(("\n" if count else "") + text)
                 count += 1
                 if progress is not None and count % 10_000 == 0:
@@ -117,6 +94,52 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])
     return ExportResult(src, target, count, skipped, first_skipped)
+
+
+class _LogHands:
+    """A log's records as PHH text: each hand with the game its log names (read once per name)."""
+
+    def __init__(self, src: Path, game: GameDef | None) -> None:
+        self.src = src
+        self.game = game
+        self.header: LogHeader | None = None
+        self.games: dict[str, GameDef] = {}  # by the name the log gives
+        self.variants: dict[GameDef, str] = {}
+
+    def _game(self, label: str) -> GameDef:
+        if self.game is not None:
+            return self.game
+        if label not in self.games:
+            self.games[label] = resolve_log_game(label, self.src)
+        return self.games[label]
+
+    def phh(self, number: int, record: Any) -> str | None:
+        """The PHH table of a hand record (None for the header, score and summary lines)."""
+        if isinstance(record, LogHeader):
+            self.header = self.header or record
+            return None
+        if isinstance(record, (Score, MatchSummary)):
+            return None
+        seats: tuple[int, ...] | None = None
+        if isinstance(record, HandRecord):
+            label, seats, hand = record.game, record.seats, record.to_logged_hand()
+        elif self.header is not None:
+            label, hand = self.header.game, record
+        elif self.game is not None:
+            label, hand = self.game.name, record
+        else:
+            raise ShowdownError(f"{self.src}: no '# name/game/hands/seed' header before line {number}; pass --game GAME")
+        g = self._game(label)
+        if g not in self.variants:
+            self.variants[g] = phh_variant(g)
+        header = self.header
+        try:
+            return format_phh_hand(g, hand, variant=self.variants[g], seats=seats, label=label or None,
+                                   seed=header.seed if header else None, match=header.match if header else None)
+        except NoPhhForm:
+            raise
+        except ShowdownError as exc:
+            raise ShowdownError(f"{self.src}:{number}: {exc}") from None
 
 
 def _temp_beside(target: Path) -> tuple[int, str]:
@@ -156,62 +179,79 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
     out = Path(target)
     if out.suffix not in (".log", ".jsonl"):
         out = out.with_name(out.name + ".log")
-    jsonl = out.suffix == ".jsonl"
-    match = out.stem
-    game: GameDef | None = None
-    label = ""
-    seat_names: list[str] = []
-    totals: dict[str, float] = {}
-    seed = 0
-    count = 0
+    match = _ImportedMatch(out)
     tmp = _temp_beside(out)
-    game_file: Path | None = None
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as body:
             for h in read_phh_hands(paths):
-                if game is None:
-                    game, name = _match_game(h)
-                    if name is None:
-                        game_file = out.with_suffix(".game")
-                        label = game_file.name
-                    else:
-                        label = name
-                    seed = h.seed or 0
-                    match = h.match or match
-                    seat_names = _seat_order(h)
-                elif not same_table(game, h.game):
-                    raise ProtocolError(f"hand {h.hand.hand}: its table (blinds, stacks or bets) differs from the first hand's; "
-                                        "import hands of one table at a time")  # fmt: skip
-                hand = h.hand
-                for name, value in zip(hand.names, hand.values):
-                    totals[name] = totals.get(name, 0.0) + value
-                    if name not in seat_names:
-                        seat_names.append(name)
-                if jsonl:
-                    seats = h.seats or tuple(range(game.num_players))
-                    body.write(hand_json(hand.hand, label, hand.names, seats, hand.hole, hand.board, hand.betting_text,
-                                         tuple(float(v) for v in hand.values), ()) + "\n")  # fmt: skip
-                else:
-                    body.write(format_state_line(hand) + "\n" if not h.betting else
-                               state_line_text(hand.hand, h.betting, [format_cards(c) for c in hand.hole], _board_text(hand.board),
-                                               "|".join(map(format_value, hand.values)), hand.names) + "\n")  # fmt: skip
-                count += 1
-                if progress is not None and count % 10_000 == 0:
-                    progress(count)
-        if game is None:
+                body.write(match.line(h) + "\n")
+                if progress is not None and match.count % 10_000 == 0:
+                    progress(match.count)
+        if match.game is None:
             raise ProtocolError(f"{', '.join(map(str, paths))}: no hands")
-        names = tuple(seat_names)
-        ending = MatchSummary(match=match, game=label, seed=seed, hands=count, hands_played=count,
-                              names=names, totals=tuple(totals[n] for n in names))  # fmt: skip
-        _finish(out, tmp[1], ending, jsonl)
-        if game_file is not None:
-            game_file.write_text(format_gamedef(game), encoding="utf-8")
+        _finish(out, tmp[1], match.ending(), match.jsonl)
+        if match.game_file is not None:
+            match.game_file.write_text(format_gamedef(match.game), encoding="utf-8")
     except OSError as exc:
         raise ShowdownError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])
-    return ImportResult(out, game_file, count)
+    return ImportResult(out, match.game_file, match.count)
+
+
+class _ImportedMatch:
+    """The match the PHH hands make: its game (from the first hand; every other must share its
+    table), its name, seed and seats, each hand's log line, and the players' totals."""
+
+    def __init__(self, out: Path) -> None:
+        self.out = out
+        self.jsonl = out.suffix == ".jsonl"
+        self.match = out.stem
+        self.game: GameDef | None = None
+        self.label = ""
+        self.game_file: Path | None = None
+        self.seat_names: list[str] = []
+        self.totals: dict[str, float] = {}
+        self.seed = 0
+        self.count = 0
+
+    def _table(self, h: PhhHand) -> GameDef:
+        if self.game is None:
+            self.game, name = _match_game(h)
+            if name is None:
+                self.game_file = self.out.with_suffix(".game")
+            self.label = name if name is not None else self.out.with_suffix(".game").name
+            self.seed = h.seed or 0
+            self.match = h.match or self.match
+            self.seat_names = _seat_order(h)
+        elif not same_table(self.game, h.game):
+            raise ProtocolError(f"hand {h.hand.hand}: its table (blinds, stacks or bets) differs from the first hand's; "
+                                "import hands of one table at a time")  # fmt: skip
+        return self.game
+
+    def line(self, h: PhhHand) -> str:
+        """The hand's line in the log (a STATE line, or a JSON record), its values counted."""
+        game = self._table(h)
+        hand = h.hand
+        for name, value in zip(hand.names, hand.values):
+            self.totals[name] = self.totals.get(name, 0.0) + value
+            if name not in self.seat_names:
+                self.seat_names.append(name)
+        self.count += 1
+        if self.jsonl:
+            seats = h.seats or tuple(range(game.num_players))
+            return hand_json(hand.hand, self.label, hand.names, seats, hand.hole, hand.board, hand.betting_text,
+                             tuple(float(v) for v in hand.values), ())  # fmt: skip
+        if not h.betting:
+            return format_state_line(hand)
+        return state_line_text(hand.hand, h.betting, [format_cards(c) for c in hand.hole], _board_text(hand.board),
+                               "|".join(map(format_value, hand.values)), hand.names)  # fmt: skip
+
+    def ending(self) -> MatchSummary:
+        names = tuple(self.seat_names)
+        return MatchSummary(match=self.match, game=self.label, seed=self.seed, hands=self.count, hands_played=self.count,
+                            names=names, totals=tuple(self.totals[n] for n in names))  # fmt: skip
 
 
 def _board_text(board: tuple[tuple[Card, ...], ...]) -> str:

@@ -7,10 +7,13 @@ from typing import TYPE_CHECKING
 from showdown._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from showdown.matches.config import AgentSpec, ExecutorName, MatchConfig, load_match_config
+    from showdown.matches.config import AgentSpec, MatchConfig, load_match_config
     from showdown.matches.executors import Executor, LocalExecutor, make_executor
     from showdown.matches.runner import run_match
-    from showdown.matches.tournament import TournamentConfig, TournamentResult, load_tournament_config, run_tournament
+    from showdown.matches.settings import ExecutorName
+    from showdown.matches.tournament import run_tournament
+    from showdown.matches.tournament_config import TournamentConfig, load_tournament_config
+    from showdown.matches.tournament_results import TournamentResult
 
 __all__ = [
     "AgentSpec",

@@ -19,6 +19,7 @@ import socket
 import statistics
 import time
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -253,18 +254,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     reached = False
     hand = 0
     try:
-        try:
-            first = await session.line(start_s)
-        except TimeoutError:
-            first = "(nothing)"
-            res.problems.append(Problem("version", 0, first, "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
-                                        f"(nothing came within {start_s:g} s)"))
-            raise BotGone("no version") from None
-        head, _token = split_token(first)
-        try:
-            parse_version(head)
-        except Exception:
-            res.problems.append(Problem("version", 0, first, "VERSION:2.0.0", "the first line a bot sends is VERSION:2.0.0"))
+        await _version(session, start_s, res)
         others: deque[str] = deque(maxlen=64)
         cards = CardDealer(game, seed)
         pending: list[str] = []
@@ -310,11 +300,32 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
         writer.close()
     res.reached = reached
     run.exited = await _stop(agent, MATCH_END_GRACE if ends_match else 0.5)
-    if agent.jail is not None:
-        if (hit := limit_hit((agent.proc.returncode or 0) if agent.proc else 0, agent.last_words(), agent.jail)) is not None:
-            res.problems.append(Problem("limit", hand, "", "the sandbox's limits", f"the bot was stopped by its sandbox limit {hit}"))
-        agent.jail.close()
+    _sandbox_limit(agent, hand, res)
     return run
+
+
+async def _version(session: _Session, start_s: float, res: CheckResult) -> None:
+    """The bot's first line, which must be ``VERSION:2.0.0``; ``BotGone`` when nothing comes."""
+    try:
+        first = await session.line(start_s)
+    except TimeoutError:
+        res.problems.append(Problem("version", 0, "(nothing)", "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
+                                    f"(nothing came within {start_s:g} s)"))
+        raise BotGone("no version") from None
+    head, _token = split_token(first)
+    try:
+        parse_version(head)
+    except Exception:
+        res.problems.append(Problem("version", 0, first, "VERSION:2.0.0", "the first line a bot sends is VERSION:2.0.0"))
+
+
+def _sandbox_limit(agent: AgentProcess, hand: int, res: CheckResult) -> None:
+    """A problem when the bot's sandbox stopped it (a limit it hit); the sandbox is closed."""
+    if agent.jail is None:
+        return
+    if (hit := limit_hit((agent.proc.returncode or 0) if agent.proc else 0, agent.last_words(), agent.jail)) is not None:
+        res.problems.append(Problem("limit", hand, "", "the sandbox's limits", f"the bot was stopped by its sandbox limit {hit}"))
+    agent.jail.close()
 
 
 async def _exited(agent: AgentProcess, within: float) -> bool:
@@ -362,10 +373,28 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
                     t_per_hand_ms: int = 7_000, deterministic: bool = False, only: set[str] | None = None) -> BotReport:
     """Run every check on ``bot`` (``only``: those named); the last one ends the match."""
     checks = [c for c in checks_for(game, hands) if only is None or c.name in only]
-    results: list[CheckResult] = []
-    times: list[float] = []
-    slow: list[tuple[str, int, float]] = []
-    many: _Run | None = None
+    runs = await _play_checks(checks, bot, game, game_arg, seed, t_response_ms, t_per_hand_ms)
+    results = [run.result for run in runs]
+    times = [ms for run in runs for ms in run.times_ms]
+    slow = [(check.name, h, ms) for check, run in zip(checks, runs) for h, ms in run.slow_hands]
+    many = next((run for check, run in zip(checks, runs) if check.name == "many-hands"), None)
+    if many is not None:
+        results.append(_match_end(many, hands))
+    timing = CheckResult("response-time", f"every hand within {t_per_hand_ms:,} ms of the bot's time, every reply within {t_response_ms:,} ms")
+    for name, h, ms in slow[:20]:
+        timing.problems.append(Problem("slow", h, f"{ms:.0f} ms in hand {h} of {name}", f"{t_per_hand_ms:,} ms a hand",
+                                       "answer faster: the dealer plays for a bot over its time"))
+    results.append(timing)
+    if deterministic and many is not None:
+        again = await run_one(checks[-1], bot, game, game_arg, seed + len(checks) - 1, t_response_ms, t_per_hand_ms)
+        results.append(_same_decisions(many, again))
+    return BotReport(bot.label, game.name, results, times, t_response_ms, t_per_hand_ms)
+
+
+async def _play_checks(checks: Sequence[Check], bot: BotProgram, game: GameDef, game_arg: str, seed: int, t_response_ms: int,
+                       t_per_hand_ms: int) -> list[_Run]:
+    """Each check's run, in the checks' order: the first alone (a bot that cannot start is said once,
+    not waited for in every check), the short ones two at a time, the long one last and alone."""
     runs: dict[int, _Run] = {}
     gate = asyncio.Semaphore(AT_ONCE)
 
@@ -374,50 +403,44 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
             last = checks[i].name == "many-hands"
             runs[i] = await run_one(checks[i], bot, game, game_arg, seed + i, t_response_ms, t_per_hand_ms, ends_match=last)
 
-    if checks:
-        await play(0)  # alone first: a bot that cannot start is said once, not waited for in every check
-        opening = runs[0].result.problems
-        if any(p.kind in ("start", "version") for p in opening):
-            for i in range(1, len(checks)):
-                runs[i] = _Run(CheckResult(checks[i].name, checks[i].what, [replace(opening[0], hand=0)]))
-        short = [i for i in range(1, len(checks)) if i not in runs and checks[i].name != "many-hands"]
-        await asyncio.gather(*(play(i) for i in short))  # short checks two at a time: their time is mostly start-up
+    if not checks:
+        return []
+    await play(0)
+    opening = runs[0].result.problems
+    if any(p.kind in ("start", "version") for p in opening):
         for i in range(1, len(checks)):
-            if i not in runs:
-                await play(i)  # the long one alone, so its reply times are the bot's own
-    for i, check in enumerate(checks):
-        run = runs[i]
-        results.append(run.result)
-        times += run.times_ms
-        slow += [(check.name, h, ms) for h, ms in run.slow_hands]
-        if check.name == "many-hands":
-            many = run
-    if many is not None:
-        end = CheckResult("match-end", "the bot exits once the dealer closes the connection after the last hand")
-        gone = [p for p in many.result.problems if p.kind in ("start", "version")]
-        if gone:
-            end.problems.append(gone[0])
-        elif not many.exited:
-            end.problems.append(Problem("match-end", hands - 1, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
-                                        "when a read returns end-of-file (the dealer closed), exit"))
-        results.append(end)
-    timing = CheckResult("response-time", f"every hand within {t_per_hand_ms:,} ms of the bot's time, every reply within {t_response_ms:,} ms")
-    for name, h, ms in slow[:20]:
-        timing.problems.append(Problem("slow", h, f"{ms:.0f} ms in hand {h} of {name}", f"{t_per_hand_ms:,} ms a hand",
-                                       "answer faster: the dealer plays for a bot over its time"))
-    results.append(timing)
-    if deterministic and many is not None:
-        again = await run_one(checks[-1], bot, game, game_arg, seed + len(checks) - 1, t_response_ms, t_per_hand_ms)
-        same = CheckResult("deterministic", "the same seed gives the same decisions")
-        differ = next((i for i, (a, b) in enumerate(zip(many.decisions, again.decisions)) if a != b), None)
-        if differ is not None or len(many.decisions) != len(again.decisions):
-            i = differ if differ is not None else min(len(many.decisions), len(again.decisions))
-            first = many.decisions[i] if i < len(many.decisions) else "(none)"
-            second = again.decisions[i] if i < len(again.decisions) else "(none)"
-            same.problems.append(Problem("nondeterministic", i, second, first, "the bot says it is deterministic: seed "
-                                         "every random choice from its --seed and keep no state across matches"))
-        results.append(same)
-    return BotReport(bot.label, game.name, results, times, t_response_ms, t_per_hand_ms)
+            runs[i] = _Run(CheckResult(checks[i].name, checks[i].what, [replace(opening[0], hand=0)]))
+    short = [i for i in range(1, len(checks)) if i not in runs and checks[i].name != "many-hands"]
+    await asyncio.gather(*(play(i) for i in short))  # their time is mostly start-up
+    for i in range(1, len(checks)):
+        if i not in runs:
+            await play(i)  # the long one alone, so its reply times are the bot's own
+    return [runs[i] for i in range(len(checks))]
+
+
+def _match_end(many: _Run, hands: int) -> CheckResult:
+    """Whether the bot exited once the dealer closed the connection after the long check's last hand."""
+    end = CheckResult("match-end", "the bot exits once the dealer closes the connection after the last hand")
+    gone = [p for p in many.result.problems if p.kind in ("start", "version")]
+    if gone:
+        end.problems.append(gone[0])
+    elif not many.exited:
+        end.problems.append(Problem("match-end", hands - 1, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
+                                    "when a read returns end-of-file (the dealer closed), exit"))
+    return end
+
+
+def _same_decisions(many: _Run, again: _Run) -> CheckResult:
+    """Whether the same seed gave the same decisions, naming the first that differs."""
+    same = CheckResult("deterministic", "the same seed gives the same decisions")
+    differ = next((i for i, (a, b) in enumerate(zip(many.decisions, again.decisions)) if a != b), None)
+    if differ is not None or len(many.decisions) != len(again.decisions):
+        i = differ if differ is not None else min(len(many.decisions), len(again.decisions))
+        first = many.decisions[i] if i < len(many.decisions) else "(none)"
+        second = again.decisions[i] if i < len(again.decisions) else "(none)"
+        same.problems.append(Problem("nondeterministic", i, second, first, "the bot says it is deterministic: seed "
+                                     "every random choice from its --seed and keep no state across matches"))
+    return same
 
 
 def run_check_bot(bot: BotProgram, game_name: str, **kwargs: Any) -> BotReport:

@@ -29,19 +29,29 @@ agents[1].seed: ...``); the line numbers come from the YAML nodes' marks.
 
 from __future__ import annotations
 
-import difflib
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
-from showdown.evaluation.estimators import ESTIMATORS
-from showdown.matches.sandbox import Limits, limits_to_json, parse_limits
-from showdown.server.dealer import ON_TIMEOUT
+from showdown.evaluation.estimators import ESTIMATORS, Estimator
+from showdown.matches.sandbox import Limits
+from showdown.matches.settings import (
+    DEALER_SETTINGS,
+    LIMIT_SETTINGS,
+    MATCH_SETTINGS,
+    MAX_SEED,
+    ExecutorName,
+    Setting,
+    check_section,
+    keyed,
+    section_from_json,
+    section_to_json,
+    unknown_key,
+)
 from showdown.server.timing import DealerSettings
 
 __all__ = [
@@ -56,6 +66,8 @@ __all__ = [
     "config_to_json",
     "load_match_config",
     "load_yaml",
+    "parse_limits",
+    "match_settings",
     "merge_config",
     "parse_match_config",
 ]
@@ -63,15 +75,7 @@ __all__ = [
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
-class ExecutorName(StrEnum):
-    """Where matches run: processes on this machine, or a Ray cluster (``matches.executors``)."""
-
-    LOCAL = "local"
-    RAY = "ray"
-
-
 EXECUTORS = tuple(ExecutorName)
-MAX_SEED = 2**32 - 1  # the reference dealer seeds its MT19937 with 32 bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +132,11 @@ class MatchConfig:
     dealer: DealerSettings = field(default_factory=DealerSettings)
     progress: bool | None = None  # None: when stderr is a terminal
     duplicate: bool = False  # also play every deal with the seats moved, and pair the results
-    estimator: str | None = None  # plain | duplicate | aivat; None: the best available
+    estimator: Estimator | None = None  # None: the best available
     jobs: int | None = None  # duplicate halves at once (None: the number of cores)
     force: bool = False  # overwrite the logs of an earlier match of the same name
     resume: bool = False  # continue a killed match from its logs
-    executor: str | None = None  # where duplicate halves run: local (default) | ray
+    executor: ExecutorName | None = None  # where duplicate halves run (None: local)
     until_ci: float | None = None  # stop once the first agent's anytime-valid 95% half-width (chips/100) is this small
     until_separated: bool = False  # stop once that interval excludes zero
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
@@ -147,8 +151,8 @@ class MatchConfig:
             raise ConfigError(f"{where}: a match needs at least two agents, got {len(self.agents)}")
         if self.hands < 1:
             raise ConfigError(f"{where}: hands must be at least 1, got {self.hands}")
-        if not 0 <= self.seed < 2**32:
-            raise ConfigError(f"{where}: seed must be 0 to 4294967295, got {self.seed}")
+        if not 0 <= self.seed <= MAX_SEED:
+            raise ConfigError(f"{where}: seed must be 0 to {MAX_SEED}, got {self.seed}")
         if self.name is not None and not _LABEL.fullmatch(self.name):
             raise ConfigError(f"{where}: name {self.name!r} may use only letters, digits, '-', '_', '.', '+'")
         if self.estimator is not None and self.estimator not in ESTIMATORS:
@@ -264,14 +268,6 @@ def _as_where(where: str | Where) -> Where:
     return where if isinstance(where, Where) else Where(where)
 
 
-def unknown_key(where: str, key: Any, known: Iterable[str], what: str = "known keys") -> ConfigError:
-    """The error for a misspelt key: the nearest known key first, then the full list."""
-    known = sorted(known)
-    near = difflib.get_close_matches(str(key).replace("-", "_"), known, n=1, cutoff=0.6)
-    hint = f"did you mean {near[0]!r}? " if near else ""
-    return ConfigError(f"{where}: unknown key {key!r}: {hint}({what}: {', '.join(known)})")
-
-
 def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> AgentSpec:
     """An ``AgentSpec`` from a YAML agent entry: a name, or a mapping with ``name`` or ``command``."""
     at = _as_where(where)
@@ -281,31 +277,50 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
         return AgentSpec(name=entry.strip())
     if not isinstance(entry, Mapping):
         raise ConfigError(f"{at()}: an agent is a name or a mapping with 'name' or 'command', got {entry!r}")
-    allowed = {"name", "command", "label", "seed", "options", "token", "limits"}
     for key in entry:
-        if key not in allowed:
-            raise unknown_key(at(key), key, allowed, "agent keys; agent settings go under 'options'")
+        if key not in _AGENT_KEYS:
+            raise unknown_key(at(key), key, _AGENT_KEYS, "agent keys; agent settings go under 'options'")
     name, command = _agent_program(entry, at, base_dir)
+    limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
+    return AgentSpec(name=name, command=command, label=_agent_label(entry, at), seed=_agent_seed(entry, at),
+                     options=_agent_options(entry, at, command), token=_agent_token(entry, at, command), limits=limits)
+
+
+_AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
+
+
+def _agent_label(entry: Mapping[str, Any], at: Where) -> str | None:
     label = entry.get("label")
     if label is not None and (not isinstance(label, str) or not _LABEL.fullmatch(label)):
         raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
+    return label
+
+
+def _agent_seed(entry: Mapping[str, Any], at: Where) -> int | None:
     seed = entry.get("seed")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ConfigError(f"{at('seed')}: expected a non-negative integer, got {seed!r}")
-    options = entry.get("options", {})
+    return seed
+
+
+def _agent_options(entry: Mapping[str, Any], at: Where, command: str | None) -> dict[str, Any]:
+    options = entry.get("options")
     if options is None:
         options = {}
     if not isinstance(options, Mapping) or not all(isinstance(k, str) for k in options):
         raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
+    return dict(options)
+
+
+def _agent_token(entry: Mapping[str, Any], at: Where, command: str | None) -> bool:
     token = entry.get("token", True)
     if not isinstance(token, bool):
         raise ConfigError(f"{at('token')}: expected true or false, got {token!r}")
     if not token and command is None:
         raise ConfigError(f"{at('token')}: built-in agents always send their seat token; 'token: false' is for a command")
-    limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
-    return AgentSpec(name=name, command=command, label=label, seed=seed, options=dict(options), token=token, limits=limits)
+    return token
 
 
 def _agent_program(entry: Mapping[str, Any], at: Where, base_dir: Path | None) -> tuple[str | None, str | None]:
@@ -341,26 +356,6 @@ def resolve_command(command: str, base_dir: Path) -> str:
     return shlex.join(out)
 
 
-_TOP_KEYS = {
-    "game", "agents", "hands", "seed", "fixed_seats", "out", "name", "dealer", "progress", "duplicate", "estimator", "jobs",
-    "force", "max_replaced", "sandbox",
-}  # fmt: skip
-_DEALER_KEYS = set(DealerSettings.__dataclass_fields__)
-
-
-def _int(value: Any, where: str, minimum: int = 0, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum or (maximum is not None and value > maximum):
-        bound = f"{minimum} to {maximum}" if maximum is not None else f">= {minimum}"
-        raise ConfigError(f"{where}: expected an integer {bound}, got {value!r}")
-    return value
-
-
-def _bool(value: Any, where: str) -> bool:
-    if not isinstance(value, bool):
-        raise ConfigError(f"{where}: expected true or false, got {value!r}")
-    return value
-
-
 def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Path | None = None) -> dict[str, Any]:
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
 
@@ -370,23 +365,29 @@ def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Pa
     return parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)
 
 
-def parse_settings(data: Any, at: Where, allowed: Iterable[str], base_dir: Path | None = None) -> dict[str, Any]:
+_TOP_KEYS = keyed(MATCH_SETTINGS, "match")
+_DEALER_KEYS = keyed(DEALER_SETTINGS, "dealer")
+_LIMIT_KEYS = keyed(LIMIT_SETTINGS, "limits")
+
+
+def match_settings(data: Mapping[str, Any], at: Where) -> dict[str, Any]:
+    """Settings given by keyword (the Python API): the match file's keys but ``game`` and ``agents``
+    (given on their own), checked as a file's are."""
+    allowed = {k: s for k, s in _TOP_KEYS.items() if k not in ("game", "agents")}
+    return parse_settings(data, at, allowed)
+
+
+def parse_settings(data: Any, at: Where, allowed: Mapping[str, Setting], base_dir: Path | None = None) -> dict[str, Any]:
     """The one validator of match and tournament files: each setting given (``allowed`` keys only,
     ``-`` or ``_`` alike), checked and converted; ``ConfigError`` naming the file and line."""
     if not isinstance(data, Mapping):
         raise ConfigError(f"{at()}: expected a mapping of settings (game, agents, hands, ...), got {type(data).__name__}")
-    allowed = tuple(allowed)
-    out: dict[str, Any] = {}
-    for key, value in data.items():
-        name = str(key).replace("-", "_")
-        if name not in allowed:
-            raise unknown_key(at(key), key, allowed)
-        if name == "agents":
-            out[name] = _agent_list(value, at, key, base_dir)
-        elif name == "dealer":
-            out[name] = _dealer(value, at.sub(key))
-        else:
-            out[name] = _SETTINGS[name](value, at(key))
+    out = check_section(data, at, allowed)
+    keys = {str(k).replace("-", "_"): k for k in data}
+    if "agents" in out:
+        out["agents"] = _agent_list(out["agents"], at, keys["agents"], base_dir)
+    if "dealer" in out:
+        out["dealer"] = _dealer(out["dealer"], at.sub(keys["dealer"]))
     return out
 
 
@@ -396,72 +397,17 @@ def _agent_list(value: Any, at: Where, key: Any, base_dir: Path | None) -> tuple
     return tuple(agent_spec(e, at.sub(key, i), base_dir) for i, e in enumerate(value))
 
 
-def _text(what: str, empty_ok: bool = False) -> Callable[[Any, str], str]:
-    def check(value: Any, where: str) -> str:
-        if not isinstance(value, str) or not (value or empty_ok):
-            raise ConfigError(f"{where}: expected {what}, got {value!r}")
-        return value
-
-    return check
-
-
-def _share(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ConfigError(f"{where}: expected a share of hands from 0 to 1 (0.01 is 1%), got {value!r}")
-    return float(value)
-
-
-def _one_of(choices: Sequence[str]) -> Callable[[Any, str], str]:
-    def check(value: Any, where: str) -> str:
-        if value not in choices:
-            raise ConfigError(f"{where}: expected one of {', '.join(choices)}, got {value!r}")
-        return str(value)
-
-    return check
-
-
-def _executor(value: Any, where: str) -> str:
-    name = _text("a name")(value, where)
-    if name not in EXECUTORS:
-        raise ConfigError(f"{where}: the executor is local or ray, got {value!r}")
-    return name
-
-
-_SETTINGS: dict[str, Callable[[Any, str], Any]] = {
-    "game": _text("a game name or .game file path"),
-    "hands": lambda v, where: _int(v, where, 1),
-    "seed": lambda v, where: _int(v, where, 0, MAX_SEED),
-    "jobs": lambda v, where: _int(v, where, 1),
-    "max_replaced": _share,
-    "fixed_seats": _bool,
-    "progress": _bool,
-    "duplicate": _bool,
-    "force": _bool,
-    "sandbox": _bool,
-    "estimator": _one_of(ESTIMATORS),
-    "out": lambda v, where: Path(_text("a directory path")(v, where)),
-    "name": _text("a match name", empty_ok=True),
-    "executor": _executor,
-    "address": _text("a name"),
-}
-"""How each setting other than ``agents`` and ``dealer`` is checked and converted."""
-
-
 def _dealer(value: Any, at: Where) -> DealerSettings:
     if not isinstance(value, Mapping):
         raise ConfigError(f"{at()}: expected a mapping of dealer settings, got {value!r}")
-    fields: dict[str, Any] = {}
-    for key, v in value.items():
-        k = str(key).replace("-", "_")
-        if k not in _DEALER_KEYS:
-            raise unknown_key(at(), key, _DEALER_KEYS, "dealer keys")
-        if k == "on_timeout":
-            fields[k] = _one_of(ON_TIMEOUT)(v, at(key))
-        elif k == "start_timeout_ms" and v is None:
-            fields[k] = None
-        else:
-            fields[k] = _int(v, at(key), 0)
-    return DealerSettings(**fields)
+    return DealerSettings(**check_section(value, at, _DEALER_KEYS, "dealer keys", unknown_at=at()))
+
+
+def parse_limits(value: Any, where: str) -> Limits:
+    """``Limits`` from a YAML mapping such as ``{memory_mb: 2048, cpu_s_per_hand: 7}``."""
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"{where}: expected a mapping of limits ({', '.join(_LIMIT_KEYS)}), got {value!r}")
+    return Limits(**check_section(value, lambda key: f"{where}.{key}", _LIMIT_KEYS, "limits", unknown_at=where, noun="limit"))
 
 
 def load_match_config(path: str | Path) -> dict[str, Any]:
@@ -471,32 +417,17 @@ def load_match_config(path: str | Path) -> dict[str, Any]:
 
 
 def config_to_json(config: MatchConfig) -> dict[str, Any]:
-    """A JSON-able form of ``config`` (for child processes and result files)."""
-    return {
-        "game": config.game,
-        "agents": [
-            {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options), "token": a.token,
-             "limits": None if a.limits is None else limits_to_json(a.limits)}
-            for a in config.agents
-        ],
-        "hands": config.hands,
-        "seed": config.seed,
-        "fixed_seats": config.fixed_seats,
-        "out": None if config.out is None else str(config.out),
-        "name": config.name,
-        "dealer": {k: getattr(config.dealer, k) for k in DealerSettings.__dataclass_fields__},
-        "progress": config.progress,
-        "duplicate": config.duplicate,
-        "estimator": config.estimator,
-        "jobs": config.jobs,
-        "force": config.force,
-        "max_replaced": config.max_replaced,
-        "executor": config.executor,
-        "address": config.address,
-        "until_ci": config.until_ci,
-        "until_separated": config.until_separated,
-        "sandbox": config.sandbox,
-    }
+    """A JSON-able form of ``config`` (for child processes and result files): every declared setting."""
+    doc = section_to_json(config, MATCH_SETTINGS)
+    doc["agents"] = [_agent_to_json(a) for a in config.agents]
+    doc["dealer"] = section_to_json(config.dealer, DEALER_SETTINGS)
+    return doc
+
+
+def _agent_to_json(a: AgentSpec) -> dict[str, Any]:
+    limits = None if a.limits is None else section_to_json(a.limits, LIMIT_SETTINGS)
+    return {"name": a.name, "command": a.command, "label": a.label, "seed": a.seed, "options": dict(a.options), "token": a.token,
+            "limits": limits}
 
 
 def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
@@ -504,30 +435,11 @@ def config_from_json(d: Mapping[str, Any]) -> MatchConfig:
     agents = tuple(
         AgentSpec(name=a.get("name"), command=a.get("command"), label=a.get("label"), seed=a.get("seed"),
                   options=dict(a.get("options") or {}), token=bool(a.get("token", True)),
-                  limits=None if a.get("limits") is None else Limits(**a["limits"]))
+                  limits=None if a.get("limits") is None else Limits(**section_from_json(a["limits"], LIMIT_SETTINGS)))
         for a in d["agents"]
     )
-    return MatchConfig(
-        game=d["game"],
-        agents=agents,
-        hands=int(d["hands"]),
-        seed=int(d["seed"]),
-        fixed_seats=bool(d.get("fixed_seats", False)),
-        out=None if d.get("out") is None else Path(d["out"]),
-        name=d.get("name"),
-        dealer=DealerSettings(**d.get("dealer", {})),
-        progress=d.get("progress"),
-        duplicate=bool(d.get("duplicate", False)),
-        estimator=d.get("estimator"),
-        jobs=d.get("jobs"),
-        force=bool(d.get("force", False)),
-        max_replaced=float(d.get("max_replaced", 0.01)),
-        executor=d.get("executor"),
-        address=d.get("address"),
-        until_ci=d.get("until_ci"),
-        until_separated=bool(d.get("until_separated", False)),
-        sandbox=bool(d.get("sandbox", False)),
-    )
+    dealer = DealerSettings(**section_from_json(d.get("dealer") or {}, DEALER_SETTINGS))
+    return MatchConfig(**{**section_from_json(d, MATCH_SETTINGS), "agents": agents, "dealer": dealer})
 
 
 def merge_config(base: Mapping[str, Any], **overrides: Any) -> MatchConfig:

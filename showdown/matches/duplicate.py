@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError, LogExistsError, ShowdownError
+from showdown.evaluation.estimators import Estimator
 from showdown.evaluation.report import MatchReport
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.parallel import ChildResult
 from showdown.matches.seating import half_agent_seed
@@ -57,7 +59,7 @@ def half_configs(config: MatchConfig, labels: Sequence[str], base_name: str, out
                 name=f"{base_name}.dup{k}",
                 out=out,
                 duplicate=False,
-                estimator="plain",
+                estimator=Estimator.PLAIN,
                 progress=False,
             )
         )
@@ -75,9 +77,11 @@ async def run_duplicate_async(
     progress: bool | None = None,
     notify: Callable[[str], None] | None = None,
     install_signals: bool = False,
+    game: GameDef | None = None,
 ) -> MatchReport:
-    """Play ``config`` in duplicate and return the paired report (see the module docstring)."""
-    run = _DuplicateRun(config, progress, notify)
+    """Play ``config`` in duplicate and return the paired report (see the module docstring);
+    ``game``: the config's game when the caller has it already."""
+    run = _DuplicateRun(config, progress, notify, game if game is not None else get_game(config.game))
     try:
         states = await run.play(install_signals)
         report = run.report(states, on_hand)
@@ -91,14 +95,14 @@ class _DuplicateRun:
     """A duplicate match: its halves as jobs of an executor, the progress line over all of them,
     Ctrl-C passed on, and the paired report from the halves' logs."""
 
-    def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None) -> None:
-        from showdown.evaluation.analyze import plan_estimator
+    def __init__(self, config: MatchConfig, progress: bool | None, notify: Callable[[str], None] | None, game: GameDef) -> None:
+        from showdown.evaluation.estimator_plan import plan_estimator
         from showdown.matches.parallel import Job
         from showdown.matches.progress import Progress, say_on_stderr, wants_progress
         from showdown.matches.seating import match_name, seat_labels
 
         self.config = config
-        self.game = get_game(config.game)
+        self.game = game
         self.labels = seat_labels(config.agents)
         if len(set(self.labels)) != len(self.labels):
             raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(self.labels)}")
@@ -155,19 +159,32 @@ class _DuplicateRun:
 
     def report(self, states: Sequence[Any], on_hand: Callable[[HandRecord], None] | None) -> MatchReport:
         """The paired report of the halves that played (``on_hand`` is given their hands in order)."""
-        config, game, labels = self.config, self.game, self.labels
-        results = []
-        for s in states:
-            if s.error is not None and s.result is None and not self.stops:
-                raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
-            results.append(s.result)  # None: stopped before it could play (Ctrl-C)
+        results = self._results(states)
         interrupted = bool(self.stops) or any(r is None or r.interrupted for r in results)
         present = [r for r in results if r is not None and r.hands]
         jsonl = [Path(r.jsonl) for r in present if r.jsonl]
         if not jsonl:
-            return replace(_empty_report(config, labels, interrupted, self.elapsed), stop_signal=self.stop_signal)
+            empty = _empty_report(self.config, self.game, self.labels, interrupted, self.elapsed)
+            return replace(empty, stop_signal=self.stop_signal)
         if on_hand is not None:
             _replay(jsonl, on_hand)
+        return self._paired_report(results, present, jsonl, interrupted)
+
+    def _results(self, states: Sequence[Any]) -> list[ChildResult | None]:
+        """Each half's result; None for one stopped before it could play (Ctrl-C). A half that
+        failed otherwise fails the match."""
+        results = []
+        for s in states:
+            if s.error is not None and s.result is None and not self.stops:
+                raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
+            results.append(s.result)
+        return results
+
+    def _paired_report(
+        self, results: Sequence[ChildResult | None], present: Sequence[ChildResult], jsonl: Sequence[Path], interrupted: bool
+    ) -> MatchReport:
+        """The report of the halves that played hands: the figures paired deal by deal."""
+        config, game, labels = self.config, self.game, self.labels
         analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
         replacements, replaced_hands, failures = _merged_half_results(present)
         reasons = [r.reason for r in present if r.reason]
@@ -221,9 +238,8 @@ class _DuplicateRun:
             shutil.rmtree(self.temp, ignore_errors=True)
 
 
-def _empty_report(config: MatchConfig, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:
+def _empty_report(config: MatchConfig, game: GameDef, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:
     """The report of a duplicate match none of whose halves played a hand."""
-    game = get_game(config.game)
     n = game.num_players
     none = Estimate(0, 0.0, 0.0, None, game.big_blind)
     return MatchReport(
@@ -250,7 +266,7 @@ def _paired_analysis(
 ) -> tuple[Any, Any, list[float], list[Estimate]]:
     """The paired figures of the halves' logs under the planned estimator; the table they came from;
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
-    from showdown.evaluation.analyze import analyze_planned
+    from showdown.evaluation.estimator_plan import analyze_planned
 
     analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played)
     order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]

@@ -30,7 +30,7 @@ class RunningFigures:
     def __init__(
         self, game: GameDef, specs: Sequence[AgentSpec], labels: Sequence[str], plan: Any, in_process: Mapping[int, Any]
     ) -> None:
-        from showdown.evaluation.analyze import AivatAccumulator
+        from showdown.evaluation.aivat_running import AivatAccumulator
         from showdown.evaluation.series import WinningsSeries
 
         self.labels = list(labels)

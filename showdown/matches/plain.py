@@ -28,6 +28,7 @@ from showdown.agents.client import TOKEN_ENV
 from showdown.errors import ConfigError
 from showdown.evaluation.report import MatchReport
 from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
 from showdown.matches.agent_process import (
     AGENT_EXIT_GRACE,
     HOST,
@@ -71,14 +72,16 @@ class MatchRun:
         progress: bool | None = None,
         notify: Callable[[str], None] | None = None,
         in_process: Mapping[int, Any] | None = None,
+        game: GameDef | None = None,
     ) -> None:
-        from showdown.evaluation.analyze import plan_estimator
+        """``game``: the config's game when the caller has it already (``check_match`` returns it)."""
+        from showdown.evaluation.estimator_plan import plan_estimator
 
         self.config = config
         self.on_hand = on_hand
         self.say = notify if notify is not None else say_on_stderr
         self.in_process = dict(in_process or {})
-        self.game = get_game(config.game)
+        self.game = game if game is not None else get_game(config.game)
         self.labels = seat_labels(config.agents)
         self.name = match_name(config, self.labels)
         self.plan = plan_estimator(self.game, config.agents, config.estimator, False)

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from showdown.evaluation.estimators import Estimator
 from showdown.matches.config import AgentSpec, MatchConfig
 
 
@@ -53,7 +54,7 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
         doc = json.loads(kept.read_text(encoding="utf-8"))
         return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
     config = MatchConfig(game=game, agents=(AgentSpec(name=opponent), bot), hands=hands, seed=seed, duplicate=True,
-                         estimator="chance", out=folder, name=name, progress=False, force=True, jobs=jobs).check()
+                         estimator=Estimator.CHANCE, out=folder, name=name, progress=False, force=True, jobs=jobs).check()
     report = run_match(config, progress=False, notify=lambda _text: None, install_signals=False)
     doc = report_json(report)
     if report.aborted or doc["agents"][0].get("mbb_per_hand") is None:

@@ -44,14 +44,15 @@ async def run_match_async(
     ``in_process`` maps seats (from 0) to ``Agent`` objects that play in this process, over TCP
     like every other seat (the Python API's agents given as objects); their specs are not started.
     """
-    check_match(config, in_process or {})
+    game = check_match(config, in_process or {})
     if config.duplicate:
         from showdown.matches.duplicate import run_duplicate_async
 
-        return await run_duplicate_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals)
+        return await run_duplicate_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals,
+                                         game=game)
     from showdown.matches.plain import MatchRun
 
-    run = MatchRun(config, on_hand=on_hand, progress=progress, notify=notify, in_process=in_process)
+    run = MatchRun(config, on_hand=on_hand, progress=progress, notify=notify, in_process=in_process, game=game)
     return await run.play(install_signals)
 
 

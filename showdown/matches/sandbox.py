@@ -32,15 +32,12 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError
-
 __all__ = [
-    "LIMIT_KEYS", "Jail", "Limits", "MatchJails", "confine", "is_sandboxed", "limit_hit", "limits_to_json", "make_jails", "network_namespace",
-    "parse_limits", "watch_cpu",
+    "Jail", "Limits", "MatchJails", "confine", "is_sandboxed", "limit_hit", "make_jails", "network_namespace", "watch_cpu",
 ]
 
 _CLONE_NEWNET = 0x40000000
@@ -50,7 +47,8 @@ _CPU_POLL_S = 0.2
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one sandboxed bot may use (YAML ``limits:`` of an agent; every key optional)."""
+    """What one sandboxed bot may use (YAML ``limits:`` of an agent; every key optional; checked as
+    ``settings.LIMIT_SETTINGS`` declares)."""
 
     memory_mb: int = 2048  # address space of each of its processes
     cpu_s_per_hand: float = 7.0  # CPU seconds between two hands' ends (checked five times a second)
@@ -59,32 +57,6 @@ class Limits:
     open_files: int = 256  # file descriptors
     file_mb: int = 1024  # the largest file it may write
     network: bool = False  # true: keep the machine's network (no namespace of its own)
-
-
-LIMIT_KEYS = tuple(f.name for f in fields(Limits))
-
-
-def parse_limits(value: Any, where: str) -> Limits:
-    """``Limits`` from a YAML mapping such as ``{memory_mb: 2048, cpu_s_per_hand: 7}``."""
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"{where}: expected a mapping of limits ({', '.join(LIMIT_KEYS)}), got {value!r}")
-    given: dict[str, Any] = {}
-    for key, v in value.items():
-        name = str(key).replace("-", "_")
-        if name not in LIMIT_KEYS:
-            raise ConfigError(f"{where}: unknown limit {key!r} (limits: {', '.join(LIMIT_KEYS)})")
-        if name == "network":
-            if not isinstance(v, bool):
-                raise ConfigError(f"{where}.network: expected true or false, got {v!r}")
-        elif isinstance(v, bool) or not isinstance(v, (int, float)) or v <= 0 or (name != "cpu_s_per_hand" and v != int(v)):
-            kind = "a number of seconds above 0" if name == "cpu_s_per_hand" else "a whole number above 0"
-            raise ConfigError(f"{where}.{name}: expected {kind}, got {v!r}")
-        given[name] = float(v) if name == "cpu_s_per_hand" else v if name == "network" else int(v)
-    return Limits(**given)
-
-
-def limits_to_json(limits: Limits) -> dict[str, Any]:
-    return {f: getattr(limits, f) for f in LIMIT_KEYS}
 
 
 # --------------------------------------------------------------------------- the network

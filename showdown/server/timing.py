@@ -63,7 +63,7 @@ class DealerSettings:
     t_per_hand_ms: int = 7_000
     start_timeout_ms: int | None = 15_000
     reconnect_ms: int = 2_000
-    on_timeout: str = OnTimeout.FOLD
+    on_timeout: OnTimeout = OnTimeout.FOLD
     spin_us: int = 200  # busy-wait for a fast agent's reply (microseconds; 0: never; see server.tcp.BusyWait)
 
     def limits(self) -> TimeLimits:

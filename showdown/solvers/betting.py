@@ -251,9 +251,12 @@ def _translation(real: State, action: Action, abstract: State, options: tuple[Ac
         top = [i for i in raises if options[i].size >= abstract_bounds[1]]
         if top:
             return top[0], top[0], 1.0
-    x = pot_fraction(real, size)
-    slots = [call, *raises]
-    fractions = [0.0, *(pot_fraction(abstract, options[i].size) for i in raises)]
+    return _between(pot_fraction(real, size), [call, *raises], [0.0, *(pot_fraction(abstract, options[i].size) for i in raises)])
+
+
+def _between(x: float, slots: list[int], fractions: list[float]) -> tuple[int, int, float]:
+    """The slots whose pot fractions surround ``x`` and the pseudo-harmonic probability of the lower
+    (one slot when ``x`` is one of them or outside them all)."""
     for k, f in enumerate(fractions):
         if abs(f - x) < 1e-9:
             return slots[k], slots[k], 1.0

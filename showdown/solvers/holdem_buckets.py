@@ -31,7 +31,7 @@ from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import Card
 from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.solvers.equity import combo_classes
+from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
 
 TABLE_FORMAT = "showdown-flop-ehs2"

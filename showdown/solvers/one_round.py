@@ -44,7 +44,8 @@ from typing import Any, Literal
 import numpy as np
 
 from showdown.errors import SolverError
-from showdown.solvers.equity import CLASS_NAMES, NUM_CLASSES, EquityTable, equity_table
+from showdown.solvers.equity import EquityTable, equity_table
+from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES
 
 __all__ = [
     "DEFAULT_BETS",

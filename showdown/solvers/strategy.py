@@ -332,26 +332,7 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
         raw = p.read_bytes()
     except OSError as exc:
         raise StrategyError(f"cannot read strategy file {p}: {exc.strerror or exc}") from None
-    meta: dict[str, object]
-    table: dict[str, dict[str, float]]
-    if raw[:2] == b"PK":
-        meta, table = _read_npz(p)
-    else:
-        try:
-            doc = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
-        if not isinstance(doc, dict):
-            raise StrategyError(f"{p}: a strategy file is a JSON object")
-        meta = doc
-        infosets = doc.get("infosets")
-        if not isinstance(infosets, dict) or not all(isinstance(v, dict) for v in infosets.values()):
-            raise StrategyError(f"{p}: 'infosets' must map keys to {{action: probability}} objects")
-        table = infosets
-        for key, probs in table.items():
-            for a, v in probs.items():
-                if not isinstance(v, (int, float)) or isinstance(v, bool):
-                    raise StrategyError(f"{p}: information set {key!r}: probability of {a!r} is not a number")
+    meta, table = _read_npz(p) if raw[:2] == b"PK" else _read_json(raw, p)
     if meta.get("format") != FORMAT_NAME:
         raise StrategyError(f"{p}: format is {meta.get('format')!r}, expected {FORMAT_NAME!r}")
     if meta.get("version") != FORMAT_VERSION:
@@ -367,6 +348,24 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
         return Strategy(game, table)
     except StrategyError as exc:
         raise StrategyError(f"{p}: {exc}") from None
+
+
+def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
+    """A JSON strategy file's fields and its table (information set -> action -> probability)."""
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
+    if not isinstance(doc, dict):
+        raise StrategyError(f"{p}: a strategy file is a JSON object")
+    infosets = doc.get("infosets")
+    if not isinstance(infosets, dict) or not all(isinstance(v, dict) for v in infosets.values()):
+        raise StrategyError(f"{p}: 'infosets' must map keys to {{action: probability}} objects")
+    for key, probs in infosets.items():
+        for a, v in probs.items():
+            if not isinstance(v, (int, float)) or isinstance(v, bool):
+                raise StrategyError(f"{p}: information set {key!r}: probability of {a!r} is not a number")
+    return doc, infosets
 
 
 def _game_of(meta: Mapping[str, object], p: Path) -> GameDef | None:

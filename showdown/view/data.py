@@ -1,18 +1,15 @@
-"""What the browser view shows, as JSON-ready data: matches, hands, replays and tournaments.
+"""What the browser view shows of a match or a tournament, as JSON-ready data: its summary.
 
-Pure reading of the files ``showdown match`` and ``showdown tournament`` write (no web code here):
+Pure reading of the files ``showdown match`` and ``showdown tournament`` write (no web code here);
+the matches found are a ``catalog.Catalog``, their hands are read by ``hands``.
 
-* ``Catalog``: the matches (one per log, ``.jsonl`` preferred over its ``.log``) and tournaments
-  (folders with ``results.json``) found under the paths given, each under a stable key (its path
-  relative to the root it was found in, without suffix).
+* ``tournament_summary``: a tournament's ``results.json``.
 * ``match_summary``: a finished match's ``<match>.result.json`` (the ``--json`` document plus its
   thinned cumulative winnings) when it is newer than the log, so a million-hand match opens at
   once; for a half of a duplicate match (``<match>.dupN``) the paired figures of its match (its
   ``result.json``, or its tournament's ``results.json``), as the command line printed them;
   otherwise a plain summary computed from the log by a ``LogFollower``, which also serves the live
   page (it reads only the lines added since its last look).
-* ``hand_list`` (filtered, paged) and ``hand_replay`` (every action with the pot and stacks after
-  it, from the rules in ``games.state``).
 
 Bad input raises ``ViewError`` with one line saying what is wrong; the server turns it into a page.
 """
@@ -21,137 +18,17 @@ from __future__ import annotations
 
 import json
 import math
-import os
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ShowdownError
 from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.protocol.logfile import finite, is_summary_record
-from showdown.view.paired import RESULT_SUFFIX, ends_with_summary, half_of, paired_figures
+from showdown.view.catalog import Catalog, MatchFiles, ViewError, game_named
+from showdown.view.paired import half_of, paired_figures
 
-MAX_PAGE = 200
-"""Most hands one request of the hand list returns."""
-MAX_SCAN_BYTES = 512 * 1024 * 1024
-"""A filter scans at most this much of a log per request (then says where it stopped)."""
-
-
-class ViewError(ShowdownError):
-    """Something the view cannot show, said in one line."""
-
-
-# ---------------------------------------------------------------------- finding matches
-
-
-@dataclass
-class MatchFiles:
-    """The files of one match: its logs (either may be missing) and its result document."""
-
-    key: str
-    jsonl: Path | None = None
-    log: Path | None = None
-    result: Path | None = None
-
-    @property
-    def title(self) -> str:
-        return self.key.rsplit("/", 1)[-1]
-
-    @property
-    def folder(self) -> str:
-        """Where it was found (relative to the path given): same-named matches differ by it."""
-        return self.key.rsplit("/", 1)[0] if "/" in self.key else ""
-
-    @property
-    def log_file(self) -> Path | None:
-        return self.jsonl or self.log
-
-    @property
-    def finished(self) -> bool:
-        """It ended: its result file, its paired match's, a tournament's mark, or its log's last line
-        (the summary record) says so; a match still running (or stopped dead) has none of these."""
-        if self.result is not None:
-            return True
-        log = self.log_file
-        if log is None:
-            return False
-        half = half_of(self.title)
-        if half is not None and (log.parent / f"{half[0]}{RESULT_SUFFIX}").is_file():
-            return True
-        if (log.parent / f"{self.title}.done.json").is_file():  # a tournament's finished half
-            return True
-        return self.jsonl is not None and ends_with_summary(self.jsonl)
-
-
-@dataclass
-class Catalog:
-    """Everything found under the paths given to ``showdown view``."""
-
-    matches: dict[str, MatchFiles] = field(default_factory=dict)
-    tournaments: dict[str, Path] = field(default_factory=dict)
-
-    def match(self, key: str) -> MatchFiles:
-        found = self.matches.get(key)
-        if found is None:
-            raise ViewError(f"no match {key!r} here")
-        return found
-
-    def tournament(self, key: str) -> Path:
-        found = self.tournaments.get(key)
-        if found is None:
-            raise ViewError(f"no tournament {key!r} here")
-        return found
-
-
-def _stem(path: Path) -> str:
-    name = path.name
-    for suffix in (RESULT_SUFFIX, ".jsonl", ".log"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return path.stem
-
-
-def discover(paths: Sequence[str | Path]) -> Catalog:
-    """The matches and tournaments under ``paths`` (folders are searched recursively, files taken as
-    logs). With several paths, each match's key starts with the path it was found under, so that
-    same-named matches of different folders stay apart."""
-    catalog = Catalog()
-    several = len({Path(p) for p in paths}) > 1
-    for given in dict.fromkeys(Path(p) for p in paths):
-        root = Path(given)
-        if not root.exists():
-            raise ViewError(f"no such file or folder: {root}")
-        prefix = root.as_posix() if several else ""
-        if root.is_file():
-            _add_file(catalog, root, root.parent, root.parent.as_posix() if several else "")
-            continue
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames.sort()
-            here = Path(dirpath)
-            if "results.json" in filenames:
-                rel = here.relative_to(root).as_posix()
-                name = rel if rel != "." else root.name or "tournament"
-                catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here
-            for name in sorted(filenames):
-                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)):
-                    _add_file(catalog, here / name, root, prefix)
-    return catalog
-
-
-def _add_file(catalog: Catalog, path: Path, root: Path, prefix: str = "") -> None:
-    rel = path.parent.relative_to(root).as_posix() if path.parent != root else ""
-    folder = "/".join(p for p in (prefix, rel if rel != "." else "") if p)
-    key = f"{folder}/{_stem(path)}" if folder else _stem(path)
-    files = catalog.matches.setdefault(key, MatchFiles(key))
-    if path.name.endswith(RESULT_SUFFIX):
-        files.result = path
-    elif path.suffix == ".jsonl":
-        files.jsonl = path
-    else:
-        files.log = path
+__all__ = ["LogFollower", "match_summary", "tournament_summary"]
 
 
 # ---------------------------------------------------------------------- following a log
@@ -248,7 +125,7 @@ class LogFollower:
             names[int(seat)] = str(name)
         self.names = names
         self.game_name = str(rec.get("game") or "") or None
-        self.game = _game(self.game_name)
+        self.game = game_named(self.game_name)
         big_blind = self.game.big_blind if self.game is not None else 1
         self.stats = MatchStats(names, big_blind, len(names))
         self.series = WinningsSeries(names)
@@ -286,17 +163,6 @@ class LogFollower:
         }
 
 
-def _game(name: str | None) -> GameDef | None:
-    if not name:
-        return None
-    from showdown.games.catalog import get_game
-
-    try:
-        return get_game(name)
-    except ShowdownError:
-        return None
-
-
 # ---------------------------------------------------------------------- summaries
 
 
@@ -315,7 +181,7 @@ def _paired_summary(files: MatchFiles) -> dict[str, Any] | None:
         own = LogFollower(files.jsonl)
         own.poll()
         doc["series"] = own.series.to_json() if own.series is not None else None
-    game = _game(doc.get("game"))
+    game = game_named(doc.get("game"))
     doc.update(half_of=match, finished=True, key=files.key)
     doc.setdefault("show_mbb", bool(game is not None and len(set(game.blind)) > 1))
     doc.setdefault("reason", None)
@@ -337,7 +203,7 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
             raise ViewError(f"{files.result}: not a result file")
         doc["finished"] = True
         doc["key"] = files.key
-        game = _game(doc.get("game"))
+        game = game_named(doc.get("game"))
         doc["show_mbb"] = bool(game is not None and len(set(game.blind)) > 1)
         doc.setdefault("reason", None)
         return doc
@@ -358,7 +224,9 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
 
 def _acpc_summary(files: MatchFiles) -> dict[str, Any]:
     """A reference dealer's ``.log`` (no JSON Lines): the plain figures of ``showdown analyze``."""
-    from showdown.evaluation.analyze import analysis_json, analyze, read_logs
+    from showdown.evaluation.analysis_output import analysis_json
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
 
     assert files.log is not None
     logs = read_logs([files.log])
@@ -405,206 +273,3 @@ def tournament_summary(folder: Path, catalog: Catalog) -> dict[str, Any]:
                 keys.append(k)
         m["pages"] = keys
     return doc
-
-
-# ---------------------------------------------------------------------- hands
-
-
-def _records(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(byte offset, record) of every complete hand record from byte ``start`` on."""
-    with path.open("rb") as f:
-        f.seek(start)
-        offset = start
-        scanned = 0
-        for raw in f:
-            here = offset
-            offset += len(raw)
-            scanned += len(raw)
-            if not raw.endswith(b"\n"):
-                return
-            if scanned > MAX_SCAN_BYTES:
-                return
-            try:
-                rec = json.loads(raw)
-            except ValueError:
-                raise ViewError(f"{path}: byte {here} is not a JSON record: not a showdown .jsonl log") from None
-            if isinstance(rec, dict) and not is_summary_record(rec):
-                yield here, rec
-
-
-def _won(rec: dict[str, Any]) -> float:
-    """The chips that changed hands: what the winners took from the others."""
-    return float(sum(v for v in rec.get("values", []) if v > 0))
-
-
-def hand_list(
-    files: MatchFiles,
-    *,
-    agent: str | None = None,
-    position: int | None = None,
-    showdown: bool | None = None,
-    min_won: float | None = None,
-    start: int = 0,
-    limit: int = 50,
-) -> dict[str, Any]:
-    """Hands matching every filter given, from byte ``start`` of the JSON Lines log; ``next`` is
-    where the next page starts (None at the end)."""
-    if files.jsonl is None:
-        raise ViewError(f"match {files.key}: the hand list needs the .jsonl log")
-    limit = max(1, min(limit, MAX_PAGE))
-    hands: list[dict[str, Any]] = []
-    next_start: int | None = None
-    for offset, rec in _records(files.jsonl, start):
-        if len(hands) >= limit:
-            next_start = offset
-            break
-        players = rec.get("players", [])
-        if agent is not None and agent not in players:
-            continue
-        if position is not None and agent is not None:
-            if position >= len(players) or players[position] != agent:
-                continue
-        at_showdown = _went_to_showdown(rec)
-        if showdown is not None and at_showdown != showdown:
-            continue
-        if min_won is not None and _won(rec) < min_won:
-            continue
-        hands.append(
-            {
-                "hand": rec.get("hand"),
-                "offset": offset,
-                "players": players,
-                "hole": rec.get("hole"),
-                "board": rec.get("board"),
-                "betting": rec.get("betting"),
-                "values": rec.get("values"),
-                "showdown": at_showdown,
-                "won": _won(rec),
-                "events": len(rec.get("events") or []),
-            }
-        )
-    return {"hands": hands, "next": next_start}
-
-
-def _went_to_showdown(rec: dict[str, Any]) -> bool:
-    """At least two players were still in at the end (no fold ended the hand)."""
-    return len(rec.get("values", [])) - str(rec.get("betting", "")).count("f") >= 2
-
-
-def _record_at(path: Path, offset: int) -> dict[str, Any]:
-    """The hand record that starts at byte ``offset`` (a line start) of a JSON Lines log."""
-    missing = ViewError(f"no hand at byte {offset} of {path.name}")
-    if offset < 0:
-        raise missing
-    with path.open("rb") as f:
-        if offset > 0:
-            f.seek(offset - 1)
-            if f.read(1) != b"\n":
-                raise missing
-        raw = f.readline(1 << 20)
-    if not raw.endswith(b"\n"):
-        raise missing
-    try:
-        rec = json.loads(raw)
-    except ValueError:
-        raise missing from None
-    if not isinstance(rec, dict) or is_summary_record(rec):
-        raise missing
-    return rec
-
-
-def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
-    """One hand step by step: after each action, who acted, what, the pot and every stack's spend."""
-    from showdown.games.cards import parse_cards
-    from showdown.games.state import State, parse_action
-
-    if files.jsonl is None:
-        raise ViewError(f"match {files.key}: the replayer needs the .jsonl log")
-    rec = _record_at(files.jsonl, offset)
-    game = _game(rec.get("game"))
-    if game is None:
-        raise ViewError(f"unknown game {rec.get('game')!r}")
-    try:
-        for h in rec["hole"]:
-            parse_cards(h)  # checked: a hand with unreadable cards is refused whole
-        board_groups = [tuple(parse_cards(g)) for g in rec.get("board", [])]
-    except (KeyError, ShowdownError) as exc:
-        raise ViewError(f"hand {rec.get('hand')}: bad cards ({exc})") from None
-    state = State.initial(game)
-    steps = [_step(state, None, None, board_groups)]
-    betting = str(rec.get("betting", ""))
-    try:
-        for round_text in betting.split("/"):
-            for token in _tokens(round_text):
-                actor = state.current_player
-                text = _action_text(token, state.to_call() > 0)
-                state = state.apply(parse_action(token))
-                steps.append(_step(state, actor, text, board_groups))
-    except ShowdownError as exc:
-        raise ViewError(f"hand {rec.get('hand')}: betting {betting!r} does not fit game {game.name}: {exc}") from None
-    stacks = list(game.stack) if game.is_nolimit else None
-    return {
-        "hand": rec.get("hand"),
-        "game": game.name,
-        "players": rec.get("players"),
-        "hole": rec.get("hole"),
-        "board": rec.get("board"),
-        "betting": betting,
-        "values": rec.get("values"),
-        "events": rec.get("events") or [],
-        "stacks": stacks,
-        "steps": steps,
-    }
-
-
-def _tokens(text: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        j = i + 1
-        if text[i] == "r":
-            while j < len(text) and text[j].isdigit():
-                j += 1
-        out.append(text[i:j])
-        i = j
-    return out
-
-
-def _action_text(token: str, facing_bet: bool) -> str:
-    if token == "f":
-        return "folds"
-    if token == "c":
-        return "calls" if facing_bet else "checks"
-    if len(token) > 1:
-        return f"raises to {token[1:]}" if facing_bet else f"bets, to {token[1:]}"
-    return "raises" if facing_bet else "bets"
-
-
-def _step(state: Any, actor: int | None, text: str | None, board_groups: list[tuple[int, ...]]) -> dict[str, Any]:
-    from showdown.games.cards import format_cards
-
-    r = state.round
-    visible = [format_cards(g) for g in board_groups[: r + 1]]
-    return {
-        "actor": actor,
-        "text": text,
-        "round": r,
-        "board": visible,
-        "pot": int(sum(state.spent)),
-        "spent": [int(x) for x in state.spent],
-        "folded": list(state.folded),
-        "to_act": None if state.is_terminal else state.current_player,
-    }
-
-
-__all__ = [
-    "Catalog",
-    "LogFollower",
-    "MatchFiles",
-    "ViewError",
-    "discover",
-    "hand_list",
-    "hand_replay",
-    "match_summary",
-    "tournament_summary",
-]

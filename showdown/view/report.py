@@ -11,7 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from showdown.view.data import ViewError, discover, hand_list, hand_replay, match_summary, tournament_summary
+from showdown.view.catalog import ViewError, discover
+from showdown.view.data import match_summary, tournament_summary
+from showdown.view.hands import hand_list, hand_replay
 from showdown.view.server import _clean, static_text
 
 

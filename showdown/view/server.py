@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
-from showdown.view.data import Catalog, LogFollower, ViewError, discover, hand_list, hand_replay, match_summary, tournament_summary
+from showdown.view.catalog import Catalog, ViewError, discover
+from showdown.view.data import LogFollower, match_summary, tournament_summary
+from showdown.view.hands import hand_list, hand_replay
 
 LIVE_POLL_S = 0.5
 """How often a live page's log is looked at."""

@@ -175,7 +175,8 @@ def test_which_agents_count_as_known() -> None:
 def test_action_frequencies_that_contradict_the_declared_strategies_drop_the_claim() -> None:
     # Declared: both play the equilibrium. Really: both mix with other probabilities, on the
     # same actions, so no action is impossible under the declared strategy: only the chips can tell.
-    from showdown.evaluation.analyze import HandCollector, analyze
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.hand_table import HandCollector
 
     game = get_game("kuhn")
     eq = agent_strategy("equilibrium", game)

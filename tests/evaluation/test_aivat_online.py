@@ -13,7 +13,9 @@ import scipy.stats  # noqa: F401  imported before tracing: a first import is not
 
 from showdown.agents.exploiter import agent_strategy
 from showdown.evaluation.aivat import AivatEstimator
-from showdown.evaluation.analyze import AivatAccumulator, Analysis, HandCollector, analyze
+from showdown.evaluation.aivat_running import AivatAccumulator
+from showdown.evaluation.analyze import Analysis, analyze
+from showdown.evaluation.hand_table import HandCollector
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.catalog import get_game
 from showdown.solvers.strategy import Strategy, uniform_strategy

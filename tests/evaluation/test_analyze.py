@@ -13,7 +13,10 @@ import pytest
 from showdown.cli import main
 from showdown.errors import ShowdownError
 from showdown.evaluation.aivat import AivatEstimator
-from showdown.evaluation.analyze import HandCollector, analysis_json, analyze, format_analysis, read_logs
+from showdown.evaluation.analysis_output import analysis_json, format_analysis
+from showdown.evaluation.analyze import analyze
+from showdown.evaluation.hand_table import HandCollector
+from showdown.evaluation.log_reading import read_logs
 from showdown.games.catalog import get_game
 from showdown.protocol.logfile import HandRecord, parse_log
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from showdown.errors import ShowdownError
-from showdown.evaluation.analyze import read_logs
+from showdown.evaluation.log_reading import read_logs
 from tests.conftest import DATA
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -47,11 +47,9 @@ def tournament_file(folder: Path, out: str) -> Path:
 
 def run(folder: Path, out: str, address: str | None) -> dict[str, Any]:
     from showdown.matches.executors import make_executor
-    from showdown.matches.tournament import (
-        load_tournament_config,
-        run_tournament,
-        tournament_json,
-    )
+    from showdown.matches.tournament import run_tournament
+    from showdown.matches.tournament_config import load_tournament_config
+    from showdown.matches.tournament_results import tournament_json
 
     cfg = load_tournament_config(tournament_file(folder, out))
     executor = make_executor("ray" if address else None, address)

@@ -55,10 +55,11 @@ def test_a_local_match_waits_seconds_per_decision_and_the_reference_dealer_keeps
     config = MatchConfig(game="kuhn", agents=(AgentSpec(name="random"), AgentSpec(name="call")))
     assert config.dealer.t_response_ms == 10_000 and config.dealer.t_hand_ms == 60_000
     assert DealerOptions().t_response_ms == 600_000 and DealerOptions().t_hand_ms == 600_000
+    from showdown.cli.dealer import options_from_args
     from showdown.cli.main import build_parser
 
-    dealer = build_parser().parse_args(["dealer", "m", "kuhn", "10", "0", "a", "b"])
-    assert dealer.t_response == 600_000 and dealer.t_hand == 600_000
+    dealer = options_from_args(build_parser().parse_args(["dealer", "m", "kuhn", "10", "0", "a", "b"]))
+    assert dealer.t_response_ms == 600_000 and dealer.t_hand_ms == 600_000
 
 
 def test_a_bot_that_replies_c_alone_is_told_what_it_sent_and_what_a_reply_looks_like(tmp_path: Path) -> None:

@@ -56,7 +56,7 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: agents, dealer, duplicate"),
+        ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: address, agents, dealer, duplicate"),
         ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer >= 1, got -3"),
         ("hands: many\n", r"hands: expected an integer"),
         ("seed: 1.5\n", r"seed: expected an integer"),

@@ -61,7 +61,8 @@ def test_duplicate_match_pairs_the_same_deals(tmp_path: Path) -> None:
     rules = report.analysis.agent_reduction(0)
     assert rules is not None and rules > 1.0  # pairing removed card luck
     # the halves' logs analysed afterwards give the same paired figures
-    from showdown.evaluation.analyze import analyze, read_logs
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
 
     again = analyze(read_logs([h["jsonl"] for h in report.halves]).table, estimator="duplicate")
     assert again.deals == 300

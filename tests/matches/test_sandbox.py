@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from showdown.errors import ConfigError
-from showdown.matches.sandbox import Jail, Limits, limit_hit, network_namespace, parse_limits
+from showdown.matches.config import parse_limits
+from showdown.matches.sandbox import Jail, Limits, limit_hit, network_namespace
 
 HANDS = 100
 
@@ -207,7 +208,7 @@ def test_only_bots_we_did_not_write_are_sandboxed() -> None:
 
 def test_tournaments_sandbox_file_and_command_bots_unless_told_not_to(tmp_path: Path) -> None:
     from showdown.matches.config import Where
-    from showdown.matches.tournament import parse_tournament_config
+    from showdown.matches.tournament_config import parse_tournament_config
 
     doc = {"game": "kuhn", "hands": 10, "agents": ["random", {"command": "./bot"}]}
     assert parse_tournament_config(doc, Where("t.yaml"), tmp_path).sandbox

@@ -14,18 +14,9 @@ import pytest
 
 from showdown.errors import ConfigError
 from showdown.evaluation.stats import Estimate
-from showdown.matches.tournament import (
-    MatchOutcome,
-    TournamentResult,
-    _cell,
-    combine,
-    cross_table,
-    format_tournament,
-    load_tournament_config,
-    plan_matches,
-    ranking,
-    run_tournament,
-)
+from showdown.matches.tournament import plan_matches, run_tournament
+from showdown.matches.tournament_config import load_tournament_config
+from showdown.matches.tournament_results import MatchOutcome, TournamentResult, _cell, combine, cross_table, format_tournament, ranking
 
 ROOT = Path(__file__).resolve().parents[2]
 

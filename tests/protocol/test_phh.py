@@ -13,7 +13,8 @@ from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.protocol.logfile import LoggedHand, parse_log
-from showdown.protocol.phh import NoPhhForm, format_phh_hand, parse_phh_hand, phh_variant, split_phhs
+from showdown.protocol.phh import NoPhhForm, format_phh_hand, phh_variant
+from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
 from tests.phh_support import pokerkit_payoffs, random_hands, uneven_game
 
 pytest.importorskip("pokerkit")

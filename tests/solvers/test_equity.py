@@ -12,24 +12,25 @@ import pytest
 
 from showdown.games.cards import parse_cards
 from showdown.games.evaluate import hand_values
-from showdown.solvers import equity
+from showdown.solvers import equity, equity_boards
 from showdown.solvers.equity import (
     BOARDS_PER_MATCHUP,
-    CLASS_NAMES,
     EQUITY_SHA256,
-    EquityError,
     EquityTable,
-    board_counts,
-    canonical_boards,
+    load_equity_table,
+    packaged_table_path,
+    save_equity_table,
+)
+from showdown.solvers.equity_boards import board_counts, canonical_boards
+from showdown.solvers.hand_classes import (
+    CLASS_NAMES,
+    EquityError,
     class_combos,
     class_index,
     class_of,
     class_sizes,
     combo_classes,
-    load_equity_table,
-    packaged_table_path,
     pair_counts,
-    save_equity_table,
 )
 
 
@@ -158,7 +159,7 @@ def test_compact_values_keep_the_evaluator_order() -> None:
     rng = np.random.default_rng(5)
     hands = np.argsort(rng.random((50_000, 52)), axis=1)[:, :7].astype(np.int8)
     values = hand_values(hands)
-    compact = equity._compact(values)
+    compact = equity_boards._compact(values)
     i, j = rng.integers(0, len(values), (2, 200_000))
     assert np.array_equal(np.sign(values[i] - values[j]), np.sign(compact[i] - compact[j]))
 

@@ -20,7 +20,8 @@ from showdown.cli.one_round import (
     one_round_handler,
 )
 from showdown.errors import ShowdownError, SolverError
-from showdown.solvers.equity import CLASS_NAMES, class_index, equity_table
+from showdown.solvers.equity import equity_table
+from showdown.solvers.hand_classes import CLASS_NAMES, class_index
 from showdown.solvers.one_round import (
     DEFAULT_BETS,
     BetSpecError,

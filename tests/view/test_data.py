@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 
 from showdown.api import run_match
-from showdown.view.data import LogFollower, ViewError, discover, hand_list, hand_replay, match_summary
+from showdown.view.catalog import ViewError, discover
+from showdown.view.data import LogFollower, match_summary
+from showdown.view.hands import hand_list, hand_replay
 
 
 @pytest.fixture(scope="module")

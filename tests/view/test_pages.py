@@ -126,7 +126,6 @@ def test_replayer_steps_through_a_known_hand(browser: Any, serve: Any, leduc_mat
 
 
 def test_live_page_gains_hands_while_the_match_runs(browser: Any, serve: Any, tmp_path: Path) -> None:
-    from selenium.webdriver.common.by import By
 
     said = tmp_path / "match.stderr"
     with said.open("wb") as sink:
@@ -208,7 +207,6 @@ def test_report_file_works_with_no_server(browser: Any, kuhn_match: tuple[Path, 
 
 
 def test_bad_input_is_one_line_on_the_page(browser: Any, serve: Any, tmp_path: Path, kuhn_match: tuple[Path, dict[str, Any]]) -> None:
-    from selenium.webdriver.common.by import By
 
     empty = tmp_path / "empty"
     empty.mkdir()

@@ -1,0 +1,220 @@
+"""Reading hands back from log files: ACPC ``.log`` files (ours or the reference dealer's) and our
+``.jsonl`` files into one ``HandTable``, with the games they name, their score lines, and notes on
+torn tails and files of the same match given twice. Errors name the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from showdown.errors import GameDefError, ShowdownError
+from showdown.evaluation.hand_table import HandCollector, HandTable
+from showdown.games.catalog import get_game
+from showdown.games.gamedef import GameDef
+from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, parse_header_line, read_records
+
+__all__ = ["NOT_LOGS", "LogSet", "read_logs", "resolve_log_game"]
+
+
+@dataclass
+class LogSet:
+    """Hands read from log files, with what their headers and score lines said."""
+
+    table: HandTable
+    game: GameDef | None
+    scores: list[tuple[Path, Score]]  # files that had a SCORE line (or a JSONL summary's totals)
+    files: list[Path]
+    notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
+
+
+def _is_jsonl(path: Path) -> bool:
+    if path.suffix == ".jsonl":
+        return True
+    if path.suffix == ".log":
+        return False
+    with path.open("r", encoding="utf-8", errors="replace") as f:
+        for line in f:
+            if line.strip():
+                return line.lstrip().startswith("{")
+    return False
+
+
+def _iter_file(path: Path, torn: list[str] | None = None) -> Iterator[tuple[int, str]]:
+    """The file's lines with their numbers. A last line with no line end is what a crash leaves
+    mid-write: it is not read (even if it would parse, it may be cut short), and ``torn`` says so."""
+    try:
+        f = path.open("r", encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
+    with f:
+        for number, line in enumerate(f, start=1):
+            if not line.endswith("\n"):
+                if torn is not None and line.strip():
+                    torn.append(
+                        f"{path}:{number}: the last line is cut off (the writer stopped mid-line); "
+                        f"the {number - 1} complete lines before it were read"
+                    )
+                return
+            yield number, line
+
+
+def _game_of_file(path: Path) -> str | None:
+    """The game a log names: the ACPC header's game file, or a JSON record's ``game``."""
+    for _, line in _iter_file(path):
+        if line.startswith("#"):
+            header = parse_header_line(line)
+            if header is not None:
+                return header.game
+        elif line.strip().startswith("{"):
+            try:
+                return str(json.loads(line).get("game") or "") or None
+            except ValueError:
+                return None
+        elif line.strip():
+            return None
+    return None
+
+
+def resolve_log_game(game_name: str, log_path: Path) -> GameDef:
+    """The game a log header names: a path next to the log, a catalog name or a reference file name."""
+    beside = log_path.parent / game_name
+    if beside.is_file():
+        return get_game(str(beside))
+    try:
+        return get_game(game_name)
+    except GameDefError as exc:
+        raise GameDefError(
+            f"{log_path}: the header names game {game_name!r}, which is neither a catalog game nor a file "
+            f"next to the log ({exc}); pass --game GAME"
+        ) from None
+
+
+def _resolve_game(label: str, path: Path) -> GameDef | None:
+    try:
+        return resolve_log_game(label, path)
+    except ShowdownError:
+        return None
+
+
+def read_logs(
+    paths: Sequence[str | Path],
+    *,
+    game: GameDef | None = None,
+    encoder_for: Any = None,
+    halves: bool = True,
+    chance: bool = False,
+) -> LogSet:
+    """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
+
+    The game comes from ``game`` or the first file's header (None when it cannot be resolved: the
+    figures are then in chips only). ``encoder_for(game)`` may return an ``AivatEstimator`` to place
+    the hands in the game's tree. Each file is its own ``half`` (for duplicate pairing) when
+    ``halves``. Errors name the file and line.
+    """
+    files = [Path(p) for p in paths]
+    if not files:
+        raise ShowdownError("no log files given")
+    for p in files:
+        if not p.is_file():
+            raise ShowdownError(f"no such log file: {p}")
+    notes: list[str] = []
+    files = _only_logs(files, notes)
+    files = _one_file_per_match(files, notes)
+    labels = [_game_of_file(p) for p in files]
+    if game is None:
+        game = _resolve_game(labels[0], files[0]) if labels[0] else None
+    _check_one_game(files, labels, game)
+    encoder = encoder_for(game) if (encoder_for is not None and game is not None) else None
+    corrector = None
+    if chance and game is not None:
+        from showdown.evaluation.chance import ChanceCorrector, supports
+
+        if supports(game) is None:
+            corrector = ChanceCorrector(game)
+    collector = HandCollector(encoder=encoder, corrector=corrector)
+    scores: list[tuple[Path, Score]] = []
+    for k, path in enumerate(files):
+        half = k if halves else 0
+        if _is_jsonl(path):
+            score = _read_jsonl(path, collector, half, notes)
+        else:
+            score = _read_acpc(path, collector, half, notes)
+        if score is not None:
+            scores.append((path, score))
+    return LogSet(collector.table(), game, scores, files, notes)
+
+
+NOT_LOGS = (".match.json", ".result.json", ".stderr", ".game", ".yaml", ".png")
+"""What ``showdown match`` writes beside its logs: ``analyze out/*`` passes over these."""
+
+
+def _only_logs(files: list[Path], notes: list[str]) -> list[Path]:
+    kept = [p for p in files if not p.name.endswith(NOT_LOGS)]
+    skipped = len(files) - len(kept)
+    if skipped:
+        notes.append(f"{skipped} file(s) beside the logs (match settings, results, bot output) were passed over")
+    if not kept:
+        raise ShowdownError("no log files among " + ", ".join(str(p) for p in files[:3]) + (" ..." if len(files) > 3 else ""))
+    return kept
+
+
+def _one_file_per_match(files: list[Path], notes: list[str]) -> list[Path]:
+    """``X.log`` and ``X.jsonl`` are the same match written twice: keep the JSON Lines one (it has
+    the dealer's events), so that ``analyze out/*`` counts each match once."""
+    given = {p.resolve() for p in files}
+    kept: list[Path] = []
+    for p in files:
+        twin = p.with_suffix(".jsonl")
+        if p.suffix == ".log" and twin.resolve() in given:
+            notes.append(f"{p} and {twin} are the same match: read {twin.name} only")
+            continue
+        if p.resolve() in {k.resolve() for k in kept}:
+            continue
+        kept.append(p)
+    return kept
+
+
+def _check_one_game(files: list[Path], labels: list[str | None], game: GameDef | None) -> None:
+    """Logs of different games cannot be pooled: one line naming the first file that differs."""
+    first = labels[0]
+    for path, label in zip(files[1:], labels[1:]):
+        if label == first or label is None or first is None:
+            continue
+        other = _resolve_game(label, path)
+        if game is not None and other is not None and other == game:
+            continue
+        raise ShowdownError(
+            f"{path} is a log of {label!r} but {files[0]} is one of {first!r}: analyze the games separately"
+        )
+
+
+def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
+    return _read_log_file(path, collector, half, notes, jsonl=False)
+
+
+def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
+    return _read_log_file(path, collector, half, notes, jsonl=True)
+
+
+def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool) -> Score | None:
+    """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
+    streamed); the match's total if the file has one (its SCORE line or summary record)."""
+    score: Score | None = None
+    lines = (line for _, line in _iter_file(path, notes))
+    for number, record in read_records(lines, source=str(path), jsonl=jsonl):
+        try:
+            if isinstance(record, HandRecord):
+                collector.add_record(record, half)
+            elif isinstance(record, LoggedHand):
+                collector.add_logged(record, half)
+            elif isinstance(record, Score):
+                score = record
+            elif isinstance(record, MatchSummary):
+                score = record.score or score
+        except ShowdownError as exc:
+            raise ShowdownError(f"{path}:{number}: {exc}") from None
+    return score

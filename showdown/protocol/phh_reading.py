@@ -1,0 +1,371 @@
+"""PHH hands back into our hands: ``split_phhs`` cuts a ``.phhs`` file into its tables,
+``parse_phh_hand`` reads one (the game it implies, the hand replayed by our rules). The format and
+the mapping between PHH's players and bets and ours: ``phh``. Pure: text in, values out; TOML is read
+with ``tomllib`` (never ``eval``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from showdown.errors import CardError, GameDefError, ProtocolError
+from showdown.games.cards import Card, format_cards, parse_cards
+from showdown.games.gamedef import MAX_PLAYERS, GameDef
+from showdown.games.hand_value import hand_value
+from showdown.games.live_hand import LiveHand
+from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_pots
+from showdown.protocol.logfile import LoggedHand, format_value
+from showdown.protocol.phh import PhhHand, fresh_live_hand, game_from_phh, illegal_reason
+
+__all__ = ["parse_phh_hand", "split_phhs"]
+
+# --------------------------------------------------------------------------------- in
+
+_TABLE = re.compile(r"\[\s*([^\]\[]+?)\s*\]\s*(#.*)?")
+
+
+def split_phhs(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+    """The hands of a ``.phh`` or ``.phhs`` text, one at a time: (first line number, TOML text).
+
+    A ``.phhs`` starts each hand with a table header at the start of a line (``[12]``); a ``.phh``
+    is one hand with no header. Memory stays flat however many hands the file holds."""
+    chunk: list[str] = []
+    start = 1
+    content = False  # whether the chunk has more than blank lines and comments
+    for number, line in enumerate(lines, start=1):
+        if line[:1] == "[" and _TABLE.fullmatch(line.rstrip("\r\n")):
+            if content:
+                yield start, "".join(chunk)
+            chunk, start, content = [], number, False
+        elif not content:
+            bare = line.strip()
+            content = bool(bare) and bare[0] != "#"
+        chunk.append(line if line.endswith("\n") else line + "\n")
+    if content:
+        yield start, "".join(chunk)
+
+
+class _Fields:
+    """A hand's TOML fields, each read with a message naming the field when it is wrong."""
+
+    def __init__(self, doc: dict[str, Any], where: str) -> None:
+        self.doc = doc
+        self.where = where
+
+    def fail(self, name: str, what: str) -> ProtocolError:
+        return ProtocolError(f"{self.where}: field {name!r}: {what}")
+
+    def get(self, name: str, required: bool = True) -> Any:
+        if name not in self.doc:
+            if required:
+                raise self.fail(name, "missing (a PHH hand needs variant, antes, blinds_or_straddles, starting_stacks, actions "
+                                "and min_bet, or small_bet and big_bet)")  # fmt: skip
+            return None
+        return self.doc[name]
+
+    def integer(self, name: str, low: int = 0, required: bool = True) -> int | None:
+        value = self.get(name, required)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
+            raise self.fail(name, f"{value!r} is not a whole number of chips from {low} to {2**31 - 1}")
+        return value
+
+    def integers(self, name: str, count: int | None, low: int = 0) -> list[int]:
+        value = self.get(name)
+        if not isinstance(value, list) or (count is not None and len(value) != count):
+            want = f"{count} whole numbers" if count is not None else "a list of whole numbers"
+            raise self.fail(name, f"{_short(value)} is not {want}")
+        for v in value:
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v < 2**31:
+                raise self.fail(name, f"{v!r} is not a whole number of chips from {low} to {2**31 - 1}")
+        return value
+
+    def strings(self, name: str, count: int | None = None, required: bool = True) -> list[str] | None:
+        value = self.get(name, required)
+        if value is None:
+            return None
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value) or (count is not None and len(value) != count):
+            want = f"{count} strings" if count is not None else "a list of strings"
+            raise self.fail(name, f"{_short(value)} is not {want}")
+        return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_NAME_BAD = re.compile(r"[:|\s]+")
+
+
+def _clean_name(name: str, p: int) -> str:
+    """A PHH name as a log name: no spaces, ':' or '|' (our lines separate with them)."""
+    return _NAME_BAD.sub("_", name.strip()) or f"p{p + 1}"
+
+
+_SIMPLE_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*) = (-?(?:0|[1-9][0-9]*)|true|false|"[^"\\\x00-\x1f\x7f]*"'
+                          r'|\[(?:-?(?:0|[1-9][0-9]*)(?:, -?(?:0|[1-9][0-9]*))*|"[^"\\\x00-\x1f\x7f]*"(?:, "[^"\\\x00-\x1f\x7f]*")*)?\])')
+_SIMPLE_TABLE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
+
+
+def _simple_toml(text: str) -> dict[str, Any] | None:
+    """The TOML of a hand as written by us (and by pokerkit): one ``key = value`` a line, values
+    whole numbers, booleans, strings without escapes, or one-line lists of those. Such a value is
+    JSON text too, read by ``json`` (tens of times faster than ``tomllib``); anything else -> None,
+    and ``tomllib`` reads the hand."""
+    table: str | None = None
+    keys: set[str] = set()
+    parts: list[str] = []
+    for line in text.splitlines():
+        if not line or line[0] == "#":
+            continue
+        m = _SIMPLE_LINE.fullmatch(line)
+        if m is None:
+            t = _SIMPLE_TABLE.fullmatch(line)
+            if t is None or table is not None or parts:
+                return None
+            table = t.group(1)
+            continue
+        key = m.group(1)
+        if key in keys:
+            return None  # tomllib says what is wrong
+        keys.add(key)
+        parts.append(f'"{key}":{m.group(2)}')
+    doc: dict[str, Any] = json.loads("{" + ",".join(parts) + "}")
+    return doc if table is None else {table: doc}
+
+
+def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
+    """One hand's TOML text (with or without its ``[table]`` header) -> ``PhhHand``; any fault is a
+    ``ProtocolError`` naming ``where`` (file and line) and the field. ``index`` numbers a hand that
+    has no ``hand`` field."""
+    f = _read_fields(text, where)
+    game = _table_game(f)
+    n = game.num_players
+    actions = f.strings("actions")
+    assert actions is not None
+    number = f.doc.get("hand", index)
+    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
+        number = index
+    players = f.strings("players", n, required=False)
+    names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
+    seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
+    hand, betting = _replay(game, actions, number, names, f)
+    _check_finishing(f, game, hand)
+    label, seed, match = f.doc.get("_game"), f.doc.get("_seed"), f.doc.get("event")
+    return PhhHand(
+        game, hand, seats,
+        label if isinstance(label, str) else None,
+        seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None,
+        match if isinstance(match, str) else None,
+        betting,
+    )  # fmt: skip
+
+
+def _read_fields(text: str, where: str) -> _Fields:
+    doc = _simple_toml(text)
+    if doc is None:
+        try:
+            doc = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
+    tables = [v for v in doc.values() if isinstance(v, dict)]
+    if len(doc) == 1 and len(tables) == 1:
+        key = next(iter(doc))
+        doc, where = tables[0], f"{where} [{key}]"
+    return _Fields(doc, where)
+
+
+def _table_game(f: _Fields) -> GameDef:
+    """The game the hand's variant, blinds, antes, stacks and bet sizes describe."""
+    variant = f.get("variant")
+    if variant not in ("NT", "FT"):
+        raise f.fail("variant", f"{_short(variant)}: showdown reads the Texas hold'em variants 'NT' (no-limit) and 'FT' (fixed-limit)")
+    blinds = f.integers("blinds_or_straddles", None)
+    n = len(blinds)
+    if not 2 <= n <= MAX_PLAYERS:
+        raise f.fail("blinds_or_straddles", f"{n} players: showdown plays 2 to {MAX_PLAYERS}")
+    if any(f.integers("antes", n)):
+        raise f.fail("antes", "showdown's games have no antes (all must be 0)")
+    stacks = f.integers("starting_stacks", n, low=1)
+    if variant == "NT":
+        bets = [f.integer("min_bet", 1)]
+        if bets[0] != max(blinds):
+            raise f.fail("min_bet", f"{bets[0]} differs from the big blind {max(blinds)} (our no-limit rules tie them)")
+    else:
+        bets = [f.integer("small_bet", 1), f.integer("big_bet", 1)]
+    try:
+        return game_from_phh(variant, blinds, stacks, [b for b in bets if b is not None])
+    except GameDefError as exc:
+        raise f.fail("blinds_or_straddles", str(exc)) from None
+
+
+def _check_finishing(f: _Fields, game: GameDef, hand: LoggedHand) -> None:
+    """``finishing_stacks``, when given, must be what the actions give (split pots' odd chips aside)."""
+    finishing = f.doc.get("finishing_stacks")
+    if finishing is None:
+        return
+    n = game.num_players
+    if not isinstance(finishing, list) or len(finishing) != n or not all(isinstance(v, (int, float)) for v in finishing):
+        raise f.fail("finishing_stacks", f"{_short(finishing)} is not {n} numbers")
+    for p, (start, end, value) in enumerate(zip(game.stack, finishing, hand.values)):
+        if abs(end - start - value) >= (n if value % 1 else 1):
+            raise f.fail("finishing_stacks", f"p{p + 1} ends with {end}, but the actions give {format_value(start + value)}")
+
+
+_PLAYERS = {f"p{p + 1}": p for p in range(MAX_PLAYERS)}
+_CARDS = {format_cards((c,)): c for c in range(52)}
+_HOLDINGS = {format_cards((a, b)): (a, b) for a in range(52) for b in range(52) if a != b}  # every hold'em hand's text
+
+
+def _player(word: str, n: int, f: _Fields, i: int, text: str) -> int:
+    p = _PLAYERS.get(word, n)
+    if p >= n:
+        raise f.fail("actions", f"[{i}] {text!r}: no player {word!r} (p1 to p{n})")
+    return p
+
+
+def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
+    pair = _HOLDINGS.get(text)
+    if pair is not None:
+        return pair
+    try:
+        cards = tuple(_CARDS[text[k : k + 2]] for k in range(0, len(text), 2))
+        if len(text) % 2 == 0:
+            return cards
+    except KeyError:
+        pass
+    try:
+        return parse_cards(text)  # the reason, in its words
+    except CardError as exc:
+        why = "unknown cards ('??'): our logs need every card" if "?" in text else str(exc)
+        raise f.fail("actions", f"[{i}] {action!r}: {why}") from None
+    raise AssertionError("unreachable: cards parse_cards takes are all in _CARDS")
+
+
+def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> tuple[LoggedHand, str]:
+    """Cards first (our hands are dealt up front), then the betting through the rules."""
+    holes, board, betting = _deal(game, actions, f)
+    live = fresh_live_hand(game)
+    rounds: list[list[Action]] = [[]]
+    base = 0  # what each player still in had put in before this street (PHH's sizes are street totals)
+    for i, raw, words in betting:
+        p = _player(words[0], game.num_players, f, i, raw)
+        if words[1] == "sm":
+            _check_shown(words, holes[p], p, f, i, raw)
+            continue
+        _check_turn(live, p, f, i, raw)
+        action = _action(game, live, base, words, f, i, raw)
+        _apply(live, p, action, f, i, raw)
+        rounds[-1].append(action)
+        while len(rounds) <= live.round:
+            rounds.append([])
+        if not live.finished and len(rounds) - 1 == live.round and not rounds[-1]:
+            base = live.max_spent
+            if len(board) <= live.round:
+                raise f.fail("actions", f"[{i + 1}]: round {live.round + 1} starts before its board is dealt ('d db')")
+    if not live.finished:
+        raise f.fail("actions", f"the hand stops with p{live.player + 1} to act")
+    if len(board) != live.round + 1:
+        raise f.fail("actions", f"{len(board) - 1} boards dealt; the hand reaches {live.round}")
+    values = _values(game, live, holes, board)
+    return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
+
+
+def _check_shown(words: list[str], hole: tuple[Card, ...], p: int, f: _Fields, i: int, raw: str) -> None:
+    """A showdown line (``pN sm CARDS``) shows the cards the player was dealt."""
+    if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != hole:
+        raise f.fail("actions", f"[{i}] {raw!r}: shows other cards than p{p + 1} was dealt")
+
+
+def _check_turn(live: LiveHand, p: int, f: _Fields, i: int, raw: str) -> None:
+    if live.finished:
+        raise f.fail("actions", f"[{i}] {raw!r}: the betting is over")
+    if live.player != p:
+        raise f.fail("actions", f"[{i}] {raw!r}: p{live.player + 1} is to act")
+
+
+def _apply(live: LiveHand, p: int, action: Action, f: _Fields, i: int, raw: str) -> None:
+    """Player ``p``'s ``action``, when the rules allow it."""
+    why = illegal_reason(live, p, action)
+    if why is not None:
+        raise f.fail("actions", f"[{i}] {raw!r}: {why}")
+    live.apply(action)
+
+
+def _values(game: GameDef, live: LiveHand, holes: tuple[tuple[Card, ...], ...], board: list[tuple[Card, ...]]) -> tuple[float, ...]:
+    """What each position won: the pots split by the rules (hands compared when it went to showdown)."""
+    strengths: list[int] = []
+    if live.is_showdown:
+        visible = tuple(c for g in board for c in g)
+        strengths = [-1 if live.folded[p] else hand_value(holes[p] + visible) for p in range(game.num_players)]
+    return split_pots(live.spent, live.folded, strengths)
+
+
+def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Card, ...], ...], list[tuple[Card, ...]], list[tuple[int, str, list[str]]]]:
+    """The hole cards by position, the board by round, and the players' actions (index, text, words)."""
+    n = game.num_players
+    hole: list[tuple[Card, ...] | None] = [None] * n
+    board: list[tuple[Card, ...]] = [()]
+    betting: list[tuple[int, str, list[str]]] = []
+    for i, raw in enumerate(actions):
+        words = (raw.split("#", 1)[0] if "#" in raw else raw).split()
+        if not words:
+            continue
+        if words[0] != "d":
+            if len(words) < 2:
+                raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+            betting.append((i, raw, words))
+        else:
+            _dealer_line(game, words, hole, board, f, i, raw)
+    missing = [f"p{p + 1}" for p in range(n) if hole[p] is None]
+    if missing:
+        raise f.fail("actions", f"no hole cards dealt to {', '.join(missing)} ('d dh pN cards')")
+    holes = tuple(h or () for h in hole)
+    cards = [c for g in board for c in g] + [c for h in holes for c in h]
+    if len(set(cards)) != len(cards):
+        raise f.fail("actions", "a card is dealt twice")
+    return holes, board, betting
+
+
+def _dealer_line(
+    game: GameDef, words: list[str], hole: list[tuple[Card, ...] | None], board: list[tuple[Card, ...]], f: _Fields, i: int, raw: str
+) -> None:
+    """A ``d dh pN CARDS`` (hole cards) or ``d db CARDS`` (board) line, into ``hole`` or ``board``."""
+    if words[1:2] == ["dh"] and len(words) == 4:
+        p = _player(words[2], game.num_players, f, i, raw)
+        hole[p] = _cards(words[3], f, i, raw)
+        if len(hole[p] or ()) != game.num_hole_cards:
+            raise f.fail("actions", f"[{i}] {raw!r}: {game.num_hole_cards} hole cards expected")
+    elif words[1:2] == ["db"] and len(words) == 3:
+        board.append(_cards(words[2], f, i, raw))
+        r = len(board) - 1
+        if r >= game.num_rounds or len(board[r]) != game.num_board_cards[r]:
+            raise f.fail("actions", f"[{i}] {raw!r}: the board comes as 3, 1 and 1 cards")
+    else:
+        raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+
+
+def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
+    kind = words[1]
+    if kind == "f" and len(words) == 2:
+        if not state.can_fold():
+            raise f.fail("actions", f"[{i}] {raw!r}: a fold with nothing to call (check instead: 'pN cc')")
+        return FOLD
+    if kind == "cc" and len(words) == 2:
+        return CALL
+    if kind == "cbr" and len(words) == 3 and words[2].isdigit():
+        to = base + int(words[2])
+        if game.is_limit:
+            bounds = state.raise_bounds()
+            if bounds is None or bounds[0] != to:
+                want = f"a raise to {bounds[0] - base}" if bounds else "no raise"
+                raise f.fail("actions", f"[{i}] {raw!r}: the fixed limit allows {want} here")
+            return RAISE
+        return Action(ActionKind.RAISE, to)
+    raise f.fail("actions", f"[{i}] {raw!r}: expected 'pN f', 'pN cc', 'pN cbr AMOUNT' or 'pN sm CARDS'")
