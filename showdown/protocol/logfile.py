@@ -446,7 +446,7 @@ def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = F
     line number: memory stays flat however long the log. Blank lines and comments are skipped; a
     header comes with the time-limit lines after it; a bad line is a ``ProtocolError`` naming
     ``source`` and its number. Callers open the file (and leave out a torn last line)."""
-    read = _jsonl_record if jsonl else _log_record
+    read = jsonl_record if jsonl else _log_record
     header: tuple[int, LogHeader] | None = None
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -482,7 +482,8 @@ def _log_record(line: str) -> LogRecord | None:
     return None
 
 
-def _jsonl_record(line: str) -> LogRecord | None:
+def jsonl_record(line: str) -> HandRecord | MatchSummary | None:
+    """One ``.jsonl`` line, typed: a hand record, the summary record, or None for a blank line."""
     if not line.strip():
         return None
     if is_summary_line(line):
