@@ -139,7 +139,8 @@ class MatchEngine:
         self._payoffs = HandPayoffs(game)
         self._deals_repeat = self._payoffs.deals_repeat  # then payoffs are memoised, else values worked out ahead
         self._codec = MatchStateEncoder(game, self._deals_repeat)  # the hand's MATCHSTATE texts, by position
-        self._repairs = ReplyRepairs(game)
+        repairs = ReplyRepairs(game)  # limit: remembered per betting node; no-limit: worked out each time
+        self._reply_outcome = repairs.outcome if game.is_limit else repairs.repair
         self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
         self._out: list[Output] = []
 
@@ -434,7 +435,7 @@ class MatchEngine:
 
     def _take_action(self, seat: int, text: str) -> None:
         assert self._node is not None
-        played, kind, warning = self._repairs.outcome(self._node, text)
+        played, kind, warning = self._reply_outcome(self._node, text)
         if warning is not None:
             self._book.warn(self._out, seat, kind, warning, text)
         self._apply(played)

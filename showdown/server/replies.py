@@ -29,20 +29,19 @@ Outcome = tuple[Action, EventKind, str | None]
 
 
 class ReplyRepairs:
-    """``outcome(betting, text)``: what a reply's action text becomes at that point of the hand."""
+    """What a reply's action text becomes at a point of the hand: ``outcome`` at a limit tree's node
+    (memoised there), ``repair`` anywhere (no-limit hands, played in place)."""
 
-    __slots__ = ("game", "_memo", "_quick")
+    __slots__ = ("game", "_quick")
 
     def __init__(self, game: GameDef) -> None:
         self.game = game
-        self._memo = game.is_limit  # limit games walk a shared tree whose nodes remember replies
         self._quick = {"f": FOLD, "c": CALL}
         if game.is_limit:
             self._quick["r"] = RAISE
 
     def outcome(self, betting: Betting, text: str) -> Outcome:
-        if not self._memo:
-            return self.repair(betting, text)
+        """At a limit game's ``BettingNode``, which remembers what each reply text became."""
         replies = cast(BettingNode, betting).replies
         outcome = replies.get(text)
         if outcome is None:
