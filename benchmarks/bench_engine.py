@@ -19,7 +19,8 @@ import time
 
 from showdown.games.catalog import get_game
 from showdown.protocol.codec import MatchStateDecoder
-from showdown.server.dealer import HandFinished, MatchEngine, Output, Send
+from showdown.server.dealer import MatchEngine
+from showdown.server.outputs import HandFinished, Output, Send
 
 
 def _reply(decoder: MatchStateDecoder, line: str, rng: random.Random, nolimit: bool) -> str:

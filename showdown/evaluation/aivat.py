@@ -46,6 +46,7 @@ import numpy as np
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.cards import Card
 from showdown.games.gamedef import GameDef
+from showdown.protocol.events import NOT_ITS_OWN_ACTION
 from showdown.solvers.strategy import Profile, Strategy, strategy_to_arrays, uniform_strategy
 from showdown.solvers.tree import GameTree, NodeKind, build_tree, check_solvable
 
@@ -65,7 +66,7 @@ __all__ = [
 FIT_ALARM = 1e-3
 """A known seat whose action counts fit its strategy with a chi-square p-value below this is dropped."""
 
-REPLACING_EVENTS = frozenset({"timeout", "disconnect", "invalid", "bad_action", "resized"})
+REPLACING_EVENTS = NOT_ITS_OWN_ACTION
 """Dealer events (``HandRecord.events`` kinds) after which the seat's action was not its own choice."""
 
 _EXACT_AGENT_CLASSES = (

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import ProtocolError
+from showdown.protocol.events import NOT_ITS_OWN_ACTION, seats_with
 from showdown.protocol.logfile import HandRecord, LoggedHand
 
 __all__ = ["HandCollector", "HandTable"]
@@ -120,11 +121,9 @@ class HandCollector:
 
     def add_record(self, record: HandRecord, half: int = 0) -> None:
         """A JSON Lines hand record (the match runner's ``on_hand``)."""
-        from showdown.evaluation.aivat import REPLACING_EVENTS
-
         replaced = None
         if record.events:
-            hit = {e.get("seat") for e in record.events if e.get("kind") in REPLACING_EVENTS}
+            hit = seats_with(record.events, NOT_ITS_OWN_ACTION)
             replaced = [s in hit for s in record.seats]
         self.add(
             record.hand,

@@ -5,17 +5,16 @@ torn tails and files of the same match given twice. Errors name the file and lin
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import GameDefError, ShowdownError
+from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, parse_header_line, read_records
+from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, jsonl_record, parse_header_line, read_records
 
 __all__ = ["NOT_LOGS", "LogSet", "read_logs", "resolve_log_game"]
 
@@ -71,9 +70,10 @@ def _game_of_file(path: Path) -> str | None:
                 return header.game
         elif line.strip().startswith("{"):
             try:
-                return str(json.loads(line).get("game") or "") or None
-            except ValueError:
+                record = jsonl_record(line)
+            except ProtocolError:
                 return None
+            return (record.game if record is not None else "") or None
         elif line.strip():
             return None
     return None

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from showdown.evaluation.numbers import decimals, decimals_of, interval_text, signed
 from showdown.evaluation.stats import Estimate
-from showdown.protocol.logfile import chosen_why
+from showdown.protocol.events import chosen_why
 
 if TYPE_CHECKING:
     from showdown.evaluation.analyze import Analysis

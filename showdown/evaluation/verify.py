@@ -25,10 +25,12 @@ from showdown.games.gamedef import GameDef
 from showdown.games.state import State
 from showdown.protocol.logfile import (
     MAX_DIGITS,
+    STATE_PREFIX,
     LoggedHand,
     LogHeader,
     Score,
     format_value,
+    is_score_line,
     parse_count,
     parse_header_line,
     parse_score_line,
@@ -126,9 +128,9 @@ class _Audit:
                 return
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
             try:
-                if line.startswith("STATE:"):
+                if line.startswith(STATE_PREFIX):
                     self.hand_line(line)
-                elif line.startswith("SCORE:"):
+                elif is_score_line(line):
                     self.score = parse_score_line(line)
                 elif line.startswith("#"):
                     if not line.startswith("#--t_"):

@@ -7,10 +7,10 @@ one class. ``apply`` returns a new state; nothing is changed in place.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
+from functools import lru_cache
 from typing import Any, Protocol
 
 from showdown.errors import IllegalActionError, ProtocolError
@@ -59,34 +59,54 @@ FOLD = Action(ActionKind.FOLD)
 CALL = Action(ActionKind.CALL)
 RAISE = Action(ActionKind.RAISE)
 
-_ACTION_TOKEN = re.compile(r"([fcr])(\d*)")
+_LETTERS = {"f": FOLD, "c": CALL, "r": RAISE}
+_DIGITS = frozenset("0123456789")
+
+
+def _round_actions(part: str, text: str) -> list[Action]:
+    """The actions of one round's betting ``part`` of ``text``: the one tokenizer of betting text
+    (``f``, ``c``, ``r``, ``r<total>``; ``ProtocolError`` naming ``text`` for anything else)."""
+    out: list[Action] = []
+    i, n = 0, len(part)
+    while i < n:
+        action = _LETTERS.get(part[i])
+        if action is None:
+            raise ProtocolError(f"bad betting {text!r}: unexpected {part[i:]!r}")
+        i += 1
+        if action is RAISE and i < n and part[i] in _DIGITS:
+            j = i + 1
+            while j < n and part[j] in _DIGITS:
+                j += 1
+            action = Action(ActionKind.RAISE, int(part[i:j]))
+            i = j
+        out.append(action)
+    return out
 
 
 def parse_action(text: str) -> Action:
     """Strict parse of one canonical action: ``f``, ``c``, ``r`` or ``r<N>``."""
-    m = _ACTION_TOKEN.fullmatch(text)
-    if not m or (m.group(2) and m.group(1) != "r"):
+    action = _LETTERS.get(text)
+    if action is not None:
+        return action
+    try:
+        actions = _round_actions(text, text)
+    except ProtocolError:
+        actions = []
+    if len(actions) != 1:
         raise ProtocolError(f"bad action {text!r}: expected f, c, r or r<total>")
-    if m.group(1) == "r":
-        return Action(ActionKind.RAISE, int(m.group(2))) if m.group(2) else RAISE
-    return FOLD if m.group(1) == "f" else CALL
+    return actions[0]
 
 
 def parse_betting(text: str) -> tuple[tuple[Action, ...], ...]:
     """``"cr200c/r400"`` -> actions per round (a trailing ``/`` gives an empty round)."""
-    rounds = []
-    for part in text.split("/"):
-        actions = []
-        pos = 0
-        for m in re.finditer(r"[fcr]\d*", part):
-            if m.start() != pos:
-                break
-            actions.append(parse_action(m.group()))
-            pos = m.end()
-        if pos != len(part):
-            raise ProtocolError(f"bad betting {text!r}: unexpected {part[pos:]!r}")
-        rounds.append(tuple(actions))
-    return tuple(rounds)
+    return tuple(tuple(_round_actions(part, text)) for part in text.split("/"))
+
+
+@lru_cache(maxsize=4096)
+def betting_actions(text: str) -> tuple[Action, ...]:
+    """The actions of a betting text in order, the rounds' ``/`` left out (memoised: a client reads
+    the same few pieces of betting again and again)."""
+    return tuple(a for part in text.split("/") for a in _round_actions(part, text))
 
 
 def format_betting(rounds: Iterable[Iterable[Action]]) -> str:

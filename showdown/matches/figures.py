@@ -12,8 +12,8 @@ from showdown.errors import ShowdownError
 from showdown.evaluation.stats import MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.matches.config import AgentSpec
+from showdown.protocol.events import DEALER_CHOSE, seats_with
 from showdown.protocol.logfile import HandRecord
-from showdown.server.tcp import DEALER_PLAYED
 
 __all__ = ["STATS_BATCH", "RunningFigures"]
 
@@ -52,8 +52,8 @@ class RunningFigures:
     def add(self, record: HandRecord) -> None:
         """Take one finished hand."""
         if record.events:
-            for seat in {e.get("seat") for e in record.events if e.get("kind") in DEALER_PLAYED}:
-                if isinstance(seat, int) and 0 <= seat < len(self.labels):
+            for seat in seats_with(record.events, DEALER_CHOSE):
+                if seat < len(self.labels):
                     self.replaced_hands[self.labels[seat]] += 1
         self.waiting.append(record)
         self.series.add(record.seats, record.values)

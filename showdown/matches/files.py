@@ -13,7 +13,7 @@ from typing import Any
 from showdown.errors import ConfigError
 from showdown.evaluation.report import MatchReport
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
-from showdown.protocol.logfile import HandRecord
+from showdown.protocol.logfile import HandRecord, is_score_line
 
 __all__ = [
     "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "load_match_file", "replay_finished_hands", "save_match_file",
@@ -79,6 +79,10 @@ def replay_finished_hands(jsonl: Path, hands: int, hand_done: Callable[[HandReco
             hand_done(HandRecord.from_json(line))
 
 
+LAST_LINE_BYTES = 1 << 16
+"""Bytes read at the end of a ``.log`` to find its last line (a SCORE line is far shorter)."""
+
+
 def _finished(match_file: Path) -> bool:
     """The match ended as it should: its log has its SCORE line, and no signal (Ctrl-C, SIGTERM)
     stopped it (its ``.result.json`` says so). A stopping rule's early end is an end."""
@@ -86,8 +90,8 @@ def _finished(match_file: Path) -> bool:
     log = match_file.with_name(stem + ".log")
     try:
         with log.open("rb") as f:
-            f.seek(max(0, log.stat().st_size - 300))
-            if b"\nSCORE:" not in f.read():
+            f.seek(max(0, log.stat().st_size - LAST_LINE_BYTES))
+            if not is_score_line(f.read().rstrip(b"\r\n").rpartition(b"\n")[2]):
                 return False
     except OSError:
         return False

@@ -21,7 +21,7 @@ from typing import Any
 from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.cards import Card, format_cards
 from showdown.games.gamedef import GameDef
-from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
+from showdown.games.state import State, betting_actions
 from showdown.protocol.matchstate import MATCHSTATE_PREFIX, parse_cards_field, position_head
 
 __all__ = ["MatchStateDecoder", "MatchStateEncoder"]
@@ -30,7 +30,6 @@ CACHE_SIZE = 4096
 """Deals whose texts the encoder keeps before it starts afresh, when deals repeat (small games); else
 it keeps none: a memo of deals that never come again only gives the garbage collector more to scan."""
 
-_LIMIT_TOKENS = {"f": FOLD, "c": CALL, "r": RAISE}
 
 _DealTexts = tuple[list[str], list[str], list[str], list[tuple[tuple[Card, ...], ...]]]
 """A deal's texts: hole cards by position, each position's view of them, board by round reached, and
@@ -144,7 +143,6 @@ class MatchStateDecoder:
 
     def __init__(self, game: GameDef) -> None:
         self.game = game
-        self._nolimit = game.is_nolimit
         self._initial = State.initial(game)
         self._states: dict[str, State] = {"": self._initial}
         self._parsed_cards: dict[str, tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]] = {}
@@ -222,14 +220,9 @@ class MatchStateDecoder:
             state = self._initial
             suffix = betting
         try:
-            if not self._nolimit:
-                for ch in suffix:
-                    if ch != "/":
-                        state = state.apply(_LIMIT_TOKENS[ch])
-            else:
-                for action in _nolimit_tokens(suffix):
-                    state = state.apply(action)
-        except (KeyError, ValueError, IllegalActionError) as exc:
+            for action in betting_actions(suffix):
+                state = state.apply(action)
+        except (ProtocolError, ValueError, IllegalActionError) as exc:
             raise ProtocolError(f"cannot follow the betting in {line[:120]!r}: {exc}") from None
         if state.betting.count("/") != betting.count("/"):
             raise ProtocolError(f"the rounds in {line[:120]!r} do not match the betting rules")
@@ -239,24 +232,3 @@ class MatchStateDecoder:
             states[""] = self._initial
         states[betting] = state
         return state
-
-
-def _nolimit_tokens(text: str) -> list[Action]:
-    """The actions of a no-limit betting text (``r300`` a raise to 300; ``/`` skipped)."""
-    out: list[Action] = []
-    i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        i += 1
-        if ch == "/":
-            continue
-        if ch == "r":
-            j = i
-            while j < n and text[j].isdigit():
-                j += 1
-            out.append(Action(ActionKind.RAISE, int(text[i:j])) if j > i else RAISE)
-            i = j
-        else:
-            out.append(_LIMIT_TOKENS[ch])
-    return out

@@ -17,6 +17,7 @@ from typing import Any
 from showdown.errors import CardError, ProtocolError
 from showdown.games.cards import Card, format_cards, parse_cards
 from showdown.games.state import Action, State, format_betting, parse_betting
+from showdown.protocol.events import HandEvent
 from showdown.protocol.matchstate import format_cards_field, parse_cards_field
 
 _NAME = re.compile(r"[^:|\s]+")
@@ -108,6 +109,7 @@ def format_state_line(h: LoggedHand) -> str:
 
 STATE_PREFIX = "STATE:"
 STATE_PREFIX_BYTES = STATE_PREFIX.encode()
+_SCORE_PREFIX_BYTES = b"SCORE:"
 
 
 def state_line_text(hand: int, betting: str, hole_texts: Sequence[str], board_text: str, values_text: str, names: Sequence[str]) -> str:
@@ -144,13 +146,24 @@ class Score:
     names: tuple[str, ...]
 
 
+SCORE_PREFIX = "SCORE:"
+"""How the ``.log`` line with the match's totals starts: the last line of a finished match's log."""
+
+
+def is_score_line(line: str | bytes) -> bool:
+    """Whether a ``.log`` line is the SCORE line (by how it starts: no parse)."""
+    if isinstance(line, str):
+        return line.startswith(SCORE_PREFIX)
+    return line.startswith(_SCORE_PREFIX_BYTES)
+
+
 def format_score_line(score: Score) -> str:
-    return f"SCORE:{'|'.join(format_value(v) for v in score.totals)}:{'|'.join(score.names)}"
+    return f"{SCORE_PREFIX}{'|'.join(format_value(v) for v in score.totals)}:{'|'.join(score.names)}"
 
 
 def parse_score_line(line: str) -> Score:
     parts = line.rstrip("\r\n").split(":")
-    if len(parts) != 3 or parts[0] != "SCORE":
+    if len(parts) != 3 or not line.startswith(SCORE_PREFIX):
         raise ProtocolError(f"bad log line {line[:80]!r}: expected SCORE:<totals>:<names>")
     totals = tuple(parse_value(v) for v in parts[1].split("|"))
     names = tuple(parts[2].split("|"))
@@ -259,7 +272,7 @@ def hand_json(
     board: tuple[tuple[Card, ...], ...],
     betting: str,
     values: tuple[float, ...],
-    events: tuple[dict[str, Any], ...],
+    events: tuple[HandEvent, ...],
 ) -> str:
     """A hand's JSON Lines record (``HandRecord.to_json``), from its fields: written once per hand by
     the dealer, so the usual record (no events, finite float values) is put together from pieces."""
@@ -291,7 +304,7 @@ class HandRecord:
     board: tuple[tuple[Card, ...], ...]
     betting: str
     values: tuple[float, ...]
-    events: tuple[dict[str, Any], ...] = field(default=())
+    events: tuple[HandEvent, ...] = field(default=())
 
     def to_json(self) -> str:
         """One compact JSON object, exactly what ``json`` writes for ``as_dict()`` (tests check)."""
@@ -310,7 +323,7 @@ class HandRecord:
             "board": [format_cards(g) for g in self.board],
             "betting": self.betting,
             "values": list(self.values),
-            "events": list(self.events),
+            "events": [e.as_dict() for e in self.events],
         }
 
     @classmethod
@@ -331,35 +344,13 @@ class HandRecord:
                 board=tuple(parse_cards(g) for g in d["board"]),
                 betting=str(d["betting"]),
                 values=tuple(finite(v) for v in d["values"]),
-                events=tuple(dict(e) for e in d.get("events", ())),
+                events=tuple(HandEvent.from_dict(e) for e in d.get("events", ())),
             )
-        except (ValueError, KeyError, TypeError, OverflowError, CardError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, CardError, ProtocolError) as exc:
             raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
 
     def to_logged_hand(self) -> LoggedHand:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
-
-
-CHOSEN_WHY = {
-    "timeout": "out of time",
-    "disconnect": "not connected",
-    "invalid": "invalid or no reply",
-    "bad_action": "malformed action",
-}
-"""Each count kind in which the dealer chose the seat's action, and how a summary says it."""
-
-DEALER_CHOSE = frozenset(CHOSEN_WHY)
-"""Count kinds in which the dealer chose the seat's action: it ran out of time, was not there, or its
-reply (or 8 lines answering nothing) named no legal action. A hand with one of these for a seat was
-not played by that seat's agent, and counts toward ``--max-replaced``. (A resized no-limit raise
-is the seat's own raise, clamped: counted, but not as chosen by the dealer.)"""
-
-
-def chosen_why(counts: Mapping[str, int]) -> str:
-    """Why the dealer chose a seat's actions, from its counts: ``invalid or no reply: 1,990 actions``."""
-    parts = [f"{CHOSEN_WHY[kind]}: {counts[kind]:,} action{'s' if counts[kind] != 1 else ''}"
-             for kind in CHOSEN_WHY if counts.get(kind)]
-    return "; ".join(parts) or "no reason counted"
 
 
 # ---------------------------------------------------------------------- the summary record
@@ -455,7 +446,7 @@ def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = F
     line number: memory stays flat however long the log. Blank lines and comments are skipped; a
     header comes with the time-limit lines after it; a bad line is a ``ProtocolError`` naming
     ``source`` and its number. Callers open the file (and leave out a torn last line)."""
-    read = _jsonl_record if jsonl else _log_record
+    read = jsonl_record if jsonl else _log_record
     header: tuple[int, LogHeader] | None = None
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
@@ -482,7 +473,7 @@ def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = F
 def _log_record(line: str) -> LogRecord | None:
     if line.startswith(STATE_PREFIX):
         return parse_state_line(line)
-    if line.startswith("SCORE:"):
+    if line.startswith(SCORE_PREFIX):
         return parse_score_line(line)
     if line.startswith("#"):
         return parse_header_line(line)
@@ -491,7 +482,8 @@ def _log_record(line: str) -> LogRecord | None:
     return None
 
 
-def _jsonl_record(line: str) -> LogRecord | None:
+def jsonl_record(line: str) -> HandRecord | MatchSummary | None:
+    """One ``.jsonl`` line, typed: a hand record, the summary record, or None for a blank line."""
     if not line.strip():
         return None
     if is_summary_line(line):

@@ -36,11 +36,9 @@ Every replacement and ignored line is counted per seat (``counts``) and listed i
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from collections.abc import Mapping, Sequence
-from enum import Enum, StrEnum
-from typing import Any, NamedTuple, Protocol, cast
+from typing import cast
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
@@ -48,210 +46,31 @@ from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.hand_value import showdown_values
 from showdown.games.live_hand import LiveHand
-from showdown.games.state import CALL, FOLD, RAISE, Action, State, split_pots
+from showdown.games.state import CALL, FOLD, Action, State
 from showdown.protocol.codec import MatchStateEncoder
-from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, Score, check_name, format_value, hand_json, state_line_text
+from showdown.protocol.events import EventKind
+from showdown.protocol.logfile import Score
 from showdown.protocol.matchstate import (
-    MAX_LINE,
     PROTOCOL_VERSION,
     is_comment,
     parse_reply,
     parse_version,
-    read_action,
     version_compatible,
     view_of,
 )
+from showdown.server.betting_tree import Betting, BettingNode, BettingTree
+from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
+from showdown.server.payoffs import HandPayoffs
+from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs
+from showdown.server.seat_book import SeatBook
+from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_match, seatings
 
-# ------------------------------------------------------------------------------------ outputs
-
+__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MAX_IGNORED_LINES", "ON_TIMEOUT", "UNREQUESTED",
+           "VERSION_WARNING", "MatchEngine", "OnTimeout", "SeatStatus"]  # fmt: skip
 
 MAX_IGNORED_LINES = 8
 """Lines in a row from the acting seat that answer no state sent before they count as an invalid reply."""
 
-MAX_EVENTS_PER_HAND = 32
-"""Events kept in one hand's record; the rest are counted in one last ``more`` event."""
-
-class Send(NamedTuple):
-    """Send ``line`` (without its ``\\r\\n``) to ``seat``."""
-
-    seat: int
-    line: str
-
-
-class SeatWarning(NamedTuple):
-    """Something a seat did was repaired or ignored; ``text`` is the reference's wording, ``detail``
-    what the seat sent and what a reply looks like (for people reading the warning, not the log)."""
-
-    seat: int
-    text: str
-    detail: str = ""
-
-
-class Reject(NamedTuple):
-    """Send ``line`` (a ``#`` comment, which clients ignore) to ``seat`` and close its connection."""
-
-    seat: int
-    line: str
-
-
-class HandFinished(NamedTuple):
-    """A hand ended: what its ``.log`` line and JSON Lines record say, by position.
-
-    The dealer hands over the texts it already has (hole cards, board, values); the record and the
-    STATE line are put together when read (once each: a driver keeps them), so that it can send the
-    next hand's first lines before it spends time on the logs.
-    """
-
-    hand: int
-    game: str
-    names: tuple[str, ...]
-    seats: tuple[int, ...]
-    hole: tuple[tuple[Card, ...], ...]
-    hole_text: Sequence[str]
-    board: tuple[tuple[Card, ...], ...]
-    board_text: str
-    betting: str
-    values: tuple[float, ...]
-    values_text: str
-    events: tuple[dict[str, Any], ...]
-
-    @property
-    def record(self) -> HandRecord:
-        return HandRecord(
-            self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
-        )
-
-    @property
-    def json(self) -> str:
-        """The JSON Lines record (``HandRecord.to_json``), without making the record."""
-        return hand_json(
-            self.hand, self.game, self.names, self.seats, self.hole, self.board, self.betting, self.values, self.events
-        )
-
-    @property
-    def state_line(self) -> str:
-        """The STATE line as ``format_state_line`` writes it (tests check they agree), from the texts."""
-        return state_line_text(self.hand, self.betting, self.hole_text, self.board_text, self.values_text, self.names)
-
-    def __repr__(self) -> str:
-        return f"HandFinished({self.state_line!r})"
-
-
-class MatchFinished(NamedTuple):
-    """The match is over (all hands played, aborted or stopped); ``score`` covers the hands played."""
-
-    score: Score
-    hands_played: int
-    aborted: bool
-    reason: str | None
-
-
-Output = Send | SeatWarning | Reject | HandFinished | MatchFinished
-
-# ------------------------------------------------------------------------------------ betting tree
-
-
-class BettingNode:
-    """One betting sequence of a limit game, without cards: who acts, and where each action leads.
-
-    Who acts, what is legal and how a reply is repaired depend on the betting alone, so the engine
-    walks a tree of these nodes, grown on demand and shared by all hands, instead of building a
-    ``State`` per action: once a small game's tree is known, an action costs two dict lookups.
-    ``replies`` memoises what a reply's action text becomes here: (action played, count kind,
-    warning or None). No-limit hands seldom repeat a betting sequence: there the engine plays the
-    hand in place instead (``LiveHand``, which answers the same queries).
-    """
-
-    __slots__ = ("state", "betting", "player", "round", "finished", "spent", "folded", "is_showdown", "children", "replies")
-
-    def __init__(self, state: State, betting: str) -> None:
-        self.state = state  # card-less: ``with_cards`` gives the hand's state
-        self.betting = betting
-        self.finished = state.finished
-        self.player = -1 if state.finished else state.current_player
-        self.round = state.round
-        self.spent = state.spent
-        self.folded = state.folded
-        self.is_showdown = state.is_showdown
-        self.children: dict[str, BettingNode] = {}
-        self.replies: dict[str, tuple[Action, str, str | None]] = {}
-
-    def can_fold(self) -> bool:
-        return self.state.can_fold()
-
-    def repair(self, action: Action) -> tuple[Action, str | None]:
-        return self.state.repair(action)
-
-    def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State:
-        return self.state.with_cards(hole, board)
-
-
-class _Betting(Protocol):
-    """Where the current hand's betting is: a ``BettingNode`` (limit) or the ``LiveHand`` (no-limit)."""
-
-    @property
-    def betting(self) -> str: ...
-    @property
-    def player(self) -> int: ...
-    @property
-    def round(self) -> int: ...
-    @property
-    def finished(self) -> bool: ...
-    @property
-    def spent(self) -> Sequence[int]: ...
-    @property
-    def folded(self) -> Sequence[bool]: ...
-    @property
-    def is_showdown(self) -> bool: ...
-    def can_fold(self) -> bool: ...
-    def repair(self, action: Action) -> tuple[Action, str | None]: ...
-    def as_state(self, hole: tuple[tuple[Card, ...], ...], board: tuple[Card, ...]) -> State: ...
-
-
-MAX_TREE_NODES = 200_000  # a limit game's tree is finite but may be large: past this many nodes it starts afresh
-MAX_REPLIES_PER_NODE = 32  # distinct reply texts remembered per node (garbage is not worth keeping)
-
-
-# ------------------------------------------------------------------------------------ seats
-
-
-class SeatStatus(Enum):
-    WAITING = "waiting"  # never connected yet
-    CONNECTING = "connecting"  # connected, VERSION line not yet received
-    ACTIVE = "active"  # playing
-    AWAY = "away"  # connection lost or rejected: may come back, its turns are waited for
-    GONE = "gone"  # given up on: played check/fold without waiting until the match ends
-
-
-class OnTimeout(StrEnum):
-    """What the dealer plays for a seat that is late or gone: check or fold, call, or end the match
-    (the reference's behaviour)."""
-
-    FOLD = "fold"
-    CALL = "call"
-    ABORT = "abort"
-
-
-ON_TIMEOUT = tuple(OnTimeout)
-
-# Per-seat counters, all present in every summary. The first five are actions the dealer changed
-# or played for the seat; the rest count lines and connections.
-COUNT_KINDS = (
-    "timeout",  # action played because the seat ran out of time
-    "disconnect",  # action played because the seat was not connected
-    "invalid",  # illegal action (or unknown letter) changed to call
-    "bad_action",  # missing or malformed action changed to call
-    "resized",  # no-limit raise size clamped into the legal range
-    "ignored",  # line ignored: unparsable, or not the current decision point
-    "dropped",  # line dropped because the seat's queue was full
-    "connection_lost",  # the seat's connection dropped (or was closed by us)
-    "rejected",  # connection refused: bad VERSION line
-)
-
-BAD_STATE = "bad state format in response"
-UNREQUESTED = "ignoring un-requested response"
-BAD_ACTION = "bad action format in response, changed to call"
-INVALID_ACTION = "invalid action, changed to call"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
 
 
@@ -276,7 +95,7 @@ class MatchEngine:
         max_queue: int = 1000,
         max_warnings: int = 20,
     ) -> None:
-        _check_match(game, names, hands, on_timeout)
+        check_match(game, names, hands, on_timeout)
         self.game = game
         self.names = tuple(names)
         self.hands = hands
@@ -295,7 +114,8 @@ class MatchEngine:
         self._overflowing = [False] * n
         self._last_sent: list[str | None] = [None] * n
         self.totals = [0.0] * n
-        self.counts: list[dict[str, int]] = [dict.fromkeys(COUNT_KINDS, 0) for _ in range(n)]
+        self._book = SeatBook(self.names, max_warnings)
+        self.counts = self._book.counts  # by seat: what the dealer replaced, repaired or ignored
         self.started = False
         self.finished = False
         self.aborted = False
@@ -304,33 +124,24 @@ class MatchEngine:
         self.hands_played = 0
         self.decision_count = 0
         self._stop_requested = False
-        self._seating = _seatings(self.names)
+        self._seating = seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
         self._acting: int | None = None  # seat to act, cached: read on every line
-        self._root = BettingNode(State.initial(game), "")
-        self._tree_size = 1
+        self._tree = BettingTree(State.initial(game))  # limit games: the betting nodes met so far
         self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
-        self._node: _Betting | None = None  # where the current hand's betting is
+        self._node: Betting | None = None  # where the current hand's betting is
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
-        self._values_text: dict[tuple[float, ...], str] = {}  # chip results -> their log text
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
-        self._payoff_cache: dict[Any, tuple[tuple[float, ...], str]] = {}
-        # small games (Kuhn, Leduc) deal the same cards again and again: their payoffs are memoised by
-        # deal and betting; in larger ones the showdown values are worked out ahead instead
-        dealt = game.num_players * game.num_hole_cards + sum(game.num_board_cards)
-        self._deals_repeat = math.perm(game.num_ranks * game.num_suits, dealt) <= CACHE_SIZE
+        self._payoffs = HandPayoffs(game)
+        self._deals_repeat = self._payoffs.deals_repeat  # then payoffs are memoised, else values worked out ahead
         self._codec = MatchStateEncoder(game, self._deals_repeat)  # the hand's MATCHSTATE texts, by position
-        self._quick = {"f": FOLD, "c": CALL}
-        if game.is_limit:
-            self._quick["r"] = RAISE
-        self._events: list[dict[str, Any]] = []
+        repairs = ReplyRepairs(game)  # limit: remembered per betting node; no-limit: worked out each time
+        self._reply_outcome = repairs.outcome if game.is_limit else repairs.repair
         self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
-        self._warnings_this_hand = [0] * n
-        self._chosen_this_hand = [False] * n  # the dealer chose an action for the seat in this hand
         self._out: list[Output] = []
 
     # ----------------------------------------------------------------- queries
@@ -415,8 +226,8 @@ class MatchEngine:
             return out
         status = self._status[seat]
         if status is SeatStatus.ACTIVE:
-            self._count(seat, "connection_lost")
-            self._event(seat, "connection_lost", "connection lost")
+            self._book.count(seat, EventKind.CONNECTION_LOST)
+            self._book.record(seat, EventKind.CONNECTION_LOST, "connection lost")
         if status in (SeatStatus.ACTIVE, SeatStatus.CONNECTING):
             self._set_status(seat, SeatStatus.AWAY)
         return out
@@ -435,7 +246,7 @@ class MatchEngine:
         self._set_status(seat, SeatStatus.GONE)
         self._queues[seat].clear()
         if self.started:
-            self._event(seat, "gone", "seat given up on: played check/fold until the match ends")
+            self._book.record(seat, EventKind.GONE, "seat given up on: played check/fold until the match ends")
             if self.on_timeout == "abort":
                 self._finish(aborted=True, reason=f"seat {seat + 1} ({self.names[seat]}) disconnected")
                 return out
@@ -449,9 +260,9 @@ class MatchEngine:
         out = self._reset()
         if seat != self.waiting_for:
             return out
-        kind = "timeout" if self._status[seat] is SeatStatus.ACTIVE else "disconnect"
+        kind = EventKind.TIMEOUT if self._status[seat] is SeatStatus.ACTIVE else EventKind.DISCONNECT
         if self.on_timeout == "abort":
-            self._count(seat, kind)
+            self._book.count(seat, kind)
             self._finish(aborted=True, reason=f"seat {seat + 1} ({self.names[seat]}) ran out of time")
             return out
         self._replace(seat, kind)
@@ -524,12 +335,12 @@ class MatchEngine:
         try:
             version = parse_version(line)
         except ProtocolError as exc:
-            self._count(seat, "rejected")
+            self._book.count(seat, EventKind.REJECTED)
             self._out.append(SeatWarning(seat, str(exc)))
             self._out.append(Reject(seat, f"# ERROR: {exc}"))
             self._set_status(seat, SeatStatus.AWAY)
             if self.started:
-                self._event(seat, "rejected", str(exc))
+                self._book.record(seat, EventKind.REJECTED, str(exc))
             return
         if not version_compatible(version):
             self._out.append(SeatWarning(seat, VERSION_WARNING))
@@ -539,7 +350,7 @@ class MatchEngine:
                 self._start()
             return
         # A returning seat resumes from the current state.
-        self._event(seat, "reconnected", "seat reconnected")
+        self._book.record(seat, EventKind.RECONNECTED, "seat reconnected")
         line_now = self.current_line(seat)
         self._last_sent[seat] = line_now
         self._out.append(Send(seat, line_now))
@@ -548,10 +359,10 @@ class MatchEngine:
 
     def _drop(self, seat: int, line: str) -> None:
         if self._overflowing[seat]:
-            self._count(seat, "dropped")
+            self._book.count(seat, EventKind.DROPPED)
         else:  # one warning per overflow
             self._overflowing[seat] = True
-            self._warn(seat, "dropped", f"more than {self.max_queue} lines queued, dropping lines", line)
+            self._book.warn(self._out, seat, EventKind.DROPPED, f"more than {self.max_queue} lines queued, dropping lines", line)
 
     # ----------------------------------------------------------------- the match loop
 
@@ -568,7 +379,7 @@ class MatchEngine:
             if status is SeatStatus.GONE:
                 if self.hands_played > hands_at_entry:
                     return
-                self._replace(seat, "disconnect")
+                self._replace(seat, EventKind.DISCONNECT)
                 continue
             queue = self._queues[seat]
             if not queue or status is not SeatStatus.ACTIVE:
@@ -611,68 +422,41 @@ class MatchEngine:
         invalid answer, so a seat sending only garbage costs the match no more than that."""
         expected = self._last_sent[seat]
         example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
-        self._warn(seat, "ignored", why, line, f"it sent {line[:80]!r}; a reply is the state line it was sent, "
+        self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {line[:80]!r}; a reply is the state line it was sent, "
                    f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
         self._ignored_now += 1
         if self._ignored_now >= MAX_IGNORED_LINES:
-            self._warn(seat, "invalid", f"{MAX_IGNORED_LINES} lines in a row that answer no state sent; played call", line)
+            self._book.warn(self._out, seat, EventKind.INVALID, f"{MAX_IGNORED_LINES} lines in a row that answer no state sent; played call", line)
             self._apply(CALL)
 
     def _bad_action(self, seat: int, line: str) -> None:
-        self._warn(seat, "bad_action", BAD_ACTION, line)
+        self._book.warn(self._out, seat, EventKind.BAD_ACTION, BAD_ACTION, line)
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:
-        node = self._node
-        assert node is not None
-        if self._live is not None:
-            outcome = self._reply_outcome(node, text)
-        else:
-            replies = cast(BettingNode, node).replies
-            outcome = replies.get(text)  # type: ignore[assignment]
-            if outcome is None:
-                outcome = self._reply_outcome(node, text)
-                if len(replies) < MAX_REPLIES_PER_NODE and len(text) <= 16:
-                    replies[text] = outcome
-        played, kind, warning = outcome
+        assert self._node is not None
+        played, kind, warning = self._reply_outcome(self._node, text)
         if warning is not None:
-            self._warn(seat, kind, warning, text)
+            self._book.warn(self._out, seat, kind, warning, text)
         self._apply(played)
 
-    def _reply_outcome(self, state: _Betting, text: str) -> tuple[Action, str, str | None]:
-        """What the action text of a reply becomes at ``state``: the reference's repairs."""
-        quick = self._quick.get(text)
-        if quick is CALL:  # always legal
-            return CALL, "invalid", None
-        if quick is not None:  # a plain f (or r in limit): no parsing needed
-            played, warning = state.repair(quick)
-            return played, "invalid", warning
-        try:
-            action = read_action(text, self.game)
-        except ProtocolError:
-            return CALL, "bad_action", BAD_ACTION
-        if action is None:
-            return CALL, "invalid", INVALID_ACTION
-        played, warning = state.repair(action)
-        return played, "invalid" if played.kind is not action.kind else "resized", warning
-
-    def _replace(self, seat: int, kind: str) -> None:
+    def _replace(self, seat: int, kind: EventKind) -> None:
         """Play the stand-in action for a seat that timed out or is not connected."""
         node = self._node
         assert node is not None
-        if kind == "disconnect" or self.on_timeout == "fold":
+        if kind is EventKind.DISCONNECT or self.on_timeout == "fold":
             action = FOLD if node.can_fold() else CALL
         else:
             action = CALL
-        self._count(seat, kind)
-        self._event(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting, chosen=True)
-        if kind == "timeout":
+        self._book.count(seat, kind)
+        self._book.record(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting)
+        if kind is EventKind.TIMEOUT:
             self._out.append(SeatWarning(seat, f"ran out of time; played {action}"))
         self._apply(action)
 
     def _apply(self, action: Action) -> None:
         """Play ``action`` (legal: repaired already) for the position to act."""
-        child: _Betting
+        child: Betting
         live = self._live
         if live is not None:
             live.apply(action)
@@ -682,7 +466,7 @@ class MatchEngine:
             key = str(action) if action.size else "fcr"[action.kind]
             tree_child = node.children.get(key)
             if tree_child is None:
-                tree_child = self._grow(node, key, action)
+                tree_child = self._tree.grow(node, key, action)
             self._node = child = tree_child
         self._ignored_now = 0
         self.decision_count += 1
@@ -696,19 +480,6 @@ class MatchEngine:
             if child.round != self._codec.round:
                 self._codec.set_round(child.round)
             self._broadcast()
-
-    def _grow(self, node: BettingNode, key: str, action: Action) -> BettingNode:
-        """The node after ``action`` at ``node``, new to the tree."""
-        state = node.state.apply_legal(action)
-        # The betting string grows by the action, plus a '/' per round started (or run out).
-        child = BettingNode(state, node.betting + key + "/" * (len(state.history) - len(node.state.history)))
-        self._tree_size += 1
-        if self._tree_size > MAX_TREE_NODES:  # the current hand keeps its own path
-            self._root = BettingNode(self._root.state, "")
-            self._tree_size = 1
-        else:
-            node.children[key] = child
-        return child
 
     # ----------------------------------------------------------------- hands
 
@@ -724,10 +495,7 @@ class MatchEngine:
         self.hand = hands_done - 1
         self.hands_played = hands_done
         self.totals = [float(t) for t in totals]
-        for seat, by_kind in counts.items():
-            for kind, n in by_kind.items():
-                if kind in self.counts[seat]:
-                    self.counts[seat][kind] += n
+        self._book.carry_on(counts)
 
     def _start(self) -> None:
         self.started = True
@@ -743,9 +511,7 @@ class MatchEngine:
         n = self._n
         shift = 0 if self.fixed_seats else h % n
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
-        self._events = []
-        self._warnings_this_hand = [0] * n
-        self._chosen_this_hand = [False] * n
+        self._book.new_hand()
         if self._next_deal is not None:
             hole, board = self._next_deal
             self._next_deal = None
@@ -756,12 +522,12 @@ class MatchEngine:
         self._codec.new_hand(self.hand, hole, board)
         self._strengths, self._next_strengths = self._next_strengths, None
         live = self._live
-        node: _Betting
+        node: Betting
         if live is not None:
             live.reset()
             node = live
         else:
-            node = self._root
+            node = self._tree.root
         self._node = node
         self._acting = self._seat_of_position[node.player]
         self.decision_count += 1
@@ -793,21 +559,7 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        key = (self._hole, self._board, betting) if self._deals_repeat else None
-        payoff = self._payoff_cache.get(key) if key is not None else None
-        if payoff is None:
-            strengths: Sequence[int] = ()
-            if node.is_showdown:
-                strengths = self._strengths or showdown_values(self._hole, self._board)
-            values = split_pots(node.spent, node.folded, strengths)
-            text = self._values_text.get(values)  # the same few results come again and again
-            if text is None:
-                text = "|".join([format_value(v) for v in values])
-                _remember(self._values_text, values, text)
-            payoff = (values, text)
-            if key is not None:
-                _remember(self._payoff_cache, key, payoff)
-        values, values_text = payoff
+        values, values_text = self._payoffs.payoff(self._hole, self._board, node, self._strengths)
         codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):
@@ -817,7 +569,7 @@ class MatchEngine:
             HandFinished(  # by position, in field order (cheaper than keywords, once a hand)
                 h, self.game_label, self._names_by_position, tuple(by_position), self._hole, codec.hole_text,
                 codec.board_groups[node.round], codec.board_text[node.round], betting, values, values_text,
-                tuple(self._events),
+                self._book.hand_events(),
             )
         )
         if self.hands_played >= self.hands:
@@ -839,129 +591,3 @@ class MatchEngine:
         if self._status[seat] is not status:
             self._status[seat] = status
             self.status_changes += 1
-
-    def _count(self, seat: int, kind: str) -> None:
-        self.counts[seat][kind] += 1
-
-    def _event(self, seat: int, kind: str, message: str, chosen: bool = False, **extra: Any) -> None:
-        """Record what happened in this hand; past ``MAX_EVENTS_PER_HAND`` only a count is kept (a
-        client looping on bad lines must not grow a hand's record without bound), in a last ``more``
-        event. The first event of each seat whose action the dealer ``chosen`` is always kept, before
-        that count: readers count such hands from the record (at most one more event per seat)."""
-        events = self._events
-        first_chosen = chosen and not self._chosen_this_hand[seat]
-        if len(events) >= MAX_EVENTS_PER_HAND and not first_chosen:
-            last = events[-1]
-            if last.get("kind") != "more":
-                last = {"kind": "more", "seat": -1, "name": "", "message": "more events in this hand", "count": 0}
-                events.append(last)
-            last["count"] += 1
-            return
-        event: dict[str, Any] = {"kind": kind, "seat": seat, "name": self.names[seat], "message": message, **extra}
-        if first_chosen:
-            self._chosen_this_hand[seat] = True
-            more = bool(events) and events[-1].get("kind") == "more"
-            events.insert(len(events) - more, event)  # before the count of those left out
-            return
-        events.append(event)
-
-    def _warn(self, seat: int, kind: str, text: str, line: str, detail: str = "") -> None:
-        """Count, record (the first ``max_warnings`` per seat and hand) and report a repair."""
-        self._count(seat, kind)
-        shown = self._warnings_this_hand[seat]
-        self._warnings_this_hand[seat] = shown + 1
-        chosen = kind in DEALER_CHOSE and not self._chosen_this_hand[seat]
-        if shown < self.max_warnings or chosen:
-            self._event(seat, kind, text, chosen=kind in DEALER_CHOSE, line=line[:120])
-            self._out.append(SeatWarning(seat, text, detail))
-        elif shown == self.max_warnings:
-            self._out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))
-
-
-def _check_match(game: GameDef, names: Sequence[str], hands: int, on_timeout: str) -> None:
-    """A match the engine can serve, or ``ShowdownError`` saying why not."""
-    game.require_servable()
-    if len(names) != game.num_players:
-        raise ShowdownError(f"game {game.name or '?'} needs {game.num_players} players, got {len(names)} names")
-    for name in names:
-        check_name(name)
-    if len(set(names)) != len(names):
-        raise ShowdownError(
-            f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
-            f"add a suffix, like random-1 random-2"
-        )
-    if hands < 0:
-        raise ShowdownError(f"number of hands must be at least 0, got {hands}")
-    if on_timeout not in ON_TIMEOUT:
-        raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
-
-
-def _seatings(names: Sequence[str]) -> list[tuple[list[int], list[int], tuple[str, ...]]]:
-    """Per rotation (hand number mod seats): the seat at each position, the position of each seat,
-    and the names by position."""
-    n = len(names)
-    return [
-        (
-            [(p + shift) % n for p in range(n)],
-            [(s - shift) % n for s in range(n)],
-            tuple(names[(p + shift) % n] for p in range(n)),
-        )
-        for shift in range(n)
-    ]
-
-
-CACHE_SIZE = 4096
-
-
-def _remember(cache: dict[Any, Any], key: Any, value: Any) -> None:
-    """Bounded memo: starts afresh when full (hits only matter for small games, which fit)."""
-    if len(cache) >= CACHE_SIZE:
-        cache.clear()
-    cache[key] = value
-
-
-# ------------------------------------------------------------------------------------ framing
-
-
-class LineSplitter:
-    """Bytes from a socket -> lines, read the way the reference's ``fgets`` reads them.
-
-    A line is cut after ``limit`` bytes (4095); the rest of a longer line becomes the next line(s),
-    exactly as the reference treats it (edge case e14). Line ends (``\\n``, optional ``\\r``) are
-    removed; bytes are decoded as Latin-1, which never fails and keeps every byte.
-    """
-
-    __slots__ = ("limit", "_buf")
-
-    def __init__(self, limit: int = MAX_LINE) -> None:
-        self.limit = limit
-        self._buf = b""
-
-    @property
-    def pending(self) -> int:
-        """Bytes held back waiting for a line end."""
-        return len(self._buf)
-
-    def feed(self, data: bytes) -> list[str]:
-        last = len(data) - 1
-        if last >= 0 and not self._buf and data.find(b"\n") == last and last < self.limit:
-            # the usual case, one whole line: no loop (the same cut as below)
-            return [data[: -2 if data[-2:-1] == b"\r" else -1].decode("latin-1")]
-        buf = self._buf + data if self._buf else data
-        limit = self.limit
-        lines: list[str] = []
-        start = 0
-        size = len(buf)
-        while start < size:
-            nl = buf.find(b"\n", start, start + limit)
-            if nl >= 0:
-                end = nl - 1 if nl > start and buf[nl - 1] == 13 else nl
-                lines.append(buf[start:end].decode("latin-1"))
-                start = nl + 1
-            elif size - start >= limit:
-                lines.append(buf[start : start + limit].decode("latin-1"))
-                start += limit
-            else:
-                break
-        self._buf = buf[start:]
-        return lines

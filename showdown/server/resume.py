@@ -16,15 +16,16 @@ second header is appended.
 
 from __future__ import annotations
 
-import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from itertools import accumulate
 from pathlib import Path
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.protocol.logfile import STATE_PREFIX_BYTES, LogHeader, is_summary_record, parse_header_line, parse_state_line
+from showdown.protocol.logfile import HandRecord, LoggedHand, LogHeader, read_records
 
-__all__ = ["ResumePoint", "resume_point"]
+__all__ = ["ResumePoint", "resume_point", "truncate"]
 
 
 @dataclass
@@ -53,26 +54,62 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
     they are not this match's, or if it played all its hands). A match stopped early (Ctrl-C, an
     abort) ends with its SCORE line and summary record: they are cut, and it continues."""
     log_lines = _complete_lines(log_path)
-    _check_header(log_path, log_lines, header)
-    state_ends = _state_line_ends(log_path, log_lines, names)
-    hands = len(state_ends)
-    if hands >= header.hands:
-        raise ShowdownError(f"{log_path}: this match already finished ({hands} of {header.hands} hands): nothing to resume")
-    records, counts = _jsonl_records(jsonl_path, hands)
-    finished = min(hands, len(records))  # a hand in the .log but not yet in the .jsonl is played again
+    logged, state_ends = _logged_hands(log_path, log_lines, header, names)
+    if len(logged) >= header.hands:
+        raise ShowdownError(f"{log_path}: this match already finished ({len(logged)} of {header.hands} hands): nothing to resume")
+    records, record_ends = _recorded_hands(jsonl_path, len(logged))
+    finished = len(records)  # a hand in the .log but not yet in the .jsonl is played again
     # what follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match
     log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
-    totals = _totals(log_lines, names, finished) if finished else dict.fromkeys(names, 0.0)
-    jsonl_size = records[finished - 1] if finished else 0
+    totals = dict.fromkeys(names, 0.0)
+    for hand in logged[:finished]:
+        for name, value in zip(hand.names, hand.values):
+            totals[name] += value
+    counts: dict[int, dict[str, int]] = {}
+    for record in records:
+        for event in record.events:
+            if event.seat >= 0:
+                by_kind = counts.setdefault(event.seat, {})
+                by_kind[event.kind] = by_kind.get(event.kind, 0) + 1
+    jsonl_size = record_ends[finished - 1] if finished else 0
     return ResumePoint(finished, totals, counts, log_size, jsonl_size)
 
 
-def _check_header(log_path: Path, log_lines: list[bytes], header: LogHeader) -> None:
-    """The log is this match's (same name, game, hands and seed)."""
-    headers = [h for h in (parse_header_line(x.decode("utf-8", "replace")) for x in log_lines if x.startswith(b"#")) if h]
-    if not headers:
+def _decoded(lines: list[bytes]) -> Iterator[str]:
+    for line in lines:
+        yield line.decode("utf-8")
+
+
+def _logged_hands(
+    log_path: Path, lines: list[bytes], header: LogHeader, names: tuple[str, ...]
+) -> tuple[list[LoggedHand], list[int]]:
+    """The ``.log``'s hands in order, checked to be this match's, and the byte length of the log up
+    to each one's STATE line (a SCORE line ends the reading: a stopped match's, which is cut)."""
+    ends = list(accumulate(len(line) for line in lines))
+    hands: list[LoggedHand] = []
+    hand_ends: list[int] = []
+    first: LogHeader | None = None
+    try:
+        for number, record in read_records(_decoded(lines), source=str(log_path)):
+            if isinstance(record, LogHeader):
+                if first is None:
+                    first = record
+                    _check_header(log_path, first, header)
+            elif isinstance(record, LoggedHand):
+                _check_hand(log_path, record, len(hands), names)
+                hands.append(record)
+                hand_ends.append(ends[number - 1])
+            else:
+                break
+    except (ProtocolError, UnicodeDecodeError) as exc:
+        raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None
+    if first is None:
         raise ShowdownError(f"{log_path}: no header line: not the log of a match, cannot resume from it")
-    got = headers[0]
+    return hands, hand_ends
+
+
+def _check_header(log_path: Path, got: LogHeader, header: LogHeader) -> None:
+    """The log is this match's (same name, game, hands and seed)."""
     want = (header.match, header.game, header.hands, header.seed)
     if (got.match, got.game, got.hands, got.seed) != want:
         raise ShowdownError(
@@ -82,51 +119,32 @@ def _check_header(log_path: Path, log_lines: list[bytes], header: LogHeader) -> 
         )
 
 
-def _state_line_ends(log_path: Path, log_lines: list[bytes], names: tuple[str, ...]) -> list[int]:
-    """For each hand of the ``.log`` in order, the byte length of the log up to its STATE line's end."""
-    size = 0
-    ends: list[int] = []
-    for line in log_lines:
-        size += len(line)
-        if not line.startswith(STATE_PREFIX_BYTES):
-            continue
-        try:
-            hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
-        except (ProtocolError, UnicodeDecodeError) as exc:
-            raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None
-        if hand.hand != len(ends):
-            raise ShowdownError(f"{log_path}: hand {hand.hand} follows hand {len(ends) - 1}: cannot resume from this log")
-        if set(hand.names) != set(names):
-            raise ShowdownError(f"{log_path}: hand {hand.hand} was played by {'|'.join(hand.names)}, not {'|'.join(names)}")
-        ends.append(size)
-    return ends
+def _check_hand(log_path: Path, hand: LoggedHand, number: int, names: tuple[str, ...]) -> None:
+    if hand.hand != number:
+        raise ShowdownError(f"{log_path}: hand {hand.hand} follows hand {number - 1}: cannot resume from this log")
+    if set(hand.names) != set(names):
+        raise ShowdownError(f"{log_path}: hand {hand.hand} was played by {'|'.join(hand.names)}, not {'|'.join(names)}")
 
 
-def _jsonl_records(jsonl_path: Path, hands: int) -> tuple[list[int], dict[int, dict[str, int]]]:
-    """The whole hand records at the start of the ``.jsonl`` (at most ``hands``): the byte length up
-    to each one's end, and the dealer's events counted by seat and kind."""
-    ends: list[int] = []
-    size = 0
-    counts: dict[int, dict[str, int]] = {}
+def _recorded_hands(jsonl_path: Path, hands: int) -> tuple[list[HandRecord], list[int]]:
+    """The whole hand records at the start of the ``.jsonl`` (at most ``hands``, numbered from 0 with
+    no gap), and the byte length up to each one's end. A summary, a damaged or an unexpected record
+    ends them: what follows is cut."""
+    records: list[HandRecord] = []
     if not jsonl_path.exists():
-        return ends, counts
-    for line in _complete_lines(jsonl_path):
-        if len(ends) == hands:
-            break
-        try:
-            record = json.loads(line)
-        except ValueError:
-            break
-        if is_summary_record(record) or record.get("hand") != len(ends):
-            break
-        size += len(line)
-        ends.append(size)
-        for event in record.get("events") or ():
-            seat, kind = event.get("seat"), event.get("kind")
-            if isinstance(seat, int) and isinstance(kind, str) and seat >= 0:
-                by_kind = counts.setdefault(seat, {})
-                by_kind[kind] = by_kind.get(kind, 0) + 1
-    return ends, counts
+        return records, []
+    lines = _complete_lines(jsonl_path)
+    ends = list(accumulate(len(line) for line in lines))
+    record_ends: list[int] = []
+    try:
+        for number, record in read_records(_decoded(lines), source=str(jsonl_path), jsonl=True):
+            if len(records) == hands or not isinstance(record, HandRecord) or record.hand != len(records):
+                break
+            records.append(record)
+            record_ends.append(ends[number - 1])
+    except (ProtocolError, UnicodeDecodeError):
+        pass
+    return records, record_ends
 
 
 def _header_size(lines: list[bytes]) -> int:
@@ -136,20 +154,6 @@ def _header_size(lines: list[bytes]) -> int:
             break
         size += len(line)
     return size
-
-
-def _totals(lines: list[bytes], names: tuple[str, ...], hands: int) -> dict[str, float]:
-    totals = dict.fromkeys(names, 0.0)
-    seen = 0
-    for line in lines:
-        if seen == hands:
-            break
-        if line.startswith(STATE_PREFIX_BYTES):
-            hand = parse_state_line(line.decode("utf-8").rstrip("\r\n"))
-            for name, value in zip(hand.names, hand.values):
-                totals[name] += value
-            seen += 1
-    return totals
 
 
 def truncate(path: Path, size: int) -> None:

@@ -19,293 +19,47 @@ there is one lazily re-armed timer for all the time limits; the TO/FROM trace (`
 nothing when off; ``run_match`` and the CLI use uvloop when it is installed (the ``fast`` extra).
 Warnings and a final ``# replacements:`` summary line always go to stderr.
 
-Files (when ``log_dir`` is set), each flushed as soon as a hand ends, so a killed dealer loses no
-finished hand; a write that fails (a full disk) ends the match before any seat is told how that
-hand ended, so the hands the seats saw finish are exactly the logged ones (``error_text`` says
-which hand was lost):
-
-- ``<match>.log``: the reference format: ``# name/game/hands/seed ...`` and ``#--t_*`` header lines,
-  one STATE line per hand, then the SCORE line. Unlike the reference, the ``SCORE`` line is also
-  written when the match is aborted or stopped (it then covers the hands played).
-- ``<match>.jsonl``: one ``HandRecord`` per hand (its ``events`` list what was replaced, repaired or
-  ignored), then one summary record (``protocol.logfile.MatchSummary``: ``summary`` true, then
-  ``match``, ``game``, ``seed``, ``hands``, ``hands_played``, ``aborted``, ``reason``, ``names``,
-  ``totals`` by seat, ``replacements`` by name with every key of ``dealer.COUNT_KINDS``). Readers of
-  hand records skip it (``protocol.logfile.is_summary_line``).
-- ``<match>.game``: only when the game's label is neither a catalog name nor a readable path, so
-  that ``showdown verify-log`` can find the game next to the log.
+Files (when ``log_dir`` is set: ``server.match_logs``) are written a hand at a time, and a hand is
+in both before any seat is sent how it ended; a write that fails (a full disk) ends the match at once,
+so the hands the seats saw finish are exactly the logged ones (``error_text`` says which was lost).
 
 Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
-a dropped seat may reconnect within ``reconnect_ms`` and is otherwise played check/fold, a bad
-VERSION line closes only that connection, a second connection to a seat's port is refused (one
-with the seat's token takes the seat over: its holder came back before its old connection closed), a
-client that stops reading (more than 1 MB waiting to be sent to it) is disconnected, lines are cut
-at 4095 bytes and at most 1000 lines are queued per seat. The match always finishes and the score
-is always written (unless the disk is full).
+a dropped seat may reconnect within ``reconnect_ms`` (else it is played check/fold), a bad VERSION
+line or a stranger at a seat's port (``server.admission``) is refused without disturbing the match, a
+client that stops reading (1 MB waiting for it) is disconnected. The match always finishes and the
+score is always written (unless the disk is full). ``tests/server/test_hot_path.py`` holds the fast
+path to what this docstring promises.
 """
 
 from __future__ import annotations
 
 import asyncio
-import errno
-import functools
-import hmac
 import importlib
-import os
-import select
-import socket
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import IO, Any, cast
 
-from showdown.errors import GameDefError, LogExistsError, ShowdownError
-from showdown.games.catalog import get_game
-from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.protocol.logfile import DEALER_CHOSE, HandRecord, LogHeader, MatchSummary, chosen_why, format_score_line
-from showdown.protocol.matchstate import split_token
-from showdown.server.dealer import (
-    HandFinished,
-    LineSplitter,
-    MatchEngine,
-    MatchFinished,
-    Output,
-    Reject,
-    SeatWarning,
-    Send,
-)
-from showdown.server.timing import REFERENCE_T_HAND_MS, REFERENCE_T_RESPONSE_MS, DealerSettings, TimedMatch
+from showdown.errors import ShowdownError
+from showdown.games.gamedef import GameDef
+from showdown.protocol.events import DEALER_CHOSE, chosen_why, seats_with
+from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
+from showdown.server.admission import SeatDoors
+from showdown.server.busy_wait import BusyWait
+from showdown.server.connection import SeatConnection
+from showdown.server.dealer import MatchEngine
+from showdown.server.match_logs import MatchLogs
+from showdown.server.options import DealerOptions, MatchResult
+from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
+from showdown.server.timing import TimedMatch
 
-WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
+__all__ = ["BusyWait", "DealerOptions", "MatchResult", "MatchServer", "new_event_loop", "run_match"]
+
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
-
-
-DEALER_PLAYED = DEALER_CHOSE
-"""Event kinds in which the dealer chose a seat's action (``protocol.logfile.DEALER_CHOSE``)."""
-
 WARNINGS_SHOWN = 5
 """Warnings printed per seat; after that they are only counted (the replacement summary)."""
-
-@dataclass(frozen=True)
-class DealerOptions(DealerSettings):
-    """How the match is served: the dealer's settings (by default the reference's: 600 s per decision
-    and per hand, no start timeout), and where, to whom, and with what logs."""
-
-    t_response_ms: int = REFERENCE_T_RESPONSE_MS
-    t_hand_ms: int = REFERENCE_T_HAND_MS
-    start_timeout_ms: int | None = None
-    host: str = "127.0.0.1"
-    ports: Sequence[int] | None = None  # None or 0 entries: free ports
-    fixed_seats: bool = False
-    log_dir: Path | None = None  # where <match>.log and <match>.jsonl go (None: no files)
-    trace: bool = False  # reference-style TO/FROM trace on stderr
-    game_label: str | None = None  # the game as the log header names it (default: game.name)
-    max_queue: int = 1000  # lines queued per seat while it is not its turn
-    force: bool = False  # overwrite existing logs of the same match (otherwise refused)
-    resume: bool = False  # continue a killed match from its logs (start it when there are none)
-    tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
-    first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
-    max_pending: int = 16  # connections per port that have not yet proved their seat
-    listeners: tuple[socket.socket | None, ...] | None = None  # per seat: a listening socket to serve it on (a sandbox's)
-
-    @classmethod
-    def serving(cls, settings: DealerSettings, **how: Any) -> DealerOptions:
-        """Options from a match's dealer ``settings`` and ``how`` to serve it (host, tokens, logs...)."""
-        return cls(**{f.name: getattr(settings, f.name) for f in fields(DealerSettings)}, **how)
-
-
-@dataclass
-class MatchResult:
-    """What a served match came to; ``totals`` by seat, ``replacements`` by seat name."""
-
-    names: tuple[str, ...]
-    totals: tuple[float, ...]
-    hands_played: int
-    aborted: bool
-    replacements: dict[str, dict[str, int]]
-    log_path: Path | None
-    jsonl_path: Path | None
-    reason: str | None = None  # why an aborted match ended early
-    hands: int = 0  # hands the match was meant to have
-    seed: int = 0
-    play_seconds: float = 0.0  # from the first deal to the end (the seats' start-up not counted)
-    error: str | None = None  # a log write that failed (a full disk), and what the logs hold
-
-
-class _SeatConnection(asyncio.Protocol):
-    """One client connection to one seat's port."""
-
-    def __init__(self, server: MatchServer, seat: int) -> None:
-        self.server = server
-        self.seat = seat
-        self.transport: asyncio.Transport | None = None
-        self.splitter = LineSplitter()
-        self.closed = False
-        self.poller: Any = None  # select.poll on the socket, for BusyWait (made with ``fd``)
-        self.fd = -1  # the socket's descriptor, for BusyWait's reads (-1: none, or a blocking socket)
-        self.pending = True  # not yet holding its seat: its first line decides
-        self.deadline: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
-        transport.set_write_buffer_limits(high=WRITE_BUFFER_LIMIT)
-        self.server._accepted(self)
-
-    def data_received(self, data: bytes) -> None:
-        self.server._received(self, data)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.closed = True
-        if self.deadline is not None:
-            self.deadline.cancel()
-        self.server._lost(self)
-
-    def pause_writing(self) -> None:
-        self.server._stalled(self)
-
-    def write(self, data: bytes) -> None:
-        t = self.transport
-        if t is not None and not t.is_closing():
-            t.write(data)
-
-    def close(self, last_line: str | None = None) -> None:
-        t = self.transport
-        if t is not None and not t.is_closing():
-            if last_line is not None:
-                t.write(last_line.encode("utf-8") + b"\r\n")
-            t.close()
-
-
-class BusyWait:
-    """Wait for the awaited reply by reading the seat's socket briefly before the event loop sleeps.
-
-    On small virtual machines a core that went to sleep takes tens of microseconds to wake up:
-    much of a fast agent's round trip (measured: about +20% hands/s in Kuhn, +50% in no-limit
-    hold'em). So after the lines are out and the logs written, the dealer keeps its core awake for
-    up to ``budget_us`` while the reply is on its way. ``take`` reads the reply itself (the bytes the
-    event loop would have read, in order) so the dealer answers it at once, without a pass through
-    the loop; otherwise the loop finds the socket ready and reads it. Every microsecond counts
-    twice: the agent's core sleeps deeper the longer it waits (measured on loopback TCP: 5 us more
-    before a write made the round trip 14 us longer). Polling costs CPU only while a reply is due
-    and stops after ``MISSES`` windows in a row pass without one (slow agents, a busy machine), for
-    ``PAUSE`` decisions. Useless, and so never used, with a single CPU.
-
-    It also never takes a core another process wants: with ``yield_to_load`` (the server's way) it
-    polls only while the machine's run queue (``/proc/loadavg``: tasks running or ready to run, the
-    dealer and the thinking agent included) is no longer than its number of CPUs, looked at every
-    ``LOAD_CHECK`` seconds, so on a machine whose cores are all wanted (other matches, a build, a
-    ``--jobs 2`` tournament on 2 cores) the dealer sleeps in the event loop like any other program.
-    """
-
-    MISSES = 8
-    PAUSE = 256
-    READ_SIZE = 1 << 12
-    LOAD_CHECK = 0.05
-    RUN_QUEUE = "/proc/loadavg"
-
-    def __init__(self, budget_us: int, *, yield_to_load: bool = True) -> None:
-        self.budget = budget_us * 1e-6
-        self.misses = 0
-        self.paused = 0
-        self.hits = 0
-        self.taken = 0  # replies read here rather than by the event loop
-        self.yielded = 0  # windows not polled because every core was wanted
-        self.yield_to_load = yield_to_load and os.path.exists(self.RUN_QUEUE)
-        self._cpus = self._cpu_count()
-        self._load_checked = -1.0
-        self._cores_free = True
-
-    @staticmethod
-    def _cpu_count() -> int:
-        try:
-            return len(os.sched_getaffinity(0))
-        except AttributeError:  # not Linux
-            return os.cpu_count() or 1
-
-    @staticmethod
-    def useful() -> bool:
-        """Only with two CPUs or more, where the agent runs while the dealer polls."""
-        return BusyWait._cpu_count() >= 2 and hasattr(select, "poll")
-
-    def machine_has_a_free_core(self) -> bool:
-        """True unless the run queue (read at most every ``LOAD_CHECK`` s) is longer than the CPUs."""
-        if not self.yield_to_load:
-            return True
-        now = time.monotonic()
-        if now - self._load_checked >= self.LOAD_CHECK:
-            self._load_checked = now
-            try:
-                with open(self.RUN_QUEUE, "rb") as f:
-                    running = int(f.read().split()[3].split(b"/")[0])
-            except (OSError, ValueError, IndexError):
-                running = 0
-            self._cores_free = running <= self._cpus
-        return self._cores_free
-
-    def take(self, conn: _SeatConnection) -> bytes | None:
-        """The bytes of the reply, read from ``conn``'s socket, if they come within the budget; None
-        if they do not, or the connection is closing, failed or ended (the event loop reports that)."""
-        transport = conn.transport
-        if transport is None or transport.is_closing() or self._poller(conn) is None or conn.fd < 0:
-            return None
-        if not self.wait(conn):
-            return None
-        try:
-            data = os.read(conn.fd, self.READ_SIZE)
-        except OSError:  # nothing after all, or an error the event loop will report
-            return None
-        if not data:  # the end of the stream, also left for the event loop
-            return None
-        self.taken += 1
-        return data
-
-    def wait(self, conn: _SeatConnection | None) -> bool:
-        """True once ``conn``'s socket has something to read, False when the budget is spent first."""
-        if self.paused:
-            self.paused -= 1
-            return False
-        if not self.machine_has_a_free_core():
-            self.yielded += 1
-            return False
-        poller = self._poller(conn) if conn is not None else None
-        if poller is None:
-            return False
-        poll = poller.poll
-        clock = time.perf_counter
-        end = clock() + self.budget
-        while not poll(0):
-            if clock() > end:
-                self._missed()
-                return False
-        self.misses = 0
-        self.hits += 1
-        return True
-
-    def _missed(self) -> None:
-        self.misses += 1
-        if self.misses >= self.MISSES:
-            self.misses = 0
-            self.paused = self.PAUSE
-
-    @staticmethod
-    def _poller(conn: _SeatConnection) -> Any:
-        """``conn``'s poll object, made on first use together with ``conn.fd`` (left at -1 for a
-        blocking socket, which ``take`` must never read); None while it has no socket."""
-        poller = conn.poller
-        if poller is None:
-            sock = conn.transport.get_extra_info("socket") if conn.transport is not None else None
-            if sock is None:
-                return None
-            fd = sock.fileno()
-            poller = conn.poller = select.poll()
-            poller.register(fd, select.POLLIN)
-            conn.fd = -1 if os.get_blocking(fd) else fd
-        return poller
-
 
 class MatchServer:
     """Serve one match of ``hands`` hands of ``game`` to ``len(names)`` seats over TCP."""
@@ -341,13 +95,10 @@ class MatchServer:
         )
         self.limits = options.limits()
         n = game.num_players
-        self._want_ports = _seat_ports(options, n)
-        self.ports: list[int] = []
-        self.log_path: Path | None = None
-        self.jsonl_path: Path | None = None
-        self._servers: list[asyncio.Server] = []
-        self._conns: list[_SeatConnection | None] = [None] * n
-        self._all_conns: set[_SeatConnection] = set()
+        self._doors = SeatDoors(self, self.names, options)
+        self.ports = self._doors.ports
+        self._conns = self._doors.conns  # by seat: the connection holding it (read on every reply)
+        self._all_conns = self._doors.all_conns
         self._all_gone: asyncio.Future[None] | None = None  # set while shutting down, done when no connection is left
         self._timed: TimedMatch | None = None
         self._loop: asyncio.AbstractEventLoop  # set by start(), before anything can call in
@@ -361,18 +112,10 @@ class MatchServer:
         self.replaced_hands = [0] * n  # by seat: hands in which the dealer acted for it (timeouts, absence)
         self.resumed_at: int | None = None  # the hand a resumed match continued from
         self._warnings_shown = [0] * n
-        self._pending: list[dict[_SeatConnection, None]] = [{} for _ in range(n)]  # oldest first
-        self._tokens = _seat_tokens(options, n)
-        self.refusals: list[list[str]] = [[] for _ in range(n)]  # the last reasons a seat's port refused a client
-        self.refused = [0] * n  # connections refused at each seat's port (no or a wrong token, the seat taken)
-        self._refusals_shown = 0
-        self.on_refused: Callable[[int, str], None] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-        self.error: str | None = None  # why the match had to stop (a full disk), for the one-line message
         self._unlogged: list[HandFinished] = []  # hands played that no log holds (a write failed)
-        self._log: IO[bytes] | None = None
-        self._ends: list[int] | None = None  # byte lengths of the .log and .jsonl, once writing hands
-        self._jsonl: IO[bytes] | None = None
+        header = LogHeader(match_name, self.engine.game_label, hands, seed,
+                           options.t_response_ms, options.t_hand_ms, options.t_per_hand_ms)  # fmt: skip
+        self._logs = MatchLogs(header, game, self.names)
         self._finished: MatchFinished | None = None
         self._ended = False
         self._play_started: float | None = None  # loop time of the first deal
@@ -382,6 +125,19 @@ class MatchServer:
 
     # ----------------------------------------------------------------- public
 
+    @property
+    def log_path(self) -> Path | None:
+        return self._logs.log_path
+
+    @property
+    def jsonl_path(self) -> Path | None:
+        return self._logs.jsonl_path
+
+    @property
+    def error(self) -> str | None:
+        """Why the match had to stop (a log write failed: a full disk), for the one-line message."""
+        return self._logs.error
+
     async def start(self) -> list[int]:
         """Bind one listener per seat and return the ports in seat order."""
         if self._timed is not None:
@@ -390,30 +146,11 @@ class MatchServer:
         self._loop = loop
         self._done = loop.create_future()
         self._timed = TimedMatch(self.engine, self.limits, loop.time())
-        family, address = await _resolve(loop, self.options.host)
-        try:
-            for seat, port in enumerate(self._want_ports):
-                if (own := self._own_listener(seat)) is not None:
-                    server = await loop.create_server(functools.partial(_SeatConnection, self, seat), sock=own, start_serving=False)
-                else:
-                    server = await loop.create_server(
-                        functools.partial(_SeatConnection, self, seat),
-                        address,
-                        port,
-                        family=family,
-                        reuse_address=True,
-                        start_serving=False,
-                    )
-                self._servers.append(server)
-                self.ports.append(server.sockets[0].getsockname()[1])
-        except OSError as exc:
-            self._close_listeners()
-            raise ShowdownError(f"cannot listen on {self.options.host} port {port}: {exc.strerror or exc}") from None
+        await self._doors.bind(loop)
         self._open_logs()
-        for server in self._servers:
-            await server.start_serving()
+        await self._doors.start_serving()
         if self._trace:
-            for line in self._header().lines():
+            for line in self._logs.header.lines():
                 _err(line)
         if self._stop_requests:
             self._handle(self._timed.request_stop(loop.time()))
@@ -443,127 +180,43 @@ class MatchServer:
 
     # ----------------------------------------------------------------- connections
 
-    def _accepted(self, conn: _SeatConnection) -> None:
-        """A new connection waits (bounded in number and time) until its first line proves its seat."""
-        seat = conn.seat
-        if self._timed is None or self._finished is not None:
-            conn.close("# ERROR: the match is over")
-            return
-        pending = self._pending[seat]
-        if len(pending) >= self.options.max_pending:
-            # a connect flood: the oldest silent connection makes room (a real bot speaks at once)
-            oldest = next(iter(pending))
-            del pending[oldest]
-            if oldest.deadline is not None:
-                oldest.deadline.cancel()
-            if oldest.transport is not None:
-                oldest.transport.abort()
-        self._all_conns.add(conn)
-        pending[conn] = None
-        conn.deadline = self._loop.call_later(self.options.first_line_ms / 1000, self._first_line_late, conn)
+    @property
+    def refused(self) -> list[int]:
+        """Connections refused at each seat's port (no or a wrong token, the seat taken)."""
+        return self._doors.refused
 
-    def _first_line_late(self, conn: _SeatConnection) -> None:
-        conn.deadline = None
-        if conn.pending:
-            self._pending[conn.seat].pop(conn, None)
-            conn.close("# ERROR: no VERSION line in time")
+    @property
+    def refusals(self) -> list[list[str]]:
+        """The last reasons each seat's port refused a client."""
+        return self._doors.refusals
 
-    def _take_seat(self, conn: _SeatConnection, first: str) -> str | None:
-        """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
-        seat = conn.seat
-        self._pending[seat].pop(conn, None)
-        conn.pending = False
-        if conn.deadline is not None:
-            conn.deadline.cancel()
-            conn.deadline = None
-        line, token = split_token(first)
-        want = self._tokens[seat]
-        why = None
-        if want is not None and token is None:
-            why = "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
-        elif want is not None and not hmac.compare_digest(token or "", want):
-            why = "wrong seat token"
-        elif self._conns[seat] is not None:
-            if want is None:
-                why = f"seat {seat + 1} is already connected"
-            else:
-                self._replaced_by(seat)
-        if why is None and not self.engine.can_connect(seat):
-            why = f"seat {seat + 1} is out of this match"
-        if why is not None:
-            self._refused(seat, why)
-            conn.close(f"# ERROR: {why}")
-            return None
-        self._conns[seat] = conn
-        for other in list(self._pending[seat]):  # the seat is taken: the others wait for nothing
-            other.close(f"# ERROR: seat {seat + 1} is already connected")
-        self._pending[seat].clear()
-        self._pause_listener(seat)
+    @property
+    def on_refused(self) -> Callable[[int, str], None] | None:
+        """Called with the seat and the reason when its port refuses a connection."""
+        return self._doors.on_refused
+
+    @on_refused.setter
+    def on_refused(self, call: Callable[[int, str], None] | None) -> None:
+        self._doors.on_refused = call
+
+    def is_open(self) -> bool:
+        return self._timed is not None and self._finished is None
+
+    def may_connect(self, seat: int) -> bool:
+        return self.engine.can_connect(seat)
+
+    def accepted(self, conn: SeatConnection) -> None:
+        self._doors.accepted(conn)
+
+    def seat_taken(self, seat: int) -> None:
         self._guarded(self._timed.connected, seat)  # type: ignore[union-attr]
-        return line
 
-    def _refused(self, seat: int, why: str) -> None:
-        """A connection refused at a seat's port: counted apart from the seat's own counts (it may be
-        anyone on the machine), the first few said, the match undisturbed."""
-        self.refused[seat] += 1
-        self.refusals[seat].append(why)
-        del self.refusals[seat][:-5]
-        shown = self._refusals_shown
-        self._refusals_shown += 1
-        if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
-        if self.on_refused is not None:
-            self.on_refused(seat, why)
-
-    def _replaced_by(self, seat: int) -> None:
-        """The seat's holder (it has the token) connected again while its old connection looks open
-        (a bot that reconnects at once, before its close is seen): the new connection takes over."""
-        old = self._conns[seat]
-        assert old is not None
-        self._conns[seat] = None
-        self._deferred[seat] = []
-        old.close("# ERROR: your seat was taken over by a new connection with its token")
+    def seat_left(self, seat: int) -> None:
+        self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
         if self._timed is not None and self._finished is None:
             self._guarded(self._timed.disconnected, seat)
 
-    def _pause_listener(self, seat: int) -> None:
-        """The reference closes a seat's listener once the seat is taken: nobody else can connect.
-        A seat with a token keeps listening (the token guards it), so that its holder can come
-        back at once, without waiting for the port to listen again."""
-        if self._tokens[seat] is not None:
-            return
-        server = self._servers[seat] if seat < len(self._servers) else None
-        if server is not None and server.is_serving():
-            server.close()
-
-    def _resume_listener(self, seat: int) -> None:
-        """Listen on the seat's port again so that its holder can reconnect (with its token)."""
-        if self._finished is not None or seat >= len(self._servers) or self._servers[seat].is_serving():
-            return
-        task = self._loop.create_task(self._listen_again(seat))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
-    def _own_listener(self, seat: int) -> socket.socket | None:
-        """A copy of the listening socket given for ``seat`` (closing a server closes its socket)."""
-        own = self.options.listeners
-        return own[seat].dup() if own is not None and seat < len(own) and own[seat] is not None else None  # type: ignore[union-attr]
-
-    async def _listen_again(self, seat: int) -> None:
-        family, address = await _resolve(self._loop, self.options.host)
-        try:
-            if (own := self._own_listener(seat)) is not None:
-                self._servers[seat] = await self._loop.create_server(functools.partial(_SeatConnection, self, seat), sock=own)
-                return
-            self._servers[seat] = await self._loop.create_server(
-                functools.partial(_SeatConnection, self, seat), address, self.ports[seat], family=family,
-                reuse_address=True,
-            )
-        except OSError as exc:
-            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): cannot listen again on port {self.ports[seat]} "
-                 f"for its reconnection: {exc.strerror or exc}")
-
-    def _received(self, conn: _SeatConnection, data: bytes) -> None:
+    def received(self, conn: SeatConnection, data: bytes) -> None:
         """Bytes from a connection. Then, with ``BusyWait``, the replies that follow quickly are read
         and answered here, one after another, for up to ``DIRECT_WINDOW`` seconds; the last wait
         leaves its reply to the event loop, so timers and other connections never wait longer."""
@@ -591,12 +244,12 @@ class MatchServer:
             if lines:
                 self._lines(seat_conn, lines)
 
-    def _lines(self, conn: _SeatConnection, lines: list[str]) -> None:
+    def _lines(self, conn: SeatConnection, lines: list[str]) -> None:
         seat = conn.seat
         if conn.pending:
             if self._timed is None or self._finished is not None:
                 return
-            first = self._take_seat(conn, lines[0])
+            first = self._doors.take_seat(conn, lines[0])
             if first is None:
                 return
             lines = [first, *lines[1:]]
@@ -618,22 +271,15 @@ class MatchServer:
         except BaseException as exc:  # a bug: end the match visibly rather than hang
             self._fail(exc)
 
-    def _lost(self, conn: _SeatConnection) -> None:
-        self._all_conns.discard(conn)
+    def lost(self, conn: SeatConnection) -> None:
+        held = self._doors.lost(conn)
         gone = self._all_gone
         if gone is not None and not self._all_conns and not gone.done():
             gone.set_result(None)
-        seat = conn.seat
-        self._pending[seat].pop(conn, None)
-        if self._conns[seat] is not conn:
-            return
-        self._conns[seat] = None
-        self._resume_listener(seat)
-        self._deferred[seat] = []  # they were for the lost connection; a new one gets the current state
-        if self._timed is not None and self._finished is None:
-            self._guarded(self._timed.disconnected, seat)
+        if held:
+            self.seat_left(conn.seat)
 
-    def _stalled(self, conn: _SeatConnection) -> None:
+    def stalled(self, conn: SeatConnection) -> None:
         """The client has not read its lines for a long time: drop it like a lost connection."""
         if self._conns[conn.seat] is conn and self._finished is None:
             _err(f"WARNING: seat {conn.seat + 1} ({self.names[conn.seat]}) does not read its socket; disconnecting it")
@@ -666,7 +312,7 @@ class MatchServer:
                 self._warning(o)
             elif isinstance(o, Reject):
                 self._write_seat(o.seat)
-                self._reject(o)
+                self._doors.drop(o.seat, o.line)
             else:
                 self._finished = o
         if finished_hands and not self._log_hands(finished_hands):
@@ -697,14 +343,19 @@ class MatchServer:
         """Log the finished hands, before any seat is sent how they ended (as the reference does);
         False when one could not be written: the match has then ended without sending it."""
         for i, hand in enumerate(hands):
-            self._count_dealer_played(hand)
-            if not self._log_hand(hand):
+            if hand.events:
+                for seat in seats_with(hand.events, DEALER_CHOSE):
+                    self.replaced_hands[seat] += 1
+            if not self._logs.write_hand(hand):
+                self._unlogged.append(hand)
                 self._unlogged += hands[i + 1 :]  # played after it in the same input: not logged either
                 self._stop_unlogged()
                 if self._finished is not None and not self._ended:  # the match's last hand was the one
                     self._ended = True
                     self._end()
                 return False
+            if self.on_hand is not None:
+                self.on_hand(hand.record)
         return True
 
     def _warning(self, o: SeatWarning) -> None:
@@ -738,14 +389,6 @@ class MatchServer:
         self._observer_timer = None
         for seat in range(len(self._deferred)):
             self._write_seat(seat)
-
-    def _reject(self, o: Reject) -> None:
-        conn = self._conns[o.seat]
-        if conn is None:
-            return
-        self._conns[o.seat] = None  # the engine already counts the seat as away
-        conn.close(o.line)
-        self._resume_listener(o.seat)
 
     def _advance(self) -> None:
         self._advance_pending = False
@@ -787,134 +430,21 @@ class MatchServer:
 
     # ----------------------------------------------------------------- logs
 
-    def _header(self) -> LogHeader:
-        o = self.options
-        return LogHeader(
-            self.match_name,
-            self.engine.game_label,
-            self.hands,
-            self.seed,
-            o.t_response_ms,
-            o.t_hand_ms,
-            o.t_per_hand_ms,
-        )
-
     def _open_logs(self) -> None:
+        """Open the logs, or continue a killed match's (then the engine resumes where they end)."""
         log_dir = self.options.log_dir
         if log_dir is None:
             return
-        log_dir = Path(log_dir)
-        log_path = log_dir / f"{self.match_name}.log"
-        jsonl_path = log_dir / f"{self.match_name}.jsonl"
-        if self.options.resume and log_path.exists():
-            self._resume_logs(log_dir, log_path, jsonl_path)
-            return
-        mode = "wb" if self.options.force else "xb"  # never overwrite a match's logs unless told to
         try:
-            log_dir.mkdir(parents=True, exist_ok=True)
-            for path in (log_path, jsonl_path):
-                if mode == "xb" and path.exists():
-                    raise FileExistsError(path)
-            self._ensure_game_file(log_dir)
-            self._log = open(log_path, mode, buffering=0)  # one write per hand, nothing held back
-            self._jsonl = open(jsonl_path, mode, buffering=0)
-            self.log_path, self.jsonl_path = log_path, jsonl_path
-            _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
-        except FileExistsError as exc:
-            self._close_listeners()
-            if exc.errno is not None:  # from mkdir: a file where a folder should be, not the logs
-                raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.filename} is a file") from None
-            raise LogExistsError(str(exc.args[0] if exc.args else log_path)) from None
-        except OSError as exc:
-            self._close_listeners()
-            self._close_logs()
-            raise ShowdownError(f"cannot write the match logs in {log_dir}: {exc.strerror or exc}") from None
-
-    def _resume_logs(self, log_dir: Path, log_path: Path, jsonl_path: Path) -> None:
-        """Continue a killed match: its logs say which hands are finished (see ``server.resume``)."""
-        from showdown.server.resume import resume_point, truncate
-
-        try:
-            self._ensure_game_file(log_dir)
-            point = resume_point(log_path, jsonl_path, self._header(), self.names)
-            truncate(log_path, point.log_size)
-            if jsonl_path.exists():
-                truncate(jsonl_path, point.jsonl_size)
-            self._log = open(log_path, "ab", buffering=0)
-            self._jsonl = open(jsonl_path, "ab", buffering=0)
-            self.log_path, self.jsonl_path = log_path, jsonl_path
-            if point.hands == 0 and point.log_size == 0:
-                _append(self._log, ("\n".join(self._header().lines()) + "\n").encode())
+            point = self._logs.open(Path(log_dir), force=self.options.force, resume=self.options.resume)
         except ShowdownError:
-            self._close_listeners()
-            self._close_logs()
+            self._doors.close()
             raise
-        except OSError as exc:
-            self._close_listeners()
-            self._close_logs()
-            raise ShowdownError(f"cannot resume from the logs in {log_dir}: {exc.strerror or exc}") from None
-        self.engine.resume(point.hands, [point.totals[name] for name in self.names], point.counts)
-        self.resumed_at = point.hands
-        _err(f"resuming {self.match_name} at hand {point.hands} of {self.hands}")
-
-    def _ensure_game_file(self, log_dir: Path) -> None:
-        """Make the header's game resolvable: write ``<match>.game`` when the label is not."""
-        label = self.engine.game_label
-        if label:
-            if (log_dir / label).is_file():
-                return
-            try:
-                if get_game(label) == self.game:
-                    return
-            except GameDefError:
-                pass
-        name = f"{self.match_name}.game"
-        (log_dir / name).write_text(format_gamedef(self.game), encoding="utf-8")
-        self.engine.game_label = name
-
-    def _count_dealer_played(self, o: HandFinished) -> None:
-        events = o.events
-        if events:
-            for seat in {e.get("seat") for e in events if e.get("kind") in DEALER_PLAYED}:
-                if isinstance(seat, int) and 0 <= seat < len(self.replaced_hands):
-                    self.replaced_hands[seat] += 1
-
-    def _log_hand(self, o: HandFinished) -> bool:
-        """Append the hand to both logs; False when a write fails (a full disk): what it wrote of
-        that hand in either file is taken back, so both keep only complete hands."""
-        log, jsonl = self._log, self._jsonl
-        if self.error is not None:  # a hand after a failed write (never dealt: see _stop_unlogged)
-            self._unlogged.append(o)
-            return False
-        if log is not None and jsonl is not None:
-            if self._ends is None:  # where each file ends, kept here: no seek per hand
-                self._ends = [log.tell(), jsonl.tell()]
-            ends = self._ends
-            line = (o.state_line + "\n").encode()
-            record = (o.json + "\n").encode()
-            try:
-                _append(log, line, ends[0])
-                _append(jsonl, record, ends[1])
-            except OSError as exc:
-                try:
-                    log.truncate(ends[0])
-                except OSError:
-                    pass
-                self._disk_failed(exc, f"cannot write hand {o.hand} to the logs")
-                self._unlogged.append(o)
-                return False
-            ends[0] += len(line)
-            ends[1] += len(record)
-        if self.on_hand is not None:
-            self.on_hand(o.record)
-        return True
-
-    def _disk_failed(self, exc: OSError, what: str) -> None:
-        where = self.log_path.parent if self.log_path is not None else "the log folder"
-        why = "the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else (exc.strerror or str(exc))
-        if self.error is None:
-            self.error = f"{what} in {where}: {why}"
-        self._close_logs()
+        self.engine.game_label = self._logs.header.game
+        if point is not None:
+            self.engine.resume(point.hands, [point.totals[name] for name in self.names], point.counts)
+            self.resumed_at = point.hands
+            _err(f"resuming {self.match_name} at hand {point.hands} of {self.hands}")
 
     def _stop_unlogged(self) -> None:
         """A hand could not be logged: end the match at once, before any seat is sent how that hand
@@ -951,11 +481,13 @@ class MatchServer:
             self._play_seconds = self._loop.time() - self._play_started
         score_line = format_score_line(f.score)
         if f.hands_played == 0:
-            self._discard_logs()  # a match that never dealt a hand leaves nothing that looks like one
-        try:
-            self._write_score_and_summary(f, score_line)
-        except OSError as exc:
-            self._disk_failed(exc, "cannot write the SCORE line and the summary record after every hand")
+            self._logs.discard()  # a match that never dealt a hand leaves nothing that looks like one
+        self._logs.write_end(score_line, MatchSummary(
+            match=self.match_name, game=self.engine.game_label, seed=self.seed, hands=self.hands,
+            hands_played=f.hands_played, aborted=f.aborted, reason=f.reason, names=self.names,
+            totals=tuple(f.score.totals), replacements=self._replacements(),
+            replaced_hands=dict(zip(self.names, self.replaced_hands)),
+        ))  # fmt: skip
         self._say_how_it_ended(f)
         if self._trace:
             _err(f"FINISHED at {time.time():.6f}")
@@ -984,36 +516,6 @@ class MatchServer:
                 _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")
         else:
             _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
-
-    def _write_score_and_summary(self, f: MatchFinished, score_line: str) -> None:
-        if self._log is not None:
-            _append(self._log, (score_line + "\n").encode())
-            self._log.close()
-            self._log = None
-        if self._jsonl is not None:
-            summary = MatchSummary(
-                match=self.match_name,
-                game=self.engine.game_label,
-                seed=self.seed,
-                hands=self.hands,
-                hands_played=f.hands_played,
-                aborted=f.aborted,
-                reason=f.reason,
-                names=tuple(self.names),
-                totals=tuple(f.score.totals),
-                replacements=self._replacements(),
-                replaced_hands=dict(zip(self.names, self.replaced_hands)),
-            )
-            _append(self._jsonl, (summary.to_json() + "\n").encode())
-            self._jsonl.close()
-            self._jsonl = None
-
-    def _discard_logs(self) -> None:
-        self._close_logs()
-        for path in (self.log_path, self.jsonl_path):
-            if path is not None:
-                path.unlink(missing_ok=True)
-        self.log_path = self.jsonl_path = None
 
     def _summary_line(self) -> str:
         parts = []
@@ -1050,7 +552,7 @@ class MatchServer:
         if self._observer_timer is not None:
             self._observer_timer.cancel()
             self._observer_timer = None
-        self._close_listeners()
+        self._doors.close()
         for conn in list(self._all_conns):
             conn.close()
         if self._all_conns:  # each goes once its last lines are out (or the client left)
@@ -1062,69 +564,8 @@ class MatchServer:
         for conn in list(self._all_conns):
             if conn.transport is not None:
                 conn.transport.abort()
-        self._close_logs()
-        for server in self._servers:
-            await server.wait_closed()
-
-    def _close_logs(self) -> None:
-        for f in (self._log, self._jsonl):
-            if f is not None:
-                try:
-                    f.close()
-                except OSError:
-                    pass
-        self._log = self._jsonl = None
-
-    def _close_listeners(self) -> None:
-        for server in self._servers:
-            server.close()
-
-
-def _seat_ports(options: DealerOptions, seats: int) -> list[int]:
-    """The port each seat listens on (0: any free one)."""
-    ports = list(options.ports) if options.ports else [0] * seats
-    if len(ports) != seats:
-        raise ShowdownError(f"{len(ports)} ports given for {seats} seats")
-    taken = [p for p in ports if p]
-    if len(set(taken)) != len(taken):
-        raise ShowdownError(f"the same port is given to two seats ({','.join(map(str, ports))}): give each seat its own")
-    return ports
-
-
-def _seat_tokens(options: DealerOptions, seats: int) -> tuple[str | None, ...]:
-    """The secret each seat's client must send (None: any client may take the seat)."""
-    tokens = tuple(options.tokens) if options.tokens is not None else (None,) * seats
-    if len(tokens) != seats:
-        raise ShowdownError(f"{len(tokens)} seat tokens given for {seats} seats")
-    return tokens
-
-
-async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:
-    """One address for ``host``, so that every seat gets exactly one port."""
-    try:
-        infos = await loop.getaddrinfo(host, None, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise ShowdownError(f"cannot listen on host {host!r}: {exc.strerror or exc}") from None
-    family, _, _, _, sockaddr = infos[0]
-    return family, str(sockaddr[0])
-
-
-def _append(f: IO[bytes], data: bytes, start: int | None = None) -> None:
-    """Write all of ``data`` at the end of ``f`` (which is at ``start``, when known) or nothing: after
-    a short write the rest is tried, so the error is the system's own (a full disk, a file-size
-    limit), and what was written of ``data`` is taken back."""
-    if start is None:
-        start = f.tell()
-    try:
-        written = f.write(data) or 0
-        while written < len(data):  # a short write: the next one says why (or goes on)
-            more = f.write(memoryview(data)[written:])
-            if not more:
-                raise OSError(errno.ENOSPC, "No space left on device")
-            written += more
-    except OSError:
-        f.truncate(start)
-        raise
+        self._logs.close()
+        await self._doors.wait_closed()
 
 
 def _err(line: str) -> None:

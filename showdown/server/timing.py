@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from showdown.errors import ShowdownError
-from showdown.server.dealer import MatchEngine, OnTimeout, Output, SeatStatus
+from showdown.server.dealer import MatchEngine, OnTimeout, SeatStatus
+from showdown.server.outputs import Output
 
 REFERENCE_T_RESPONSE_MS = 600_000
 REFERENCE_T_HAND_MS = 600_000

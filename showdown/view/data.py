@@ -21,10 +21,11 @@ import math
 from pathlib import Path
 from typing import Any
 
+from showdown.errors import ProtocolError
 from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import finite, is_summary_record
+from showdown.protocol.logfile import HandRecord, MatchSummary, jsonl_record
 from showdown.view.catalog import Catalog, MatchFiles, ViewError, game_named
 from showdown.view.paired import half_of, paired_figures
 
@@ -60,7 +61,7 @@ class LogFollower:
         self.game: GameDef | None = None
         self.stats: MatchStats | None = None
         self.series: WinningsSeries | None = None
-        self.finished: dict[str, Any] | None = None
+        self.finished: MatchSummary | None = None  # the summary record, once the match has ended
         self.replacements: dict[str, dict[str, int]] = {}
         self.torn = False
 
@@ -84,47 +85,36 @@ class LogFollower:
         seats: list[list[int]] = []
         values: list[list[float]] = []
         for number, raw in enumerate(chunk[: end + 1].splitlines()):
-            if not raw.strip():
-                continue
             try:
-                rec = json.loads(raw)
-            except ValueError:
-                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset} is not JSON: not a showdown .jsonl log") from None
-            if not isinstance(rec, dict):
-                raise ViewError(f"{self.path}: not a showdown .jsonl log")
-            if is_summary_record(rec):
-                self.finished = rec
+                record = jsonl_record(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw)
+            except ProtocolError as exc:
+                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: {exc}: not a showdown .jsonl log") from None
+            if record is None:
                 continue
-            self._start(rec)
-            try:
-                order = [int(s) for s in rec["seats"]]
-                seats.append(order)
-                values.append([finite(v) for v in rec["values"]])
-            except (KeyError, TypeError, ValueError, OverflowError):
-                raise ViewError(f"{self.path}: a hand record lacks its seats or finite values") from None
-            for event in rec.get("events") or ():
-                seat = event.get("seat")
-                if isinstance(seat, int) and 0 <= seat < len(self.names):
-                    counts = self.replacements.setdefault(self.names[seat], {})
-                    kind = str(event.get("kind", "event"))
-                    counts[kind] = counts.get(kind, 0) + 1
+            if not isinstance(record, HandRecord):
+                self.finished = record
+                continue
+            self._start(record)
+            seats.append(list(record.seats))
+            values.append(list(record.values))
+            for event in record.events:
+                if 0 <= event.seat < len(self.names):
+                    counts = self.replacements.setdefault(self.names[event.seat], {})
+                    counts[event.kind.value] = counts.get(event.kind.value, 0) + 1
         if seats and self.stats is not None and self.series is not None:
             self.stats.add_many(seats, values)
             for s, v in zip(seats, values):
                 self.series.add(s, v)
         return len(seats)
 
-    def _start(self, rec: dict[str, Any]) -> None:
+    def _start(self, record: HandRecord) -> None:
         if self.stats is not None:
             return
-        players, order = rec.get("players"), rec.get("seats")
-        if not isinstance(players, list) or not isinstance(order, list) or len(players) != len(order):
-            raise ViewError(f"{self.path}: a hand record lacks its players")
-        names = [""] * len(players)
-        for name, seat in zip(players, order):
-            names[int(seat)] = str(name)
+        names = [""] * len(record.players)
+        for name, seat in zip(record.players, record.seats):
+            names[seat] = name
         self.names = names
-        self.game_name = str(rec.get("game") or "") or None
+        self.game_name = record.game or None
         self.game = game_named(self.game_name)
         big_blind = self.game.big_blind if self.game is not None else 1
         self.stats = MatchStats(names, big_blind, len(names))
@@ -149,7 +139,7 @@ class LogFollower:
         return {
             "game": self.game_name,
             "hands": self.hands,
-            "hands_requested": (self.finished or {}).get("hands"),
+            "hands_requested": self.finished.hands if self.finished is not None else None,
             "estimator": "plain",
             "reason": "computed from the log (no result file, or the match is still running)",
             "agents": agents,

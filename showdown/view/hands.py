@@ -3,13 +3,14 @@ action with the pot and stacks after it, from the rules in ``games.state``)."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ShowdownError
-from showdown.protocol.logfile import is_summary_record
+from showdown.errors import ProtocolError, ShowdownError
+from showdown.games.cards import format_cards
+from showdown.games.state import Action, ActionKind, State, parse_betting
+from showdown.protocol.logfile import HandRecord, jsonl_record
 from showdown.view.catalog import MatchFiles, ViewError, game_named
 
 __all__ = ["MAX_PAGE", "MAX_SCAN_BYTES", "hand_list", "hand_replay"]
@@ -21,7 +22,7 @@ MAX_SCAN_BYTES = 512 * 1024 * 1024
 """A filter scans at most this much of a log per request (then says where it stopped)."""
 
 
-def _records(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+def _records(path: Path, start: int = 0) -> Iterator[tuple[int, HandRecord]]:
     """(byte offset, record) of every complete hand record from byte ``start`` on."""
     with path.open("rb") as f:
         f.seek(start)
@@ -36,16 +37,20 @@ def _records(path: Path, start: int = 0) -> Iterator[tuple[int, dict[str, Any]]]
             if scanned > MAX_SCAN_BYTES:
                 return
             try:
-                rec = json.loads(raw)
-            except ValueError:
-                raise ViewError(f"{path}: byte {here} is not a JSON record: not a showdown .jsonl log") from None
-            if isinstance(rec, dict) and not is_summary_record(rec):
-                yield here, rec
+                record = jsonl_record(raw.decode("utf-8", "replace"))
+            except ProtocolError as exc:
+                raise ViewError(f"{path}: byte {here}: {exc}: not a showdown .jsonl log") from None
+            if isinstance(record, HandRecord):
+                yield here, record
 
 
-def _won(rec: dict[str, Any]) -> float:
+def _won(record: HandRecord) -> float:
     """The chips that changed hands: what the winners took from the others."""
-    return float(sum(v for v in rec.get("values", []) if v > 0))
+    return float(sum(v for v in record.values if v > 0))
+
+
+def _cards(groups: tuple[tuple[int, ...], ...]) -> list[str]:
+    return [format_cards(g) for g in groups]
 
 
 def hand_list(
@@ -69,7 +74,7 @@ def hand_list(
         if len(hands) >= limit:
             next_start = offset
             break
-        players = rec.get("players", [])
+        players = list(rec.players)
         if agent is not None and agent not in players:
             continue
         if position is not None and agent is not None:
@@ -82,27 +87,27 @@ def hand_list(
             continue
         hands.append(
             {
-                "hand": rec.get("hand"),
+                "hand": rec.hand,
                 "offset": offset,
                 "players": players,
-                "hole": rec.get("hole"),
-                "board": rec.get("board"),
-                "betting": rec.get("betting"),
-                "values": rec.get("values"),
+                "hole": _cards(rec.hole),
+                "board": _cards(rec.board),
+                "betting": rec.betting,
+                "values": list(rec.values),
                 "showdown": at_showdown,
                 "won": _won(rec),
-                "events": len(rec.get("events") or []),
+                "events": len(rec.events),
             }
         )
     return {"hands": hands, "next": next_start}
 
 
-def _went_to_showdown(rec: dict[str, Any]) -> bool:
+def _went_to_showdown(record: HandRecord) -> bool:
     """At least two players were still in at the end (no fold ended the hand)."""
-    return len(rec.get("values", [])) - str(rec.get("betting", "")).count("f") >= 2
+    return len(record.values) - record.betting.count("f") >= 2
 
 
-def _record_at(path: Path, offset: int) -> dict[str, Any]:
+def _record_at(path: Path, offset: int) -> HandRecord:
     """The hand record that starts at byte ``offset`` (a line start) of a JSON Lines log."""
     missing = ViewError(f"no hand at byte {offset} of {path.name}")
     if offset < 0:
@@ -116,84 +121,58 @@ def _record_at(path: Path, offset: int) -> dict[str, Any]:
     if not raw.endswith(b"\n"):
         raise missing
     try:
-        rec = json.loads(raw)
-    except ValueError:
-        raise missing from None
-    if not isinstance(rec, dict) or is_summary_record(rec):
+        record = jsonl_record(raw.decode("utf-8", "replace"))
+    except ProtocolError as exc:
+        raise ViewError(f"hand at byte {offset} of {path.name}: {exc}") from None
+    if not isinstance(record, HandRecord):
         raise missing
-    return rec
+    return record
 
 
 def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
     """One hand step by step: after each action, who acted, what, the pot and every stack's spend."""
-    from showdown.games.cards import parse_cards
-    from showdown.games.state import State, parse_action
-
     if files.jsonl is None:
         raise ViewError(f"match {files.key}: the replayer needs the .jsonl log")
     rec = _record_at(files.jsonl, offset)
-    game = game_named(rec.get("game"))
+    game = game_named(rec.game)
     if game is None:
-        raise ViewError(f"unknown game {rec.get('game')!r}")
-    try:
-        for h in rec["hole"]:
-            parse_cards(h)  # checked: a hand with unreadable cards is refused whole
-        board_groups = [tuple(parse_cards(g)) for g in rec.get("board", [])]
-    except (KeyError, ShowdownError) as exc:
-        raise ViewError(f"hand {rec.get('hand')}: bad cards ({exc})") from None
+        raise ViewError(f"unknown game {rec.game!r}")
     state = State.initial(game)
-    steps = [_step(state, None, None, board_groups)]
-    betting = str(rec.get("betting", ""))
+    steps = [_step(state, None, None, rec.board)]
     try:
-        for round_text in betting.split("/"):
-            for token in _tokens(round_text):
+        for actions in parse_betting(rec.betting):
+            for action in actions:
                 actor = state.current_player
-                text = _action_text(token, state.to_call() > 0)
-                state = state.apply(parse_action(token))
-                steps.append(_step(state, actor, text, board_groups))
+                text = _action_text(action, state.to_call() > 0)
+                state = state.apply(action)
+                steps.append(_step(state, actor, text, rec.board))
     except ShowdownError as exc:
-        raise ViewError(f"hand {rec.get('hand')}: betting {betting!r} does not fit game {game.name}: {exc}") from None
-    stacks = list(game.stack) if game.is_nolimit else None
+        raise ViewError(f"hand {rec.hand}: betting {rec.betting!r} does not fit game {game.name}: {exc}") from None
     return {
-        "hand": rec.get("hand"),
+        "hand": rec.hand,
         "game": game.name,
-        "players": rec.get("players"),
-        "hole": rec.get("hole"),
-        "board": rec.get("board"),
-        "betting": betting,
-        "values": rec.get("values"),
-        "events": rec.get("events") or [],
-        "stacks": stacks,
+        "players": list(rec.players),
+        "hole": _cards(rec.hole),
+        "board": _cards(rec.board),
+        "betting": rec.betting,
+        "values": list(rec.values),
+        "events": [e.as_dict() for e in rec.events],
+        "stacks": list(game.stack) if game.is_nolimit else None,
         "steps": steps,
     }
 
 
-def _tokens(text: str) -> list[str]:
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        j = i + 1
-        if text[i] == "r":
-            while j < len(text) and text[j].isdigit():
-                j += 1
-        out.append(text[i:j])
-        i = j
-    return out
-
-
-def _action_text(token: str, facing_bet: bool) -> str:
-    if token == "f":
+def _action_text(action: Action, facing_bet: bool) -> str:
+    if action.kind is ActionKind.FOLD:
         return "folds"
-    if token == "c":
+    if action.kind is ActionKind.CALL:
         return "calls" if facing_bet else "checks"
-    if len(token) > 1:
-        return f"raises to {token[1:]}" if facing_bet else f"bets, to {token[1:]}"
+    if action.size:
+        return f"raises to {action.size}" if facing_bet else f"bets, to {action.size}"
     return "raises" if facing_bet else "bets"
 
 
-def _step(state: Any, actor: int | None, text: str | None, board_groups: list[tuple[int, ...]]) -> dict[str, Any]:
-    from showdown.games.cards import format_cards
-
+def _step(state: State, actor: int | None, text: str | None, board_groups: tuple[tuple[int, ...], ...]) -> dict[str, Any]:
     r = state.round
     visible = [format_cards(g) for g in board_groups[: r + 1]]
     return {

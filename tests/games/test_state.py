@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from showdown.errors import IllegalActionError
+from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import parse_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.dealing import CardDealer
@@ -16,6 +16,8 @@ from showdown.games.state import (
     Action,
     ActionKind,
     State,
+    betting_actions,
+    format_betting,
     parse_action,
     parse_betting,
     side_pots,
@@ -38,6 +40,32 @@ def test_actions_have_acpc_text() -> None:
     assert [str(a) for a in (FOLD, CALL, RAISE, raise_to(300))] == ["f", "c", "r", "r300"]
     assert parse_action("r300") == raise_to(300)
     assert parse_betting("cr200c/r400") == ((CALL, raise_to(200), CALL), (raise_to(400),))
+
+
+_ACTIONS = st.one_of(st.sampled_from([FOLD, CALL, RAISE]), st.integers(0, 10**12).map(raise_to))
+
+
+@given(st.lists(st.lists(_ACTIONS, max_size=6), min_size=1, max_size=5))
+def test_betting_text_round_trips_through_the_one_tokenizer(rounds: list[list[Action]]) -> None:
+    text = format_betting(rounds)
+    assert parse_betting(text) == tuple(tuple(r) for r in rounds)
+    assert betting_actions(text) == tuple(a for r in rounds for a in r)
+    for action in (a for r in rounds for a in r):
+        assert parse_action(str(action)) == action
+
+
+@pytest.mark.parametrize("text", ["x", "cc/k", "f12", "c-1", "r-5", "r 5", "r\u0665", "cR"])
+def test_betting_text_other_than_f_c_r_and_sizes_is_refused(text: str) -> None:
+    with pytest.raises(ProtocolError, match="bad betting"):
+        parse_betting(text)
+    with pytest.raises(ProtocolError, match="bad betting"):
+        betting_actions(text)
+
+
+@pytest.mark.parametrize("text", ["", "cc", "r5c", "x", "f1", "r-1"])
+def test_parse_action_takes_exactly_one_action(text: str) -> None:
+    with pytest.raises(ProtocolError, match="bad action"):
+        parse_action(text)
 
 
 def test_kuhn_check_check_goes_to_showdown() -> None:

@@ -11,6 +11,7 @@ from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.state import State
+from showdown.protocol.events import EventKind, HandEvent
 from showdown.protocol.logfile import (
     HandRecord,
     LoggedHand,
@@ -92,7 +93,7 @@ def test_state_lines_and_records_round_trip(seed: int, hand: int, name: str, rnd
     names = tuple(f"p{i}" for i in range(game.num_players))
     logged = LoggedHand.from_state(hand, s, names)
     assert parse_state_line(format_state_line(logged)) == logged
-    record = HandRecord(hand, name, names, tuple(range(game.num_players)), s.hole, s.board_by_round(), s.betting, s.payoffs(), ({"seat": 0, "kind": "timeout"},))
+    record = HandRecord(hand, name, names, tuple(range(game.num_players)), s.hole, s.board_by_round(), s.betting, s.payoffs(), (HandEvent(EventKind.TIMEOUT, 0, "p0", "timeout: played f", played="f", at=""),))
     assert HandRecord.from_json(record.to_json()) == record
     assert record.to_logged_hand() == logged
     plain = dataclasses.replace(record, events=())  # the dealer's usual record: the quick path

@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.server.dealer import HandFinished, LineSplitter, MatchEngine, MatchFinished, Output, SeatWarning, Send
+from showdown.server.dealer import MatchEngine
+from showdown.server.framing import LineSplitter
+from showdown.server.outputs import HandFinished, MatchFinished, Output, SeatWarning, Send
 from showdown.server.timing import TimedMatch, TimeLimits
 from tests.conftest import DATA
 

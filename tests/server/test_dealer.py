@@ -12,21 +12,14 @@ from hypothesis import strategies as st
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.state import Action, ActionKind, State
+from showdown.protocol.events import COUNT_KINDS
 from showdown.protocol.logfile import LoggedHand, format_state_line
 from showdown.protocol.matchstate import format_matchstate, view_of
-from showdown.server import dealer as dealer_module
-from showdown.server.dealer import (
-    BAD_STATE,
-    COUNT_KINDS,
-    MAX_EVENTS_PER_HAND,
-    MAX_IGNORED_LINES,
-    LineSplitter,
-    MatchEngine,
-    MatchFinished,
-    Reject,
-    SeatStatus,
-    Send,
-)
+from showdown.server import betting_tree
+from showdown.server.dealer import BAD_STATE, MAX_IGNORED_LINES, MatchEngine, SeatStatus
+from showdown.server.framing import LineSplitter
+from showdown.server.outputs import MatchFinished, Reject, Send
+from showdown.server.seat_book import MAX_EVENTS_PER_HAND
 from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
 
 
@@ -91,11 +84,11 @@ def test_random_matches_in_every_catalog_game(seed: int, fixed: bool) -> None:
 def test_betting_tree_is_bounded_and_starting_afresh_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """The shared tree (limit games) is capped: a tiny cap makes the engine start it afresh every few actions."""
     _, whole = play_randomly("holdem-limit", seed=3, hands=40)
-    monkeypatch.setattr(dealer_module, "MAX_TREE_NODES", 5)
+    monkeypatch.setattr(betting_tree, "MAX_TREE_NODES", 5)
     engine, capped = play_randomly("holdem-limit", seed=3, hands=40)
     assert [h.state_line for h in capped.hands] == [h.state_line for h in whole.hands]
     assert capped.sent == whole.sent
-    assert engine._tree_size <= 5
+    assert engine._tree.size <= 5
 
 
 @pytest.mark.parametrize("game", ["leduc", "holdem-nolimit"])
@@ -194,7 +187,7 @@ def test_warnings_per_hand_are_capped_but_all_counted() -> None:
     feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:c")
     feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
     events = c.hands[0].record.events
-    assert len(events) == 3 and all(e["kind"] == "ignored" and e["message"] == BAD_STATE for e in events)
+    assert len(events) == 3 and all(e.kind == "ignored" and e.message == BAD_STATE for e in events)
 
 
 def test_timeout_plays_check_when_possible_else_fold_or_call_by_policy() -> None:
@@ -334,7 +327,7 @@ def test_the_hand_the_dealer_chose_for_a_seat_is_in_its_record_even_past_the_eve
     for _ in range(50):
         drive(engine, c, engine.connected(1))
         drive(engine, c, engine.receive(1, "VERSION:bad"))
-    assert len(engine._events) > MAX_EVENTS_PER_HAND
+    assert len(engine._book.hand_events()) > MAX_EVENTS_PER_HAND
     for _ in range(MAX_IGNORED_LINES):  # seat 1's turn: junk, so the dealer chooses its action
         feed(engine, c, 0, "junk")
     assert engine.counts[0]["invalid"] == 1
@@ -343,4 +336,4 @@ def test_the_hand_the_dealer_chose_for_a_seat_is_in_its_record_even_past_the_eve
     feed(engine, c, 1, f"{c.sent[1][-1]}:c")
     events = c.hands[0].record.events
     assert len(events) <= MAX_EVENTS_PER_HAND + 2
-    assert any(e["kind"] == "invalid" and e["seat"] == 0 for e in events)
+    assert any(e.kind == "invalid" and e.seat == 0 for e in events)

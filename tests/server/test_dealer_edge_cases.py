@@ -13,7 +13,9 @@ import json
 import pytest
 
 from showdown.games.catalog import get_game
-from showdown.server.dealer import BAD_STATE, UNREQUESTED, VERSION_WARNING, LineSplitter, MatchEngine, Reject, SeatStatus
+from showdown.server.dealer import BAD_STATE, UNREQUESTED, VERSION_WARNING, MatchEngine, SeatStatus
+from showdown.server.framing import LineSplitter
+from showdown.server.outputs import Reject
 from showdown.server.timing import TimedMatch, TimeLimits
 from tests.server.helpers import Collected, EdgeCase, connect_all, drive, feed, load_edge_cases, simulate
 
@@ -189,7 +191,7 @@ def test_e10a_response_timeout_plays_check_or_fold_and_the_match_goes_on() -> No
     assert c.log_body()[0] == case.log[0]  # hand 0 as in the reference
     assert len(c.hands) == 4 and c.finished is not None and not c.finished.aborted
     assert engine.counts[0]["timeout"] == 3  # one decision per later hand (seat 2 only checks)
-    assert all(h.record.events[0]["kind"] == "timeout" for h in c.hands[1:])
+    assert all(h.record.events[0].kind == "timeout" for h in c.hands[1:])
 
 
 def test_e10a_abort_mode_ends_like_the_reference_but_still_scores() -> None:
@@ -215,7 +217,7 @@ def test_e10b_hand_budget_limits_the_decision_that_would_exceed_it() -> None:
     assert reference_from[4].startswith("FROM 1") and ours[4].startswith("FROM 2")  # seat 1 was played for
     assert engine.counts[0]["timeout"] >= 1 and engine.counts[0]["ignored"] >= 1
     first = c.hands[0].record
-    assert first.events[0]["kind"] == "timeout" and first.events[0]["at"] == "cc/cc/"
+    assert first.events[0].kind == "timeout" and first.events[0].at == "cc/cc/"
     assert len(c.hands) == 2 and not c.finished.aborted  # type: ignore[union-attr]
 
 
@@ -320,7 +322,7 @@ def test_e16_disconnected_seat_reconnects_and_resumes_instead_of_a_restart() -> 
         c.take(tm.receive(seat, line, 1.1))
     assert c.log_body() == case.log
     assert engine.counts[0]["connection_lost"] == 1
-    assert [e["kind"] for e in c.hands[4].record.events] == ["connection_lost", "reconnected"]
+    assert [e.kind for e in c.hands[4].record.events] == ["connection_lost", "reconnected"]
     assert c.hands[4].json == c.hands[4].record.to_json() == json.dumps(c.hands[4].record.as_dict(), separators=(",", ":"))
 
 

@@ -23,7 +23,7 @@ import pytest
 from showdown.evaluation.verify import verify_log
 from showdown.games.catalog import get_game
 from showdown.protocol.matchstate import parse_matchstate
-from showdown.server import tcp
+from showdown.server import match_logs
 from showdown.server.tcp import DealerOptions, MatchServer
 from tests.server.clients import Client, call_policy
 
@@ -115,7 +115,7 @@ def trials(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int) -> None:
     for n in range(count):
         free = rng.randrange(0, 12_000) if n else 10**9
         disk = Disk(free)
-        monkeypatch.setattr(tcp, "open", disk.open, raising=False)
+        monkeypatch.setattr(match_logs, "open", disk.open, raising=False)
         folder = tmp_path / f"t{n}"
         folder.mkdir()
         asyncio.run(one_trial(folder, free))

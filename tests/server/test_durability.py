@@ -74,7 +74,10 @@ def test_a_match_that_never_dealt_a_hand_leaves_no_log(tmp_path: Path) -> None:
 def test_sigterm_finishes_the_hand_writes_score_and_exits_143(tmp_path: Path) -> None:
     proc = dealer(tmp_path, "m", "kuhn", "1000000", "1", "a", "b", "-q")
     agents = [agent(p) for p in ports_of(proc)]
-    time.sleep(1.5)
+    log = tmp_path / "m.log"
+    deadline = time.monotonic() + 60  # the agents may take long to start on a loaded machine
+    while not (log.exists() and "STATE:" in log.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.05)  # a hand is played: the stop comes mid-match, not before the first deal
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=30)
     for a in agents:

@@ -62,7 +62,7 @@ def test_a_follower_refuses_a_value_that_is_not_a_finite_number(tmp_path: Path, 
     lines[3] = json.dumps(rec).replace(json.dumps(rec["values"]), f"[{bad}, 0]") + "\n"
     log = tmp_path / "tampered.jsonl"
     log.write_text("".join(lines[:10]))
-    with pytest.raises(ViewError, match="finite values"):
+    with pytest.raises(ViewError, match="is not a finite number"):
         LogFollower(log).poll()
 
 

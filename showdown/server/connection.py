@@ -1,0 +1,68 @@
+"""One client connection to one seat's port, as an ``asyncio.Protocol``: bytes in, lines out.
+
+Its events go straight to the server (``ConnectionHost``), with no task or coroutine per line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol, cast
+
+from showdown.server.framing import LineSplitter
+
+__all__ = ["WRITE_BUFFER_LIMIT", "ConnectionHost", "SeatConnection"]
+
+WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
+
+
+class ConnectionHost(Protocol):
+    """What a connection reports to (``MatchServer``)."""
+
+    def accepted(self, conn: SeatConnection) -> None: ...
+    def received(self, conn: SeatConnection, data: bytes) -> None: ...
+    def lost(self, conn: SeatConnection) -> None: ...
+    def stalled(self, conn: SeatConnection) -> None: ...
+
+
+class SeatConnection(asyncio.Protocol):
+    """One client connection to one seat's port."""
+
+    def __init__(self, server: ConnectionHost, seat: int) -> None:
+        self.server = server
+        self.seat = seat
+        self.transport: asyncio.Transport | None = None
+        self.splitter = LineSplitter()
+        self.closed = False
+        self.poller: Any = None  # select.poll on the socket, for BusyWait (made with ``fd``)
+        self.fd = -1  # the socket's descriptor, for BusyWait's reads (-1: none, or a blocking socket)
+        self.pending = True  # not yet holding its seat: its first line decides
+        self.deadline: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+        transport.set_write_buffer_limits(high=WRITE_BUFFER_LIMIT)
+        self.server.accepted(self)
+
+    def data_received(self, data: bytes) -> None:
+        self.server.received(self, data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self.deadline is not None:
+            self.deadline.cancel()
+        self.server.lost(self)
+
+    def pause_writing(self) -> None:
+        self.server.stalled(self)
+
+    def write(self, data: bytes) -> None:
+        t = self.transport
+        if t is not None and not t.is_closing():
+            t.write(data)
+
+    def close(self, last_line: str | None = None) -> None:
+        t = self.transport
+        if t is not None and not t.is_closing():
+            if last_line is not None:
+                t.write(last_line.encode("utf-8") + b"\r\n")
+            t.close()

@@ -1,0 +1,31 @@
+"""Match files: which match ``--resume`` continues."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ConfigError
+from showdown.matches.files import load_match_file
+
+
+def test_a_finished_match_with_long_names_is_not_resumed(tmp_path: Path) -> None:
+    """Its SCORE line starts far from the end of its log (long names): it still ends the match
+    (regression: a 300-byte tail was searched for it, and the match looked unfinished)."""
+    names = ["a" * 200, "b" * 200]
+    (tmp_path / "m.match.json").write_text("{}")
+    (tmp_path / "m.log").write_text(
+        "# name/game/hands/seed m kuhn 1 0\n"
+        f"STATE:0:cc:Ks|Qs:1|-1:{'|'.join(names)}\n"
+        f"SCORE:1|-1:{'|'.join(names)}\n"
+    )
+    with pytest.raises(ConfigError, match="already finished"):
+        load_match_file(tmp_path / "m.match.json")
+
+
+def test_a_stopped_match_whose_log_ends_with_a_hand_is_resumed(tmp_path: Path) -> None:
+    (tmp_path / "m.match.json").write_text("not json")
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
+    with pytest.raises(ConfigError, match="cannot read the match file"):  # past the check: it is resumed
+        load_match_file(tmp_path / "m.match.json")
