@@ -11,6 +11,7 @@ from showdown.games.catalog import get_game
 from showdown.games.state import CALL, FOLD, Action, ActionKind, State
 from showdown.solvers.betting import (
     DECISION,
+    BetSizing,
     abstract_actions,
     build_tree,
     default_sizing,
@@ -22,6 +23,8 @@ from showdown.solvers.betting import (
 )
 
 NOLIMIT = get_game("holdem-nolimit")
+EARLIER = BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2, ())
+"""The abstraction of the blueprint shipped before the small size and the third raise (as its file says)."""
 
 
 def test_limit_tree_is_the_real_tree():
@@ -111,7 +114,7 @@ def test_a_tiny_river_bet_is_answered_as_a_check_not_as_a_pot_bet():
     river = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
     bet = Action(ActionKind.RAISE, river.max_spent + 100)  # 100 into 600: 1/6 pot
     after = river.apply(bet)
-    options = abstract_actions(river, default_sizing())
+    options = abstract_actions(river, EARLIER)
     assert [a.kind for a in options] == [ActionKind.CALL, ActionKind.RAISE, ActionKind.RAISE]
     assert options[translate(river, bet, river, options, None)] == CALL
     p = translation_probabilities(river, bet, river, options)
@@ -124,7 +127,7 @@ def test_a_tiny_river_bet_is_answered_as_a_check_not_as_a_pot_bet():
 def test_a_third_minimum_raise_maps_mostly_to_a_call_not_to_all_in():
     """Regression: past the cap of two sized raises only all-in is kept, and any third raise mapped to it."""
     flop = State.initial(NOLIMIT).apply_betting("r300c/r600r1800")
-    options = abstract_actions(flop, default_sizing())
+    options = abstract_actions(flop, EARLIER)
     assert [a.kind for a in options] == [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]  # all-in only
     lo, hi = flop.raise_bounds()
     click = Action(ActionKind.RAISE, lo)
@@ -179,3 +182,73 @@ def test_every_size_from_min_raise_to_all_in_maps_to_its_two_neighbours(data):
     bigger = Action(ActionKind.RAISE, data.draw(st.integers(size, hi)))
     call = next(i for i, o in enumerate(options) if o.kind is ActionKind.CALL)
     assert translation_probabilities(real, bigger, real, options)[call] <= p[call] + 1e-12
+
+
+def _raise_fractions(state, options):
+    """The kept sized raises as pot fractions (all-in left out), rounded for comparison."""
+    hi = state.raise_bounds()[1]
+    return [round(pot_fraction(state, a.size), 2) for a in options if a.kind is ActionKind.RAISE and a.size < hi]
+
+
+def test_the_default_tree_keeps_a_quarter_pot_bet_after_the_flop_and_a_third_sized_raise():
+    sizing = default_sizing()
+    flop = State.initial(NOLIMIT).apply_betting("r300c/")
+    assert _raise_fractions(flop, abstract_actions(flop, sizing)) == [0.25, 0.5, 1.0]
+    for betting in ("r300c/cc/", "r300c/cc/cc/"):
+        street = State.initial(NOLIMIT).apply_betting(betting)
+        assert _raise_fractions(street, abstract_actions(street, sizing)) == [0.25, 1.0]
+    third = State.initial(NOLIMIT).apply_betting("r300c/r450r1200")  # a bet and a raise: a pot-size raise is kept
+    assert _raise_fractions(third, abstract_actions(third, sizing)) == [1.0]
+    fourth = State.initial(NOLIMIT).apply_betting("r300c/r450r1200r3600")  # past three raises: all-in alone
+    assert _raise_fractions(fourth, abstract_actions(fourth, sizing)) == []
+    preflop = State.initial(NOLIMIT).apply_betting("r250")  # the preflop re-raise: 1 and 2 pots, then 1
+    assert _raise_fractions(preflop, abstract_actions(preflop, sizing)) == [1.0, 2.0]
+    preflop = preflop.apply(Action(ActionKind.RAISE, 600))
+    assert _raise_fractions(preflop, abstract_actions(preflop, sizing)) == [1.0]
+
+
+def test_the_default_tree_counts_its_decision_nodes_per_round():
+    tree = build_tree(NOLIMIT)
+    per_round = [int(((tree.kind == DECISION) & (tree.round == r)).sum()) for r in range(4)]
+    assert per_round == [64, 892, 5796, 28676] and sum(per_round) == 35_428
+    earlier = build_tree(NOLIMIT, EARLIER)
+    assert int((earlier.kind == DECISION).sum()) == 11_360
+
+
+def test_a_tiny_river_bet_now_maps_between_the_check_and_a_quarter_pot():
+    river = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
+    bet = Action(ActionKind.RAISE, river.max_spent + 100)  # 1/6 pot
+    options = abstract_actions(river, default_sizing())
+    p = translation_probabilities(river, bet, river, options)
+    quarter = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE)
+    assert pot_fraction(river, options[quarter].size) == pytest.approx(0.25)
+    assert options[0] == CALL and p[0] == pytest.approx(pseudo_harmonic_low(1 / 6, 0.0, 0.25))  # 0.71: mostly a check
+    assert p[quarter] == pytest.approx(1 - p[0])
+
+
+def test_a_third_minimum_raise_now_maps_between_the_call_and_a_pot_raise_not_all_in():
+    flop = State.initial(NOLIMIT).apply_betting("r300c/r600r1800")
+    options = abstract_actions(flop, default_sizing())
+    lo, hi = flop.raise_bounds()
+    p = translation_probabilities(flop, Action(ActionKind.RAISE, lo), flop, options)
+    all_in = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE and a.size == hi)
+    assert p[all_in] == 0.0
+    pot = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE and a.size < hi)
+    x, b = pot_fraction(flop, lo), pot_fraction(flop, options[pot].size)
+    assert p[1] == pytest.approx(pseudo_harmonic_low(x, 0.0, b)) and p[pot] == pytest.approx(1 - p[1])
+
+
+def test_sizing_round_trips_through_json_and_reads_files_without_later_raises():
+    for sizing in (default_sizing(), EARLIER):
+        assert BetSizing.from_json(sizing.to_json()) == sizing
+    assert "later" not in EARLIER.to_json()  # the earlier files' header, unchanged
+    shipped_before = {"fractions": [[0.5, 1.0, 2.0], [0.5, 1.0], [1.0], [1.0]], "max_raises": 2}
+    assert BetSizing.from_json(shipped_before) == EARLIER
+
+
+def test_later_raises_repeat_their_last_group_and_rounds_past_the_list_reuse_the_last():
+    sizing = BetSizing(((0.5,), (0.25, 1.0)), 4, (((2.0,), (1.0,)), ((0.5,),)))
+    assert sizing.of_raise(0, 0) == (0.5,) and sizing.of_raise(0, 1) == (2.0,)
+    assert sizing.of_raise(0, 2) == (1.0,) and sizing.of_raise(0, 3) == (1.0,)
+    assert sizing.of_raise(3, 0) == (0.25, 1.0) and sizing.of_raise(3, 2) == (0.5,)
+    assert BetSizing(((0.5,),), 2).of_raise(2, 1) == (0.5,)
