@@ -178,15 +178,16 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
     kids: list[list[int]] = []
     acts: list[tuple[Action, ...]] = []
     bettings: list[str] = []
-    queue: list[tuple[State, int]] = [(State.initial(game), 0)]
+    root = State.initial(game)
+    queue: list[tuple[State, int, str]] = [(root, 0, root.betting)]  # the betting string grows with the path
     head = 0
     while head < len(queue):
-        state, d = queue[head]
+        state, d, betting = queue[head]
         head += 1
         spent.append(state.spent)
         round_.append(state.round)
         depth.append(d)
-        bettings.append(state.betting)
+        bettings.append(betting)
         if state.is_terminal:
             folded = [p for p in range(2) if state.folded[p]]
             kind.append(FOLD_END if folded else SHOWDOWN)
@@ -201,7 +202,8 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
         row = []
         for a in actions:
             row.append(len(queue))
-            queue.append((state.apply(a), d + 1))
+            child = state.apply(a)
+            queue.append((child, d + 1, betting + str(a) + "/" * (len(child.history) - len(state.history))))
         kids.append(row)
         if len(queue) > MAX_TREE_NODES:
             raise ConfigError(f"the abstract betting tree passes {MAX_TREE_NODES:,} nodes: use fewer sizes or raises")

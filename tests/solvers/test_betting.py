@@ -252,3 +252,11 @@ def test_later_raises_repeat_their_last_group_and_rounds_past_the_list_reuse_the
     assert sizing.of_raise(0, 2) == (1.0,) and sizing.of_raise(0, 3) == (1.0,)
     assert sizing.of_raise(3, 0) == (0.25, 1.0) and sizing.of_raise(3, 2) == (0.5,)
     assert BetSizing(((0.5,),), 2).of_raise(2, 1) == (0.5,)
+
+
+def test_every_node_of_the_tree_is_reached_by_its_betting_string():
+    tree = build_tree(NOLIMIT, EARLIER)
+    for node in range(0, tree.num_nodes, 7):
+        assert State.initial(NOLIMIT).apply_betting(tree.bettings[node]).betting == tree.bettings[node]
+    for node in np.flatnonzero(tree.kind != DECISION)[::5]:
+        assert State.initial(NOLIMIT).apply_betting(tree.bettings[node]).is_terminal
