@@ -202,7 +202,7 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
         row = []
         for a in actions:
             row.append(len(queue))
-            child = state.apply(a)
+            child = state.apply_legal(a)  # abstract_actions offers legal actions only
             queue.append((child, d + 1, betting + str(a) + "/" * (len(child.history) - len(state.history))))
         kids.append(row)
         if len(queue) > MAX_TREE_NODES:
