@@ -49,23 +49,23 @@ def parse_abstraction(game: GameDef, text: str | None) -> Any:
 
 
 def parse_sizes(text: str | None, max_raises: int | None) -> Any:
-    """``0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1`` -> a BetSizing (None: the default).
+    """``default``, ``wide`` or ``0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1`` -> a BetSizing.
 
     Rounds are separated by ``/``; within a round, ``:`` separates the sizes of the first raise from
     those of the second, third, ... (the last group repeats up to ``max_raises``)."""
-    from showdown.solvers.betting import BetSizing, default_sizing
+    from showdown.solvers.betting import SIZINGS, BetSizing
 
-    base = default_sizing()
-    if text is None:
+    if text is None or text in SIZINGS:
+        base = SIZINGS[text or "default"]()
         return base if max_raises is None else BetSizing(base.fractions, max_raises, base.later)
     try:
         rounds = [[tuple(float(x) for x in group.split(",") if x) for group in part.split(":")] for part in text.split("/")]
     except ValueError:
-        raise ConfigError(f"--sizes {text!r}: expected pot fractions per round, e.g. {SIZES_EXAMPLE}") from None
+        raise ConfigError(f"--sizes {text!r}: expected default, wide or pot fractions per round, e.g. {SIZES_EXAMPLE}") from None
     if any(not g or any(f <= 0 for f in g) for r in rounds for g in r):
         raise ConfigError(f"--sizes {text!r}: every pot fraction must be positive, and no group empty (e.g. {SIZES_EXAMPLE})")
     later = tuple(tuple(r[1:]) for r in rounds) if any(len(r) > 1 for r in rounds) else ()
-    return BetSizing(tuple(r[0] for r in rounds), base.max_raises if max_raises is None else max_raises, later)
+    return BetSizing(tuple(r[0] for r in rounds), 2 if max_raises is None else max_raises, later)
 
 
 SIZES_EXAMPLE = "0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1"

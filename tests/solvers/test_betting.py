@@ -20,11 +20,11 @@ from showdown.solvers.betting import (
     realize,
     translate,
     translation_probabilities,
+    wide_sizing,
 )
 
 NOLIMIT = get_game("holdem-nolimit")
-EARLIER = BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2, ())
-"""The abstraction of the blueprint shipped before the small size and the third raise (as its file says)."""
+SIZINGS = [default_sizing(), wide_sizing()]
 
 
 def test_limit_tree_is_the_real_tree():
@@ -74,17 +74,18 @@ def _random_state(data, game):
 @given(st.data())
 def test_every_real_action_translates_and_every_abstract_action_realizes_legally(data):
     real = _random_state(data, NOLIMIT)
+    sizing = data.draw(st.sampled_from(SIZINGS))
     if real.is_terminal:
         return
     # an abstract state with other pot sizes: the same betting with each raise replaced by a sized one
     abstract = State.initial(NOLIMIT)
     for rnd in real.history:
         for _, a in rnd:
-            options = abstract_actions(abstract, default_sizing())
+            options = abstract_actions(abstract, sizing)
             abstract = abstract.apply(options[translate(real, a, abstract, options, None)]) if not abstract.is_terminal else abstract
     if abstract.is_terminal or abstract.current_player != real.current_player or abstract.round != real.round:
         return
-    options = abstract_actions(abstract, default_sizing())
+    options = abstract_actions(abstract, sizing)
     for a in real.legal_actions():
         slot = translate(real, a, abstract, options, np.random.default_rng(0))
         assert options[slot].kind == a.kind or (a.kind is ActionKind.FOLD and options[slot] == CALL) or (
@@ -114,7 +115,7 @@ def test_a_tiny_river_bet_is_answered_as_a_check_not_as_a_pot_bet():
     river = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
     bet = Action(ActionKind.RAISE, river.max_spent + 100)  # 100 into 600: 1/6 pot
     after = river.apply(bet)
-    options = abstract_actions(river, EARLIER)
+    options = abstract_actions(river, default_sizing())
     assert [a.kind for a in options] == [ActionKind.CALL, ActionKind.RAISE, ActionKind.RAISE]
     assert options[translate(river, bet, river, options, None)] == CALL
     p = translation_probabilities(river, bet, river, options)
@@ -127,7 +128,7 @@ def test_a_tiny_river_bet_is_answered_as_a_check_not_as_a_pot_bet():
 def test_a_third_minimum_raise_maps_mostly_to_a_call_not_to_all_in():
     """Regression: past the cap of two sized raises only all-in is kept, and any third raise mapped to it."""
     flop = State.initial(NOLIMIT).apply_betting("r300c/r600r1800")
-    options = abstract_actions(flop, EARLIER)
+    options = abstract_actions(flop, default_sizing())
     assert [a.kind for a in options] == [ActionKind.FOLD, ActionKind.CALL, ActionKind.RAISE]  # all-in only
     lo, hi = flop.raise_bounds()
     click = Action(ActionKind.RAISE, lo)
@@ -148,10 +149,11 @@ def test_the_call_end_of_the_mapping_matches_the_paper():
 @given(st.data())
 def test_every_size_from_min_raise_to_all_in_maps_to_its_two_neighbours(data):
     real = _random_state(data, NOLIMIT)
+    sizing = data.draw(st.sampled_from(SIZINGS))
     if real.is_terminal or real.raise_bounds() is None:
         return
     lo, hi = real.raise_bounds()
-    options = abstract_actions(real, default_sizing())
+    options = abstract_actions(real, sizing)
     size = data.draw(st.integers(lo, hi))
     action = Action(ActionKind.RAISE, size)
     p = translation_probabilities(real, action, real, options)
@@ -190,8 +192,8 @@ def _raise_fractions(state, options):
     return [round(pot_fraction(state, a.size), 2) for a in options if a.kind is ActionKind.RAISE and a.size < hi]
 
 
-def test_the_default_tree_keeps_a_quarter_pot_bet_after_the_flop_and_a_third_sized_raise():
-    sizing = default_sizing()
+def test_the_wide_tree_keeps_a_quarter_pot_bet_after_the_flop_and_a_third_sized_raise():
+    sizing = wide_sizing()
     flop = State.initial(NOLIMIT).apply_betting("r300c/")
     assert _raise_fractions(flop, abstract_actions(flop, sizing)) == [0.25, 0.5, 1.0]
     for betting in ("r300c/cc/", "r300c/cc/cc/"):
@@ -207,18 +209,18 @@ def test_the_default_tree_keeps_a_quarter_pot_bet_after_the_flop_and_a_third_siz
     assert _raise_fractions(preflop, abstract_actions(preflop, sizing)) == [1.0]
 
 
-def test_the_default_tree_counts_its_decision_nodes_per_round():
-    tree = build_tree(NOLIMIT)
+def test_the_trees_count_their_decision_nodes_per_round():
+    tree = build_tree(NOLIMIT, wide_sizing())
     per_round = [int(((tree.kind == DECISION) & (tree.round == r)).sum()) for r in range(4)]
     assert per_round == [64, 892, 5796, 28676] and sum(per_round) == 35_428
-    earlier = build_tree(NOLIMIT, EARLIER)
-    assert int((earlier.kind == DECISION).sum()) == 11_360
+    shipped = build_tree(NOLIMIT)
+    assert [int(((shipped.kind == DECISION) & (shipped.round == r)).sum()) for r in range(4)] == [52, 692, 2884, 7732]
 
 
-def test_a_tiny_river_bet_now_maps_between_the_check_and_a_quarter_pot():
+def test_in_the_wide_tree_a_tiny_river_bet_maps_between_the_check_and_a_quarter_pot():
     river = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
     bet = Action(ActionKind.RAISE, river.max_spent + 100)  # 1/6 pot
-    options = abstract_actions(river, default_sizing())
+    options = abstract_actions(river, wide_sizing())
     p = translation_probabilities(river, bet, river, options)
     quarter = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE)
     assert pot_fraction(river, options[quarter].size) == pytest.approx(0.25)
@@ -226,9 +228,9 @@ def test_a_tiny_river_bet_now_maps_between_the_check_and_a_quarter_pot():
     assert p[quarter] == pytest.approx(1 - p[0])
 
 
-def test_a_third_minimum_raise_now_maps_between_the_call_and_a_pot_raise_not_all_in():
+def test_in_the_wide_tree_a_third_minimum_raise_maps_between_the_call_and_a_pot_raise_not_all_in():
     flop = State.initial(NOLIMIT).apply_betting("r300c/r600r1800")
-    options = abstract_actions(flop, default_sizing())
+    options = abstract_actions(flop, wide_sizing())
     lo, hi = flop.raise_bounds()
     p = translation_probabilities(flop, Action(ActionKind.RAISE, lo), flop, options)
     all_in = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE and a.size == hi)
@@ -239,11 +241,11 @@ def test_a_third_minimum_raise_now_maps_between_the_call_and_a_pot_raise_not_all
 
 
 def test_sizing_round_trips_through_json_and_reads_files_without_later_raises():
-    for sizing in (default_sizing(), EARLIER):
+    for sizing in (default_sizing(), wide_sizing()):
         assert BetSizing.from_json(sizing.to_json()) == sizing
-    assert "later" not in EARLIER.to_json()  # the earlier files' header, unchanged
-    shipped_before = {"fractions": [[0.5, 1.0, 2.0], [0.5, 1.0], [1.0], [1.0]], "max_raises": 2}
-    assert BetSizing.from_json(shipped_before) == EARLIER
+    assert "later" not in default_sizing().to_json()  # the shipped file's header, unchanged
+    shipped = {"fractions": [[0.5, 1.0, 2.0], [0.5, 1.0], [1.0], [1.0]], "max_raises": 2}
+    assert BetSizing.from_json(shipped) == default_sizing()
 
 
 def test_later_raises_repeat_their_last_group_and_rounds_past_the_list_reuse_the_last():
@@ -255,7 +257,7 @@ def test_later_raises_repeat_their_last_group_and_rounds_past_the_list_reuse_the
 
 
 def test_every_node_of_the_tree_is_reached_by_its_betting_string():
-    tree = build_tree(NOLIMIT, EARLIER)
+    tree = build_tree(NOLIMIT)
     for node in range(0, tree.num_nodes, 7):
         assert State.initial(NOLIMIT).apply_betting(tree.bettings[node]).betting == tree.bettings[node]
     for node in np.flatnonzero(tree.kind != DECISION)[::5]:

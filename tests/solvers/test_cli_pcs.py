@@ -56,11 +56,11 @@ def test_parse_helpers():
 
 def test_sizes_name_each_raise_of_a_round_and_default_to_the_shipped_tree():
     from showdown.cli.pcs import parse_sizes
-    from showdown.solvers.betting import BetSizing, default_sizing
+    from showdown.solvers.betting import BetSizing, default_sizing, wide_sizing
 
-    assert parse_sizes(None, None) == default_sizing()
-    assert parse_sizes("0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1", 3) == default_sizing()
-    assert parse_sizes(None, 2) == BetSizing(default_sizing().fractions, 2, default_sizing().later)
+    assert parse_sizes(None, None) == default_sizing() == parse_sizes("default", None)
+    assert parse_sizes("0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1", 3) == wide_sizing() == parse_sizes("wide", None)
+    assert parse_sizes("wide", 2) == BetSizing(wide_sizing().fractions, 2, wide_sizing().later)
     # without ':' the first raise's sizes serve every raise, as in the files made before
     assert parse_sizes("0.5,1,2/0.5,1/1/1", 2) == BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2, ())
     mixed = parse_sizes("0.5:1/0.25,1", 3)
