@@ -1,14 +1,16 @@
 """Two hold'em blueprints side by side: head to head, local best response, the probes and `rules`.
 
-    python benchmarks/bench_blueprint.py NEW.pcs.npz OLD.pcs.npz [--game holdem-nolimit] [--hands 5000]
-        [--lbr-hands 2000] [--seed 32] [--only h2h,lbr,probes,rules] [--out DIR] [--json]
+    python benchmarks/bench_blueprint.py NEW.pcs.npz OLD.pcs.npz [--game holdem-nolimit] [--hands 3000]
+        [--side-hands 2000] [--lbr-hands 2000] [--seed 32] [--only h2h,lbr,probes,rules] [--out DIR] [--json]
 
 Both play as the `cfr` agent with ``-o search=off`` (the blueprint alone). Head to head is a
 duplicate match with the chance-corrected estimator (NEW's mbb/hand, 95% interval); LBR (Lisy and
 Bowling 2017, the `wide` sizes: min-raise, 1/4, 1/2 and 1 pot, all-in) plays the same hands with the
-same seed against each; the probes of `showdown exploit --probes` and `rules` play each in
-duplicate on the same deals. Every figure is one `showdown` command, printed as it starts, so any
-row can be run again alone. Slow: an hour or more for the defaults on 2 cores.
+same seed against each; every probe (its win rate, as `showdown exploit --probes` reports it) and
+`rules` play each blueprint in duplicate on the same deals. Matches run from YAML configs written
+to ``--out`` with a long start limit: on a loaded machine a large blueprint's agent can take longer
+to start than the default 15 s, and its seat would play as disconnected; a match with any replaced
+action stops the benchmark. Each command is printed as it starts, so any row can be run again alone.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+PROBES = ("probe-minraise", "probe-third-raise", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise")
 
 
 def showdown(args: list[str]) -> Any:
@@ -33,16 +37,23 @@ def showdown(args: list[str]) -> Any:
     return json.loads(done.stdout)
 
 
-def blueprint(path: str) -> list[str]:
-    return ["-o", "search=off", "-o", f"strategy={path}"]
+def blueprint(path: str, label: str) -> str:
+    return f"{{name: cfr, label: {label}, options: {{search: 'off', strategy: '{path}'}}}}"
 
 
-def head_to_head(new: str, old: str, a: argparse.Namespace) -> dict[str, Any]:
-    out = showdown(
-        ["match", a.game, "cfr", "cfr", "-o", "search=off", "-o", f"1:strategy={new}", "-o", f"2:strategy={old}",
-         "--hands", str(a.hands), "--duplicate", "--estimator", "chance", "--seed", str(a.seed), "--no-progress",
-         "--force", "--out", str(Path(a.out) / "h2h")]
+def match(name: str, agents: list[str], hands: int, a: argparse.Namespace) -> dict[str, Any]:
+    """A duplicate, chance-corrected match from a YAML config; the first agent's mbb/hand."""
+    folder = Path(a.out)
+    folder.mkdir(parents=True, exist_ok=True)
+    config = folder / f"{name}.yaml"
+    config.write_text(
+        f"game: {a.game}\nhands: {hands}\nseed: {a.seed}\nout: '{folder / name}'\nduplicate: true\nestimator: chance\n"
+        "agents:\n" + "".join(f"  - {x}\n" for x in agents) + "dealer:\n  start_timeout_ms: 600000\n"
     )
+    out = showdown(["match", "--config", str(config), "--no-progress", "--force"])
+    replaced = {k: sum(v.values()) for k, v in out["replacements"].items() if sum(v.values())}
+    if replaced:
+        sys.exit(f"{config}: actions replaced by the dealer ({replaced}): the comparison would not be fair")
     first = out["agents"][0]
     return {"deals": out["paired_deals"], "mbb": first["mbb_per_hand"], "ci95_mbb": first["ci95_mbb"]}
 
@@ -51,18 +62,13 @@ def against(path: str, label: str, a: argparse.Namespace) -> dict[str, Any]:
     """LBR, the probes and `rules` against one blueprint."""
     row: dict[str, Any] = {}
     if "lbr" in a.only:
-        lbr = showdown(["exploit", "--lbr", "--agent", "cfr", *blueprint(path), "--game", a.game, "--actions", "wide",
-                        "--hands", str(a.lbr_hands), "--seed", str(a.seed), "--jobs", "1"])
+        lbr = showdown(["exploit", "--lbr", "--agent", "cfr", "-o", "search=off", "-o", f"strategy={path}", "--game", a.game,
+                        "--actions", "wide", "--hands", str(a.lbr_hands), "--seed", str(a.seed), "--jobs", "1"])
         row["lbr"] = {"mbb": lbr["lbr_mbb"], "ci95_mbb": lbr["ci95_mbb"], "hands": lbr["hands"]}
-    if "probes" in a.only:
-        probes = showdown(["exploit", "--probes", "--agent", "cfr", *blueprint(path), "--game", a.game,
-                           "--hands", str(a.hands), "--seed", str(a.seed), "--jobs", "1", "--out", str(Path(a.out) / f"probes-{label}")])
-        row["probes"] = probes
     if "rules" in a.only:
-        rules = showdown(["match", a.game, "cfr", "rules", "-o", "1:search=off", "-o", f"1:strategy={path}",
-                          "--hands", str(a.hands), "--duplicate", "--estimator", "chance", "--seed", str(a.seed), "--no-progress",
-                          "--force", "--out", str(Path(a.out) / f"rules-{label}")])
-        row["rules"] = {"mbb": rules["agents"][0]["mbb_per_hand"], "ci95_mbb": rules["agents"][0]["ci95_mbb"]}
+        row["rules"] = match(f"rules-{label}", [blueprint(path, label), "rules"], a.side_hands, a)
+    if "probes" in a.only and a.game.endswith("nolimit"):
+        row["probes"] = {probe: match(f"{probe}-{label}", [probe, blueprint(path, label)], a.side_hands, a) for probe in PROBES}
     return row
 
 
@@ -76,7 +82,8 @@ def main() -> None:
     parser.add_argument("new")
     parser.add_argument("old")
     parser.add_argument("--game", default="holdem-nolimit")
-    parser.add_argument("--hands", type=int, default=5000, help="deals of each duplicate match (default 5000)")
+    parser.add_argument("--hands", type=int, default=3000, help="deals of the head-to-head match (default 3000)")
+    parser.add_argument("--side-hands", type=int, default=2000, help="deals of each match against rules or a probe (default 2000)")
     parser.add_argument("--lbr-hands", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=32)
     parser.add_argument("--only", default="h2h,lbr,probes,rules")
@@ -85,7 +92,7 @@ def main() -> None:
     a = parser.parse_args()
     report: dict[str, Any] = {"game": a.game, "seed": a.seed, "new": a.new, "old": a.old}
     if "h2h" in a.only:
-        report["head_to_head"] = head_to_head(a.new, a.old, a)
+        report["head_to_head"] = match("h2h", [blueprint(a.new, "new"), blueprint(a.old, "old")], a.hands, a)
     report["new_results"] = against(a.new, "new", a)
     report["old_results"] = against(a.old, "old", a)
     if a.json:
@@ -94,15 +101,14 @@ def main() -> None:
     if "head_to_head" in report:
         h = report["head_to_head"]
         print(f"new vs old, {h['deals']:,} deals duplicate, chance-corrected: {interval(h)} mbb/hand")
-    print(f"{'':28} {'new':>26} {'old':>26}")
+    print(f"{'':30} {'new':>26} {'old':>26}")
     new, old = report["new_results"], report["old_results"]
     if "lbr" in new:
-        print(f"{'LBR wide, ' + str(a.lbr_hands) + ' hands':28} {interval(new['lbr']):>26} {interval(old['lbr']):>26}")
+        print(f"{'LBR wide, ' + str(a.lbr_hands) + ' hands':30} {interval(new['lbr']):>26} {interval(old['lbr']):>26}")
     if "rules" in new:
-        print(f"{'cfr vs rules':28} {interval(new['rules']):>26} {interval(old['rules']):>26}")
-    if "probes" in new:
-        for n, o in zip(new["probes"]["probes"], old["probes"]["probes"]):
-            print(f"{n['name'] + ' (its win rate)':28} {interval(n):>26} {interval(o):>26}")
+        print(f"{'vs rules':30} {interval(new['rules']):>26} {interval(old['rules']):>26}")
+    for probe in new.get("probes", {}):
+        print(f"{probe + ' (its win rate)':30} {interval(new['probes'][probe]):>26} {interval(old['probes'][probe]):>26}")
 
 
 if __name__ == "__main__":
