@@ -224,7 +224,7 @@ def test_in_the_wide_tree_a_tiny_river_bet_maps_between_the_check_and_a_quarter_
     p = translation_probabilities(river, bet, river, options)
     quarter = next(i for i, a in enumerate(options) if a.kind is ActionKind.RAISE)
     assert pot_fraction(river, options[quarter].size) == pytest.approx(0.25)
-    assert options[0] == CALL and p[0] == pytest.approx(pseudo_harmonic_low(1 / 6, 0.0, 0.25))  # 0.71: mostly a check
+    assert options[0] == CALL and p[0] == pytest.approx(pseudo_harmonic_low(1 / 6, 0.0, 0.25))  # 0.29 a check, 0.71 the 1/4 pot
     assert p[quarter] == pytest.approx(1 - p[0])
 
 
