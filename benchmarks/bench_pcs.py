@@ -1,6 +1,7 @@
 """Public-chance-sampling CFR+ speed: seconds per iteration and memory, Leduc and hold'em.
 
     PYTHONPATH=. python benchmarks/bench_pcs.py [--iterations 5] [--games leduc,holdem-limit,holdem-nolimit]
+        [--sizes default|wide|SPEC]
 
 One iteration samples a board and runs one CFR+ pass per player over the whole abstract betting
 tree with a vector over all holdings per node (Leduc: every board, so exact CFR+ on the abstraction).
@@ -23,6 +24,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--games", default="leduc,holdem-limit,holdem-nolimit")
+    parser.add_argument("--sizes", default=None, help="no-limit betting tree, as `showdown solve cfr --sizes` (default: the shipped one)")
     args = parser.parse_args()
     for name in args.games.split(","):
         game = get_game(name)
@@ -30,9 +32,10 @@ def main() -> None:
             solver = PCSSolver(game, RankAbstraction(game), exhaustive=True)
             n = args.iterations * 20
         else:
+            from showdown.cli.pcs import parse_sizes
             from showdown.solvers.holdem_buckets import HoldemAbstraction
 
-            solver = PCSSolver(game, HoldemAbstraction(game))
+            solver = PCSSolver(game, HoldemAbstraction(game), parse_sizes(args.sizes, None) if game.is_nolimit else None)
             n = args.iterations
         solver.iterate(1)  # warm-up: tables, level groups
         start, cpu = time.perf_counter(), time.process_time()

@@ -90,10 +90,12 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
         "Leduc), strength:N (hole rank, then N hand-strength buckets)",
     )
     abstract.add_argument(
-        "--sizes", metavar="F,F/F/..",
-        help="no-limit raise sizes as pot fractions per round (default 0.5,1,2/0.5,1/1/1; all-in is always kept)",
+        "--sizes", metavar="SPEC",
+        help="no-limit raise sizes: 'default' (the shipped tree, 0.5,1,2/0.5,1/1/1), 'wide' (adds 1/4 pot after the flop "
+        "and a third sized raise: 0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1 with --max-raises 3), or pot fractions per "
+        "round, '/' between rounds, ':' before the sizes of the round's later raises; all-in is always kept",
     )
-    abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2)")
+    abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2; wide: 3)")
     abstract.add_argument("--sample-boards", action="store_true", help="sample one board per iteration even in small games")
     abstract.add_argument("--every", type=float, default=10.0, metavar="S", help="seconds between progress lines and checkpoints (default 10)")
     parser.set_defaults(handler=cfr_handler)

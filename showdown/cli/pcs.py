@@ -5,8 +5,10 @@ per second, memory, and in small limit games the real game's exploitability), ch
 and writes the average strategy as ``<game>.pcs.npz``, which ``-o strategy=FILE`` of the ``cfr``
 agent plays. The shipped hold'em strategies were made with::
 
-    showdown solve cfr holdem-limit --seconds 1500 -o showdown/solvers/data/holdem-limit.pcs.npz
-    showdown solve cfr holdem-nolimit --seconds 1500 -o showdown/solvers/data/holdem-nolimit.pcs.npz
+    showdown solve cfr holdem-limit --iterations N -o showdown/solvers/data/holdem-limit.pcs.npz
+    showdown solve cfr holdem-nolimit --iterations N -o showdown/solvers/data/holdem-nolimit.pcs.npz
+
+(the counts N: README, "Hold'em: the ``cfr`` agent")
 """
 
 from __future__ import annotations
@@ -47,19 +49,26 @@ def parse_abstraction(game: GameDef, text: str | None) -> Any:
 
 
 def parse_sizes(text: str | None, max_raises: int | None) -> Any:
-    """``0.5,1,2/0.5,1/1/1`` (pot fractions per round) -> a BetSizing (None: the default)."""
-    from showdown.solvers.betting import BetSizing, default_sizing
+    """``default``, ``wide`` or ``0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1`` -> a BetSizing.
 
-    base = default_sizing()
-    if text is None and max_raises is None:
-        return base
+    Rounds are separated by ``/``; within a round, ``:`` separates the sizes of the first raise from
+    those of the second, third, ... (the last group repeats up to ``max_raises``)."""
+    from showdown.solvers.betting import SIZINGS, BetSizing
+
+    if text is None or text in SIZINGS:
+        base = SIZINGS[text or "default"]()
+        return base if max_raises is None else BetSizing(base.fractions, max_raises, base.later)
     try:
-        fractions = tuple(tuple(float(x) for x in part.split(",") if x) for part in text.split("/")) if text else base.fractions
+        rounds = [[tuple(float(x) for x in group.split(",") if x) for group in part.split(":")] for part in text.split("/")]
     except ValueError:
-        raise ConfigError(f"--sizes {text!r}: expected pot fractions per round, e.g. 0.5,1,2/0.5,1/1/1") from None
-    if any(f <= 0 for r in fractions for f in r):
-        raise ConfigError("--sizes: every pot fraction must be positive")
-    return BetSizing(fractions, base.max_raises if max_raises is None else max_raises)
+        raise ConfigError(f"--sizes {text!r}: expected default, wide or pot fractions per round, e.g. {SIZES_EXAMPLE}") from None
+    if any(not g or any(f <= 0 for f in g) for r in rounds for g in r):
+        raise ConfigError(f"--sizes {text!r}: every pot fraction must be positive, and no group empty (e.g. {SIZES_EXAMPLE})")
+    later = tuple(tuple(r[1:]) for r in rounds) if any(len(r) > 1 for r in rounds) else ()
+    return BetSizing(tuple(r[0] for r in rounds), 2 if max_raises is None else max_raises, later)
+
+
+SIZES_EXAMPLE = "0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1"
 
 
 def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:

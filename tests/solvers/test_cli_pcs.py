@@ -36,6 +36,7 @@ def test_bad_specs_are_one_line_errors(tmp_path, capsys):
     for args in (
         ["solve", "cfr", "leduc", "--abstraction", "buckets:x", "-n", "1", "-o", str(tmp_path / "a.pcs.npz")],
         ["solve", "cfr", "holdem-nolimit", "--sizes", "0.5,x", "-n", "1", "-o", str(tmp_path / "b.pcs.npz")],
+        ["solve", "cfr", "holdem-nolimit", "--sizes", "0.5::1", "-n", "1", "-o", str(tmp_path / "b.pcs.npz")],
         ["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "1", "-o", str(tmp_path / "c.npz")],
     ):
         code = main(args)
@@ -51,3 +52,16 @@ def test_parse_helpers():
     assert parse_sizes("1/1/1/1", 3).max_raises == 3
     with pytest.raises(ConfigError):
         parse_sizes("-1", None)
+
+
+def test_sizes_name_each_raise_of_a_round_and_default_to_the_shipped_tree():
+    from showdown.cli.pcs import parse_sizes
+    from showdown.solvers.betting import BetSizing, default_sizing, wide_sizing
+
+    assert parse_sizes(None, None) == default_sizing() == parse_sizes("default", None)
+    assert parse_sizes("0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1", 3) == wide_sizing() == parse_sizes("wide", None)
+    assert parse_sizes("wide", 2) == BetSizing(wide_sizing().fractions, 2, wide_sizing().later)
+    # without ':' the first raise's sizes serve every raise, as in the files made before
+    assert parse_sizes("0.5,1,2/0.5,1/1/1", 2) == BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2, ())
+    mixed = parse_sizes("0.5:1/0.25,1", 3)
+    assert mixed.later == (((1.0,),), ()) and mixed.of_raise(1, 2) == (0.25, 1.0)
