@@ -5,7 +5,7 @@ they give (``showdown exploit --probes``, ``showdown scorecard``).
 A probe's win rate against the bot is a lower bound on the bot's exploitability (a best response
 wins at least as much as any fixed strategy), measured from play alone: it needs nothing from the
 bot, so it works for any outside bot (a file, a command, a process in any language). Each match's
-figures are kept as JSON in the run's folder, so a run that is interrupted resumes where it stopped
+figures are kept as JSON in the run's folder (``<match>.opponent.json``), so a run that is interrupted resumes where it stopped
 (a finished match is not played again).
 """
 
@@ -49,7 +49,7 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
     from showdown.matches.runner import run_match
 
     name = _safe(f"{opponent}-vs-{bot.display}-{seed}-{hands}")
-    kept = folder / f"{name}.result.json"
+    kept = folder / f"{name}.opponent.json"  # beside the match's own ``.result.json``, which ``showdown view`` reads
     if kept.exists():
         doc = json.loads(kept.read_text(encoding="utf-8"))
         return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
@@ -61,6 +61,11 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
         from showdown.errors import ShowdownError
 
         raise ShowdownError(f"the match of {opponent} against the bot did not finish: {doc.get('reason') or 'aborted'}")
+    if report.degraded:  # the dealer played for a seat: the figures would measure its check/fold, not the bot
+        from showdown.errors import ShowdownError
+
+        raise ShowdownError(f"the match of {opponent} against the bot is not a measurement: {report.degraded_text()} "
+                            f"(a bot that starts slowly or misses its time limits: run it under `showdown match` to see why)")
     seat = doc["agents"][0]
     result = OpponentResult(opponent, seat["mbb_per_hand"], tuple(seat["ci95_mbb"]), int(doc["hands"]),
                             str(doc["estimator"]), seed)

@@ -35,7 +35,7 @@ def test_the_lower_bound_is_the_largest_win_of_any_opponent_or_lbr_set() -> None
 
 def test_a_scorecard_resumes_from_its_folder_and_says_why_lbr_did_not_run(tmp_path: Path) -> None:
     first = run_scorecard("kuhn", AgentSpec(name="rules"), hands=20, seed=3, folder=tmp_path, jobs=2, opponents=["call"])
-    kept = sorted([*tmp_path.glob("*.result.json"), *tmp_path.glob("lbr-*.json")])
+    kept = sorted([*tmp_path.glob("*.opponent.json"), *tmp_path.glob("lbr-*.json")])
     stamps = [p.stat().st_mtime_ns for p in kept]
     assert len(kept) == 2 and first["lbr"] is not None  # the match's result and LBR's
     again = run_scorecard("kuhn", AgentSpec(name="rules"), hands=20, seed=3, folder=tmp_path, jobs=2, opponents=["call"])

@@ -1,0 +1,35 @@
+"""``matches.probing``: a probe's match gives a figure only when it measured the bot."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.errors import ShowdownError
+from showdown.matches.config import AgentSpec
+from showdown.matches.probing import play_opponent
+
+HOSTILE = Path(__file__).with_name("hostile_bot.py")
+
+
+def test_a_match_where_the_dealer_played_for_the_bot_gives_no_figure(tmp_path: Path) -> None:
+    """A bot that answers junk (or starts too late, or times out) is played by the dealer: its
+    check/fold would pass for the bot's own play, so no lower bound may come of it, nor be kept."""
+    bot = AgentSpec(command=f"{sys.executable} {HOSTILE} junk", label="junk")
+    with pytest.raises(ShowdownError, match="not a measurement: DEGRADED MATCH: the dealer played for junk"):
+        play_opponent("kuhn", bot, "call", hands=40, seed=3, folder=tmp_path)
+    assert not list(tmp_path.glob("*.opponent.json"))
+    with pytest.raises(ShowdownError, match="not a measurement"):  # asked again: played again, not read back
+        play_opponent("kuhn", bot, "call", hands=40, seed=3, folder=tmp_path)
+
+
+def test_a_well_behaved_bot_gets_its_figure_kept_for_a_resume(tmp_path: Path) -> None:
+    result = play_opponent("kuhn", AgentSpec(name="rules"), "call", hands=200, seed=3, folder=tmp_path)
+    assert result.hands == 400 and result.ci95_mbb[0] <= result.mbb <= result.ci95_mbb[1]
+    assert len(list(tmp_path.glob("*.opponent.json"))) == 1
+    match_result = json.loads((tmp_path / "call-vs-rules-3-200.result.json").read_text())
+    assert match_result["paired_deals"] == 200  # the match's own result, which the view reads, is left whole
+    assert play_opponent("kuhn", AgentSpec(name="rules"), "call", hands=200, seed=3, folder=tmp_path) == result
