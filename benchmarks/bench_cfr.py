@@ -24,8 +24,9 @@ from collections.abc import Callable
 
 from showdown.games.catalog import get_game
 from showdown.solvers import cfr_core, tree
-from showdown.solvers.cfr import make_solver, train
+from showdown.solvers.cfr import make_solver
 from showdown.solvers.strategy import Strategy
+from showdown.solvers.training import train
 
 
 def best_of(fn: Callable[[], object], runs: int) -> float:

@@ -19,7 +19,8 @@ import time
 from bench_cfr import best_of  # type: ignore[import-not-found]  # benchmarks/ is on the path when run
 
 from showdown.games.catalog import get_game
-from showdown.solvers.cfr import make_solver, train
+from showdown.solvers.cfr import make_solver
+from showdown.solvers.training import train
 
 
 def ours_to(algorithm: str, target: float) -> int:

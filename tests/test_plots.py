@@ -12,8 +12,9 @@ from showdown.cli.cfr import output_paths, write_curve
 from showdown.cli.plots import MissingDependencyError, read_curve, require_matplotlib
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.catalog import get_game
-from showdown.solvers.cfr import cfr_plus, train
+from showdown.solvers.cfr import cfr_plus
 from showdown.solvers.strategy import uniform_strategy
+from showdown.solvers.training import train
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

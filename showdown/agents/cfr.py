@@ -140,8 +140,9 @@ def trained_strategy(
     cache: bool = True,
 ) -> Any:
     """The average strategy of ``algorithm`` on ``game`` with the given budget, from the cache or trained."""
-    from showdown.solvers.cfr import make_solver, train
+    from showdown.solvers.cfr import make_solver
     from showdown.solvers.strategy import StrategyError, load_strategy, save_strategy
+    from showdown.solvers.training import train
 
     if algorithm == DEFAULT_ALGORITHM and iterations is None and seconds is None:
         shipped = shipped_strategy(game)

@@ -190,7 +190,8 @@ def _check_budget(args: argparse.Namespace) -> None:
 
 def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) -> tuple[Any, list[Any], bool]:
     """The solver to run: restored from ``checkpoint`` when it exists (with its curve so far), else new."""
-    from showdown.solvers.cfr import CurvePoint, load_solver, make_solver
+    from showdown.solvers.cfr import load_solver, make_solver
+    from showdown.solvers.training import CurvePoint
 
     if checkpoint is None or not checkpoint.exists():
         return make_solver(game, args.algorithm, seed=args.seed, batch=args.batch), [], False
@@ -206,8 +207,9 @@ def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) ->
 def cfr_handler(args: argparse.Namespace) -> int:
     """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
     from showdown.games.catalog import get_game
-    from showdown.solvers.cfr import CurvePoint, Solver, train
+    from showdown.solvers.cfr import Solver
     from showdown.solvers.strategy import save_strategy
+    from showdown.solvers.training import CurvePoint, train
 
     _check_budget(args)
     game = get_game(args.game)

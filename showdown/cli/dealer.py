@@ -24,7 +24,8 @@ from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.settings import DEALER_SETTINGS, add_flags, flag_values
 from showdown.protocol.logfile import Score, format_score_line
-from showdown.server.tcp import DealerOptions, MatchResult, MatchServer, new_event_loop
+from showdown.server.event_loop import new_event_loop
+from showdown.server.tcp import DealerOptions, MatchResult, MatchServer
 
 DESCRIPTION = (
     "Serve one ACPC match: one TCP port per seat (printed on the first stdout line), the reference "

@@ -409,7 +409,7 @@ def run_plain(config: MatchConfig, *, progress: bool | None = None) -> MatchRepo
     import threading
 
     from showdown.matches.checks import check_match
-    from showdown.server.tcp import new_event_loop
+    from showdown.server.event_loop import new_event_loop
 
     check_match(config, {})
     install_signals = threading.current_thread() is threading.main_thread()

@@ -71,7 +71,7 @@ def run_match(
     """
     import threading
 
-    from showdown.server.tcp import new_event_loop
+    from showdown.server.event_loop import new_event_loop
 
     if threading.current_thread() is not threading.main_thread():
         install_signals = False

@@ -34,7 +34,6 @@ path to what this docstring promises.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +47,7 @@ from showdown.server.admission import SeatDoors
 from showdown.server.busy_wait import BusyWait
 from showdown.server.connection import SeatConnection
 from showdown.server.dealer import MatchEngine
+from showdown.server.event_loop import new_event_loop
 from showdown.server.match_logs import MatchLogs
 from showdown.server.options import DealerOptions, MatchResult
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
@@ -570,16 +570,6 @@ class MatchServer:
 
 def _err(line: str) -> None:
     print(line, file=sys.stderr, flush=True)
-
-
-def new_event_loop() -> asyncio.AbstractEventLoop:
-    """uvloop's event loop when installed (the ``fast`` extra), else asyncio's."""
-    try:
-        uvloop = importlib.import_module("uvloop")
-    except ImportError:
-        return asyncio.new_event_loop()
-    loop: asyncio.AbstractEventLoop = uvloop.new_event_loop()
-    return loop
 
 
 def run_match(

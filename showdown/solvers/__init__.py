@@ -11,13 +11,14 @@ from showdown._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from showdown.solvers.best_response import best_response_values, exploitability, nash_conv
-    from showdown.solvers.cfr import CFRSolver, TrainResult, make_solver, train
+    from showdown.solvers.cfr import CFRSolver, make_solver
     from showdown.solvers.multiplayer import MultiCFRSolver
     from showdown.solvers.one_round import OneRoundGame, OneRoundSolution, solve_one_round
     from showdown.solvers.pcs import PCSSolver
     from showdown.solvers.sequence_lp import SequenceLPSolution, game_value, solve_sequence_lp
     from showdown.solvers.solve import SolveResult
     from showdown.solvers.strategy import Strategy, load_strategy, save_strategy
+    from showdown.solvers.training import TrainResult, train
     from showdown.solvers.tree import GameTree, build_tree
 
 __all__ = [

@@ -27,11 +27,11 @@ from showdown.solvers.cfr import (
     external_sampling_cfr,
     linear_cfr,
     make_solver,
-    train,
 )
 from showdown.solvers.cfr_core import FlatTree, flat_tree
 from showdown.solvers.sequence_lp import solve_sequence_lp
 from showdown.solvers.strategy import state_infoset_key, strategy_to_arrays, validate_strategy
+from showdown.solvers.training import train
 from showdown.solvers.tree import build_tree
 
 

@@ -13,10 +13,11 @@ from showdown.errors import SolverError
 from showdown.games.catalog import get_game
 from showdown.games.state import State
 from showdown.solvers import best_response as heads_up
-from showdown.solvers.cfr import RULES, load_solver, make_solver, train
+from showdown.solvers.cfr import RULES, load_solver, make_solver
 from showdown.solvers.kuhn3p_family import family_values, kuhn3p_equilibrium
 from showdown.solvers.multiplayer import MultiCFRSolver, NTree, best_response, build_ntree, evaluate, expected_values
 from showdown.solvers.strategy import ntree_sigma, uniform_strategy
+from showdown.solvers.training import train
 
 
 @pytest.fixture(scope="module")
