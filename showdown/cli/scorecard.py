@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from showdown.errors import ConfigError
 
@@ -30,39 +31,22 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=scorecard_handler)
 
 
-def scorecard_handler(args: argparse.Namespace) -> int:
-    from showdown.cli.agent import parse_option
-    from showdown.cli.probes import bot_spec, progress_line
-    from showdown.games.catalog import get_game
-    from showdown.matches.scorecard import run_scorecard
+def _opponents(text: str | None) -> list[str] | None:
+    """``--opponents a,b``: built-in agent names, or None for the default list."""
+    if text is None:
+        return None
+    from showdown.agents.registry import BUILTIN_AGENTS
 
-    if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
-        raise ConfigError("--hands and --lbr-hands must be at least 2, --jobs at least 1")
-    game = get_game(args.game)
-    if game.num_players != 2:
-        raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
-    bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option))
-    opponents = None
-    if args.opponents is not None:
-        from showdown.agents.registry import BUILTIN_AGENTS
+    opponents = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in opponents if name not in BUILTIN_AGENTS]
+    if not opponents or unknown:
+        raise ConfigError(f"--opponents: {', '.join(unknown) or 'none given'}: give built-in agent names separated by commas "
+                          "(e.g. --opponents rules,probe-third-raise; showdown agents lists them)")
+    return opponents
 
-        opponents = [name.strip() for name in args.opponents.split(",") if name.strip()]
-        unknown = [name for name in opponents if name not in BUILTIN_AGENTS]
-        if not opponents or unknown:
-            raise ConfigError(f"--opponents: {', '.join(unknown) or 'none given'}: give built-in agent names separated by commas "
-                              "(e.g. --opponents rules,probe-third-raise; showdown agents lists them)")
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
-    folder = args.out or Path("out") / f"scorecard-{safe}"
-    doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
-                        lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"))
-    if args.output is not None:
-        from showdown.view.scorecard_page import scorecard_html
 
-        args.output.write_text(scorecard_html(doc), encoding="utf-8")
-    if args.json:
-        print(json.dumps(doc, indent=2))
-        return 0
-    print(f"{args.game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}")
+def _print_scorecard(doc: dict[str, Any], game: str) -> None:
+    print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}")
     print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
@@ -77,6 +61,33 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     lo, hi = doc["exploitability_ci95_mbb"]
     print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}], "
           f"found by {doc['found_by']}")
+
+
+def scorecard_handler(args: argparse.Namespace) -> int:
+    from showdown.cli.agent import parse_option
+    from showdown.cli.probes import bot_spec, progress_line
+    from showdown.games.catalog import get_game
+    from showdown.matches.scorecard import run_scorecard
+
+    if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
+        raise ConfigError("--hands and --lbr-hands must be at least 2, --jobs at least 1")
+    game = get_game(args.game)
+    if game.num_players != 2:
+        raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
+    bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option))
+    opponents = _opponents(args.opponents)
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
+    folder = args.out or Path("out") / f"scorecard-{safe}"
+    doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
+                        lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"))
+    if args.output is not None:
+        from showdown.view.scorecard_page import scorecard_html
+
+        args.output.write_text(scorecard_html(doc), encoding="utf-8")
+    if args.json:
+        print(json.dumps(doc, indent=2))
+        return 0
+    _print_scorecard(doc, args.game)
     if args.output is not None:
         print(f"  page: {args.output}")
     return 0

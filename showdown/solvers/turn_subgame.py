@@ -16,7 +16,7 @@ uses; the river is re-solved when it comes.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -129,6 +129,63 @@ class _RootBoard:
         self.blocked = blocked
 
 
+
+def _decision_rows(kind: list[int], count: list[int]) -> tuple[list[int], int]:
+    """Each node's first strategy row (-1 off decisions), and the rows in all."""
+    row, rows = [], 0
+    for kk, n in zip(kind, count, strict=True):
+        row.append(rows if kk == DECISION else -1)
+        rows += n if kk == DECISION else 0
+    return row, rows
+
+
+@dataclass(slots=True)
+class _Columns:
+    """A flat tree being laid out, one list per column (``FlatTree``'s, and each node's card slot, turn
+    end and strategy row within its river)."""
+
+    kind: list[int]
+    player: list[int]
+    spent: list[tuple[int, ...]]
+    count: list[int]
+    first: list[int] = field(default_factory=list)
+    row: list[int] = field(default_factory=list)
+    slot: list[int] = field(default_factory=list)
+    entry: list[int] = field(default_factory=list)
+    rel: list[int] = field(default_factory=list)
+    weight: list[float] = field(default_factory=list)
+    children: list[tuple[int, ...]] = field(default_factory=list)  # a river's, to copy below each card slot
+
+    def add_slots(self, river: _Columns, river_rows: list[int], end: int, k: int) -> None:
+        """Below turn end ``end`` (its CHANCE node's children start here): ``k`` card slots' roots,
+        then for each slot the rest of the river's nodes."""
+        roots = len(self.kind)
+        body = len(river.kind) - 1
+        bases = [roots + k + s * body for s in range(k)]
+        grow = k + k * body
+        for column in (self.kind, self.player, self.first, self.count, self.row, self.slot, self.entry, self.rel):
+            column.extend([-1] * grow)
+        self.spent.extend([(0, 0)] * grow)
+        self.weight.extend([0.0] * grow)
+        for s in range(k):
+            for i in range(len(river.kind)):
+                at = roots + s if i == 0 else bases[s] + i - 1
+                kids = river.children[i]
+                self.kind[at], self.player[at], self.spent[at] = river.kind[i], river.player[i], river.spent[i]
+                self.first[at] = bases[s] + kids[0] - 1 if kids else -1
+                self.count[at] = len(kids)
+                self.slot[at], self.entry[at], self.rel[at] = s, end, river_rows[i]
+
+
+def _river_columns(river: Subgame | None, spent_at_end: tuple[int, ...]) -> _Columns:
+    """The river's tree below one turn end as columns (one showdown when nobody can bet: all in)."""
+    if river is None:
+        return _Columns([SHOWDOWN], [-1], [spent_at_end], [0], children=[()])
+    return _Columns([int(x) for x in river.kind], [int(x) for x in river.player],
+                    [tuple(int(v) for v in x) for x in river.spent], [len(x) for x in river.children],
+                    children=list(river.children))
+
+
 class _Layout:
     """The flat tree of one iteration: the turn's nodes, then at each end ``k`` card slots (consecutive
     children of its CHANCE node) and below each slot the river's nodes; ``deal`` points the slots at
@@ -137,52 +194,25 @@ class _Layout:
     def __init__(self, turn: TurnSubgame, k: int) -> None:
         game = turn.game
         self.k = k
-        kind: list[int] = [int(x) for x in game.kind]
-        player: list[int] = [int(x) for x in game.player]
-        spent: list[tuple[int, ...]] = [tuple(int(v) for v in x) for x in game.spent]
-        first: list[int] = [c[0] if c else -1 for c in game.children]
-        count: list[int] = [len(c) for c in game.children]
-        row: list[int] = []
-        rows = 0
-        for n in range(game.num_nodes):
-            row.append(rows if kind[n] == DECISION else -1)
-            rows += count[n] if kind[n] == DECISION else 0
-        slot, entry, rel = [-1] * len(kind), [-1] * len(kind), [-1] * len(kind)
-        weight = [0.0] * len(kind)
+        c = _Columns([int(x) for x in game.kind], [int(x) for x in game.player],
+                     [tuple(int(v) for v in x) for x in game.spent], [len(x) for x in game.children])
+        c.first = [x[0] if x else -1 for x in game.children]
+        c.row, rows = _decision_rows(c.kind, c.count)
+        c.slot, c.entry, c.rel, c.weight = [-1] * len(c.kind), [-1] * len(c.kind), [-1] * len(c.kind), [0.0] * len(c.kind)
         base: list[int] = []
         per_card: list[int] = []
-        ends = [n for n in range(game.num_nodes) if kind[n] == CHANCE]
+        ends = [n for n in range(game.num_nodes) if c.kind[n] == CHANCE]
         for e, n in enumerate(ends):
-            river = turn.rivers[e]
-            r_kind = [SHOWDOWN] if river is None else [int(x) for x in river.kind]
-            r_player = [-1] if river is None else [int(x) for x in river.player]
-            r_spent = [spent[n]] if river is None else [tuple(int(v) for v in x) for x in river.spent]
-            r_kids: list[tuple[int, ...]] = [()] if river is None else list(river.children)
-            r_rel, r_rows = [], 0
-            for i, kk in enumerate(r_kind):
-                r_rel.append(r_rows if kk == DECISION else -1)
-                r_rows += len(r_kids[i]) if kk == DECISION else 0
+            river = _river_columns(turn.rivers[e], c.spent[n])
+            r_rel, r_rows = _decision_rows(river.kind, river.count)
             base.append(rows)
             per_card.append(r_rows)
             rows += r_rows * len(turn.cards)
-            first[n], count[n] = len(kind), k
-            weight[n] = turn.weight() * len(turn.cards) / k
-            roots = len(kind)  # the slots' roots first (a chance node's children are consecutive), then their rivers
-            body = len(r_kind) - 1
-            bases = [roots + k + slot_ * body for slot_ in range(k)]
-            total = roots + k + k * body
-            for column in (kind, player, first, count, row, slot, entry, rel):
-                column.extend([-1] * (total - roots))
-            spent.extend([(0, 0)] * (total - roots))
-            weight.extend([0.0] * (total - roots))
-            for s_ in range(k):
-                for i in range(len(r_kind)):
-                    at = roots + s_ if i == 0 else bases[s_] + i - 1
-                    kids = r_kids[i]
-                    kind[at], player[at], spent[at] = r_kind[i], r_player[i], r_spent[i]
-                    first[at] = bases[s_] + kids[0] - 1 if kids else -1
-                    count[at] = len(kids)
-                    slot[at], entry[at], rel[at] = s_, e, r_rel[i]
+            c.first[n], c.count[n] = len(c.kind), k
+            c.weight[n] = turn.weight() * len(turn.cards) / k
+            c.add_slots(river, r_rel, e, k)
+        kind, player, first, count, row, slot, entry, rel = c.kind, c.player, c.first, c.count, c.row, c.slot, c.entry, c.rel
+        spent, weight = c.spent, c.weight
         self.rows = rows
         self.slot = np.array(slot, dtype=np.int64)
         self.entry = np.array(entry, dtype=np.int64)
