@@ -342,26 +342,6 @@ async def test_a_client_that_stops_reading_is_disconnected(tmp_path: Path) -> No
     assert result.replacements["b"]["connection_lost"] == 1 and result.replacements["b"]["disconnect"] > 0
 
 
-def test_event_loop_falls_back_to_asyncio_without_uvloop(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-
-    from showdown.server import tcp
-
-    real = importlib.import_module
-
-    def no_uvloop(name: str, *args: Any) -> Any:
-        if name == "uvloop":
-            raise ImportError("no uvloop")
-        return real(name, *args)
-
-    monkeypatch.setattr(tcp.importlib, "import_module", no_uvloop)
-    loop = tcp.new_event_loop()
-    try:
-        assert type(loop).__module__.startswith("asyncio")
-    finally:
-        loop.close()
-
-
 # ------------------------------------------------------------------ busy-waiting for replies
 
 
