@@ -171,7 +171,7 @@ class GameTree:
         self.hands = hands
         self.hand_text = tuple(cards_key_text(h) for h in hands.tolist())
         card_pos = {card: i for i, card in enumerate(deck)}
-        hand_mask = np.zeros((len(hands), len(deck)), dtype=np.int32)
+        hand_mask = np.zeros((len(hands), len(deck)))  # float: the products below go through BLAS (exact small counts)
         for i, h in enumerate(hands.tolist()):
             for card in h:
                 hand_mask[i, card_pos[card]] = 1
@@ -208,7 +208,7 @@ class GameTree:
         compat: list[np.ndarray] = []
         valid: list[np.ndarray] = []
         for r in range(g.num_rounds):
-            bmask = np.zeros((self.num_boards[r], len(deck)), dtype=np.int32)
+            bmask = np.zeros((self.num_boards[r], len(deck)))
             for i, b in enumerate(boards[r].tolist()):
                 for card in b:
                     bmask[i, card_pos[card]] = 1
