@@ -121,6 +121,12 @@ def test_both_programs_and_both_solvers_agree(small: OneRoundSolution) -> None:
         assert other.value == pytest.approx(small.value, abs=GAP)
 
 
+def test_presolve_changes_nothing_but_the_time(ten: OneRoundSolution) -> None:
+    presolved = solve_one_round(TEN, presolve=True)
+    assert presolved.gap < GAP
+    assert presolved.value == pytest.approx(ten.value, abs=1e-9)
+
+
 def test_exploitable_strategies_show_their_gap() -> None:
     # Alice always folds (she gets -1 whatever Bob does); Bob never calls (Alice raises and takes 2)
     alice = np.zeros((169, 3))
@@ -175,14 +181,27 @@ def test_report_lists_every_class_like_the_post(ten: OneRoundSolution) -> None:
     assert "72o : value" in report and "strategy b0" in report
 
 
+DEFAULT_GRID_VALUE = 0.39784046754892644
+"""The default grid's value as HiGHS found it with presolve on (main 77e16e4), measured once; bets to 80
+gave 0.3978404675489102 (Alice uses no raise above 22)."""
+
+
 @pytest.mark.slow
 def test_default_grid_reproduces_the_post() -> None:
     # Irving's post: Alice gains "at least 0.39776" to within 1e-4, never folds, limps about 43%
     solution = solve_one_round()
     assert solution.gap < GAP
     assert 0.39776 <= solution.value <= 0.39776 + 1e-4
+    assert solution.value == pytest.approx(DEFAULT_GRID_VALUE, abs=1e-9)
     assert solution.fold < 1e-9
     assert solution.limp == pytest.approx(0.43, abs=0.01)
+
+
+@pytest.mark.slow
+def test_bets_to_80_keep_the_value() -> None:
+    solution = solve_one_round(OneRoundGame(bets=(0.0, *map(float, range(2, 81)))))
+    assert solution.gap < GAP
+    assert solution.value == pytest.approx(DEFAULT_GRID_VALUE, abs=1e-9)
 
 
 # ---------------------------------------------------------------------------------------------
