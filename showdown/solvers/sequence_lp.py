@@ -308,20 +308,32 @@ def _refine(sf: SequenceForm, q: int, value: float, against: np.ndarray, form: P
     return np.asarray(res.x[: lp.n_z])
 
 
+def _plans(sf: SequenceForm, refine: bool, form: PayoffForm) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The main LP's value, plans and duals; the plans refined (``_refine``) if asked."""
+    value, x, y, p, q = _solve_main(sf, form)
+    if refine:
+        uniform = _uniform_profile(sf.tree)
+        x = _refine(sf, 0, value, realization_plan(sf.tree, 1, uniform), form)
+        y = _refine(sf, 1, value, realization_plan(sf.tree, 0, uniform), form)
+    return value, x, y, p, q
+
+
 def solve_sequence_lp(game: GameDef | str, *, refine: bool = True, form: PayoffForm = "auto") -> SequenceLPSolution:
     """Solve a 2-player zero-sum game exactly; returns the value, plans, duals and a complete profile.
 
-    ``form`` is how the LPs hold the payoff (``PayoffForm``): every form has the same optimum.
+    ``form`` is how the LPs hold the payoff (``PayoffForm``): every form has the same optimum. Should
+    HiGHS fail on the factored LPs that ``auto`` chose, the plain ones are solved instead.
     """
     if isinstance(game, str):
         game = get_game(game)
     sf = sequence_form(game)
     tree = sf.tree
-    value, x, y, p, q = _solve_main(sf, form)
-    if refine:
-        uniform = _uniform_profile(tree)
-        x = _refine(sf, 0, value, realization_plan(tree, 1, uniform), form)
-        y = _refine(sf, 1, value, realization_plan(tree, 0, uniform), form)
+    try:
+        value, x, y, p, q = _plans(sf, refine, form)
+    except SolverError:
+        if form != "auto" or not (_uses_factored(sf, 0, form) or _uses_factored(sf, 1, form)):
+            raise
+        value, x, y, p, q = _plans(sf, refine, "plain")  # HiGHS in trouble on the running sums: slower, same optimum
     arrays0, undefined0 = behavioural_strategy(tree, 0, x)
     arrays1, undefined1 = behavioural_strategy(tree, 1, y)
     mine = [tree.decision(d).player == 0 for d in range(tree.num_decision_nodes)]

@@ -73,6 +73,36 @@ def test_factored_and_plain_lps_have_the_same_value_and_exact_equilibria(name: s
     assert sf.f @ factored.q == pytest.approx(factored.value, abs=1e-9)
 
 
+def test_a_failure_on_the_running_sums_falls_back_to_the_plain_lp(monkeypatch: pytest.MonkeyPatch) -> None:
+    from showdown.errors import SolverError
+    from showdown.solvers import sequence_lp
+
+    real = sequence_lp._plans
+    forms = []
+
+    def plans(sf: object, refine: bool, form: str) -> object:
+        forms.append(form)
+        if form == "auto":
+            raise SolverError("sequence-form LP (equilibrium) failed: HiGHS status 4")
+        return real(sf, refine, form)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(sequence_lp, "_plans", plans)
+    assert solve_sequence_lp("kuhn-10").value == pytest.approx(-11 / 180, abs=1e-9)
+    assert forms == ["auto", "plain"]
+
+
+def test_a_form_asked_for_is_not_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    from showdown.errors import SolverError
+    from showdown.solvers import sequence_lp
+
+    def plans(sf: object, refine: bool, form: str) -> object:
+        raise SolverError(f"sequence-form LP ({form}) failed")
+
+    monkeypatch.setattr(sequence_lp, "_plans", plans)
+    with pytest.raises(SolverError, match="factored"):
+        solve_sequence_lp("kuhn-10", form="factored")
+
+
 def test_an_unknown_payoff_form_is_refused() -> None:
     from showdown.errors import SolverError
 
