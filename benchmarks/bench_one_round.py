@@ -3,7 +3,8 @@
 For each grid {0, 2..N} (default N = 40 and 80) prints the time to load the equity table, build the
 LP, solve it and check it with both best responses, with the value, the gap and Alice's limp rate.
 ``--compare`` also times the other program form and HiGHS method on the 40-bet grid (the numbers
-behind the default: dual simplex on Bob's form).
+behind the default: dual simplex on Bob's form); ``--presolve`` turns HiGHS's presolve on (off by
+default: run both, alternately, to compare).
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from showdown.solvers.equity import equity_table  # noqa: E402
 from showdown.solvers.one_round import OneRoundGame, OneRoundSolution, solve_one_round  # noqa: E402
 
 
-def run(max_bet: int, form: str, method: str) -> tuple[OneRoundSolution, float, float]:
+def run(max_bet: int, form: str, method: str, presolve: bool = False) -> tuple[OneRoundSolution, float, float]:
     """Solve the grid {0, 2..max_bet}: the solution, wall seconds and CPU seconds (table load included)."""
     start, cpu = time.perf_counter(), time.process_time()
     table = equity_table()
     game = OneRoundGame(bets=(0.0, *map(float, range(2, max_bet + 1))))
-    solution = solve_one_round(game, table=table, form=form, method=method)  # type: ignore[arg-type]
+    solution = solve_one_round(game, table=table, form=form, method=method, presolve=presolve)  # type: ignore[arg-type]
     return solution, time.perf_counter() - start, time.process_time() - cpu
 
 
@@ -40,6 +41,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--max-bet", type=int, nargs="*", default=[40, 80], help="largest raise of each grid")
     parser.add_argument("--compare", action="store_true", help="also time the other forms and methods (40 bets)")
+    parser.add_argument("--presolve", action="store_true", help="turn HiGHS's presolve on (off by default)")
     args = parser.parse_args()
 
     if Path("/proc/loadavg").exists():
@@ -49,7 +51,7 @@ def main() -> None:
     print(f"equity table load: {time.perf_counter() - start:.2f} s")
     values = {}
     for max_bet in args.max_bet:
-        solution, total, cpu = run(max_bet, "bob", "highs-ds")
+        solution, total, cpu = run(max_bet, "bob", "highs-ds", args.presolve)
         values[max_bet] = solution.value
         show(f"bets {{0, 2..{max_bet}}} bob/highs-ds", solution, total, cpu)
     if len(values) > 1:
