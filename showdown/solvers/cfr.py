@@ -32,7 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -89,7 +89,6 @@ class CFRSolver:
         self.rule = rule
         self.batch = batch
         self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
         self.iterations = 0
         self.seconds = 0.0
         lays = self.flat.players
@@ -98,6 +97,11 @@ class CFRSolver:
         self.regrets = [np.zeros(lay.num_sequences) for lay in lays]
         self.average_sums = [np.zeros(lay.num_sequences) for lay in lays]
         self._refresh()
+
+    @cached_property
+    def rng(self) -> np.random.Generator:
+        """The sampled variants' random stream, made on first use: exact runs never draw, and do not import numpy.random."""
+        return np.random.Generator(np.random.PCG64(self.seed))
 
     def _refresh(self) -> None:
         """Current strategies and realization plans from the regrets (after creation or loading)."""
