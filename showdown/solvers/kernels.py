@@ -316,24 +316,48 @@ NTreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _counterfactual_regrets(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray, value: np.ndarray, inst: np.ndarray) -> None:
-    """Add player p's instantaneous counterfactual regrets (v(child) - v(node)) * others' reach to ``inst``."""
-    parent, actor, first_child, num_children, edge, payoff, terminal_index = tree[:7]
+def _edge_probabilities(edge: np.ndarray, flat_sigma: np.ndarray, prob: np.ndarray) -> None:
+    """``prob[n, x]``: the probability sigma gives the action into node n in deal x (1 at the root)."""
     nodes, deals = edge.shape
+    prob[0] = 1.0
+    for m in range(1, nodes):
+        for x in range(deals):
+            prob[m, x] = flat_sigma[edge[m, x]]
+
+
+@njit(cache=True, nogil=True)
+def _others_reach(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray) -> None:
+    """``reach[n, x]``: pi_{-p}(n), the product of the other players' action probabilities on the path to n."""
+    parent, actor = tree[0], tree[1]
     reach[0] = 1.0
-    for n in range(1, nodes):  # breadth first: parents before children; rows of deals, in memory order
+    for n in range(1, parent.shape[0]):  # breadth first: parents before children; rows of deals, in memory order
         if actor[parent[n]] != p:
             reach[n] = reach[parent[n]] * prob[n]
         else:
             reach[n] = reach[parent[n]]
+
+
+@njit(cache=True, nogil=True)
+def _children_sum(n: int, tree: NTreeArrays, prob: np.ndarray, value: np.ndarray) -> None:
+    """``value[n] = sum_a prob(child_a) value(child_a)``, deal by deal."""
+    first_child, num_children = tree[2], tree[3]
+    value[n] = 0.0
+    for c in range(first_child[n], first_child[n] + num_children[n]):
+        for x in range(value.shape[1]):
+            value[n, x] += value[c, x] * prob[c, x]
+
+
+@njit(cache=True, nogil=True)
+def _counterfactual_regrets(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray, value: np.ndarray, inst: np.ndarray) -> None:
+    """Add player p's instantaneous counterfactual regrets (v(child) - v(node)) * others' reach to ``inst``."""
+    actor, first_child, num_children, edge, payoff, terminal_index = tree[1:7]
+    nodes, deals = edge.shape
+    _others_reach(p, tree, prob, reach)
     for n in range(nodes - 1, -1, -1):
         if actor[n] < 0:
             value[n] = payoff[p, terminal_index[n]]
-            continue
-        value[n] = 0.0
-        for c in range(first_child[n], first_child[n] + num_children[n]):
-            for x in range(deals):
-                value[n, x] += value[c, x] * prob[c, x]
+        else:
+            _children_sum(n, tree, prob, value)
     for n in range(nodes):
         if actor[n] == p:
             for c in range(first_child[n], first_child[n] + num_children[n]):
@@ -372,10 +396,7 @@ def exact_cfr_iterations(
     for it in range(n):
         t = t0 + it + 1
         for g in range(groups.shape[0]):
-            prob[0] = 1.0
-            for m in range(1, nodes):
-                for x in range(deals):
-                    prob[m, x] = flat[edge[m, x]]
+            _edge_probabilities(edge, flat, prob)
             inst[:] = 0.0
             for p in range(groups.shape[1]):
                 if groups[g, p]:
@@ -426,3 +447,64 @@ def _multiplayer_regret_matching(regret: np.ndarray, legal: np.ndarray, out: np.
             out[a] = max(regret[a], 0.0) / total if legal[a] else 0.0
         else:
             out[a] = 1.0 / count if legal[a] else 0.0
+
+
+@njit(cache=True, nogil=True)
+def ntree_best_response(p: int, tree: NTreeArrays, sigma: np.ndarray, choice: np.ndarray) -> float:
+    """Player p's best-response value against the others' ``sigma`` (chips per hand), and that best response.
+
+    Backward induction over the betting nodes (children after parents, so in reverse order): a terminal is
+    worth u_p; another player's node sum_a sigma(a) v(child_a); at p's node each information set I (the
+    node's deals that agree on p's cards and the board) takes the action a maximising sum_{x in I}
+    pi_{-p}(child_a, x) v(child_a, x), the others' reach weighting the child's values (ties: the first
+    legal action), and the node is worth v(child_a) in every deal of I. Perfect recall makes this exact
+    (Johanson et al. 2011). ``choice`` (a copy of ``sigma``) gets p's rows one-hot; returns the root's
+    value averaged over the equally likely deals. The compiled ``multiplayer.best_response``.
+    """
+    actor, first_child, num_children, edge, payoff, terminal_index = tree[1:7]
+    nodes, deals = edge.shape
+    actions = choice.shape[1]
+    prob = np.empty((nodes, deals))
+    reach = np.empty((nodes, deals))
+    value = np.empty((nodes, deals))
+    totals = np.zeros(choice.size)
+    flat_choice = choice.reshape(-1)
+    _edge_probabilities(edge, sigma.reshape(-1), prob)
+    _others_reach(p, tree, prob, reach)
+    for n in range(nodes - 1, -1, -1):
+        if actor[n] < 0:
+            value[n] = payoff[p, terminal_index[n]]
+            continue
+        if actor[n] != p:
+            _children_sum(n, tree, prob, value)
+            continue
+        lo, hi = first_child[n], first_child[n] + num_children[n]
+        for c in range(lo, hi):
+            for x in range(deals):
+                totals[edge[c, x]] += value[c, x] * reach[c, x]
+        for x in range(deals):
+            best = lo
+            for c in range(lo + 1, hi):
+                if totals[edge[c, x]] > totals[edge[best, x]]:
+                    best = c
+            value[n, x] = value[best, x]
+            row = edge[lo, x] // actions
+            flat_choice[row * actions : (row + 1) * actions] = 0.0
+            flat_choice[edge[best, x]] = 1.0
+    return float(value[0].sum() / deals)
+
+
+@njit(cache=True, nogil=True)
+def ntree_expected_value(p: int, tree: NTreeArrays, sigma: np.ndarray) -> float:
+    """Player p's expected chips per hand when every player follows ``sigma`` (``multiplayer.expected_values``)."""
+    actor, edge, payoff, terminal_index = tree[1], tree[4], tree[5], tree[6]
+    nodes, deals = edge.shape
+    prob = np.empty((nodes, deals))
+    value = np.empty((nodes, deals))
+    _edge_probabilities(edge, sigma.reshape(-1), prob)
+    for n in range(nodes - 1, -1, -1):
+        if actor[n] < 0:
+            value[n] = payoff[p, terminal_index[n]]
+        else:
+            _children_sum(n, tree, prob, value)
+    return float(value[0].sum() / deals)

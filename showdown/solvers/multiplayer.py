@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +67,35 @@ class Evaluation:
         return float(sum(self.gains))
 
 
+def _compiled() -> bool:
+    """Evaluate with ``showdown.solvers.kernels`` once numba is loaded (exact CFR loads it); until then numpy,
+    as a fresh process evaluating one profile would spend longer importing numba than evaluating."""
+    return "numba" in sys.modules
+
+
+@cache
+def kernel_tree(tree: NTree) -> Any:
+    """The tree's arrays as ``showdown.solvers.kernels`` reads them (``NTreeArrays``), built once per tree."""
+    terminal_index = np.full(len(tree.betting), -1, dtype=np.int64)
+    terminal_index[tree.terminals] = np.arange(len(tree.terminals))
+    return (
+        tree.parent, tree.actor, tree.first_child, tree.num_children, tree.edge, np.ascontiguousarray(tree.payoff, dtype=np.float64),
+        terminal_index, tree._own_path, tree.legal, np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
+    )
+
+
 def expected_values(tree: NTree, sigma: np.ndarray) -> tuple[float, ...]:
     """Each player's expected net chips per hand when all play ``sigma``."""
+    if _compiled():
+        from showdown.solvers.kernels import ntree_expected_value
+
+        arrays, flat = kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64)
+        return tuple(float(ntree_expected_value(p, arrays, flat)) for p in tree.players)
+    return numpy_expected_values(tree, sigma)
+
+
+def numpy_expected_values(tree: NTree, sigma: np.ndarray) -> tuple[float, ...]:
+    """``expected_values`` in numpy: before numba is loaded, and the tests' oracle of the compiled one."""
     prob = tree.edge_probs(sigma)
     return tuple(float(tree.values(prob, p)[0].mean()) for p in tree.players)
 
@@ -75,9 +104,20 @@ def best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[float, n
     """``player``'s best-response value (chips per hand) against the others' ``sigma``, and that
     best response as a pure strategy (a copy of ``sigma`` with ``player``'s rows one-hot).
 
-    Backward, level by level: at the player's nodes each information set takes the action whose
-    children's values, weighted by the others' reach, sum highest (ties: the first legal action).
+    Backward: at the player's nodes each information set takes the action whose children's values,
+    weighted by the others' reach, sum highest (ties: the first legal action); compiled
+    (``kernels.ntree_best_response``) once numba is loaded.
     """
+    if _compiled():
+        from showdown.solvers.kernels import ntree_best_response
+
+        choice = np.array(sigma, dtype=np.float64)
+        return float(ntree_best_response(player, kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64), choice)), choice
+    return numpy_best_response(tree, sigma, player)
+
+
+def numpy_best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[float, np.ndarray]:
+    """``best_response`` in numpy, level by level: before numba is loaded, and the tests' oracle of the compiled one."""
     prob = tree.edge_probs(sigma)
     opp = tree.others_reach(prob, player)
     value = np.empty_like(prob)
@@ -182,16 +222,9 @@ class MultiCFRSolver:
         from showdown.solvers.kernels import exact_cfr_iterations  # numba loads here, not where strategies are played
 
         tree, rule = self.tree, self.rule
-        if not hasattr(self, "_kernel_tree"):
-            terminal_index = np.full(len(tree.betting), -1, dtype=np.int64)
-            terminal_index[tree.terminals] = np.arange(len(tree.terminals))
-            self._kernel_tree = (
-                tree.parent, tree.actor, tree.first_child, tree.num_children, tree.edge, np.ascontiguousarray(tree.payoff, dtype=np.float64),
-                terminal_index, tree._own_path, tree.legal, np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
-            )
         players = len(tree.players)
         groups = np.eye(players, dtype=np.bool_) if rule.alternating else np.ones((1, players), dtype=np.bool_)
-        exact_cfr_iterations(n, self.iterations, groups, kernel_rule(rule), self._kernel_tree, self.regrets, self.average_sums, self._sigma)
+        exact_cfr_iterations(n, self.iterations, groups, kernel_rule(rule), kernel_tree(tree), self.regrets, self.average_sums, self._sigma)
 
     def _sample_others(self, players: tuple[int, ...]) -> np.ndarray:
         """The current strategy with the other players' rows replaced by one sampled action each."""
