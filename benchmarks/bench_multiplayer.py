@@ -75,9 +75,7 @@ def kuhn3p(runs: int, spiel: object | None) -> None:
 
 
 def numpy_nash_conv(tree: multiplayer.NTree, sigma: object) -> float:
-    values = multiplayer.numpy_expected_values(tree, sigma)  # type: ignore[arg-type]
-    best = [multiplayer.numpy_best_response(tree, sigma, p)[0] for p in tree.players]  # type: ignore[arg-type]
-    return float(sum(max(0.0, b - v) for b, v in zip(best, values)))
+    return multiplayer.numpy_evaluate(tree, sigma).nash_conv  # type: ignore[arg-type]
 
 
 def nash_conv_speed(pairs: int) -> None:

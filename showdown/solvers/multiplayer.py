@@ -86,16 +86,6 @@ def kernel_tree(tree: NTree) -> Any:
 
 def expected_values(tree: NTree, sigma: np.ndarray) -> tuple[float, ...]:
     """Each player's expected net chips per hand when all play ``sigma``."""
-    if _compiled():
-        from showdown.solvers.kernels import ntree_expected_value
-
-        arrays, flat = kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64)
-        return tuple(float(ntree_expected_value(p, arrays, flat)) for p in tree.players)
-    return numpy_expected_values(tree, sigma)
-
-
-def numpy_expected_values(tree: NTree, sigma: np.ndarray) -> tuple[float, ...]:
-    """``expected_values`` in numpy: before numba is loaded, and the tests' oracle of the compiled one."""
     prob = tree.edge_probs(sigma)
     return tuple(float(tree.values(prob, p)[0].mean()) for p in tree.players)
 
@@ -144,8 +134,19 @@ def numpy_best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[fl
 
 def evaluate(tree: NTree, sigma: np.ndarray) -> Evaluation:
     """Values, best-response values and NashConv of the profile ``sigma``."""
+    if _compiled():
+        from showdown.solvers.kernels import ntree_evaluation
+
+        values, best = np.zeros(len(tree.players)), np.zeros(len(tree.players))
+        ntree_evaluation(kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64), values, best)
+        return Evaluation(tuple(values.tolist()), tuple(best.tolist()))
+    return numpy_evaluate(tree, sigma)
+
+
+def numpy_evaluate(tree: NTree, sigma: np.ndarray) -> Evaluation:
+    """``evaluate`` in numpy: before numba is loaded, and the tests' oracle of the compiled one."""
     values = expected_values(tree, sigma)
-    br = tuple(best_response(tree, sigma, p)[0] for p in tree.players)
+    br = tuple(numpy_best_response(tree, sigma, p)[0] for p in tree.players)
     return Evaluation(values, br)
 
 

@@ -196,7 +196,7 @@ def test_numba_loads_only_where_a_solver_runs():
 
 @pytest.mark.parametrize("game_name", ["kuhn3p", "leduc3p"])
 def test_compiled_multiplayer_best_response_equals_the_numpy_one(game_name):
-    """kernels.ntree_best_response / ntree_expected_value against the numpy passes, for every player, on the
+    """kernels.ntree_best_response / ntree_evaluation against the numpy passes, for every player, on the
     uniform profile, a CFR average, and random profiles with zero-probability actions (unreached
     information sets: every action ties at 0 and the first legal one must be chosen)."""
     import sys
@@ -205,9 +205,9 @@ def test_compiled_multiplayer_best_response_equals_the_numpy_one(game_name):
     from showdown.solvers.cfr import make_solver
     from showdown.solvers.multiplayer import (
         best_response,
-        expected_values,
+        evaluate,
         numpy_best_response,
-        numpy_expected_values,
+        numpy_evaluate,
         regret_matching,
     )
 
@@ -224,4 +224,6 @@ def test_compiled_multiplayer_best_response_equals_the_numpy_one(game_name):
             oracle_value, oracle_choice = numpy_best_response(tree, sigma, p)
             assert abs(value - oracle_value) <= 1e-12
             np.testing.assert_array_equal(choice, oracle_choice)
-        np.testing.assert_allclose(expected_values(tree, sigma), numpy_expected_values(tree, sigma), rtol=0, atol=1e-12)
+        fast, slow = evaluate(tree, sigma), numpy_evaluate(tree, sigma)
+        np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(fast.best_response, slow.best_response, rtol=0, atol=1e-12)
