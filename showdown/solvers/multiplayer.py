@@ -14,7 +14,9 @@ node, the actor's hole cards, the board visible in its round); it owns one row o
 * ``evaluate``: expected values per player, each player's best-response value against the others'
   fixed strategies (perfect recall makes a backward pass choosing, per information set, the action of
   highest counterfactual value exact), and NashConv = the sum of the players' gains from deviating
-  alone (Johanson et al. 2011 call the heads-up half of it exploitability).
+  alone (Johanson et al. 2011 call the heads-up half of it exploitability). Compiled
+  (``kernels.ntree_evaluation``, ``kernels.ntree_best_response``) once numba is loaded, as it is by exact
+  CFR; numpy before that (``numpy_evaluate``, ``numpy_best_response``: also the tests' oracle).
 * ``MultiCFRSolver``: CFR (Zinkevich et al. 2007), CFR+ (Tammelin 2014), linear and discounted CFR
   (Brown & Sandholm 2019) and external-sampling Monte Carlo CFR (Lanctot et al. 2009: sampled deals,
   the other players' actions sampled once per information set per update), the same ``Rule`` objects
