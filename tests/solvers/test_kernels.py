@@ -223,7 +223,10 @@ def test_compiled_multiplayer_best_response_equals_the_numpy_one(game_name):
             value, choice = best_response(tree, sigma, p)
             oracle_value, oracle_choice = numpy_best_response(tree, sigma, p)
             assert abs(value - oracle_value) <= 1e-12
-            np.testing.assert_array_equal(choice, oracle_choice)
+            assert np.isin(choice[tree.infoset_player == p], (0.0, 1.0)).all()  # pure
+            assert abs(numpy_evaluate(tree, choice).values[p] - value) <= 1e-12  # and it earns the value
+            # the same actions, but for rare exact ties that the two passes may round apart (today: none)
+            assert (choice == oracle_choice).all(axis=1).mean() > 0.99
         fast, slow = evaluate(tree, sigma), numpy_evaluate(tree, sigma)
         np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
         np.testing.assert_allclose(fast.best_response, slow.best_response, rtol=0, atol=1e-12)
