@@ -28,8 +28,16 @@ from showdown.solvers.cfr import make_solver
 from showdown.solvers.training import train
 
 
+def compiled_solver(game_name: str, algorithm: str):  # type: ignore[no-untyped-def]
+    """A solver whose exact iterations run compiled from the first (a fresh small solve runs numpy until
+    numba's import would pay: ``multiplayer.numpy_iterations_before_compiled``)."""
+    solver = make_solver(get_game(game_name), algorithm)
+    solver.numpy_until = 0
+    return solver
+
+
 def ours_to(algorithm: str, target: float) -> int:
-    solver = make_solver(get_game("kuhn3p"), algorithm)
+    solver = compiled_solver("kuhn3p", algorithm)
     while solver.iterations < 100_000:
         solver.iterate(1)
         if solver.measure(solver.average_sigma()) <= target:
@@ -38,13 +46,12 @@ def ours_to(algorithm: str, target: float) -> int:
 
 
 def kuhn3p(runs: int, spiel: object | None) -> None:
-    game = get_game("kuhn3p")
     print("3-player Kuhn to NashConv 1e-3 (one core)")
     print(f"{'algorithm':10s} {'iters':>6s} {'ours':>10s} {'OpenSpiel':>10s} {'ratio':>7s}")
     names = {"cfr": "CFRSolver", "cfr+": "CFRPlusSolver"}
     for algorithm in ("cfr", "cfr+"):
         n = ours_to(algorithm, 1e-3)
-        ours = best_of(lambda: make_solver(game, algorithm).iterate(n), runs)
+        ours = best_of(lambda: compiled_solver("kuhn3p", algorithm).iterate(n), runs)
         theirs_text, ratio = "-", "-"
         if spiel is not None:
             os_game = spiel.load_game("kuhn_poker", {"players": 3})  # type: ignore[attr-defined]
@@ -61,7 +68,7 @@ def kuhn3p(runs: int, spiel: object | None) -> None:
         print("\nNashConv at the same iteration counts (ours | OpenSpiel's)")
         os_game = spiel.load_game("kuhn_poker", {"players": 3})  # type: ignore[attr-defined]
         for algorithm in ("cfr", "cfr+"):
-            ours_solver = make_solver(game, algorithm)
+            ours_solver = compiled_solver("kuhn3p", algorithm)
             theirs_solver = getattr(spiel, names[algorithm])(os_game)
             done = 0
             for it in (10, 100, 1000):
@@ -81,7 +88,7 @@ def numpy_nash_conv(tree: multiplayer.NTree, sigma: object) -> float:
 def nash_conv_speed(pairs: int) -> None:
     print("\nNashConv of a CFR+ average, compiled vs numpy (CPU per evaluation, medians of alternated pairs)")
     for name, iterations in (("kuhn3p", 100), ("leduc3p", 3)):
-        solver = make_solver(get_game(name), "cfr+")
+        solver = compiled_solver(name, "cfr+")
         solver.iterate(iterations)  # loads numba: measure() runs compiled
         sigma = solver.average_sigma()
         repeat = 200 if name == "kuhn3p" else 3
@@ -100,7 +107,7 @@ def nash_conv_speed(pairs: int) -> None:
               f"(difference {abs(solver.measure(sigma) - numpy_nash_conv(solver.tree, sigma)):.1e})")
     def to_target() -> tuple[float, int]:
         start = time.process_time()
-        result = train(make_solver(get_game("kuhn3p"), "cfr+"), target=1e-3, iterations=100_000)
+        result = train(compiled_solver("kuhn3p", "cfr+"), target=1e-3, iterations=100_000)
         return time.process_time() - start, result.iterations
 
     compiled = multiplayer._compiled
@@ -120,9 +127,8 @@ def nash_conv_speed(pairs: int) -> None:
 
 
 def leduc3p(seconds: float, spiel: object | None) -> None:
-    game = get_game("leduc3p")
     start = time.perf_counter()
-    solver = make_solver(game, "cfr+")
+    solver = compiled_solver("leduc3p", "cfr+")
     built = time.perf_counter() - start
     result = train(solver, seconds=seconds)
     rate = result.iterations / result.seconds

@@ -9,6 +9,7 @@ table gives the median wall and CPU seconds of each and the median of the pair-b
 - ``solve cfr kuhn``: 1,000 CFR+ iterations on Kuhn, then its exploitability, strategy and curve files;
   against ``pyspiel.CFRPlusSolver`` for 1,000 iterations and ``pyspiel.nash_conv`` (both C++). Both
   reach the same NashConv (printed: equal to 1e-12), so the work is the same.
+- ``solve cfr kuhn3p``: 1,000 CFR+ iterations of 3-player Kuhn, in numpy (numba's import would not pay).
 - the floors: ``python -c pass`` and ``python -c 'import numpy'`` (what any numpy program pays).
 - ``showdown --help`` (every command's parser) and ``showdown match --help`` (one command's).
 
@@ -94,6 +95,8 @@ def main() -> None:
             show("solve cfr kuhn (vs OpenSpiel C++ CFR+)", paired(ours, openspiel, args.pairs, env))
         else:
             print("(pyspiel not importable: pip install open_spiel for the OpenSpiel row)")
+        kuhn3p = [py, "-m", "showdown", "solve", "cfr", "kuhn3p", "-q", "-o", str(Path(tmp) / "k3.json")]
+        show("solve cfr kuhn3p (vs import numpy)", paired(kuhn3p, [py, "-c", "import numpy"], args.pairs, env))
         show("import numpy (vs python -c pass)", paired([py, "-c", "import numpy"], [py, "-c", "pass"], args.pairs, env))
         show("solve cfr kuhn (vs import numpy)", paired(ours, [py, "-c", "import numpy"], args.pairs, env))
         show("showdown --help (vs python -c pass)", paired([py, "-m", "showdown", "--help"], [py, "-c", "pass"], args.pairs, env))

@@ -41,13 +41,10 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
-from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
+from showdown.solvers.cfr_rules import ALGORITHM_NAMES, NUMBA_IMPORT_SECONDS, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
-NUMBA_IMPORT_SECONDS = 0.5
-"""About what importing numba costs, which the compiled iterations need: small solves (Kuhn's default
-1,000 iterations take 30 ms in numpy) finish before it would pay."""
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint"
 CHECKPOINT_VERSION = 1
 DEFAULT_BATCHES = {"cs": 64, "es": 16}

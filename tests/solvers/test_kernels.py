@@ -110,6 +110,7 @@ def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
     game = get_game(game_name)
     fast, slow = make_solver(game, algorithm), make_solver(game, algorithm)
     n = 30 if game_name == "kuhn3p" else 2
+    fast.numpy_until = 0  # compiled from the first iteration
     fast.iterate(n)
     slow._numpy_iterations(n)  # the plain-numpy update, exact when the rule samples nothing
     _assert_close(fast.regrets, slow.regrets)
@@ -174,6 +175,34 @@ def test_small_cfr_solves_stay_in_numpy_and_long_ones_switch_to_the_kernel():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True", "1001"]
+
+
+def test_small_multiplayer_solves_stay_in_numpy_and_resume_across_the_switch(tmp_path):
+    """3-player Kuhn's default 1,000 iterations run in numpy without importing numba (whose import costs
+    more than the whole solve); 3-player Leduc switches after a few; the switch is at an iteration count
+    fixed by the game, so a run resumed from a checkpoint across it equals the straight run bit for bit."""
+    import subprocess
+    import sys
+
+    from showdown.solvers.cfr import load_solver, make_solver
+
+    code = (
+        "import sys; from showdown.games.catalog import get_game; from showdown.solvers.cfr import make_solver; "
+        "s = make_solver(get_game('kuhn3p'), 'cfr+'); s.iterate(1000); a = 'numba' in sys.modules; "
+        "s.numpy_until = 0; s.iterate(1); print(a, 'numba' in sys.modules, s.iterations, make_solver(get_game('leduc3p'), 'cfr+').numpy_until)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:3] == ["False", "True", "1001"] and 1 <= int(out[3]) <= 10
+    game = get_game("kuhn3p")
+    straight, half = make_solver(game, "cfr+"), make_solver(game, "cfr+")
+    straight.numpy_until = half.numpy_until = 15
+    straight.iterate(30)
+    half.iterate(10)
+    half.save(tmp_path / "c.npz")
+    resumed, _ = load_solver(tmp_path / "c.npz", game)
+    resumed.numpy_until = 15
+    resumed.iterate(20)
+    assert np.array_equal(resumed.regrets, straight.regrets) and np.array_equal(resumed.average_sums, straight.average_sums)
 
 
 def test_numba_loads_only_where_a_solver_runs():
