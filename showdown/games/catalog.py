@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 from showdown.errors import GameDefError
@@ -37,19 +36,20 @@ CATALOG: tuple[CatalogEntry, ...] = (
 )
 KUHN_N_DESCRIPTION = "N-card Kuhn poker (N >= 3): one suit, N ranks, ante 1, one bet of 1; N <= 13 can be served"
 _KUHN_N = re.compile(r"kuhn-(\d+)")
+_DATA = Path(__file__).with_name("data")
+"""The shipped .game files (read as plain files: importlib.resources would import zipfile and tempfile into every command)."""
 
 
 @cache
 def _builtin(name: str) -> GameDef:
     entry = next(e for e in CATALOG if e.name == name)
-    text = resources.files("showdown.games").joinpath("data", entry.file).read_text(encoding="utf-8")
-    return parse_gamedef(text, source=entry.file, name=name)
+    return parse_gamedef(builtin_game_text(name), source=entry.file, name=name)
 
 
 def builtin_game_text(name: str) -> str:
     """The shipped ``.game`` text of a catalog game (for writing next to logs)."""
     entry = next(e for e in CATALOG if e.name == name)
-    return resources.files("showdown.games").joinpath("data", entry.file).read_text(encoding="utf-8")
+    return (_DATA / entry.file).read_text(encoding="utf-8")
 
 
 MAX_KUHN_CARDS = 10_000

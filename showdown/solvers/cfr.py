@@ -32,7 +32,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -41,13 +41,10 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
-from showdown.solvers.cfr_rules import ALGORITHM_NAMES, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
+from showdown.solvers.cfr_rules import ALGORITHM_NAMES, NUMBA_IMPORT_SECONDS, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
-NUMBA_IMPORT_SECONDS = 0.5
-"""About what importing numba costs, which the compiled iterations need: small solves (Kuhn's default
-1,000 iterations take 30 ms in numpy) finish before it would pay."""
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint"
 CHECKPOINT_VERSION = 1
 DEFAULT_BATCHES = {"cs": 64, "es": 16}
@@ -89,7 +86,6 @@ class CFRSolver:
         self.rule = rule
         self.batch = batch
         self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
         self.iterations = 0
         self.seconds = 0.0
         lays = self.flat.players
@@ -98,6 +94,11 @@ class CFRSolver:
         self.regrets = [np.zeros(lay.num_sequences) for lay in lays]
         self.average_sums = [np.zeros(lay.num_sequences) for lay in lays]
         self._refresh()
+
+    @cached_property
+    def rng(self) -> np.random.Generator:
+        """The sampled variants' random stream, made on first use: exact runs never draw, and do not import numpy.random."""
+        return np.random.Generator(np.random.PCG64(self.seed))
 
     def _refresh(self) -> None:
         """Current strategies and realization plans from the regrets (after creation or loading)."""

@@ -21,13 +21,11 @@ the same backward pass: that is all the Monte Carlo variants change.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
-from showdown.games.gamedef import format_gamedef
 from showdown.solvers.regret_matching import segment_normalize, segment_regret_matching
 from showdown.solvers.strategy import Profile
 from showdown.solvers.tree import GameTree, NodeKind, PublicNode
@@ -191,7 +189,6 @@ class FlatTree:
         # Possible deals through each round (the inverse of its chance weight) and board fan-out to the last.
         self.deals_through = tuple(float(round(1.0 / w)) for w in tree.chance_weight)
         self.fan_out = tuple(tree.num_boards[rounds - 1] // tree.num_boards[r] for r in range(rounds))
-        self.fingerprint = hashlib.sha256(format_gamedef(tree.game).encode()).hexdigest()[:16]
         self.payoff = _payoff_matrices(self)
 
     # ------------------------------------------------------------------ terminal values
@@ -333,14 +330,14 @@ def _layout(tree: GameTree, player: int) -> PlayerLayout:
     inv_size = 1.0 / new_sizes[infoset_of].astype(np.float64)
     levels = []
     sorted_depth = depth[order]
-    for dep in np.unique(sorted_depth):
+    for dep in dict.fromkeys(sorted_depth.tolist()):  # distinct depths in order (np.unique would import numpy.ma)
         ilo = int(np.searchsorted(sorted_depth, dep, "left"))
         ihi = int(np.searchsorted(sorted_depth, dep, "right"))
         lo = int(new_first[ilo])
         hi = int(new_first[ihi - 1] + new_sizes[ihi - 1])
         parents = inf_parent[ilo:ihi].copy()
         single = int(parents[0]) if (parents == parents[0]).all() else -1
-        unique = len(np.unique(parents)) == len(parents)
+        unique = len(set(parents.tolist())) == len(parents)
         levels.append(Level(lo, hi, ilo + 1, ihi + 1, seq_parent[lo:hi].copy(), new_first[ilo:ihi] - lo, parents, single, unique))
     node_sequences = {}
     for d, nd in enumerate(tree.decision_nodes):

@@ -25,6 +25,7 @@ import numpy as np
 from numba import njit
 
 from showdown.solvers.betting import FOLD_END, SHOWDOWN
+from showdown.solvers.ntree import MAX_ACTIONS
 
 Tree = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 Board = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]
@@ -316,24 +317,48 @@ NTreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
 
 
 @njit(cache=True, nogil=True)
-def _counterfactual_regrets(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray, value: np.ndarray, inst: np.ndarray) -> None:
-    """Add player p's instantaneous counterfactual regrets (v(child) - v(node)) * others' reach to ``inst``."""
-    parent, actor, first_child, num_children, edge, payoff, terminal_index = tree[:7]
+def _edge_probabilities(edge: np.ndarray, flat_sigma: np.ndarray, prob: np.ndarray) -> None:
+    """``prob[n, x]``: the probability sigma gives the action into node n in deal x (1 at the root)."""
     nodes, deals = edge.shape
+    prob[0] = 1.0
+    for m in range(1, nodes):
+        for x in range(deals):
+            prob[m, x] = flat_sigma[edge[m, x]]
+
+
+@njit(cache=True, nogil=True)
+def _others_reach(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray) -> None:
+    """``reach[n, x]``: pi_{-p}(n), the product of the other players' action probabilities on the path to n."""
+    parent, actor = tree[0], tree[1]
     reach[0] = 1.0
-    for n in range(1, nodes):  # breadth first: parents before children; rows of deals, in memory order
+    for n in range(1, parent.shape[0]):  # breadth first: parents before children; rows of deals, in memory order
         if actor[parent[n]] != p:
             reach[n] = reach[parent[n]] * prob[n]
         else:
             reach[n] = reach[parent[n]]
+
+
+@njit(cache=True, nogil=True)
+def _children_sum(n: int, tree: NTreeArrays, prob: np.ndarray, value: np.ndarray) -> None:
+    """``value[n] = sum_a prob(child_a) value(child_a)``, deal by deal."""
+    first_child, num_children = tree[2], tree[3]
+    value[n] = 0.0
+    for c in range(first_child[n], first_child[n] + num_children[n]):
+        for x in range(value.shape[1]):
+            value[n, x] += value[c, x] * prob[c, x]
+
+
+@njit(cache=True, nogil=True)
+def _counterfactual_regrets(p: int, tree: NTreeArrays, prob: np.ndarray, reach: np.ndarray, value: np.ndarray, inst: np.ndarray) -> None:
+    """Add player p's instantaneous counterfactual regrets (v(child) - v(node)) * others' reach to ``inst``."""
+    actor, first_child, num_children, edge, payoff, terminal_index = tree[1:7]
+    nodes, deals = edge.shape
+    _others_reach(p, tree, prob, reach)
     for n in range(nodes - 1, -1, -1):
         if actor[n] < 0:
             value[n] = payoff[p, terminal_index[n]]
-            continue
-        value[n] = 0.0
-        for c in range(first_child[n], first_child[n] + num_children[n]):
-            for x in range(deals):
-                value[n, x] += value[c, x] * prob[c, x]
+        else:
+            _children_sum(n, tree, prob, value)
     for n in range(nodes):
         if actor[n] == p:
             for c in range(first_child[n], first_child[n] + num_children[n]):
@@ -372,10 +397,7 @@ def exact_cfr_iterations(
     for it in range(n):
         t = t0 + it + 1
         for g in range(groups.shape[0]):
-            prob[0] = 1.0
-            for m in range(1, nodes):
-                for x in range(deals):
-                    prob[m, x] = flat[edge[m, x]]
+            _edge_probabilities(edge, flat, prob)
             inst[:] = 0.0
             for p in range(groups.shape[1]):
                 if groups[g, p]:
@@ -426,3 +448,84 @@ def _multiplayer_regret_matching(regret: np.ndarray, legal: np.ndarray, out: np.
             out[a] = max(regret[a], 0.0) / total if legal[a] else 0.0
         else:
             out[a] = 1.0 / count if legal[a] else 0.0
+
+
+@njit(cache=True, nogil=True)
+def _respond(n: int, tree: NTreeArrays, reach: np.ndarray, value: np.ndarray, totals: np.ndarray, flat_choice: np.ndarray) -> None:
+    """At node n of the best responder: each information set I (the node's deals that agree on the
+    responder's cards and the board) takes the action a maximising sum_{x in I} pi_{-p}(child_a, x)
+    v(child_a, x) (ties: the first legal action), and the node is worth v(child_a) in every deal of I;
+    ``flat_choice`` gets I's row one-hot."""
+    first_child, num_children, edge = tree[2], tree[3], tree[4]
+    lo, hi = first_child[n], first_child[n] + num_children[n]
+    actions = MAX_ACTIONS
+    for c in range(lo, hi):
+        for x in range(value.shape[1]):
+            totals[edge[c, x]] += value[c, x] * reach[c, x]
+    for x in range(value.shape[1]):
+        best = lo
+        for c in range(lo + 1, hi):
+            if totals[edge[c, x]] > totals[edge[best, x]]:
+                best = c
+        value[n, x] = value[best, x]
+        row = edge[lo, x] // actions
+        flat_choice[row * actions : (row + 1) * actions] = 0.0
+        flat_choice[edge[best, x]] = 1.0
+
+
+@njit(cache=True, nogil=True)
+def ntree_best_response(p: int, tree: NTreeArrays, sigma: np.ndarray, choice: np.ndarray) -> float:
+    """Player p's best-response value against the others' ``sigma`` (chips per hand), and that best response.
+
+    Backward induction over the betting nodes (children after parents, so in reverse order): a terminal is
+    worth u_p, another player's node sum_a sigma(a) v(child_a), p's node the best action's value per
+    information set (``_respond``); perfect recall makes this exact (Johanson et al. 2011). ``choice`` (a
+    copy of ``sigma``) gets p's rows one-hot; returns the root's value averaged over the equally likely
+    deals. The compiled ``multiplayer.best_response``.
+    """
+    actor, edge, payoff, terminal_index = tree[1], tree[4], tree[5], tree[6]
+    nodes, deals = edge.shape
+    prob = np.empty((nodes, deals))
+    reach = np.empty((nodes, deals))
+    value = np.empty((nodes, deals))
+    totals = np.zeros(choice.size)
+    _edge_probabilities(edge, sigma.reshape(-1), prob)
+    _others_reach(p, tree, prob, reach)
+    for n in range(nodes - 1, -1, -1):
+        if actor[n] < 0:
+            value[n] = payoff[p, terminal_index[n]]
+        elif actor[n] != p:
+            _children_sum(n, tree, prob, value)
+        else:
+            _respond(n, tree, reach, value, totals, choice.reshape(-1))
+    return float(value[0].sum() / deals)
+
+
+@njit(cache=True, nogil=True)
+def ntree_evaluation(tree: NTreeArrays, sigma: np.ndarray, values: np.ndarray, best: np.ndarray) -> None:
+    """Every player's expected value (``values[p]``) and best-response value (``best[p]``) under ``sigma``:
+    ``multiplayer.evaluate``, one backward pass per player carrying both (the edge probabilities once)."""
+    actor, edge, payoff, terminal_index = tree[1], tree[4], tree[5], tree[6]
+    nodes, deals = edge.shape
+    prob = np.empty((nodes, deals))
+    reach = np.empty((nodes, deals))
+    on_policy = np.empty((nodes, deals))
+    response = np.empty((nodes, deals))
+    totals = np.empty(sigma.size)
+    choice = np.empty(sigma.size)
+    _edge_probabilities(edge, sigma.reshape(-1), prob)
+    for p in range(values.shape[0]):
+        _others_reach(p, tree, prob, reach)
+        totals[:] = 0.0
+        for n in range(nodes - 1, -1, -1):
+            if actor[n] < 0:
+                on_policy[n] = payoff[p, terminal_index[n]]
+                response[n] = on_policy[n]
+                continue
+            _children_sum(n, tree, prob, on_policy)
+            if actor[n] != p:
+                _children_sum(n, tree, prob, response)
+            else:
+                _respond(n, tree, reach, response, totals, choice)
+        values[p] = on_policy[0].sum() / deals
+        best[p] = response[0].sum() / deals

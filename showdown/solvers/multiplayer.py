@@ -14,7 +14,9 @@ node, the actor's hole cards, the board visible in its round); it owns one row o
 * ``evaluate``: expected values per player, each player's best-response value against the others'
   fixed strategies (perfect recall makes a backward pass choosing, per information set, the action of
   highest counterfactual value exact), and NashConv = the sum of the players' gains from deviating
-  alone (Johanson et al. 2011 call the heads-up half of it exploitability).
+  alone (Johanson et al. 2011 call the heads-up half of it exploitability). Compiled
+  (``kernels.ntree_evaluation``, ``kernels.ntree_best_response``) once numba is loaded, as it is by exact
+  CFR; numpy before that (``numpy_evaluate``, ``numpy_best_response``: also the tests' oracle).
 * ``MultiCFRSolver``: CFR (Zinkevich et al. 2007), CFR+ (Tammelin 2014), linear and discounted CFR
   (Brown & Sandholm 2019) and external-sampling Monte Carlo CFR (Lanctot et al. 2009: sampled deals,
   the other players' actions sampled once per information set per update), the same ``Rule`` objects
@@ -29,8 +31,10 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,11 +42,24 @@ import numpy as np
 
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
 from showdown.solvers.strategy import Strategy, ntree_strategy
 
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint-nplayer"
 CHECKPOINT_VERSION = 1
+NUMPY_ITERATION_SECONDS = (170e-6, 78e-9)
+"""What an exact numpy iteration costs: a fixed part and a part per (node, deal) cell (measured: 3-player Kuhn
+178 us, 3-player Leduc 146 ms)."""
+
+
+def numpy_iterations_before_compiled(tree: NTree) -> int:
+    """Exact iterations run in numpy before the compiled update takes over: as many as cost numba's import
+    (ski rental, as ``CFRSolver``: at most twice the better start; 3-player Kuhn's default 1,000 never load
+    numba). Estimated from the tree's size, not timed, so that where the switch falls depends on the game
+    alone: the two updates agree to rounding only, and a run and its resumption must take the same path."""
+    fixed, per_cell = NUMPY_ITERATION_SECONDS
+    return int(NUMBA_IMPORT_SECONDS / (fixed + per_cell * tree.edge.size))
 
 
 # ---------------------------------------------------------------------- exact evaluation
@@ -65,6 +82,23 @@ class Evaluation:
         return float(sum(self.gains))
 
 
+def _compiled() -> bool:
+    """Evaluate with ``showdown.solvers.kernels`` once numba is loaded (exact CFR loads it); until then numpy,
+    as a fresh process evaluating one profile would spend longer importing numba than evaluating."""
+    return "numba" in sys.modules
+
+
+@cache
+def kernel_tree(tree: NTree) -> Any:
+    """The tree's arrays as ``showdown.solvers.kernels`` reads them (``NTreeArrays``), built once per tree."""
+    terminal_index = np.full(len(tree.betting), -1, dtype=np.int64)
+    terminal_index[tree.terminals] = np.arange(len(tree.terminals))
+    return (
+        tree.parent, tree.actor, tree.first_child, tree.num_children, tree.edge, np.ascontiguousarray(tree.payoff, dtype=np.float64),
+        terminal_index, tree._own_path, tree.legal, np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
+    )
+
+
 def expected_values(tree: NTree, sigma: np.ndarray) -> tuple[float, ...]:
     """Each player's expected net chips per hand when all play ``sigma``."""
     prob = tree.edge_probs(sigma)
@@ -75,9 +109,20 @@ def best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[float, n
     """``player``'s best-response value (chips per hand) against the others' ``sigma``, and that
     best response as a pure strategy (a copy of ``sigma`` with ``player``'s rows one-hot).
 
-    Backward, level by level: at the player's nodes each information set takes the action whose
-    children's values, weighted by the others' reach, sum highest (ties: the first legal action).
+    Backward: at the player's nodes each information set takes the action whose children's values,
+    weighted by the others' reach, sum highest (ties: the first legal action); compiled
+    (``kernels.ntree_best_response``) once numba is loaded.
     """
+    if _compiled():
+        from showdown.solvers.kernels import ntree_best_response
+
+        choice = np.array(sigma, dtype=np.float64)
+        return float(ntree_best_response(player, kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64), choice)), choice
+    return numpy_best_response(tree, sigma, player)
+
+
+def numpy_best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[float, np.ndarray]:
+    """``best_response`` in numpy, level by level: before numba is loaded, and the tests' oracle of the compiled one."""
     prob = tree.edge_probs(sigma)
     opp = tree.others_reach(prob, player)
     value = np.empty_like(prob)
@@ -104,8 +149,19 @@ def best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[float, n
 
 def evaluate(tree: NTree, sigma: np.ndarray) -> Evaluation:
     """Values, best-response values and NashConv of the profile ``sigma``."""
+    if _compiled():
+        from showdown.solvers.kernels import ntree_evaluation
+
+        values, best = np.zeros(len(tree.players)), np.zeros(len(tree.players))
+        ntree_evaluation(kernel_tree(tree), np.ascontiguousarray(sigma, dtype=np.float64), values, best)
+        return Evaluation(tuple(values.tolist()), tuple(best.tolist()))
+    return numpy_evaluate(tree, sigma)
+
+
+def numpy_evaluate(tree: NTree, sigma: np.ndarray) -> Evaluation:
+    """``evaluate`` in numpy: before numba is loaded, and the tests' oracle of the compiled one."""
     values = expected_values(tree, sigma)
-    br = tuple(best_response(tree, sigma, p)[0] for p in tree.players)
+    br = tuple(numpy_best_response(tree, sigma, p)[0] for p in tree.players)
     return Evaluation(values, br)
 
 
@@ -153,6 +209,8 @@ class MultiCFRSolver:
         self.average_sums = np.zeros(shape)
         self._sigma = regret_matching(self.regrets, self.tree.legal)
         self._row_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self.numpy_until = numpy_iterations_before_compiled(self.tree)
+        """Exact iterations up to this count run in numpy, later ones compiled (0: compiled from the first)."""
 
     @property
     def num_players(self) -> int:
@@ -160,15 +218,19 @@ class MultiCFRSolver:
 
     def iterate(self, n: int = 1) -> None:
         start = time.perf_counter()
-        if self.rule.sampling == "none":  # exact: the compiled update (showdown.solvers.kernels)
-            self._exact_iterations(n)
-            self.iterations += n
+        if self.rule.sampling == "none":  # exact: numpy, then the compiled update (showdown.solvers.kernels)
+            in_numpy = min(n, max(0, self.numpy_until - self.iterations))
+            self._numpy_iterations(in_numpy)
+            if n > in_numpy:
+                self._exact_iterations(n - in_numpy)
+                self.iterations += n - in_numpy
         else:
             self._numpy_iterations(n)
         self.seconds += time.perf_counter() - start
 
     def _numpy_iterations(self, n: int) -> None:
-        """Iterations by ``_step`` (numpy): the sampled variants, and the tests' oracle of the exact ones."""
+        """Iterations by ``_step`` (numpy): the sampled variants, small exact solves, and the tests' oracle of the
+        compiled ones."""
         for _ in range(n):
             self.iterations += 1
             if self.rule.alternating:
@@ -182,16 +244,9 @@ class MultiCFRSolver:
         from showdown.solvers.kernels import exact_cfr_iterations  # numba loads here, not where strategies are played
 
         tree, rule = self.tree, self.rule
-        if not hasattr(self, "_kernel_tree"):
-            terminal_index = np.full(len(tree.betting), -1, dtype=np.int64)
-            terminal_index[tree.terminals] = np.arange(len(tree.terminals))
-            self._kernel_tree = (
-                tree.parent, tree.actor, tree.first_child, tree.num_children, tree.edge, np.ascontiguousarray(tree.payoff, dtype=np.float64),
-                terminal_index, tree._own_path, tree.legal, np.ascontiguousarray(tree.infoset_player, dtype=np.int64),
-            )
         players = len(tree.players)
         groups = np.eye(players, dtype=np.bool_) if rule.alternating else np.ones((1, players), dtype=np.bool_)
-        exact_cfr_iterations(n, self.iterations, groups, kernel_rule(rule), self._kernel_tree, self.regrets, self.average_sums, self._sigma)
+        exact_cfr_iterations(n, self.iterations, groups, kernel_rule(rule), kernel_tree(tree), self.regrets, self.average_sums, self._sigma)
 
     def _sample_others(self, players: tuple[int, ...]) -> np.ndarray:
         """The current strategy with the other players' rows replaced by one sampled action each."""

@@ -110,6 +110,7 @@ def test_compiled_multiplayer_cfr_equals_the_numpy_update(game_name, algorithm):
     game = get_game(game_name)
     fast, slow = make_solver(game, algorithm), make_solver(game, algorithm)
     n = 30 if game_name == "kuhn3p" else 2
+    fast.numpy_until = 0  # compiled from the first iteration
     fast.iterate(n)
     slow._numpy_iterations(n)  # the plain-numpy update, exact when the rule samples nothing
     _assert_close(fast.regrets, slow.regrets)
@@ -176,6 +177,34 @@ def test_small_cfr_solves_stay_in_numpy_and_long_ones_switch_to_the_kernel():
     assert out == ["False", "True", "1001"]
 
 
+def test_small_multiplayer_solves_stay_in_numpy_and_resume_across_the_switch(tmp_path):
+    """3-player Kuhn's default 1,000 iterations run in numpy without importing numba (whose import costs
+    more than the whole solve); 3-player Leduc switches after a few; the switch is at an iteration count
+    fixed by the game, so a run resumed from a checkpoint across it equals the straight run bit for bit."""
+    import subprocess
+    import sys
+
+    from showdown.solvers.cfr import load_solver, make_solver
+
+    code = (
+        "import sys; from showdown.games.catalog import get_game; from showdown.solvers.cfr import make_solver; "
+        "s = make_solver(get_game('kuhn3p'), 'cfr+'); s.iterate(1000); a = 'numba' in sys.modules; "
+        "s.numpy_until = 0; s.iterate(1); print(a, 'numba' in sys.modules, s.iterations, make_solver(get_game('leduc3p'), 'cfr+').numpy_until)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out[:3] == ["False", "True", "1001"] and 1 <= int(out[3]) <= 10
+    game = get_game("kuhn3p")
+    straight, half = make_solver(game, "cfr+"), make_solver(game, "cfr+")
+    straight.numpy_until = half.numpy_until = 15
+    straight.iterate(30)
+    half.iterate(10)
+    half.save(tmp_path / "c.npz")
+    resumed, _ = load_solver(tmp_path / "c.npz", game)
+    resumed.numpy_until = 15
+    resumed.iterate(20)
+    assert np.array_equal(resumed.regrets, straight.regrets) and np.array_equal(resumed.average_sums, straight.average_sums)
+
+
 def test_numba_loads_only_where_a_solver_runs():
     """The dealer, the CLI and the hold'em cfr agent (its shipped strategy loaded) start without numba
     (whose import alone takes about half a second); a PCS solve imports it."""
@@ -192,3 +221,41 @@ def test_numba_loads_only_where_a_solver_runs():
     solve += "PCSSolver(MINI_HOLDEM, _ScrambledBuckets(MINI_HOLDEM)).iterate(1); print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", solve], capture_output=True, text=True, check=True, cwd=str(Path(__file__).parents[2]))
     assert out.stdout.strip() == "True"
+
+
+@pytest.mark.parametrize("game_name", ["kuhn3p", "leduc3p"])
+def test_compiled_multiplayer_best_response_equals_the_numpy_one(game_name):
+    """kernels.ntree_best_response / ntree_evaluation against the numpy passes, for every player, on the
+    uniform profile, a CFR average, and random profiles with zero-probability actions (unreached
+    information sets: every action ties at 0 and the first legal one must be chosen)."""
+    import sys
+
+    import showdown.solvers.kernels  # noqa: F401  (numba loaded: the compiled path is taken)
+    from showdown.solvers.cfr import make_solver
+    from showdown.solvers.multiplayer import (
+        best_response,
+        evaluate,
+        numpy_best_response,
+        numpy_evaluate,
+        regret_matching,
+    )
+
+    assert "numba" in sys.modules
+    solver = make_solver(get_game(game_name), "cfr+")
+    solver.iterate(20 if game_name == "kuhn3p" else 2)
+    tree = solver.tree
+    rng = np.random.default_rng(7)
+    profiles = [tree.uniform(), solver.average_sigma()]
+    profiles += [regret_matching(rng.standard_normal(solver.regrets.shape), tree.legal) for _ in range(2)]
+    for sigma in profiles:
+        for p in tree.players:
+            value, choice = best_response(tree, sigma, p)
+            oracle_value, oracle_choice = numpy_best_response(tree, sigma, p)
+            assert abs(value - oracle_value) <= 1e-12
+            assert np.isin(choice[tree.infoset_player == p], (0.0, 1.0)).all()  # pure
+            assert abs(numpy_evaluate(tree, choice).values[p] - value) <= 1e-12  # and it earns the value
+            # the same actions, but for rare exact ties that the two passes may round apart (today: none)
+            assert (choice == oracle_choice).all(axis=1).mean() > 0.99
+        fast, slow = evaluate(tree, sigma), numpy_evaluate(tree, sigma)
+        np.testing.assert_allclose(fast.values, slow.values, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(fast.best_response, slow.best_response, rtol=0, atol=1e-12)
