@@ -435,9 +435,11 @@ class MatchEngine:
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:
-        node = cast(Betting, self._node)  # (set from the first deal on: only then is a reply taken)
-        # limit: what this text became at this node, remembered there (``ReplyRepairs.outcome``), read inline
-        outcome = cast(BettingNode, node).replies.get(text) if self._tree_walk else None
+        node = self._node
+        assert node is not None  # (no call here: this runs once per action)
+        # limit: what this text became at this node (a ``BettingNode``), remembered there by
+        # ``ReplyRepairs.outcome``, read inline
+        outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]
         played, kind, warning = outcome or self._reply_outcome(node, text)
         if warning is not None:
             self._book.warn(self._out, seat, kind, warning, text)
