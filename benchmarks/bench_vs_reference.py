@@ -50,8 +50,8 @@ def free_ports(n: int) -> list[int]:
     return ports
 
 
-def one_match(dealer: list[str], acpc: Path, game_file: Path, work: Path) -> tuple[float, float]:
-    """Seconds from the dealer's start to its exit, and the dealer's CPU seconds."""
+def one_match(dealer: list[str], acpc: Path, game_file: Path, work: Path) -> tuple[float, float, float]:
+    """Seconds from the dealer's start to its exit, and the dealer's user and system CPU seconds."""
     ports = free_ports(2)
     start = time.perf_counter()
     proc = subprocess.Popen([*dealer, "-p", f"{ports[0]},{ports[1]}"], cwd=work, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
@@ -67,7 +67,12 @@ def one_match(dealer: list[str], acpc: Path, game_file: Path, work: Path) -> tup
         p.wait(timeout=60)
     if proc.returncode != 0:
         raise SystemExit(f"dealer {dealer[0]} exited with {proc.returncode}")
-    return elapsed, usage.ru_utime + usage.ru_stime
+    return elapsed, usage.ru_utime, usage.ru_stime
+
+
+def _cpu(run: tuple[float, float, float], hands: int) -> str:
+    _, user, system = run
+    return f"{(user + system) / hands * 1e6:.0f} us CPU/hand ({user / hands * 1e6:.0f} user + {system / hands * 1e6:.0f} system)"
 
 
 def reference_tournament(acpc: Path, game_file: Path, work: Path, agents: int, hands: int) -> float:
@@ -139,11 +144,11 @@ def main() -> None:
         ours.append(one_match([sys.executable, "-m", "showdown", "dealer", f"ours{k}", str(game_file), str(args.hands), "1", "a", "b", "-q", *spin],
                               args.acpc, game_file, work))
         ratios.append(ref[-1][0] / ours[-1][0])
-        cpu_ratios.append(ours[-1][1] / ref[-1][1])
-        print(f"repeat {k + 1}: reference {args.hands / ref[-1][0]:,.0f} hands/s, {ref[-1][1] / args.hands * 1e6:.0f} us CPU/hand; "
-              f"showdown {args.hands / ours[-1][0]:,.0f} hands/s, {ours[-1][1] / args.hands * 1e6:.0f} us CPU/hand", flush=True)
-    r, o = statistics.median(t for t, _ in ref), statistics.median(t for t, _ in ours)
-    rc, oc = statistics.median(c for _, c in ref), statistics.median(c for _, c in ours)
+        cpu_ratios.append(sum(ours[-1][1:]) / sum(ref[-1][1:]))
+        print(f"repeat {k + 1}: reference {args.hands / ref[-1][0]:,.0f} hands/s, {_cpu(ref[-1], args.hands)}; "
+              f"showdown {args.hands / ours[-1][0]:,.0f} hands/s, {_cpu(ours[-1], args.hands)}", flush=True)
+    r, o = statistics.median(t for t, _, _ in ref), statistics.median(t for t, _, _ in ours)
+    rc, oc = statistics.median(u + s for _, u, s in ref), statistics.median(u + s for _, u, s in ours)
     print(f"{args.game}, {args.hands} hands, median of {args.repeat}: reference {args.hands / r:,.0f} hands/s, "
           f"showdown {args.hands / o:,.0f} hands/s; ratio {r / o:.2f}x (pair by pair: median {statistics.median(ratios):.2f}x); "
           f"dealer CPU per hand: reference {rc / args.hands * 1e6:.0f} us, showdown {oc / args.hands * 1e6:.0f} us, "
