@@ -38,7 +38,7 @@ VALUE_OPTIONS = frozenset({
 FLAG_OPTIONS = frozenset({"-f", "-l", "-L", "--force", "-q", "--resume", "-a", "-t", "-T"})
 """The dealer's options without a value that leave the fast path open (``--help``, tokens: not)."""
 
-POSITIONALS = 4  # match, game, hands, seed; then one name per seat
+POSITIONALS = 4  # match, game, hands, seed; then one name per seat (two or more: every game has two seats or more)
 BACKLOG = 100  # as asyncio's create_server
 
 _bound: list[socket.socket] | None = None
@@ -64,7 +64,7 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
         elif name not in FLAG_OPTIONS or eq:
             return None
     seats = len(positionals) - POSITIONALS
-    if seats < 1 or not all(p.isdigit() for p in positionals[2:POSITIONALS]):
+    if seats < 2 or not all(p.isdigit() for p in positionals[2:POSITIONALS]):
         return None
     return seats, values
 

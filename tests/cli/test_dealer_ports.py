@@ -92,6 +92,7 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["m", "kuhn", "1", "1", "a", "b", "--spin-us"],
         ["m", "kuhn", "x", "1", "a", "b"],
         ["m", "kuhn", "1", "1"],
+        ["m", "kuhn", "1", "1", "a"],  # one name: the game's error comes before any port
     ],
 )
 def test_other_command_lines_take_the_ordinary_path(argv: list[str]) -> None:
