@@ -436,10 +436,8 @@ class MatchEngine:
 
     def _take_action(self, seat: int, text: str) -> None:
         node = self._node
-        assert node is not None  # (no call here: this runs once per action)
-        # limit: what this text became at this node (a ``BettingNode``), remembered there by
-        # ``ReplyRepairs.outcome``, read inline
-        outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]
+        assert node is not None  # an assert, not a cast: no call on this once-per-action path
+        outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]  # limit: kept at the node
         played, kind, warning = outcome or self._reply_outcome(node, text)
         if warning is not None:
             self._book.warn(self._out, seat, kind, warning, text)

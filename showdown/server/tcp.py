@@ -224,8 +224,7 @@ class MatchServer:
         if busy is not None:
             trial = busy.trial
             if trial is not None and trial.resting:  # polling does not pay now (SpinTrial): nothing per reply
-                trial.resting -= 1
-                busy = None
+                trial.resting, busy = trial.resting - 1, None
             else:
                 busy.arrived(conn)
         lines = conn.splitter.feed(data)
