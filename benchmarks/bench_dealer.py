@@ -1,6 +1,6 @@
 """Dealer throughput: a match served over TCP to two random clients running as separate processes.
 
-    PYTHONPATH=. python3 benchmarks/bench_dealer.py [--hands N] [--game kuhn] [--profile] [--pin] [--no-uvloop]
+    PYTHONPATH=. python3 benchmarks/bench_dealer.py [--hands N] [--game kuhn] [--profile] [--pin] [--no-uvloop] [--spin-us US]
 
 Prints hands per second (measured from the first finished hand to the last, so process start-up is
 not counted), CPU time per hand of the dealer and of each client, and the dealer's peak RSS; then
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import random
 import resource
@@ -82,6 +83,7 @@ def serve(
     pin: bool = False,
     uvloop: bool = True,
     write_log: bool = True,
+    spin_us: int | None = None,
 ) -> dict[str, Any]:
     """Serve one match to two client processes; return the figures."""
     from showdown.games.catalog import get_game
@@ -99,6 +101,8 @@ def serve(
 
     async def main() -> float:
         options = DealerOptions(log_dir=log_dir if write_log else None, game_label=game_spec)
+        if spin_us is not None:  # the dealer's polling for replies (server.busy_wait), else its default
+            options = dataclasses.replace(options, spin_us=spin_us)
         server = MatchServer(game, "bench", hands, seed, ["r1", "r2"], options, on_hand=on_hand)
         ports = await server.start()
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).resolve().parents[1]), os.environ.get("PYTHONPATH", "")]))
@@ -162,13 +166,15 @@ def main() -> None:
     parser.add_argument("--game", default="kuhn")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", action="store_true", help="run the dealer under cProfile")
+    parser.add_argument("--spin-us", type=int, help="the dealer's spin_us (default: its own default)")
     parser.add_argument("--no-log", action="store_true", help="write no log files (to see what logging costs)")
     parser.add_argument("--no-uvloop", action="store_true", help="plain asyncio even if uvloop is installed")
     parser.add_argument("--pin", action="store_true",
                         help="pin the dealer to CPU 0 and the clients to CPU 1 (fewer preemptions on 2 cores)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        r = serve(args.hands, args.game, args.seed, Path(tmp), args.profile, args.pin, not args.no_uvloop, not args.no_log)
+        r = serve(args.hands, args.game, args.seed, Path(tmp), args.profile, args.pin, not args.no_uvloop, not args.no_log,
+                  args.spin_us)
         from showdown.evaluation.verify import verify_log
 
         verified = "not written" if args.no_log else "verified" if verify_log(Path(tmp) / "bench.log").ok else "FAILED verification"

@@ -21,6 +21,11 @@ __all__ = ["main"]
 def main(argv: Sequence[str] | None = None) -> int:
     """``showdown ...``: run the command (``showdown.cli.main.main``); 130 on an early Ctrl-C."""
     try:
+        words = sys.argv[1:] if argv is None else list(argv)
+        if words[:1] == ["dealer"]:  # its ports are printed before the dealer loads (cli.dealer_ports)
+            from showdown.cli.dealer_ports import main as dealer
+
+            return dealer(words[1:])
         from showdown.cli.main import main as run
 
         return run(argv)

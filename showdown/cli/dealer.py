@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from showdown.cli import argtypes
+from showdown.cli import argtypes, dealer_ports
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.settings import DEALER_SETTINGS, add_flags, flag_values
@@ -140,7 +140,8 @@ def run_dealer(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     game.require_servable()
     tokens = seat_tokens(args, len(args.names))
-    options = dataclasses.replace(options_from_args(args), tokens=tokens)
+    bound = dealer_ports.take_bound()  # the ports already printed, if they were
+    options = dataclasses.replace(options_from_args(args), tokens=tokens, bound=None if bound is None else tuple(bound))
     server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
     stopped_by: list[int] = []
 
@@ -150,13 +151,17 @@ def run_dealer(args: argparse.Namespace) -> int:
 
     async def main() -> MatchResult:
         loop = asyncio.get_running_loop()
+        kept = dealer_ports.take_signals() if bound is not None else []
         try:  # before the ports are printed: whoever reads them may signal at once
             loop.add_signal_handler(signal.SIGINT, stop, signal.SIGINT)
             loop.add_signal_handler(signal.SIGTERM, stop, signal.SIGTERM)
         except (NotImplementedError, RuntimeError):  # not on this platform or thread
             pass
         ports = await server.start()
-        print(" ".join(str(p) for p in ports), flush=True)
+        for sig in kept:  # received after the ports were printed early
+            stop(sig)
+        if bound is None:
+            print(" ".join(str(p) for p in ports), flush=True)
         if tokens is not None:
             print(" ".join(t or "-" for t in tokens), flush=True)
         return await server.run()

@@ -317,7 +317,7 @@ DEALER_SETTINGS: tuple[Setting, ...] = (
             aliases=("--reconnect_ms",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
     Setting("on_timeout", Choice(OnTimeout), "what a late seat's action becomes: fold (check when possible), call, or abort",
             "--on-timeout", aliases=("--on_timeout",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
-    Setting("spin_us", Whole(0), "busy-wait this long for a fast agent's reply before sleeping (microseconds; 0: never)",
+    Setting("spin_us", Whole(0), "busy-wait this long for a fast agent's reply before sleeping, while that is measured to shorten the waits (microseconds; 0: never)",
             "--spin-us", metavar="US", aliases=("--spin_us",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
 )
 """The ``dealer:`` section (``DealerSettings``): also ``showdown dealer``'s flags."""

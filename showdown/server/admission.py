@@ -69,8 +69,11 @@ class SeatDoors:
         family, address = await _resolve(loop, self.options.host)
         port = 0
         try:
+            bound = self.options.bound
             for seat, port in enumerate(self.want_ports):
-                if (own := self._own_listener(seat)) is not None:
+                if bound is not None:  # already listening (cli.dealer_ports): taken over, not copied
+                    server = await loop.create_server(self._protocol(seat), sock=bound[seat], start_serving=False)
+                elif (own := self._own_listener(seat)) is not None:
                     server = await loop.create_server(self._protocol(seat), sock=own, start_serving=False)
                 else:
                     server = await loop.create_server(self._protocol(seat), address, port, family=family,

@@ -141,6 +141,7 @@ class MatchEngine:
         self._codec = MatchStateEncoder(game, self._deals_repeat)  # the hand's MATCHSTATE texts, by position
         repairs = ReplyRepairs(game)  # limit: remembered per betting node; no-limit: worked out each time
         self._reply_outcome = repairs.outcome if game.is_limit else repairs.repair
+        self._tree_walk = game.is_limit  # limit: replies remembered per betting node
         self._ignored_now = 0  # lines of the acting seat that answered no state, in this decision
         self._out: list[Output] = []
 
@@ -434,8 +435,10 @@ class MatchEngine:
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:
-        assert self._node is not None
-        played, kind, warning = self._reply_outcome(self._node, text)
+        node = self._node
+        assert node is not None  # an assert, not a cast: no call on this once-per-action path
+        outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]  # limit: kept at the node
+        played, kind, warning = outcome or self._reply_outcome(node, text)
         if warning is not None:
             self._book.warn(self._out, seat, kind, warning, text)
         self._apply(played)
@@ -511,7 +514,9 @@ class MatchEngine:
         n = self._n
         shift = 0 if self.fixed_seats else h % n
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[shift]
-        self._book.new_hand()
+        book = self._book
+        if not book.quiet:  # (nothing to clear in almost every hand: no call then)
+            book.new_hand()
         if self._next_deal is not None:
             hole, board = self._next_deal
             self._next_deal = None
@@ -559,7 +564,9 @@ class MatchEngine:
         h = self.hand
         by_position = self._seat_of_position
         betting = node.betting
-        values, values_text = self._payoffs.payoff(self._hole, self._board, node, self._strengths)
+        payoffs = self._payoffs  # small games: the hand's result remembered, read inline (``HandPayoffs.payoff``)
+        known = payoffs.by_hand.get((self._hole, self._board, betting)) if self._deals_repeat else None
+        values, values_text = known or payoffs.payoff(self._hole, self._board, node, self._strengths)
         codec = self._codec
         totals = self.totals
         for p, v in enumerate(values):
@@ -569,7 +576,7 @@ class MatchEngine:
             HandFinished(  # by position, in field order (cheaper than keywords, once a hand)
                 h, self.game_label, self._names_by_position, tuple(by_position), self._hole, codec.hole_text,
                 codec.board_groups[node.round], codec.board_text[node.round], betting, values, values_text,
-                self._book.hand_events(),
+                () if self._book.quiet else self._book.hand_events(),
             )
         )
         if self.hands_played >= self.hands:

@@ -35,6 +35,8 @@ class DealerOptions(DealerSettings):
     first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
     max_pending: int = 16  # connections per port that have not yet proved their seat
     listeners: tuple[socket.socket | None, ...] | None = None  # per seat: a listening socket to serve it on (a sandbox's)
+    bound: tuple[socket.socket, ...] | None = None  # per seat: a socket already listening (its port printed before the
+    # dealer loaded: cli.dealer_ports), served first and then closed like one the dealer bound itself
 
     @classmethod
     def serving(cls, settings: DealerSettings, **how: Any) -> DealerOptions:

@@ -28,12 +28,12 @@ CACHE_SIZE = 4096
 class HandPayoffs:
     """``payoff(hole, board, betting, strengths)``: the chips by position and their log text."""
 
-    __slots__ = ("deals_repeat", "_by_hand", "_texts")
+    __slots__ = ("deals_repeat", "by_hand", "_texts")
 
     def __init__(self, game: GameDef) -> None:
         dealt = game.num_players * game.num_hole_cards + sum(game.num_board_cards)
         self.deals_repeat = math.perm(game.num_ranks * game.num_suits, dealt) <= CACHE_SIZE
-        self._by_hand: dict[Any, tuple[tuple[float, ...], str]] = {}
+        self.by_hand: dict[Any, tuple[tuple[float, ...], str]] = {}  # (hole, board, betting) -> payoff, when deals repeat
         self._texts: dict[tuple[float, ...], str] = {}  # chip results -> their log text
 
     def payoff(
@@ -45,7 +45,7 @@ class HandPayoffs:
     ) -> tuple[tuple[float, ...], str]:
         """The hand's values by position (``strengths``: its showdown values when worked out ahead)."""
         key = (hole, board, betting.betting) if self.deals_repeat else None
-        payoff = self._by_hand.get(key) if key is not None else None
+        payoff = self.by_hand.get(key) if key is not None else None
         if payoff is None:
             shown: Sequence[int] = ()
             if betting.is_showdown:
@@ -57,7 +57,7 @@ class HandPayoffs:
                 _remember(self._texts, values, text)
             payoff = (values, text)
             if key is not None:
-                _remember(self._by_hand, key, payoff)
+                _remember(self.by_hand, key, payoff)
         return payoff
 
 

@@ -33,14 +33,16 @@ class SeatBook:
         self._left_out = 0  # events of this hand past the cap
         self._warnings = [0] * n  # warnings of this hand, by seat
         self._chosen = [False] * n  # the dealer chose an action for the seat in this hand
+        self.quiet = True  # nothing recorded or warned in this hand (then new_hand and hand_events need no call)
 
     def new_hand(self) -> None:
-        if self._events or self._left_out or any(self._warnings):
+        if not self.quiet:
             self._events = []
             self._left_out = 0
             n = len(self.names)
             self._warnings = [0] * n
             self._chosen = [False] * n
+            self.quiet = True
 
     def hand_events(self) -> tuple[HandEvent, ...]:
         """The hand's events so far, with the count of those left out last."""
@@ -62,6 +64,7 @@ class SeatBook:
     def record(self, seat: int, kind: EventKind, message: str, *, played: str | None = None,
                at: str | None = None, line: str | None = None) -> None:  # fmt: skip
         """Record what happened to ``seat`` in this hand (past the cap, only counted)."""
+        self.quiet = False
         chosen = kind in DEALER_CHOSE
         first_chosen = chosen and not self._chosen[seat]
         if len(self._events) >= MAX_EVENTS_PER_HAND and not first_chosen:
@@ -74,6 +77,7 @@ class SeatBook:
     def warn(self, out: list[Output], seat: int, kind: EventKind, text: str, line: str, detail: str = "") -> None:
         """Count, record (the first ``max_warnings`` per seat and hand) and report a repair in ``out``."""
         self.count(seat, kind)
+        self.quiet = False
         shown = self._warnings[seat]
         self._warnings[seat] = shown + 1
         if shown < self.max_warnings or (kind in DEALER_CHOSE and not self._chosen[seat]):

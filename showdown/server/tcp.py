@@ -44,7 +44,7 @@ from showdown.games.gamedef import GameDef
 from showdown.protocol.events import DEALER_CHOSE, chosen_why, seats_with
 from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
 from showdown.server.admission import SeatDoors
-from showdown.server.busy_wait import BusyWait
+from showdown.server.busy_wait import BusyWait, SpinTrial
 from showdown.server.connection import SeatConnection
 from showdown.server.dealer import MatchEngine
 from showdown.server.event_loop import new_event_loop
@@ -121,7 +121,7 @@ class MatchServer:
         self._play_started: float | None = None  # loop time of the first deal
         self._play_seconds = 0.0
         self._trace = options.trace
-        self._busy_wait = BusyWait(options.spin_us) if options.spin_us > 0 and BusyWait.useful() else None
+        self._busy_wait = BusyWait(options.spin_us, trial=SpinTrial()) if options.spin_us > 0 and BusyWait.useful() else None
 
     # ----------------------------------------------------------------- public
 
@@ -220,10 +220,16 @@ class MatchServer:
         """Bytes from a connection. Then, with ``BusyWait``, the replies that follow quickly are read
         and answered here, one after another, for up to ``DIRECT_WINDOW`` seconds; the last wait
         leaves its reply to the event loop, so timers and other connections never wait longer."""
+        busy = self._busy_wait
+        if busy is not None:
+            trial = busy.trial
+            if trial is not None and trial.resting:  # polling does not pay now (SpinTrial): nothing per reply
+                trial.resting, busy = trial.resting - 1, None
+            else:
+                busy.arrived(conn)
         lines = conn.splitter.feed(data)
         if lines:
             self._lines(conn, lines)
-        busy = self._busy_wait
         if busy is None:
             return
         clock = time.perf_counter

@@ -88,6 +88,44 @@ def test_limit_hands_walk_one_shared_tree_instead_of_building_states(monkeypatch
     assert built == engine._tree.size - 1 <= 8  # Kuhn has 9 betting sequences, the root included
 
 
+def test_a_limit_reply_seen_before_at_its_node_costs_no_call_and_a_quiet_hand_no_bookkeeping(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Per action, a remembered reply is read from its betting node inline; per hand, a hand with
+    nothing to record calls neither ``SeatBook.new_hand`` nor ``hand_events``, and a small game's
+    remembered result is read inline (``HandPayoffs.payoff`` runs once per deal and betting)."""
+    from showdown.server.payoffs import HandPayoffs
+    from showdown.server.seat_book import SeatBook
+
+    calls = {"outcome": 0, "book": 0, "payoff": 0}
+
+    def counting(name: str, method: Callable[..., object]) -> Callable[..., object]:
+        def counted(*args: object, **kwargs: object) -> object:
+            calls[name] += 1
+            return method(*args, **kwargs)
+
+        return counted
+
+    monkeypatch.setattr(replies.ReplyRepairs, "outcome", counting("outcome", replies.ReplyRepairs.outcome))
+    monkeypatch.setattr(SeatBook, "new_hand", counting("book", SeatBook.new_hand))
+    monkeypatch.setattr(SeatBook, "hand_events", counting("book", SeatBook.hand_events))
+    monkeypatch.setattr(HandPayoffs, "payoff", counting("payoff", HandPayoffs.payoff))
+    engine = MatchEngine(get_game("kuhn"), ["a", "b"], 2000, 3)
+    c = Collected()
+    connect_all(engine, c)
+    rng = random.Random(3)
+    while not engine.finished:  # legal replies only (Kuhn: one bet a hand), so that nothing is recorded
+        seat = engine.waiting_for
+        assert seat is not None
+        line = c.sent[seat][-1]
+        feed(engine, c, seat, f"{line}:{'c' if 'r' in line.split(':')[3] else rng.choice('cr')}")
+    assert engine.hands_played == 2000 and engine.decision_count > 4000
+    assert calls["outcome"] <= 2 * 8  # once per betting node and reply text (c or r)
+    assert calls["book"] == 0
+    assert calls["payoff"] <= 6 * 5  # once per deal (6 in Kuhn) and betting that ends a hand (5)
+    assert engine.totals[0] == -engine.totals[1] != 0
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("policy", [call_policy, raise_policy])
 async def test_one_write_per_seat_and_input_and_every_hand_logged_before_its_end_is_sent(

@@ -1,0 +1,155 @@
+"""``showdown dealer``'s ports before the dealer is loaded: bind, print, then import the rest.
+
+Whoever starts a dealer waits for its first stdout line (the ports) before starting the players,
+so that line is the start-up a user feels. Loading the dealer (asyncio, the rules, the logs, the
+settings table) takes about ten times Python's own start, so for the usual command line
+(loopback host, no tokens, every option one this module knows) the listening sockets are bound
+and the ports printed with nothing but ``socket`` loaded; ``MatchServer`` then serves on those
+very sockets (``DealerOptions.bound``), and a client that connects in between waits in the
+listen backlog. Any other command line (``--help``, tokens, another host, an option not listed
+here, a port that cannot be had) takes the ordinary path, which reports its errors before any
+port is printed. An error the full parser or the game file finds afterwards is still one line
+and exit 2, after the ports line. A SIGINT or SIGTERM in between is kept and acted on once the
+dealer runs (stop after the current hand), as it is later.
+
+``tests/cli/test_dealer_ports.py`` holds ``VALUE_OPTIONS`` and ``FLAG_OPTIONS`` to the real parser
+and the import set before the ports line to this list: ``sys``, ``os``, ``socket``, ``signal``.
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+
+TYPE_CHECKING = False  # nothing more at start-up (see showdown/__init__.py)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import FrameType
+
+__all__ = ["FLAG_OPTIONS", "VALUE_OPTIONS", "bind_and_print", "main", "take_bound", "take_signals"]
+
+VALUE_OPTIONS = frozenset({
+    "-p", "--host", "--t-response", "--t_response", "--t-hand", "--t_hand", "--t-per-hand", "--t_per_hand",
+    "--start-timeout", "--start_timeout", "--reconnect-ms", "--reconnect_ms", "--on-timeout", "--on_timeout",
+    "--spin-us", "--spin_us",
+})  # fmt: skip
+"""The dealer's options that take a value and leave the fast path open (``--tokens-file``: not)."""
+
+FLAG_OPTIONS = frozenset({"-f", "-l", "-L", "--force", "-q", "--resume", "-a", "-t", "-T"})
+"""The dealer's options without a value that leave the fast path open (``--help``, tokens: not)."""
+
+POSITIONALS = 4  # match, game, hands, seed; then one name per seat (two or more: every game has two seats or more)
+BACKLOG = 100  # as asyncio's create_server
+
+_bound: list[socket.socket] | None = None
+_signals: list[int] = []
+
+
+def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None:
+    """The number of seats and the values of the options that matter here, or None (not the fast path)."""
+    positionals: list[str] = []
+    values: dict[str, str] = {}
+    words = iter(argv)
+    for word in words:
+        if not word.startswith("-") or word == "-":
+            positionals.append(word)
+            continue
+        name, eq, value = word.partition("=")
+        if name in VALUE_OPTIONS:
+            if not eq:
+                value = next(words, "")
+            if not value or value.startswith("-"):
+                return None
+            values[name] = value
+        elif name not in FLAG_OPTIONS or eq:
+            return None
+    seats = len(positionals) - POSITIONALS
+    if seats < 2 or not all(p.isdigit() for p in positionals[2:POSITIONALS]):
+        return None
+    return seats, values
+
+
+def _loopback_ipv4(host: str) -> bool:
+    try:
+        socket.inet_pton(socket.AF_INET, host)
+    except OSError:
+        return False
+    return host.startswith("127.")
+
+
+def _ports(text: str | None, seats: int) -> list[int] | None:
+    if text is None:
+        return [0] * seats
+    parts = text.split(",")
+    if len(parts) != seats or not all(p.isdigit() and int(p) <= 65535 for p in parts):
+        return None
+    ports = [int(p) for p in parts]
+    taken = [p for p in ports if p]
+    return ports if len(set(taken)) == len(taken) else None
+
+
+def _listen(host: str, ports: list[int]) -> list[socket.socket] | None:
+    """One listening socket per seat, as ``MatchServer`` binds them; None if any cannot be had."""
+    socks: list[socket.socket] = []
+    try:
+        for port in ports:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            socks.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((host, port))
+            sock.listen(BACKLOG)
+    except OSError:
+        for sock in socks:
+            sock.close()
+        return None
+    return socks
+
+
+def _keep_signal(signum: int, frame: FrameType | None) -> None:
+    _signals.append(signum)
+
+
+def bind_and_print(argv: Sequence[str]) -> bool:
+    """For a ``showdown dealer`` command line (``argv`` after ``dealer``) on the fast path: bind one
+    listener per seat, print the ports line, keep the sockets for ``take_bound``; True if done."""
+    global _bound
+    parsed = _seats_and_options(argv)
+    if parsed is None:
+        return False
+    seats, values = parsed
+    host = values.get("--host", "127.0.0.1")
+    ports = _ports(values.get("-p"), seats)
+    if ports is None or not _loopback_ipv4(host):
+        return False
+    socks = _listen(host, ports)
+    if socks is None:
+        return False
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _keep_signal)
+    _bound = socks
+    print(" ".join(str(s.getsockname()[1]) for s in socks), flush=True)
+    return True
+
+
+def take_bound() -> list[socket.socket] | None:
+    """The sockets ``bind_and_print`` bound and printed (handed over once); None if it did not."""
+    global _bound
+    socks, _bound = _bound, None
+    return socks
+
+
+def take_signals() -> list[int]:
+    """The signals kept since the ports were printed; the usual handlers are back from now on."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    kept = list(_signals)
+    _signals.clear()
+    return kept
+
+
+def main(argv: Sequence[str]) -> int:
+    """``showdown dealer ...``: the ports first when possible, then the dealer command."""
+    bind_and_print(argv)
+    from showdown.cli.main import main as run
+
+    return run(["dealer", *argv])
