@@ -17,6 +17,9 @@ the opponent's action is not in the last solution's tree, within ``budget_ms`` p
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
 off-tree sizes are answered as they are, not as their translation. When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
+
+``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
+(``betting.translate``'s ``legacy``): the blueprint as issue 25's probes found it, for evaluation.
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ class AbstractCFRAgent(Agent):
 
     name = "cfr"
 
-    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None) -> None:
+    def __init__(
+        self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None, legacy_translation: bool = False
+    ) -> None:
         super().__init__(game)
         if strategy.game != game:
             raise ConfigError(f"agent 'cfr': the strategy is for {strategy.game.name or 'another game'}, not {game.name or 'this game'}")
@@ -67,6 +72,7 @@ class AbstractCFRAgent(Agent):
         warm_up = getattr(strategy.abstraction, "warm_up", None)
         if warm_up is not None:
             warm_up()
+        self.legacy_translation = legacy_translation
         self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._hand: int | None = None
         self._actions: list[Action] = []
@@ -89,7 +95,7 @@ class AbstractCFRAgent(Agent):
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
         from showdown.solvers.pcs import AbstractStrategy
 
-        unknown = sorted(set(options) - {"strategy", "seed", *SEARCH_OPTIONS})
+        unknown = sorted(set(options) - {"strategy", "seed", "translation", *SEARCH_OPTIONS})
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
@@ -108,7 +114,8 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options, game))
+        search = search_settings(options, game)
+        return cls(game, strategy, seed=options.get("seed"), search=search, legacy_translation=legacy_translation(options, search))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -143,7 +150,7 @@ class AbstractCFRAgent(Agent):
                 pass  # a raise translated to a call ended the abstract round: the real round's rest is absorbed
             elif self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
-                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand))
+                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand), legacy=self.legacy_translation)
                 self._abstract = self._abstract.apply(options[slot])
                 self._node = int(self.tree.children[self._node, slot])
             else:
@@ -251,6 +258,22 @@ class AbstractCFRAgent(Agent):
 
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
+
+TRANSLATIONS = ("pseudo-harmonic", "legacy")
+"""How off-tree bets map to the tree: the call and the kept sizes as neighbours (the default), or the
+kept sizes only, as before issue 26 (``legacy``; the blueprint alone)."""
+
+
+def legacy_translation(options: dict[str, Any], search: Any) -> bool:
+    """Whether ``options`` ask for the legacy translation; ``ConfigError`` for an unknown one, or for
+    legacy with search (whose ranges follow the current translation)."""
+    translation = str(options.get("translation", TRANSLATIONS[0])).lower()
+    if translation not in TRANSLATIONS:
+        raise ConfigError(f"agent 'cfr': translation must be one of {', '.join(TRANSLATIONS)} (got {translation!r})")
+    if translation == "legacy" and search is not None:
+        raise ConfigError("agent 'cfr': translation=legacy is the blueprint as it played before issue 26: add -o search=off")
+    return translation == "legacy"
+
 
 GADGETS = ("best-response", "blueprint", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
