@@ -83,6 +83,8 @@ class AbstractCFRAgent(Agent):
         self._letters: list[str] | None = None
         self._steps: list[Any] = []  # search.Step per action of the hand
         self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
+        self._trail: list[tuple[int, State, State]] = []  # (node, real, abstract) before each action of the walk
+        self._ranges: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}  # range_policy's tables by walk and board
         self.search: Any = None
         if search is not None:
             from showdown.agents.search import Search
@@ -129,7 +131,13 @@ class AbstractCFRAgent(Agent):
 
         actions = [a for rnd in view.public.history for _, a in rnd]
         seen = self._actions
-        if view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
+        same = 0
+        if view.hand == self._hand and self.search is None:
+            while same < min(len(actions), len(seen)) and actions[same] == seen[same]:
+                same += 1
+        if 0 < same < len(seen):
+            self._back_to(same)  # an evaluator looked ahead and comes back: the walk it made up to here stands
+        elif view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
             self._hand = view.hand
             self._actions = []
             self._node = 0
@@ -138,9 +146,11 @@ class AbstractCFRAgent(Agent):
             self._letters = None
             self._steps = []
             self._played = {}
+            self._trail = []
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
+            self._trail.append((self._node, self._real, self._abstract))
             ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
             if self.search is not None:
                 from showdown.agents.search import Step
@@ -157,6 +167,14 @@ class AbstractCFRAgent(Agent):
                 self._node = -1
             self._real = self._real.apply(action)
             self._actions.append(action)
+
+    def _back_to(self, length: int) -> None:
+        """The walk as it was after the hand's first ``length`` actions (kept, not walked again: an
+        off-tree bet translated at random keeps the translation it got)."""
+        self._node, self._real, self._abstract = self._trail[length]
+        del self._trail[length:]
+        del self._actions[length:]
+        self._letters = None
 
     def _on_tree(self, view: View) -> bool:
         from showdown.solvers.betting import DECISION
@@ -246,13 +264,22 @@ class AbstractCFRAgent(Agent):
             return searched[0].letters(searched[1], self._boards.indices(hands))  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
+        # the table depends on the walk (the abstract node, the real betting its actions are realized
+        # in) and the board only: kept, an evaluator asking again on the same walk gets it at once
+        key = (self._node, self._real.betting, tuple(view.board), hands.tobytes())
+        out = self._ranges.get(key)
+        if out is not None:
+            return out
         if self._letters is None:
             self._letters = [str(realize(a, self._abstract, self._real))[:1] for a in self.tree.actions[self._node]]
         every = self._boards.every_bucket(tuple(view.board), self._real.round)
         probs = self.strategy.rows(self._node, every[self._boards.indices(hands)])
-        out: dict[str, np.ndarray] = {}
+        out = {}
         for slot, letter in enumerate(self._letters):
             out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
+        if len(self._ranges) >= 256:
+            self._ranges.clear()
+        self._ranges[key] = out
         return out
 
 
