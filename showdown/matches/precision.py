@@ -31,12 +31,14 @@ SECOND_STAGE_SEED = 1_000_003
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The deals the two stages play: ``total`` in all (pilot included), and the half-width expected."""
+    """The deals the two stages play: ``total`` in all (pilot included; ``wanted`` before the cap), and
+    the half-width expected."""
 
     pilot: int
     total: int
     half_width_mbb: float
     capped: bool
+    wanted: int
 
 
 def deals_needed(pilot: OpponentResult, precision_mbb: float, max_deals: int) -> Plan:
@@ -46,7 +48,7 @@ def deals_needed(pilot: OpponentResult, precision_mbb: float, max_deals: int) ->
     spread = (hi - lo) / 2 * math.sqrt(deals) / Z95  # the pilot's standard deviation of a deal's result
     wanted = max(deals, math.ceil((Z95 * spread / precision_mbb) ** 2))
     total = min(wanted, max(deals, max_deals))
-    return Plan(deals, total, Z95 * spread / math.sqrt(total), capped=wanted > total)
+    return Plan(deals, total, Z95 * spread / math.sqrt(total), capped=wanted > total, wanted=wanted)
 
 
 def play_to_precision(game: str, bot: AgentSpec, opponent: str, *, precision_mbb: float, pilot_deals: int, max_deals: int,

@@ -69,14 +69,17 @@ def run_scorecard(
     folder.mkdir(parents=True, exist_ok=True)
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
     results: list[OpponentResult] = []
+    wanted: list[int] = []
     for k, name in enumerate(names):
         if progress is not None:
             progress(k, len(names) + 1, name)
         if precision_mbb is None:
             results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
         else:
-            results.append(play_to_precision(game, bot, name, precision_mbb=precision_mbb, pilot_deals=hands, max_deals=max_deals,
-                                             seed=seed, folder=folder, jobs=jobs)[0])
+            result, plan = play_to_precision(game, bot, name, precision_mbb=precision_mbb, pilot_deals=hands, max_deals=max_deals,
+                                             seed=seed, folder=folder, jobs=jobs)
+            results.append(result)
+            wanted.append(plan.wanted)
     if progress is not None:
         progress(len(names), len(names) + 1, "LBR")
     report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
@@ -85,6 +88,8 @@ def run_scorecard(
         progress(len(names) + 1, len(names) + 1, "")
     doc = scorecard_document(game, bot.display, seed, results, report, why_not)
     doc["precision_mbb"] = precision_mbb
+    for match, deals in zip(doc["matches"], wanted):
+        match["deals_needed"] = deals  # for the precision asked, from the pilot's spread (more than played when capped)
     return doc
 
 

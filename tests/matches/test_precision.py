@@ -27,7 +27,7 @@ def test_the_deals_needed_grow_with_the_square_of_the_precision_asked() -> None:
 
 def test_a_match_that_would_need_more_than_the_cap_stops_there_and_says_its_interval_is_wider() -> None:
     plan = deals_needed(_pilot(600.0, 1000), 150.0, 4000)
-    assert plan.total == 4000 and plan.capped
+    assert plan.total == 4000 and plan.capped and plan.wanted == 16_000
     assert plan.half_width_mbb == pytest.approx(600.0 * math.sqrt(1000 / 4000))
 
 
