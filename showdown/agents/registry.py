@@ -103,6 +103,10 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
     "probe-third-raise": BuiltinAgent(
         "showdown.agents.probes:ThirdRaiseProbe.create",
         "probe: min-raises as the first and as the third or later raise of a round, else plays rules' classes", {"seed": int}),
+    "probe-third-raise-any": BuiltinAgent(
+        "showdown.agents.probes:ThirdRaiseAnyProbe.create",
+        "probe: min-raises as the first and as the third or later raise of a round whatever its cards, calls the rest",
+        {"seed": int}),
     "probe-jam": BuiltinAgent("showdown.agents.probes:JamProbe.create", "probe: all-in whenever it can raise, never folds", {"seed": int}),
     "probe-tiny": BuiltinAgent(
         "showdown.agents.probes:TinyProbe.create", "probe: bets/raises 1/10 to 1/3 pot whenever it can (seeded)", {"seed": int}),
