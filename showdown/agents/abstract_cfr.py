@@ -17,6 +17,9 @@ the opponent's action is not in the last solution's tree, within ``budget_ms`` p
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
 off-tree sizes are answered as they are, not as their translation. When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
+
+``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
+(``betting.translate``'s ``legacy``): the blueprint as issue 25's probes found it, for evaluation.
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ class AbstractCFRAgent(Agent):
 
     name = "cfr"
 
-    def __init__(self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None) -> None:
+    def __init__(
+        self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None, legacy_translation: bool = False
+    ) -> None:
         super().__init__(game)
         if strategy.game != game:
             raise ConfigError(f"agent 'cfr': the strategy is for {strategy.game.name or 'another game'}, not {game.name or 'this game'}")
@@ -67,6 +72,7 @@ class AbstractCFRAgent(Agent):
         warm_up = getattr(strategy.abstraction, "warm_up", None)
         if warm_up is not None:
             warm_up()
+        self.legacy_translation = legacy_translation
         self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._hand: int | None = None
         self._actions: list[Action] = []
@@ -77,6 +83,8 @@ class AbstractCFRAgent(Agent):
         self._letters: list[str] | None = None
         self._steps: list[Any] = []  # search.Step per action of the hand
         self._played: dict[int, np.ndarray] = {}  # our searched actions: every holding's probability of them
+        self._trail: list[tuple[int, State, State]] = []  # (node, real, abstract) before each action of the walk
+        self._ranges: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}  # range_policy's tables by walk and board
         self.search: Any = None
         if search is not None:
             from showdown.agents.search import Search
@@ -89,7 +97,7 @@ class AbstractCFRAgent(Agent):
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
         from showdown.solvers.pcs import AbstractStrategy
 
-        unknown = sorted(set(options) - {"strategy", "seed", *SEARCH_OPTIONS})
+        unknown = sorted(set(options) - {"strategy", "seed", "translation", *SEARCH_OPTIONS})
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
@@ -108,7 +116,8 @@ class AbstractCFRAgent(Agent):
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        return cls(game, strategy, seed=options.get("seed"), search=search_settings(options, game))
+        search = search_settings(options, game)
+        return cls(game, strategy, seed=options.get("seed"), search=search, legacy_translation=legacy_translation(options, search))
 
     # ------------------------------------------------------------------ following the hand
 
@@ -122,7 +131,13 @@ class AbstractCFRAgent(Agent):
 
         actions = [a for rnd in view.public.history for _, a in rnd]
         seen = self._actions
-        if view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
+        same = 0
+        if view.hand == self._hand and self.search is None:
+            while same < min(len(actions), len(seen)) and actions[same] == seen[same]:
+                same += 1
+        if 0 < same < len(seen):
+            self._back_to(same)  # an evaluator looked ahead and comes back: the walk it made up to here stands
+        elif view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
             self._hand = view.hand
             self._actions = []
             self._node = 0
@@ -131,9 +146,11 @@ class AbstractCFRAgent(Agent):
             self._letters = None
             self._steps = []
             self._played = {}
+            self._trail = []
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
+            self._trail.append((self._node, self._real, self._abstract))
             ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
             if self.search is not None:
                 from showdown.agents.search import Step
@@ -143,13 +160,21 @@ class AbstractCFRAgent(Agent):
                 pass  # a raise translated to a call ended the abstract round: the real round's rest is absorbed
             elif self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
-                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand))
+                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand), legacy=self.legacy_translation)
                 self._abstract = self._abstract.apply(options[slot])
                 self._node = int(self.tree.children[self._node, slot])
             else:
                 self._node = -1
             self._real = self._real.apply(action)
             self._actions.append(action)
+
+    def _back_to(self, length: int) -> None:
+        """The walk as it was after the hand's first ``length`` actions (kept, not walked again: an
+        off-tree bet translated at random keeps the translation it got)."""
+        self._node, self._real, self._abstract = self._trail[length]
+        del self._trail[length:]
+        del self._actions[length:]
+        self._letters = None
 
     def _on_tree(self, view: View) -> bool:
         from showdown.solvers.betting import DECISION
@@ -239,18 +264,43 @@ class AbstractCFRAgent(Agent):
             return searched[0].letters(searched[1], self._boards.indices(hands))  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
+        # the table depends on the walk (the abstract node, the real betting its actions are realized
+        # in) and the board only: kept, an evaluator asking again on the same walk gets it at once
+        key = (self._node, self._real.betting, tuple(view.board), hands.tobytes())
+        out = self._ranges.get(key)
+        if out is not None:
+            return out
         if self._letters is None:
             self._letters = [str(realize(a, self._abstract, self._real))[:1] for a in self.tree.actions[self._node]]
         every = self._boards.every_bucket(tuple(view.board), self._real.round)
         probs = self.strategy.rows(self._node, every[self._boards.indices(hands)])
-        out: dict[str, np.ndarray] = {}
+        out = {}
         for slot, letter in enumerate(self._letters):
             out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
+        if len(self._ranges) >= 256:
+            self._ranges.clear()
+        self._ranges[key] = out
         return out
 
 
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
+
+TRANSLATIONS = ("pseudo-harmonic", "legacy")
+"""How off-tree bets map to the tree: the call and the kept sizes as neighbours (the default), or the
+kept sizes only, as before issue 26 (``legacy``; the blueprint alone)."""
+
+
+def legacy_translation(options: dict[str, Any], search: Any) -> bool:
+    """Whether ``options`` ask for the legacy translation; ``ConfigError`` for an unknown one, or for
+    legacy with search (whose ranges follow the current translation)."""
+    translation = str(options.get("translation", TRANSLATIONS[0])).lower()
+    if translation not in TRANSLATIONS:
+        raise ConfigError(f"agent 'cfr': translation must be one of {', '.join(TRANSLATIONS)} (got {translation!r})")
+    if translation == "legacy" and search is not None:
+        raise ConfigError("agent 'cfr': translation=legacy is the blueprint as it played before issue 26: add -o search=off")
+    return translation == "legacy"
+
 
 GADGETS = ("best-response", "blueprint", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the

@@ -8,6 +8,8 @@ are stable (other tools and papers refer to them):
 * ``probe-minraise``: min-raises whenever a raise is legal, whatever its cards; never folds.
 * ``probe-third-raise``: with a medium or strong hand (``rules``' classes) min-raises as the first
   raise of a round and as the third or a later one, and calls the second; folds weak hands to a bet.
+* ``probe-third-raise-any``: the same raises whatever its cards, and calls everything else; never
+  folds (the 60-line bot of issue 25, which took 937 to 1,377 mbb/hand from the blueprint of then).
 * ``probe-jam``: moves all in whenever a raise is legal; never folds.
 * ``probe-tiny``: with a medium or strong hand bets or raises 1/10 to 1/3 of the pot (drawn
   uniformly, seeded); folds weak hands to a bet.
@@ -34,7 +36,7 @@ from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, ActionKind
 
 PROBES = (
-    "probe-minraise", "probe-third-raise", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise", "probe-adaptive",
+    "probe-minraise", "probe-third-raise", "probe-third-raise-any", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise", "probe-adaptive",
 )
 """Every probe's agent name."""
 
@@ -107,6 +109,15 @@ class ThirdRaiseProbe(ProbeAgent):
         return made == 0 or made >= 2
 
 
+class ThirdRaiseAnyProbe(ThirdRaiseProbe):
+    name = "probe-third-raise-any"
+    cards_blind = True
+    value_only = False
+
+    def otherwise(self, view: View) -> Action:
+        return CALL
+
+
 class JamProbe(MinRaiseProbe):
     name = "probe-jam"
 
@@ -147,6 +158,7 @@ class RaiseProbe(MinRaiseProbe):
 
 
 __all__ = [
-    "CheckRaiseProbe", "JamProbe", "MinRaiseProbe", "OddProbe", "PROBES", "ProbeAgent", "RaiseProbe", "ThirdRaiseProbe", "TinyProbe",
+    "CheckRaiseProbe", "JamProbe", "MinRaiseProbe", "OddProbe", "PROBES", "ProbeAgent", "RaiseProbe", "ThirdRaiseAnyProbe", "ThirdRaiseProbe",
+    "TinyProbe",
     "raises_this_round",
 ]

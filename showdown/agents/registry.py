@@ -93,14 +93,20 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
         "with search at decision time on the turn and river: search=on|off|off-tree, budget_ms (300), search_iterations (150), "
-        "turn=on|off, turn_budget_ms (800), gadget=blueprint|best-response|off",
+        "turn=on|off, turn_budget_ms (800), gadget=blueprint|best-response|off; translation=legacy (with search=off: "
+        "off-tree bets mapped as before issue 26, for evaluation)",
         {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
-         "search": str, "budget_ms": float, "search_iterations": int, "gadget": str, "turn": bool, "turn_budget_ms": float}, plays_table=True),
+         "search": str, "budget_ms": float, "search_iterations": int, "gadget": str, "turn": bool, "turn_budget_ms": float,
+         "translation": str}, plays_table=True),
     "probe-minraise": BuiltinAgent(
         "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),
     "probe-third-raise": BuiltinAgent(
         "showdown.agents.probes:ThirdRaiseProbe.create",
         "probe: min-raises as the first and as the third or later raise of a round, else plays rules' classes", {"seed": int}),
+    "probe-third-raise-any": BuiltinAgent(
+        "showdown.agents.probes:ThirdRaiseAnyProbe.create",
+        "probe: min-raises as the first and as the third or later raise of a round whatever its cards, calls the rest",
+        {"seed": int}),
     "probe-jam": BuiltinAgent("showdown.agents.probes:JamProbe.create", "probe: all-in whenever it can raise, never folds", {"seed": int}),
     "probe-tiny": BuiltinAgent(
         "showdown.agents.probes:TinyProbe.create", "probe: bets/raises 1/10 to 1/3 pot whenever it can (seeded)", {"seed": int}),

@@ -26,6 +26,11 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the bot (repeatable)")
     parser.add_argument("--opponents", metavar="NAME,...", help="only these opponents, comma-separated (default: random, call, "
                         "rules, cfr and every probe): fewer matches, more hands each, for the intervals one needs")
+    parser.add_argument("--precision", type=float, metavar="MBB", help="play each match on to a 95%% half-width of MBB "
+                        "mbb/hand: --hands deals are its pilot, whose spread fixes the deals it needs (Stein's two-stage "
+                        "procedure, an interval valid at the count chosen; e.g. --precision 150)")
+    parser.add_argument("--max-hands", type=int, default=100_000, metavar="N", help="--precision: at most N deals a match "
+                        "(default 100000); a match that would need more says its interval is wider than asked")
     parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
     parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")
     parser.set_defaults(handler=scorecard_handler)
@@ -46,11 +51,13 @@ def _opponents(text: str | None) -> list[str] | None:
 
 
 def _print_scorecard(doc: dict[str, Any], game: str) -> None:
-    print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}")
+    print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}"
+          + (f", each played to +/-{doc['precision_mbb']:g} mbb/hand (two-stage; capped ones say so)" if doc.get("precision_mbb") else ""))
     print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
-        print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands)")
+        capped = "  capped: wider than asked" if "(capped)" in m["estimator"] else ""
+        print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
     if doc["lbr"] is not None:
         print(f"  LBR ({doc['lbr']['setting']}):")
         for s in doc["lbr"]["sets"]:
@@ -71,6 +78,8 @@ def scorecard_handler(args: argparse.Namespace) -> int:
 
     if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
         raise ConfigError("--hands and --lbr-hands must be at least 2, --jobs at least 1")
+    if args.precision is not None and not (args.precision > 0 and args.max_hands >= args.hands):
+        raise ConfigError("--precision must be above 0 (mbb/hand) and --max-hands at least --hands (the pilot's deals)")
     game = get_game(args.game)
     if game.num_players != 2:
         raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
@@ -79,7 +88,8 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
     folder = args.out or Path("out") / f"scorecard-{safe}"
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
-                        lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"))
+                        lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"),
+                        precision_mbb=args.precision, max_deals=args.max_hands)
     if args.output is not None:
         from showdown.view.scorecard_page import scorecard_html
 

@@ -9,6 +9,7 @@ formula with ranks past 12; such cards have no ACPC text form.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from showdown.errors import CardError
 
@@ -83,8 +84,10 @@ def deck_suits(num_suits: int) -> range:
     return range(NUM_SUITS - num_suits, NUM_SUITS)
 
 
+@cache
 def make_deck(num_ranks: int, num_suits: int) -> tuple[Card, ...]:
-    """The fresh deck in the reference dealer's order: suit by suit, ranks low to high."""
+    """The fresh deck in the reference dealer's order: suit by suit, ranks low to high (a tuple, made
+    once per size: estimators ask for it per hand)."""
     return tuple(make_card(r, s) for s in deck_suits(num_suits) for r in deck_ranks(num_ranks))
 
 

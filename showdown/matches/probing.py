@@ -11,6 +11,7 @@ figures are kept as JSON in the run's folder (``<match>.opponent.json``), so a r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Callable, Sequence
@@ -42,13 +43,23 @@ def _safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_.+" else "_" for ch in text)[:60] or "bot"
 
 
+def match_name(bot: AgentSpec, opponent: str, seed: int, hands: int) -> str:
+    """The match's file name in the run's folder: a bot with options or a command line gets a digest of
+    them, so that ``cfr -o search=off`` never reads back the figure kept for ``cfr``."""
+    label = _safe(bot.display)[:30]
+    if bot.options or bot.command:
+        what = json.dumps([bot.name, bot.command, dict(bot.options)], sort_keys=True, default=str)
+        label += "-" + hashlib.sha256(what.encode()).hexdigest()[:8]
+    return f"{_safe(opponent)[:30]}-vs-{label}-{seed}-{hands}"
+
+
 def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
     """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
     is read back from ``folder`` when an earlier run finished it with the same settings."""
     from showdown.evaluation.report import report_json
     from showdown.matches.runner import run_match
 
-    name = _safe(f"{opponent}-vs-{bot.display}-{seed}-{hands}")
+    name = match_name(bot, opponent, seed, hands)
     kept = folder / f"{name}.opponent.json"  # beside the match's own ``.result.json``, which ``showdown view`` reads
     if kept.exists():
         doc = json.loads(kept.read_text(encoding="utf-8"))
@@ -94,4 +105,4 @@ def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
     return max(results, key=lambda r: r.mbb)
 
 
-__all__ = ["OpponentResult", "best_of", "play_opponent", "play_opponents"]
+__all__ = ["OpponentResult", "best_of", "match_name", "play_opponent", "play_opponents"]

@@ -58,26 +58,39 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
 def run_scorecard(
     game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs: int, opponents: Sequence[str] | None = None,
     lbr_hands: int | None = None, action_sets: Sequence[str] = ("fcpa", "wide"), lbr: bool = True,
-    progress: Callable[[int, int, str], None] | None = None,
+    progress: Callable[[int, int, str], None] | None = None, precision_mbb: float | None = None, max_deals: int = 100_000,
 ) -> dict[str, Any]:
-    """The scorecard's document (see the module docstring); ``hands`` deals per match; ``lbr=False``
-    skips local best response."""
+    """The scorecard's document (see the module docstring); ``hands`` deals per match (with
+    ``precision_mbb``: the pilot of each match, played on to that 95% half-width, at most
+    ``max_deals`` deals: ``matches.precision``); ``lbr=False`` skips local best response."""
     from showdown.agents.probes import PROBES
+    from showdown.matches.precision import play_to_precision
 
     folder.mkdir(parents=True, exist_ok=True)
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
     results: list[OpponentResult] = []
+    wanted: list[int] = []
     for k, name in enumerate(names):
         if progress is not None:
             progress(k, len(names) + 1, name)
-        results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+        if precision_mbb is None:
+            results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+        else:
+            result, plan = play_to_precision(game, bot, name, precision_mbb=precision_mbb, pilot_deals=hands, max_deals=max_deals,
+                                             seed=seed, folder=folder, jobs=jobs)
+            results.append(result)
+            wanted.append(plan.wanted)
     if progress is not None:
         progress(len(names), len(names) + 1, "LBR")
     report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
                             action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
     if progress is not None:
         progress(len(names) + 1, len(names) + 1, "")
-    return scorecard_document(game, bot.display, seed, results, report, why_not)
+    doc = scorecard_document(game, bot.display, seed, results, report, why_not)
+    doc["precision_mbb"] = precision_mbb
+    for match, deals in zip(doc["matches"], wanted):
+        match["deals_needed"] = deals  # for the precision asked, from the pilot's spread (more than played when capped)
+    return doc
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,

@@ -260,7 +260,7 @@ def pseudo_harmonic_low(x: float, a: float, b: float) -> float:
 
 
 def translate(
-    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None
+    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None, *, legacy: bool = False
 ) -> int:
     """The slot in ``options`` (the abstract actions at ``abstract``) that a real ``action`` at ``real`` maps to.
 
@@ -272,8 +272,12 @@ def translate(
     is mostly answered as a check and not as the smallest kept bet, and past the raise cap, where only
     all-in is kept, a small raise maps mostly to the call instead of to all-in. Above the largest kept
     size a raise maps to that one. With no raise among the options, a raise maps to call.
+
+    ``legacy`` is the mapping before issue 26, kept to evaluate the blueprint as it then played: the
+    call is not a neighbour, so a raise below the smallest kept size maps to that size and, past the
+    raise cap, any raise maps to all-in (the holes the probes of issue 25 exploited).
     """
-    lo, hi, p_low = _translation(real, action, abstract, options)
+    lo, hi, p_low = _translation(real, action, abstract, options, legacy=legacy)
     if lo == hi or rng is None:
         return lo if p_low >= 0.5 else hi
     return lo if rng.random() < p_low else hi
@@ -289,7 +293,9 @@ def translation_probabilities(real: State, action: Action, abstract: State, opti
     return out
 
 
-def _translation(real: State, action: Action, abstract: State, options: tuple[Action, ...]) -> tuple[int, int, float]:
+def _translation(
+    real: State, action: Action, abstract: State, options: tuple[Action, ...], *, legacy: bool = False
+) -> tuple[int, int, float]:
     """The two slots a real action maps between and the probability of the first (see ``translate``)."""
     if action.kind is ActionKind.FOLD:
         slot = 0 if options[0].kind is ActionKind.FOLD else _call_slot(options)
@@ -307,7 +313,10 @@ def _translation(real: State, action: Action, abstract: State, options: tuple[Ac
         top = [i for i in raises if options[i].size >= abstract_bounds[1]]
         if top:
             return top[0], top[0], 1.0
-    return _between(pot_fraction(real, size), [call, *raises], [0.0, *(pot_fraction(abstract, options[i].size) for i in raises)])
+    fractions = [pot_fraction(abstract, options[i].size) for i in raises]
+    if legacy:
+        return _between(pot_fraction(real, size), raises, fractions)
+    return _between(pot_fraction(real, size), [call, *raises], [0.0, *fractions])
 
 
 def _between(x: float, slots: list[int], fractions: list[float]) -> tuple[int, int, float]:

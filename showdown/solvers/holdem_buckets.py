@@ -177,8 +177,9 @@ RIVER_BATCH = 64
 """Boards ranked per numpy batch in ``expected_hs2`` (bounds memory: about 2 MB a board)."""
 
 
-def expected_hs2(board: tuple[int, ...]) -> np.ndarray:
-    """E[HS^2] of every holding over every completion of a 3- or 4-card board to five (0 where blocked)."""
+def expected_hs2(board: tuple[int, ...], rivers: dict[int, np.ndarray] | None = None) -> np.ndarray:
+    """E[HS^2] of every holding over every completion of a 3- or 4-card board to five (0 where blocked);
+    on a 4-card board, ``rivers`` (if given) gets each river card's ``river_strength``, worked out on the way."""
     rest = [c for c in _DECK if c not in board]
     h = holdings_of(_DECK, 2)
     total = np.zeros(h.size)
@@ -188,6 +189,8 @@ def expected_hs2(board: tuple[int, ...]) -> np.ndarray:
         part = extras[at : at + RIVER_BATCH]
         fulls = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(part), len(board))), part], axis=1)
         strengths = river_strengths(fulls)
+        if rivers is not None and len(board) == 4:
+            rivers.update(zip(part[:, 0].tolist(), strengths))
         for extra, hs in zip(part, strengths):  # summed in completion order: bit-identical to one at a time
             ok = ~h.blocked(tuple(extra.tolist()))
             total += np.where(ok, hs * hs, 0.0)
@@ -366,6 +369,7 @@ class HoldemAbstraction:
         self._preflop = combo_classes()[2]
         self._holdings = holdings_of(_DECK, 2)
         self._turn_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._rivers: dict[tuple[int, ...], dict[int, np.ndarray]] = {}  # a few turns' river strengths, by river card
 
     def warm_up(self) -> None:
         """Build the lookup tables now (about half a second) rather than at the first flop."""
@@ -391,8 +395,15 @@ class HoldemAbstraction:
         if v is None:
             if len(self._turn_cache) > 64:
                 self._turn_cache.clear()
-            v = self._turn_cache[key] = expected_hs2(key)
+            if len(self._rivers) >= 4:
+                self._rivers.clear()
+            v = self._turn_cache[key] = expected_hs2(key, self._rivers.setdefault(key, {}))
         return v
+
+    def _river_values(self, river: tuple[int, ...]) -> np.ndarray:
+        """``river_strength``, read from the turn's E[HS^2] work when that turn was bucketed lately."""
+        kept = self._rivers.get(tuple(sorted(river[:3])) + (river[3],), {}).get(river[4])
+        return kept if kept is not None else river_strength(river)
 
     def _cut(self, street: int, values: np.ndarray) -> np.ndarray:
         return np.searchsorted(self._cuts[street - 1], values, "right")
@@ -412,7 +423,7 @@ class HoldemAbstraction:
         elif round_ == 2:
             values = self._turn_values(tuple(board[:4]))
         else:
-            values = river_strength(tuple(board[:5]))
+            values = self._river_values(tuple(board[:5]))
         return self._cut(round_, values)
 
     def bucket(self, hole: tuple[Card, ...], board: tuple[Card, ...], round_: int) -> int:

@@ -122,3 +122,19 @@ def test_range_policy_is_policy_for_every_holding_at_once(agents, data):
         assert set(one) == set(batch)
         for letter, p in one.items():
             assert abs(batch[letter][k] - p) < 1e-12, (letter, hole, view.betting)
+
+
+def test_an_evaluator_looking_ahead_and_back_finds_the_walk_it_left() -> None:
+    """LBR asks about a raise it might make, then about the real state again: the agent keeps the walk
+    it made up to there (its random translation of off-tree bets is not drawn again), and the range
+    table of a walk is computed once."""
+    agent = make_agent("cfr", NOLIMIT, {"search": "off", "seed": 5})
+    hands = np.array([[0, 5], [1, 9], [12, 40]])
+    for hand in range(40):
+        here = State.initial(NOLIMIT).apply_betting("r250r650")  # both off the tree: translated at random
+        view = View(NOLIMIT, here.current_player, hand, here, (0, 5), (), here.betting)
+        first = agent.range_policy(view, hands)
+        walk = agent._abstract.betting
+        ahead = here.apply(Action(ActionKind.RAISE, 1700))
+        agent.range_policy(View(NOLIMIT, ahead.current_player, hand, ahead, (2, 7), (), ahead.betting), hands)
+        assert agent.range_policy(view, hands) is first and agent._abstract.betting == walk

@@ -102,3 +102,23 @@ def test_exploit_probes_plays_an_outside_bot_file_and_resumes(tmp_path: Path) ->
     bad = subprocess.run([sys.executable, "-m", "showdown", "exploit", "--probes", "--game", "leduc"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "--agent" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_any_cards_third_raise_probe_min_raises_first_and_third_with_any_hand_and_never_folds() -> None:
+    """Issue 25's bot: the third-raise line with every hand, calling the rest (what exploited the
+    blueprint's old translation of a third min-raise as all-in)."""
+    agent = make_agent("probe-third-raise-any", get_game("holdem-nolimit"), {})
+    game = get_game("holdem-nolimit")
+    first = game.first_player[1]
+    trash, other = parse_cards("7c2d"), parse_cards("KsKd")
+    holes = [trash, other] if first == 0 else [other, trash]
+    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
+    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))  # the flop, first to act
+    lo = state.raise_bounds()
+    assert lo is not None and agent.act(View.of(state, state.current_player)) == Action(ActionKind.RAISE, lo[0])
+    state = state.apply(Action(ActionKind.RAISE, lo[0])).apply(Action(ActionKind.RAISE, 800))
+    bounds = state.raise_bounds()
+    assert bounds is not None and agent.act(View.of(state, state.current_player)) == Action(ActionKind.RAISE, bounds[0])
+    second = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h"))).apply(Action(ActionKind.RAISE, 200))
+    second = second.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 5000))
+    assert agent.act(View.of(second, second.current_player)).kind is ActionKind.CALL  # a big second raise: called, not folded

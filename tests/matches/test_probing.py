@@ -10,7 +10,7 @@ import pytest
 
 from showdown.errors import ShowdownError
 from showdown.matches.config import AgentSpec
-from showdown.matches.probing import play_opponent
+from showdown.matches.probing import match_name, play_opponent
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 
@@ -33,3 +33,13 @@ def test_a_well_behaved_bot_gets_its_figure_kept_for_a_resume(tmp_path: Path) ->
     match_result = json.loads((tmp_path / "call-vs-rules-3-200.result.json").read_text())
     assert match_result["paired_deals"] == 200  # the match's own result, which the view reads, is left whole
     assert play_opponent("kuhn", AgentSpec(name="rules"), "call", hands=200, seed=3, folder=tmp_path) == result
+
+
+def test_a_bot_with_other_options_is_not_read_back_as_the_plain_one(tmp_path: Path) -> None:
+    """The kept figure is the bot's with its options: ``cfr -o search=off`` is another bot than ``cfr``
+    (a resume once read one's figure for the other), and so is another command line."""
+    play_opponent("kuhn", AgentSpec(name="random"), "call", hands=100, seed=3, folder=tmp_path)
+    play_opponent("kuhn", AgentSpec(name="random", options={"seed": 7}), "call", hands=100, seed=3, folder=tmp_path)
+    assert len(list(tmp_path.glob("*.opponent.json"))) == 2
+    assert match_name(AgentSpec(command="python a.py --x 1"), "call", 3, 100) != match_name(
+        AgentSpec(command="python a.py --x 2"), "call", 3, 100)

@@ -92,3 +92,16 @@ def test_buckets_are_percentiles_roughly_equal_in_size():
         counts += np.bincount(ab.buckets(board)[3][ok], minlength=len(counts))
     share = counts / counts.sum()
     assert share.max() < 3 / len(counts) and share.min() > 0.2 / len(counts)
+
+
+def test_river_buckets_read_from_the_turns_work_equal_those_worked_out_anew() -> None:
+    """The river strengths the turn's E[HS^2] computed are kept and read back for the river board:
+    the same numbers, bit for bit, as the river worked out on its own."""
+    abstraction = HoldemAbstraction(get_game("holdem-nolimit"))
+    rng = np.random.default_rng(11)
+    for _ in range(3):
+        board = tuple(int(c) for c in rng.choice(52, size=5, replace=False))
+        abstraction.board_buckets(board[:4], 2)
+        kept = abstraction._river_values(board)
+        assert kept is not None and np.array_equal(kept, river_strength(board))
+        assert np.array_equal(abstraction.board_buckets(board, 3), abstraction._cut(3, river_strength(board)))
