@@ -173,9 +173,9 @@ class AbstractCFRAgent(Agent):
         the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it."""
         from showdown.solvers.betting import DECISION
 
-        if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+        if self.search is None or self._real.current_player != view.position:
             return None
-        if self.search.settings.off_tree_only and not self.search.left_tree(self._steps, view.position):
+        if not self.search.wanted(self._real, self._steps, view.position):
             return None
         key = (view.hand, tuple(view.board), view.position)
         if self._solved is not None and self._solved[0] == key:
@@ -249,7 +249,7 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 GADGETS = ("best-response", "blueprint", "off")
@@ -259,7 +259,8 @@ blueprint, its value when both play the blueprint, or none (the subgame solved w
 
 def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
     """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn is
-    searched by default in no-limit only: limit's full turn-and-river tree does not fit the budget."""
+    searched by default in no-limit only, and there once the opponent has left the blueprint's tree
+    (``turn=off-tree``; ``turn=on`` always): limit's full turn-and-river tree does not fit the budget."""
     from showdown.agents.search import SearchSettings
 
     search = options.get("search", True)
@@ -271,16 +272,23 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     budget = float(options.get("budget_ms", default.budget_ms))
     turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
     iterations = int(options.get("search_iterations", default.iterations))
-    if budget < 0 or turn_budget < 0 or iterations < 1:
-        raise ConfigError("agent 'cfr': budget_ms and turn_budget_ms must be >= 0 and search_iterations >= 1")
+    target = float(options.get("search_target", default.target))
+    if budget < 0 or turn_budget < 0 or iterations < 1 or target < 0:
+        raise ConfigError(
+            "agent 'cfr': budget_ms, turn_budget_ms and search_target must be >= 0 and search_iterations >= 1"
+        )
     gadget = options.get("gadget", default.gadget)
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
-    turn_default = default.turn and (game is None or game.is_nolimit)
-    turn = str(options.get("turn", turn_default)).lower() not in ("false", "off", "0", "no")
+    turn_default = "off-tree" if game is None or game.is_nolimit else "off"
+    turn_option = str(options.get("turn", turn_default)).lower()
+    if turn_option not in ("true", "on", "1", "yes", "false", "off", "0", "no", "off-tree"):
+        raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
+    turn = turn_option not in ("false", "off", "0", "no")
     return replace(
-        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget,
+        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
+        turn_off_tree=turn_option == "off-tree",
         off_tree_only=str(search).lower() == "off-tree",
     )
 

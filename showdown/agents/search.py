@@ -58,7 +58,8 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
     """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
-    comes first); ``sizing`` is the re-solved subgame's no-limit raise sizes."""
+    comes first); a river solve also stops once its exploitability is at most ``target`` times the
+    pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes."""
 
     budget_ms: float = 300.0
     iterations: int = 150
@@ -70,6 +71,8 @@ class SearchSettings:
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
     rivers_per_iteration: int = 2
+    target: float = 0.0
+    turn_off_tree: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +143,16 @@ class Search:
         last = real.game.num_rounds - 1
         return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
 
+    def wanted(self, real: State, steps: list[Step], me: int) -> bool:
+        """Whether to search at ``real`` (ours to act): ``applies``, and with ``off_tree_only`` (or on the
+        turn with ``turn_off_tree``) only once an opponent's action has left the blueprint's tree."""
+        if not self.applies(real):
+            return False
+        turn = real.round < real.game.num_rounds - 1
+        if self.settings.off_tree_only or (turn and self.settings.turn_off_tree):
+            return self.left_tree(steps, me)
+        return True
+
     def solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
     ) -> Solved | None:
@@ -174,7 +187,7 @@ class Search:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
         solver = SubgameSolver(game, ranked, reach, opp, alternatives)
-        done = solver.run(self.settings.iterations, deadline)
+        done = solver.run(self.settings.iterations, deadline, target=self.settings.target)
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]

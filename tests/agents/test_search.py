@@ -103,7 +103,7 @@ def test_a_decision_keeps_to_its_budget():
 
 
 def test_turn_decisions_are_searched_to_the_end_of_the_hand():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn_budget_ms": 60_000, "search_iterations": 10})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "on", "turn_budget_ms": 60_000, "search_iterations": 10})
     searched = []
 
     def note(state, action, took):
@@ -226,3 +226,24 @@ def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
     assert sum(d is not None for d in searched) >= 4
     with pytest.raises(ConfigError, match="search must be"):
         make_agent("cfr", NOLIMIT, {"search": "sometimes"})
+
+
+def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
+    """``turn=off-tree``, the no-limit default: against the blueprint (on its own tree) only rivers are
+    searched (where the exact measurement finds the search's edge, and the blueprint's speed elsewhere);
+    against min-raises the turn is searched too."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8})
+    rounds: list[int] = []
+
+    def note(state, action, took):
+        if agent.last_decision is not None:
+            rounds.append(agent.last_decision.root.round)
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 30, 4, on_decision=note)
+    assert 3 in rounds and 2 not in rounds
+    rounds.clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert 2 in rounds
+    with pytest.raises(ConfigError, match="turn must be"):
+        make_agent("cfr", NOLIMIT, {"turn": "sometimes"})
