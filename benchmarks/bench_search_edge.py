@@ -53,6 +53,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=1500)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL:key=value,...")
+    parser.add_argument("--pot-split", type=int, default=0, metavar="CHIPS", help="also split each variant's gain at this pot")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = get_game(args.game)
@@ -62,8 +63,9 @@ def main() -> None:
 
     def progress(done: int, edges: dict[str, list[Edge]]) -> None:
         if done % 100 == 0:
+            so_far = ", ".join(f"{label} {np.mean([e.gain for e in e_]):+.1f}" for label, e_ in edges.items() if e_)
             print(f"  {done}/{args.hands} hands, {len(next(iter(edges.values())))} situations, "
-                  f"{time.perf_counter() - started:.0f} s", flush=True)
+                  f"{time.perf_counter() - started:.0f} s; chips a situation so far: {so_far}", flush=True)
 
     edges = sample_edges(game, args.hands, args.seed, variants, progress=None if args.json else progress)
     first = next(iter(edges.values()))
@@ -79,6 +81,13 @@ def main() -> None:
         print(f"{label:<24} {r['situations']:>4} {r['gain_chips']:>8.1f} +-{r['gain_se']:>5.1f} {r['mbb_per_hand']:>6.0f} "
               f"+-{r['mbb_se']:>4.0f} {r['vs_first_mbb']:>7.0f} +-{r['vs_first_se']:>4.0f} {r['exploit_searched']:>10.1f} "
               f"{r['exploit_blueprint']:>12.1f} {r['iterations']:>6.0f}")
+    if args.pot_split:
+        for label, e_ in edges.items():
+            for name, part in (("below", [e for e in e_ if e.pot < args.pot_split]), ("at or above", [e for e in e_ if e.pot >= args.pot_split])):
+                if len(part) >= 2:
+                    r = _summary(part, part, args.hands, game.big_blind)
+                    print(f"  {label}, pot {name} {args.pot_split}: {r['situations']} situations, {r['gain_chips']:+.1f} +- "
+                          f"{r['gain_se']:.1f} chips a situation, {r['mbb_per_hand']:+.0f} +- {r['mbb_se']:.0f} mbb a hand played")
 
 
 if __name__ == "__main__":

@@ -10,10 +10,11 @@ the abstract tree (say, the abstract all-in was called but the real bet was smal
 on), it checks or calls: the abstract strategy had committed to the pot.
 
 With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
-only once the opponent has left the blueprint's tree), the turn and the river are re-solved at
+only once the opponent has left the blueprint's tree), the river, and the turn once the opponent has
+left the blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
-(default 300) and ``turn_budget_ms`` per turn decision (default 800), at most ``search_iterations``
+(default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
 off-tree sizes are answered as they are, not as their translation. When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
@@ -249,7 +250,7 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 GADGETS = ("best-response", "blueprint", "off")
@@ -273,9 +274,10 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
     iterations = int(options.get("search_iterations", default.iterations))
     target = float(options.get("search_target", default.target))
-    if budget < 0 or turn_budget < 0 or iterations < 1 or target < 0:
+    margin = float(options.get("gadget_margin", default.gadget_margin))
+    if budget < 0 or turn_budget < 0 or iterations < 1 or target < 0 or margin < 0:
         raise ConfigError(
-            "agent 'cfr': budget_ms, turn_budget_ms and search_target must be >= 0 and search_iterations >= 1"
+            "agent 'cfr': budget_ms, turn_budget_ms, search_target and gadget_margin must be >= 0 and search_iterations >= 1"
         )
     gadget = options.get("gadget", default.gadget)
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
@@ -288,7 +290,7 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     turn = turn_option not in ("false", "off", "0", "no")
     return replace(
         default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
-        turn_off_tree=turn_option == "off-tree",
+        turn_off_tree=turn_option == "off-tree", gadget_margin=margin,
         off_tree_only=str(search).lower() == "off-tree",
     )
 

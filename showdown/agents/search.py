@@ -14,7 +14,9 @@ sits at our decision after an opponent action the blueprint has (its range after
 the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
 any more, the subgame is solved without the gadget.
 
-At a turn decision (``turn``, on by default) the subgame runs to the end of the hand
+At a turn decision (``turn``; by default in no-limit once the opponent has left the blueprint's
+tree, ``turn_off_tree``: against an opponent on the tree the blueprint plays the turn at its speed, and
+the exact measurement of ``search_edge`` covers what the river search then gains) the subgame runs to the end of the hand
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
 below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
 action so far and without a gadget yet (the blueprint's values over every river are not computed).
@@ -59,20 +61,23 @@ class Step:
 class SearchSettings:
     """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
     comes first); a river solve also stops once its exploitability is at most ``target`` times the
-    pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes."""
+    pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
+    lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
+    an opponent holding up to that much more than the blueprint did: safety traded for gain)."""
 
     budget_ms: float = 300.0
     iterations: int = 150
     sizing: SubgameSizing = SubgameSizing()
     gadget: str = "blueprint"
     turn: bool = True
-    turn_budget_ms: float = 800.0
+    turn_budget_ms: float = 400.0
     off_tree_only: bool = False
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
     rivers_per_iteration: int = 2
     target: float = 0.0
     turn_off_tree: bool = False
+    gadget_margin: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,7 +284,8 @@ class Search:
         spent_abstract = tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
         ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
-        return np.asarray(scale * (values + spent_abstract[opp] * ours) - real.spent[opp] * ours)
+        margin = self.settings.gadget_margin * real.pot()
+        return np.asarray(scale * (values + spent_abstract[opp] * ours) - (real.spent[opp] + margin) * ours)
 
     def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
         if self._ranked is None or self._ranked[0] != board:

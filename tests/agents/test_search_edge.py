@@ -120,3 +120,22 @@ def test_sampled_edges_are_reproducible_and_mostly_not_worse(leduc_strategy):
     exploit_s = np.mean([e.exploit_searched for e in edges])
     exploit_b = np.mean([e.exploit_blueprint for e in edges])
     assert exploit_s <= exploit_b + 0.01
+
+
+def test_a_gadget_margin_lowers_every_alternative_by_that_share_of_the_pot(leduc_strategy):
+    """``gadget_margin``: each opponent holding's alternative drops by the margin times the real pot
+    (counterfactual: times our reach over the holdings it does not block); so the re-solved strategy
+    may give it up to that much more than the blueprint did."""
+    state = State.initial(LEDUC, ((42,), (46,)), (50,)).apply_betting("rc/")
+    me = state.current_player
+    out = []
+    for margin in (0.0, 0.1):
+        agent = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "gadget_margin": margin, "seed": 1})
+        agent._follow(View.of(state, me, 0))
+        search = agent.search
+        ranked = search._ranked_board((50,))
+        reach = search.ranges(agent._steps, {}, (50,), ranked.blocked)
+        out.append((search._alternatives(agent._real, agent._node, 1 - me, me, reach, (50,), ranked), reach))
+    (plain, reach), (lowered, _) = out
+    ours = disjoint_reach(game_holdings(LEDUC), reach[me][None, :])[0]
+    assert np.allclose(plain - lowered, 0.1 * state.pot() * ours)
