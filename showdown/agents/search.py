@@ -63,7 +63,8 @@ class SearchSettings:
     comes first); a river solve also stops once its exploitability is at most ``target`` times the
     pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
     lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
-    an opponent holding up to that much more than the blueprint did: safety traded for gain)."""
+    an opponent holding up to that much more than the blueprint did: safety traded for gain);
+    on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint."""
 
     budget_ms: float = 300.0
     iterations: int = 150
@@ -78,6 +79,7 @@ class SearchSettings:
     target: float = 0.0
     turn_off_tree: bool = False
     gadget_margin: float = 0.0
+    min_pot_bb: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,12 +152,15 @@ class Search:
 
     def wanted(self, real: State, steps: list[Step], me: int) -> bool:
         """Whether to search at ``real`` (ours to act): ``applies``, and with ``off_tree_only`` (or on the
-        turn with ``turn_off_tree``) only once an opponent's action has left the blueprint's tree."""
+        turn with ``turn_off_tree``, or on the river in a pot under ``min_pot_bb`` big blinds) only
+        once an opponent's action has left the blueprint's tree."""
         if not self.applies(real):
             return False
         turn = real.round < real.game.num_rounds - 1
         if self.settings.off_tree_only or (turn and self.settings.turn_off_tree):
             return self.left_tree(steps, me)
+        if not turn and self.settings.min_pot_bb > 0 and real.pot() < self.settings.min_pot_bb * real.game.big_blind:
+            return self.left_tree(steps, me)  # a small pot on the tree: the blueprint, at its speed
         return True
 
     def solve(

@@ -84,7 +84,7 @@ def _river_decisions(agent, hands: int, seed: int) -> tuple[list[float], list]:
 
 
 def test_every_river_decision_is_searched_mostly_with_the_gadget():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 12})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 12, "search_min_pot": 0})
     _, searched = _river_decisions(agent, 12, 5)
     assert len(searched) >= 5
     assert all(d is not None and d.iterations == 12 for d in searched)
@@ -232,7 +232,8 @@ def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(bluepri
     """``turn=off-tree``, the no-limit default: against the blueprint (on its own tree) only rivers are
     searched (where the exact measurement finds the search's edge, and the blueprint's speed elsewhere);
     against min-raises the turn is searched too."""
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8,
+                                        "search_min_pot": 0})
     rounds: list[int] = []
 
     def note(state, action, took):
@@ -247,3 +248,22 @@ def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(bluepri
     assert 2 in rounds
     with pytest.raises(ConfigError, match="turn must be"):
         make_agent("cfr", NOLIMIT, {"turn": "sometimes"})
+
+
+def test_on_the_tree_pots_under_search_min_pot_are_left_to_the_blueprint(blueprint):
+    """``search_min_pot``: against the blueprint (on its tree) no river under the minimum pot is
+    searched, and rivers at or above it are; off the tree every river is."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 8, "search_min_pot": 12})
+    pots: dict[bool, list[int]] = {True: [], False: []}
+
+    def note(state, action, took):
+        if state.round == 3:
+            pots[agent.last_decision is not None].append(state.pot())
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 40, 4, on_decision=note)
+    assert pots[False] and min(pots[False]) < 1200
+    assert pots[True] and all(p >= 1200 for p in pots[True])
+    pots[True].clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert any(p < 1200 for p in pots[True])
