@@ -253,11 +253,12 @@ class AbstractCFRAgent(Agent):
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
-NOLIMIT_MIN_POT_BB = 20.0
+NOLIMIT_MIN_POT_BB = 40.0
 """No-limit's default ``search_min_pot``: on the blueprint's tree, rivers with smaller pots play the
-blueprint (``benchmarks/bench_search_edge.py --pot-split 2000``: there the search gained 4 +- 1 mbb
-a hand at 150 iterations and lost at 50; against an opponent on the tree the agent keeps within 2x of
-the blueprint's speed)."""
+blueprint. Head to head the safe river search gains little over the blueprint (``benchmarks/
+bench_search_edge.py``: +8 +- 5 mbb a hand over every pot, +4 +- 1 of it from pots under 20 big
+blinds), while searching costs 300 ms a river: from 40 big blinds the agent keeps within 2x of the
+blueprint's CPU time against an opponent on the tree (``benchmarks/bench_holdem_agent.py``)."""
 
 GADGETS = ("best-response", "blueprint", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
