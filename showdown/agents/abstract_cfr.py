@@ -10,8 +10,9 @@ the abstract tree (say, the abstract all-in was called but the real bet was smal
 on), it checks or calls: the abstract strategy had committed to the pot.
 
 With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
-only once the opponent has left the blueprint's tree), the river, and the turn once the opponent has
-left the blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
+only once the opponent has left the blueprint's tree), the river (on the blueprint's tree in no-limit
+from a pot of ``search_min_pot`` big blinds, default 40), and the turn once the opponent has left the
+blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
 (default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
