@@ -11,7 +11,7 @@ on), it checks or calls: the abstract strategy had committed to the pot.
 
 With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
 only once the opponent has left the blueprint's tree), the river (on the blueprint's tree in no-limit
-from a pot of ``search_min_pot`` big blinds, default 40), and the turn once the opponent has left the
+from a pot of ``search_min_pot`` big blinds, default 100), and the turn once the opponent has left the
 blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
@@ -254,12 +254,12 @@ class AbstractCFRAgent(Agent):
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
-NOLIMIT_MIN_POT_BB = 40.0
+NOLIMIT_MIN_POT_BB = 100.0
 """No-limit's default ``search_min_pot``: on the blueprint's tree, rivers with smaller pots play the
 blueprint. Head to head the safe river search gains little over the blueprint (``benchmarks/
-bench_search_edge.py``: +8 +- 5 mbb a hand over every pot, +4 +- 1 of it from pots under 20 big
-blinds), while searching costs 300 ms a river: from 40 big blinds the agent keeps within 2x of the
-blueprint's CPU time against an opponent on the tree (``benchmarks/bench_holdem_agent.py``)."""
+bench_search_edge.py``: +8 +- 5 mbb a hand over every pot), while a search costs up to 300 ms
+against the blueprint's 0.7 ms a hand: from 100 big blinds the agent keeps within 2x of the
+blueprint's time against an opponent on the tree (from 40, 3.6x; ``benchmarks/bench_holdem_agent.py``)."""
 
 GADGETS = ("best-response", "blueprint", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
