@@ -10,10 +10,12 @@ the abstract tree (say, the abstract all-in was called but the real bet was smal
 on), it checks or calls: the abstract strategy had committed to the pot.
 
 With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
-only once the opponent has left the blueprint's tree), the turn and the river are re-solved at
+only once the opponent has left the blueprint's tree), the river (on the blueprint's tree in no-limit
+from a pot of ``search_min_pot`` big blinds, default 100), and the turn once the opponent has left the
+blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
-(default 300) and ``turn_budget_ms`` per turn decision (default 800), at most ``search_iterations``
+(default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
 off-tree sizes are answered as they are, not as their translation. When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
@@ -198,9 +200,9 @@ class AbstractCFRAgent(Agent):
         the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it."""
         from showdown.solvers.betting import DECISION
 
-        if self.search is None or not self.search.applies(self._real) or self._real.current_player != view.position:
+        if self.search is None or self._real.current_player != view.position:
             return None
-        if self.search.settings.off_tree_only and not self.search.left_tree(self._steps, view.position):
+        if not self.search.wanted(self._real, self._steps, view.position):
             return None
         key = (view.hand, tuple(view.board), view.position)
         if self._solved is not None and self._solved[0] == key:
@@ -283,7 +285,7 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -302,6 +304,13 @@ def legacy_translation(options: dict[str, Any], search: Any) -> bool:
     return translation == "legacy"
 
 
+NOLIMIT_MIN_POT_BB = 100.0
+"""No-limit's default ``search_min_pot``: on the blueprint's tree, rivers with smaller pots play the
+blueprint. Head to head the safe river search gains little over the blueprint (``benchmarks/
+bench_search_edge.py``: +8 +- 5 mbb a hand over every pot), while a search costs up to 300 ms
+against the blueprint's 0.7 ms a hand: from 100 big blinds the agent keeps within 2x of the
+blueprint's time against an opponent on the tree (from 40, 3.6x; ``benchmarks/bench_holdem_agent.py``)."""
+
 GADGETS = ("best-response", "blueprint", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
 blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
@@ -309,7 +318,9 @@ blueprint, its value when both play the blueprint, or none (the subgame solved w
 
 def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
     """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn is
-    searched by default in no-limit only: limit's full turn-and-river tree does not fit the budget."""
+    searched by default in no-limit only, and there once the opponent has left the blueprint's tree
+    (``turn=off-tree``; ``turn=on`` always): limit's full turn-and-river tree does not fit the budget.
+    No-limit rivers on the tree are searched from a pot of ``NOLIMIT_MIN_POT_BB`` big blinds."""
     from showdown.agents.search import SearchSettings
 
     search = options.get("search", True)
@@ -321,16 +332,26 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     budget = float(options.get("budget_ms", default.budget_ms))
     turn_budget = float(options.get("turn_budget_ms", default.turn_budget_ms))
     iterations = int(options.get("search_iterations", default.iterations))
-    if budget < 0 or turn_budget < 0 or iterations < 1:
-        raise ConfigError("agent 'cfr': budget_ms and turn_budget_ms must be >= 0 and search_iterations >= 1")
+    target = float(options.get("search_target", default.target))
+    margin = float(options.get("gadget_margin", default.gadget_margin))
+    min_pot = float(options.get("search_min_pot", NOLIMIT_MIN_POT_BB if game is None or game.is_nolimit else 0.0))
+    if min(budget, turn_budget, target, margin, min_pot) < 0 or iterations < 1:
+        raise ConfigError(
+            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin and search_min_pot must be >= 0 "
+            "and search_iterations >= 1"
+        )
     gadget = options.get("gadget", default.gadget)
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
-    turn_default = default.turn and (game is None or game.is_nolimit)
-    turn = str(options.get("turn", turn_default)).lower() not in ("false", "off", "0", "no")
+    turn_default = "off-tree" if game is None or game.is_nolimit else "off"
+    turn_option = str(options.get("turn", turn_default)).lower()
+    if turn_option not in ("true", "on", "1", "yes", "false", "off", "0", "no", "off-tree"):
+        raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
+    turn = turn_option not in ("false", "off", "0", "no")
     return replace(
-        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget,
+        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
+        turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot,
         off_tree_only=str(search).lower() == "off-tree",
     )
 

@@ -14,7 +14,9 @@ sits at our decision after an opponent action the blueprint has (its range after
 the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
 any more, the subgame is solved without the gadget.
 
-At a turn decision (``turn``, on by default) the subgame runs to the end of the hand
+At a turn decision (``turn``; by default in no-limit once the opponent has left the blueprint's
+tree, ``turn_off_tree``: against an opponent on the tree the blueprint plays the turn at its speed, and
+the exact measurement of ``search_edge`` covers what the river search then gains) the subgame runs to the end of the hand
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
 below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
 action so far and without a gadget yet (the blueprint's values over every river are not computed).
@@ -58,18 +60,26 @@ class Step:
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
     """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
-    comes first); ``sizing`` is the re-solved subgame's no-limit raise sizes."""
+    comes first); a river solve also stops once its exploitability is at most ``target`` times the
+    pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
+    lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
+    an opponent holding up to that much more than the blueprint did: safety traded for gain);
+    on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint."""
 
     budget_ms: float = 300.0
     iterations: int = 150
     sizing: SubgameSizing = SubgameSizing()
     gadget: str = "blueprint"
     turn: bool = True
-    turn_budget_ms: float = 800.0
+    turn_budget_ms: float = 400.0
     off_tree_only: bool = False
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
     rivers_per_iteration: int = 2
+    target: float = 0.0
+    turn_off_tree: bool = False
+    gadget_margin: float = 0.0
+    min_pot_bb: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +150,19 @@ class Search:
         last = real.game.num_rounds - 1
         return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
 
+    def wanted(self, real: State, steps: list[Step], me: int) -> bool:
+        """Whether to search at ``real`` (ours to act): ``applies``, and with ``off_tree_only`` (or on the
+        turn with ``turn_off_tree``, or on the river in a pot under ``min_pot_bb`` big blinds) only
+        once an opponent's action has left the blueprint's tree."""
+        if not self.applies(real):
+            return False
+        turn = real.round < real.game.num_rounds - 1
+        if self.settings.off_tree_only or (turn and self.settings.turn_off_tree):
+            return self.left_tree(steps, me)
+        if not turn and self.settings.min_pot_bb > 0 and real.pot() < self.settings.min_pot_bb * real.game.big_blind:
+            return self.left_tree(steps, me)  # a small pot on the tree: the blueprint, at its speed
+        return True
+
     def solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
     ) -> Solved | None:
@@ -174,7 +197,7 @@ class Search:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
         solver = SubgameSolver(game, ranked, reach, opp, alternatives)
-        done = solver.run(self.settings.iterations, deadline)
+        done = solver.run(self.settings.iterations, deadline, target=self.settings.target)
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
@@ -266,7 +289,8 @@ class Search:
         spent_abstract = tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
         ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
-        return np.asarray(scale * (values + spent_abstract[opp] * ours) - real.spent[opp] * ours)
+        margin = self.settings.gadget_margin * real.pot()
+        return np.asarray(scale * (values + spent_abstract[opp] * ours) - (real.spent[opp] + margin) * ours)
 
     def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
         if self._ranked is None or self._ranked[0] != board:

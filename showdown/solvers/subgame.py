@@ -385,13 +385,39 @@ class SubgameSolver:
                 np.maximum(self.gadget_regret + gv - v, 0.0, out=self.gadget_regret)
                 self.gadget_average += self.DTYPE(t) * self.root_reach[self.opponent] * sigma
 
-    def run(self, iterations: int, deadline: float | None = None) -> int:
-        """Iterate up to ``iterations`` times or until ``deadline`` (``time.perf_counter()``); the count done."""
+    def run(self, iterations: int, deadline: float | None = None, *, target: float = 0.0, every: int = 10) -> int:
+        """Iterate up to ``iterations`` times or until ``deadline`` (``time.perf_counter()``), or, with a
+        ``target``, until the average strategy's ``exploitability`` (checked every ``every`` iterations)
+        is at most ``target`` times the pot at the root; the count done."""
         done = 0
+        pot = float(self.flat.spent[0].sum())
         while done < iterations and (deadline is None or time.perf_counter() < deadline):
             self.iterate()
             done += 1
+            if target > 0 and done % every == 0 and self.exploitability() <= target * pot:
+                break
         return done
+
+    def exploitability(self) -> float:
+        """How far the average strategies are from an equilibrium of the subgame with the root's ranges
+        (the gadget aside): the sum of each player's best-response value against the other's, in chips
+        per pair of holdings reaching the root (what a player who knew the strategy would win more, over
+        both seats: zero at an equilibrium). Costs about one iteration."""
+        from showdown.solvers.subgame_kernels import cfr_pass
+
+        root = self.root_reach
+        total = 0.0
+        scratch = np.zeros_like(self.average)
+        f, b = self.flat, self.tables
+        for p in (0, 1):
+            # the average's regret matching is the average strategy: pass it where the regrets go
+            cfr_pass(
+                f.kind, f.player, f.first, f.count, f.row, f.board, f.spent, f.weight, b.cards, b.sorted_cards, b.order, b.group_end,
+                b.masks, self.average, scratch, self._sigma, self._reach, self.values, root, p, 0.0, True,
+            )
+            total += float(root[p].astype(float) @ self.values[0])
+        mass = float(root[0].astype(float) @ disjoint_reach(self.ranked.holdings, root[1][None, :].astype(float))[0])
+        return total / mass if mass > 0 else 0.0
 
     def average_strategy(self) -> list[np.ndarray | None]:
         """The average strategy per decision node ((actions, H); uniform where a holding never played)."""

@@ -84,7 +84,7 @@ def _river_decisions(agent, hands: int, seed: int) -> tuple[list[float], list]:
 
 
 def test_every_river_decision_is_searched_mostly_with_the_gadget():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 12})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 12, "search_min_pot": 0})
     _, searched = _river_decisions(agent, 12, 5)
     assert len(searched) >= 5
     assert all(d is not None and d.iterations == 12 for d in searched)
@@ -103,7 +103,7 @@ def test_a_decision_keeps_to_its_budget():
 
 
 def test_turn_decisions_are_searched_to_the_end_of_the_hand():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn_budget_ms": 60_000, "search_iterations": 10})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "on", "turn_budget_ms": 60_000, "search_iterations": 10})
     searched = []
 
     def note(state, action, took):
@@ -226,3 +226,63 @@ def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
     assert sum(d is not None for d in searched) >= 4
     with pytest.raises(ConfigError, match="search must be"):
         make_agent("cfr", NOLIMIT, {"search": "sometimes"})
+
+
+def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
+    """``turn=off-tree``, the no-limit default: against the blueprint (on its own tree) only rivers are
+    searched (where the exact measurement finds the search's edge, and the blueprint's speed elsewhere);
+    against min-raises the turn is searched too."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8,
+                                        "search_min_pot": 0})
+    rounds: list[int] = []
+
+    def note(state, action, took):
+        if agent.last_decision is not None:
+            rounds.append(agent.last_decision.root.round)
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 30, 4, on_decision=note)
+    assert 3 in rounds and 2 not in rounds
+    rounds.clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert 2 in rounds
+    with pytest.raises(ConfigError, match="turn must be"):
+        make_agent("cfr", NOLIMIT, {"turn": "sometimes"})
+
+
+def test_on_the_tree_pots_under_search_min_pot_are_left_to_the_blueprint(blueprint):
+    """``search_min_pot``: against the blueprint (on its tree) no river under the minimum pot is
+    searched, and rivers at or above it are; off the tree every river is."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "search_iterations": 8, "search_min_pot": 12})
+    pots: dict[bool, list[int]] = {True: [], False: []}
+
+    def note(state, action, took):
+        if state.round == 3:
+            pots[agent.last_decision is not None].append(state.pot())
+        agent.last_decision = None
+
+    _play(agent, lambda s, r: blueprint.act(View.of(s, s.current_player, 0)), 40, 4, on_decision=note)
+    assert pots[False] and min(pots[False]) < 1200
+    assert pots[True] and all(p >= 1200 for p in pots[True])
+    pots[True].clear()
+    _play(agent, _clicker, 12, 5, on_decision=note)
+    assert any(p < 1200 for p in pots[True])
+
+
+@pytest.mark.slow
+def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
+    """What the gadget buys, in the whole game: with a coarse blueprint, the safe re-solve is far less
+    exploitable than the blueprint; lowering the alternatives (``gadget_margin``) gives part of that
+    back, and no gadget at all (unsafe re-solving from the ranges alone) is more exploitable than the
+    blueprint itself, though it gains the most head to head (``benchmarks/bench_search_edge.py``)."""
+    solver = PCSSolver(LEDUC, StrengthAbstraction(LEDUC, 3), exhaustive=True)
+    solver.iterate(40)
+    path = str(solver.strategy().save(tmp_path / "leduc.pcs.npz"))
+    blueprint = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(make_agent("cfr", LEDUC, {"strategy": path, "search": "off"}))))
+    found = {}
+    for label, options in {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}}.items():
+        agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
+        found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
+    print(f"Leduc strength:3: blueprint {blueprint:.3f}, " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))
+    assert found["safe"] < found["margin"] < found["unsafe"]
+    assert found["safe"] < blueprint / 2 and found["unsafe"] > blueprint

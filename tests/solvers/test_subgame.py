@@ -18,6 +18,7 @@ from showdown.solvers.subgame import (
     SubgameSolver,
     best_response_values,
     counterfactual_values,
+    disjoint_reach,
 )
 
 LEDUC = get_game("leduc")
@@ -240,3 +241,23 @@ def _current(solver):
         total = r.sum(axis=0)
         out.append(np.where(total > 0, r / np.where(total > 0, total, 1), 1.0 / r.shape[0]))
     return out
+
+
+def test_exploitability_is_the_sum_of_the_best_responses_and_stops_the_solver_early():
+    """``exploitability`` equals the best responses' sum by the vector formulas (per pair of holdings
+    reaching the root), falls as CFR+ runs, and a target stops ``run`` once it is reached."""
+    root, holdings, board, ranked, reach, rng = _river_case(3, live=60)
+    game = Subgame.of_state(root, SubgameSizing((0.5, 1.0), 2))
+    solver = SubgameSolver(game, ranked, reach, 1)
+    solver.run(5)
+    early = solver.exploitability()
+    avg = solver.average_strategy()
+    br = sum(float(reach[p] @ best_response_values(game, ranked, p, avg, reach)) for p in (0, 1))
+    mass = float(reach[0] @ disjoint_reach(holdings, reach[1][None, :])[0])
+    assert early == pytest.approx(br / mass, rel=1e-3, abs=1e-3)
+    solver.run(200)
+    assert 0 <= solver.exploitability() < early / 4
+    pot = float(game.spent[0].sum())
+    stopped = SubgameSolver(game, ranked, reach, 1)
+    done = stopped.run(1000, target=0.02)
+    assert done < 1000 and done % 10 == 0 and stopped.exploitability() <= 0.02 * pot
