@@ -92,13 +92,18 @@ class ProbeAgent(PolicyAgent):
             self.rng.setstate(saved)
 
 
-class MinRaiseProbe(ProbeAgent):
-    name = "probe-minraise"
+class BlindProbe(ProbeAgent):
+    """A probe that never looks at its cards: it raises where its rule says, else checks or calls."""
+
     cards_blind = True
     value_only = False
 
     def otherwise(self, view: View) -> Action:
         return CALL
+
+
+class MinRaiseProbe(BlindProbe):
+    name = "probe-minraise"
 
 
 class ThirdRaiseProbe(ProbeAgent):
@@ -109,13 +114,8 @@ class ThirdRaiseProbe(ProbeAgent):
         return made == 0 or made >= 2
 
 
-class ThirdRaiseAnyProbe(ThirdRaiseProbe):
+class ThirdRaiseAnyProbe(BlindProbe, ThirdRaiseProbe):
     name = "probe-third-raise-any"
-    cards_blind = True
-    value_only = False
-
-    def otherwise(self, view: View) -> Action:
-        return CALL
 
 
 class JamProbe(MinRaiseProbe):
@@ -158,7 +158,7 @@ class RaiseProbe(MinRaiseProbe):
 
 
 __all__ = [
-    "CheckRaiseProbe", "JamProbe", "MinRaiseProbe", "OddProbe", "PROBES", "ProbeAgent", "RaiseProbe", "ThirdRaiseAnyProbe", "ThirdRaiseProbe",
+    "BlindProbe", "CheckRaiseProbe", "JamProbe", "MinRaiseProbe", "OddProbe", "PROBES", "ProbeAgent", "RaiseProbe", "ThirdRaiseAnyProbe", "ThirdRaiseProbe",
     "TinyProbe",
     "raises_this_round",
 ]
