@@ -21,7 +21,7 @@ off-tree sizes are answered as they are, not as their translation. When the budg
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
-(``betting.translate``'s ``legacy``): the blueprint as issue 25's probes found it, for evaluation.
+(``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation.
 """
 
 from __future__ import annotations
@@ -74,7 +74,11 @@ class AbstractCFRAgent(Agent):
         warm_up = getattr(strategy.abstraction, "warm_up", None)
         if warm_up is not None:
             warm_up()
-        self.legacy_translation = legacy_translation
+        from showdown.solvers.betting import translate, translate_legacy
+
+        self.translate = translate_legacy if legacy_translation else translate
+        """How an opponent's real action maps onto the tree, chosen once: ``betting.translate`` or,
+        for evaluating the blueprint as it played before issue 26, ``betting.translate_legacy``."""
         self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._hand: int | None = None
         self._actions: list[Action] = []
@@ -129,7 +133,7 @@ class AbstractCFRAgent(Agent):
         The walk is kept between calls of one hand; a view of another hand, or whose betting does not
         extend the walked one (evaluators ask about many situations), starts it over.
         """
-        from showdown.solvers.betting import DECISION, translate
+        from showdown.solvers.betting import DECISION
 
         actions = [a for rnd in view.public.history for _, a in rnd]
         seen = self._actions
@@ -162,7 +166,7 @@ class AbstractCFRAgent(Agent):
                 pass  # a raise translated to a call ended the abstract round: the real round's rest is absorbed
             elif self._node >= 0 and self.tree.kind[self._node] == DECISION:
                 options = self.tree.actions[self._node]
-                slot = translate(self._real, action, self._abstract, options, self.rng.at(view.hand), legacy=self.legacy_translation)
+                slot = self.translate(self._real, action, self._abstract, options, self.rng.at(view.hand))
                 self._abstract = self._abstract.apply(options[slot])
                 self._node = int(self.tree.children[self._node, slot])
             else:

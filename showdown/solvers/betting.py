@@ -259,9 +259,7 @@ def pseudo_harmonic_low(x: float, a: float, b: float) -> float:
     return (b - x) * (1 + a) / ((b - a) * (1 + x))
 
 
-def translate(
-    real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None, *, legacy: bool = False
-) -> int:
+def translate(real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None) -> int:
     """The slot in ``options`` (the abstract actions at ``abstract``) that a real ``action`` at ``real`` maps to.
 
     Fold and call map to themselves (a fold that is not offered, to call). A raise maps to the abstract
@@ -273,11 +271,20 @@ def translate(
     all-in is kept, a small raise maps mostly to the call instead of to all-in. Above the largest kept
     size a raise maps to that one. With no raise among the options, a raise maps to call.
 
-    ``legacy`` is the mapping before issue 26, kept to evaluate the blueprint as it then played: the
-    call is not a neighbour, so a raise below the smallest kept size maps to that size and, past the
-    raise cap, any raise maps to all-in (the holes the probes of issue 25 exploited).
     """
-    lo, hi, p_low = _translation(real, action, abstract, options, legacy=legacy)
+    return _draw(_translation(real, action, abstract, options, call_neighbour=True), rng)
+
+
+def translate_legacy(real: State, action: Action, abstract: State, options: tuple[Action, ...], rng: Uniform | None) -> int:
+    """``translate`` as it was before issue 26, kept to evaluate the blueprint as it then played: the
+    call is not a neighbour, so a raise below the smallest kept size maps to that size and, past the
+    raise cap, any raise maps to all-in (the holes the probes of issue 25 exploited)."""
+    return _draw(_translation(real, action, abstract, options, call_neighbour=False), rng)
+
+
+def _draw(mapping: tuple[int, int, float], rng: Uniform | None) -> int:
+    """One of the two slots of a mapping: sampled with ``rng``, else the likelier."""
+    lo, hi, p_low = mapping
     if lo == hi or rng is None:
         return lo if p_low >= 0.5 else hi
     return lo if rng.random() < p_low else hi
@@ -286,7 +293,7 @@ def translate(
 def translation_probabilities(real: State, action: Action, abstract: State, options: tuple[Action, ...]) -> np.ndarray:
     """The probability of each slot of ``options`` that ``translate`` with a generator maps a real
     ``action`` to: for following a range through an off-tree bet by Bayes' rule."""
-    lo, hi, p_low = _translation(real, action, abstract, options)
+    lo, hi, p_low = _translation(real, action, abstract, options, call_neighbour=True)
     out = np.zeros(len(options))
     out[lo] += p_low
     out[hi] += 1.0 - p_low
@@ -294,9 +301,10 @@ def translation_probabilities(real: State, action: Action, abstract: State, opti
 
 
 def _translation(
-    real: State, action: Action, abstract: State, options: tuple[Action, ...], *, legacy: bool = False
+    real: State, action: Action, abstract: State, options: tuple[Action, ...], *, call_neighbour: bool
 ) -> tuple[int, int, float]:
-    """The two slots a real action maps between and the probability of the first (see ``translate``)."""
+    """The two slots a real action maps between and the probability of the first (see ``translate``;
+    without ``call_neighbour``, ``translate_legacy``)."""
     if action.kind is ActionKind.FOLD:
         slot = 0 if options[0].kind is ActionKind.FOLD else _call_slot(options)
         return slot, slot, 1.0
@@ -314,7 +322,7 @@ def _translation(
         if top:
             return top[0], top[0], 1.0
     fractions = [pot_fraction(abstract, options[i].size) for i in raises]
-    if legacy:
+    if not call_neighbour:
         return _between(pot_fraction(real, size), raises, fractions)
     return _between(pot_fraction(real, size), [call, *raises], [0.0, *fractions])
 

@@ -1,4 +1,4 @@
-"""The legacy translation (``translate(..., legacy=True)``, agent option ``translation=legacy``): the
+"""The legacy translation (``translate_legacy``, agent option ``translation=legacy``): the
 mapping of off-tree bets as it was before issue 26, reproduced exactly, for evaluating the blueprint
 as issue 25's probes found it."""
 
@@ -15,7 +15,7 @@ from showdown.agents.registry import make_agent
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.state import State, parse_action
-from showdown.solvers.betting import translate
+from showdown.solvers.betting import translate, translate_legacy
 
 NOLIMIT = get_game("holdem-nolimit")
 RECORDED = json.loads((Path(__file__).parent / "data" / "legacy_translation.json").read_text())
@@ -42,7 +42,7 @@ def _case(case: dict[str, Any]) -> tuple[State, Any, State, tuple[Any, ...]]:
 @pytest.mark.parametrize("case", RECORDED["cases"], ids=lambda c: f"{c['real'] or '-'}:{c['action']}")
 def test_legacy_translation_repeats_the_recorded_old_mapping(case: dict[str, Any]) -> None:
     real, action, abstract, options = _case(case)
-    got = [translate(real, action, abstract, options, _Fixed(u), legacy=True) for u in case["u"]]
+    got = [translate_legacy(real, action, abstract, options, _Fixed(u)) for u in case["u"]]
     assert got == case["slots"]
 
 
