@@ -285,7 +285,8 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot",
+                  "search_sizes", "gadget_penalty")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -334,10 +335,11 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     iterations = int(options.get("search_iterations", default.iterations))
     target = float(options.get("search_target", default.target))
     margin = float(options.get("gadget_margin", default.gadget_margin))
+    penalty = float(options.get("gadget_penalty", default.gadget_penalty))
     min_pot = float(options.get("search_min_pot", NOLIMIT_MIN_POT_BB if game is None or game.is_nolimit else 0.0))
-    if min(budget, turn_budget, target, margin, min_pot) < 0 or iterations < 1:
+    if min(budget, turn_budget, target, margin, min_pot, penalty) < 0 or iterations < 1:
         raise ConfigError(
-            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin and search_min_pot must be >= 0 "
+            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin, gadget_penalty and search_min_pot must be >= 0 "
             "and search_iterations >= 1"
         )
     gadget = options.get("gadget", default.gadget)
@@ -350,10 +352,25 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
         raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
     turn = turn_option not in ("false", "off", "0", "no")
     return replace(
-        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
-        turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot,
+        default, sizing=_river_sizing(options.get("search_sizes"), default.sizing), budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
+        turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot, gadget_penalty=penalty,
         off_tree_only=str(search).lower() == "off-tree",
     )
+
+
+def _river_sizing(text: Any, default: Any) -> Any:
+    """The re-solved river's raise sizes from ``search_sizes`` (pot fractions joined by ``/``, such as
+    ``0.25/0.5/1/1.5``; all-in is always there), or ``default``."""
+    if text is None:
+        return default
+    parts = text if isinstance(text, list) else str(text).split("/")
+    try:
+        fractions = tuple(sorted({float(f) for f in parts}))
+    except ValueError:
+        fractions = ()
+    if not fractions or min(fractions) <= 0:
+        raise ConfigError(f"agent 'cfr': search_sizes must be positive pot fractions joined by '/', such as 0.5/1 (got {text!r})")
+    return replace(default, fractions=fractions)
 
 
 class _BoardBuckets:

@@ -64,6 +64,8 @@ class SearchSettings:
     pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
     lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
     an opponent holding up to that much more than the blueprint did: safety traded for gain);
+    ``gadget_penalty`` M > 0 keeps the opponent's whole range in the solve and charges M times each
+    holding's excess over its alternative (``SubgameSolver``'s penalty gadget; 0: the resolve gadget);
     on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint."""
 
     budget_ms: float = 300.0
@@ -80,6 +82,7 @@ class SearchSettings:
     turn_off_tree: bool = False
     gadget_margin: float = 0.0
     min_pot_bb: float = 0.0
+    gadget_penalty: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +199,7 @@ class Search:
         if time.perf_counter() >= deadline:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
-        solver = SubgameSolver(game, ranked, reach, opp, alternatives)
+        solver = SubgameSolver(game, ranked, reach, opp, alternatives, penalty=self.settings.gadget_penalty)
         done = solver.run(self.settings.iterations, deadline, target=self.settings.target)
         if done < MIN_ITERATIONS:
             return None

@@ -176,6 +176,27 @@ def test_search_options_are_checked():
     with pytest.raises(ConfigError, match="search at decision time is for heads-up hold'em"):
         make_agent("cfr", get_game("kuhn"), {"budget_ms": 100})
     assert make_agent("cfr", get_game("kuhn"), {"search": "off"}) is not None
+    with pytest.raises(ConfigError, match="gadget_penalty"):
+        make_agent("cfr", NOLIMIT, {"gadget_penalty": -1})
+    with pytest.raises(ConfigError, match="search_sizes must be positive pot fractions"):
+        make_agent("cfr", NOLIMIT, {"search_sizes": "half/1"})
+    with pytest.raises(ConfigError, match="search_sizes"):
+        make_agent("cfr", NOLIMIT, {"search_sizes": "0/1"})
+
+
+def test_search_sizes_and_the_penalty_reach_the_river_solve():
+    """``search_sizes`` gives the re-solved river its pot fractions (sorted, all-in kept), and
+    ``gadget_penalty`` the solver's penalty gadget."""
+    from showdown.agents.abstract_cfr import search_settings
+
+    settings = search_settings({"search_sizes": "1.5/0.25/0.5", "gadget_penalty": "100"}, NOLIMIT)
+    assert settings.sizing.fractions == (0.25, 0.5, 1.5) and settings.gadget_penalty == 100.0
+    assert search_settings({}, NOLIMIT).sizing.fractions == (0.5, 1.0)
+    root = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
+    from showdown.solvers.subgame import Subgame
+
+    sizes = {a.size for a in Subgame.of_state(root, settings.sizing).actions[0] if a.kind is ActionKind.RAISE}
+    assert len(sizes) == 4  # three fractions of the 600-chip pot and all-in
 
 
 def _leduc_table(agent) -> dict[str, dict[str, float]]:
