@@ -26,8 +26,10 @@ blueprint's tree. Earlier streets play the blueprint.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -136,6 +138,10 @@ class Search:
         # CPU): the agent connects to the dealer meanwhile, and the first search waits for them
         self._ready = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
         self._ready.start()
+        # a process forked meanwhile (evaluators' workers) would inherit the import locks the loading
+        # holds, and its first search would wait for them for ever: finish loading before any fork
+        ready = weakref.ref(self._ready)
+        os.register_at_fork(before=lambda: _join(ready))
 
     def _warm_up(self) -> None:
         from showdown.solvers.subgame_kernels import warm_up
@@ -299,6 +305,13 @@ class Search:
         if self._ranked is None or self._ranked[0] != board:
             self._ranked = (board, RankedBoard(self.holdings, board))
         return self._ranked[1]
+
+
+def _join(ref: weakref.ref[threading.Thread]) -> None:
+    """Wait for a search's background loading, if the search still exists."""
+    thread = ref()
+    if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+        thread.join()
 
 
 def _floored(reach: np.ndarray, me: int, blocked: np.ndarray) -> np.ndarray:

@@ -307,3 +307,32 @@ def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
     print(f"Leduc strength:3: blueprint {blueprint:.3f}, " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))
     assert found["safe"] < found["margin"] < found["unsafe"]
     assert found["safe"] < blueprint / 2 and found["unsafe"] > blueprint
+
+
+
+_FORKED: list = []  # the agent a forked child inherits (an agent does not pickle)
+
+
+def _search_in_child() -> None:
+    """In a forked process: one river decision searched (the compiled pass imported there); exit 0
+    when the search ran its 8 iterations."""
+    agent = _FORKED[0]
+    state = State.initial(NOLIMIT, ((0, 1), (2, 3)), (10, 20, 30, 40, 50)).apply_betting("r300c/cc/cc/")
+    agent.act(View.of(state, state.current_player, 0))
+    raise SystemExit(0 if agent.last_decision is not None and agent.last_decision.iterations == 8 else 1)
+
+
+def test_a_process_forked_right_after_start_up_can_search():
+    """Evaluators fork workers after building the agent (``showdown exploit --lbr --jobs 2``): a fork
+    while the search's background loading held an import lock left the child's first search waiting
+    for ever. Loading now finishes before any fork."""
+    import multiprocessing
+
+    _FORKED[:] = [make_agent("cfr", NOLIMIT, {"seed": 1, "budget_ms": 60_000, "search_iterations": 8, "search_min_pot": 0})]
+    child = multiprocessing.get_context("fork").Process(target=_search_in_child)
+    child.start()
+    child.join(timeout=120)
+    if child.is_alive():
+        child.kill()
+        child.join()
+    assert child.exitcode == 0
