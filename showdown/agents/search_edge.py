@@ -129,35 +129,48 @@ class _Evaluator:
 
     # ------------------------------------------------------------------ the recursion
 
-    def value(self, real: State, ours: _Walk, theirs: _Walk, reach: np.ndarray) -> float:
-        """Our expected chips (summed over pairs of holdings, weighted by ``reach`` (2, H)) from ``real``."""
+    def value(self, real: State, ours: _Walk, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        """Our expected chips (summed over pairs of holdings, weighted by ``reach`` (2, H)) from ``real``:
+        ``ours`` our node in the re-solved subgame (unused without one), ``ours_bp`` our blueprint walk
+        (None with a re-solved subgame whose blueprint walk is not needed), ``theirs`` the opponent's."""
+        if self._ended(real):
+            return self._end(real, ours_bp, theirs, reach)
         me, opp = self.me, 1 - self.me
-        if real.is_terminal:
-            return self._terminal(real, reach)
-        actor = real.current_player
+        solved = self.solved is not None
         total = 0.0
-        if actor == me:
-            moves = self._solved_moves(ours, real) if self.solved is not None else self._blueprint_moves(ours, real)
+        if real.current_player == me:
+            assert solved or ours_bp is not None
+            moves = self._solved_moves(ours, real) if solved else self._blueprint_moves(ours_bp, real)  # type: ignore[arg-type]
             for action, probs, after in moves:
                 r = reach.copy()
                 r[me] *= probs
                 if not r[me].any():
                     continue
-                for w, seen in self._blueprint_sees(theirs, real, action):
-                    total += w * self.value(real.apply(action), after, seen, r)
+                walks: list[tuple[float, _Walk | None]] = [(1.0, None if solved else after)]
+                if solved and ours_bp is not None:
+                    walks = list(self._blueprint_sees(ours_bp, real, action))
+                for w_ours, bp in walks:
+                    for w, seen in self._blueprint_sees(theirs, real, action):
+                        total += w_ours * w * self.value(real.apply(action), after, bp, seen, r)
         else:
             for action, probs, after in self._blueprint_moves(theirs, real):
                 r = reach.copy()
                 r[opp] *= probs
                 if not r[opp].any():
                     continue
-                if self.solved is not None:
-                    seen = self._solved_sees(ours, action)
-                    total += self.value(real.apply(action), seen, after, r)
-                else:
-                    for w, seen_bp in self._blueprint_sees(ours, real, action):
-                        total += w * self.value(real.apply(action), seen_bp, after, r)
+                node = self._solved_sees(ours, action) if solved else ours
+                seen_by: list[tuple[float, _Walk | None]] = [(1.0, None)]
+                if ours_bp is not None:
+                    seen_by = list(self._blueprint_sees(ours_bp, real, action))
+                for w, bp in seen_by:
+                    total += w * self.value(real.apply(action), node, bp, after, r)
         return total
+
+    def _ended(self, real: State) -> bool:
+        return real.is_terminal
+
+    def _end(self, real: State, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        return self._terminal(real, reach)
 
     def _terminal(self, real: State, reach: np.ndarray) -> float:
         me, opp = self.me, 1 - self.me
@@ -184,34 +197,12 @@ class _TurnEvaluator(_Evaluator):
         self.rivers = rivers
         self._river_evaluators: dict[int, _Evaluator] = {}
 
-    def value_to_end(self, real: State, ours: _Walk, ours_bp: _Walk, theirs: _Walk, reach: np.ndarray) -> float:
-        """Our expected chips (pairs of holdings weighted by ``reach``) from ``real`` on the turn; ``ours``
-        is the re-solved node (unused with the blueprint), ``ours_bp`` our blueprint walk."""
-        me, opp = self.me, 1 - self.me
-        if real.is_terminal or real.round > self.search.strategy.game.num_rounds - 2:
-            return self._last_card(real, ours_bp, theirs, reach)
-        total = 0.0
-        if real.current_player == me:
-            searched = self.solved is not None
-            moves = self._solved_moves(ours, real) if searched else self._blueprint_moves(ours_bp, real)
-            for action, probs, after in moves:
-                r = reach.copy()
-                r[me] *= probs
-                if not r[me].any():
-                    continue
-                for w_ours, bp in self._blueprint_sees(ours_bp, real, action) if searched else [(1.0, after)]:
-                    for w, seen in self._blueprint_sees(theirs, real, action):
-                        total += w_ours * w * self.value_to_end(real.apply(action), after, bp, seen, r)
-        else:
-            for action, probs, after in self._blueprint_moves(theirs, real):
-                r = reach.copy()
-                r[opp] *= probs
-                if not r[opp].any():
-                    continue
-                seen = self._solved_sees(ours, action) if self.solved is not None else ours
-                for w, bp in self._blueprint_sees(ours_bp, real, action):
-                    total += w * self.value_to_end(real.apply(action), seen, bp, after, r)
-        return total
+    def _ended(self, real: State) -> bool:
+        return real.is_terminal or real.round > self.search.strategy.game.num_rounds - 2
+
+    def _end(self, real: State, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        assert ours_bp is not None
+        return self._last_card(real, ours_bp, theirs, reach)
 
     def _last_card(self, real: State, ours_bp: _Walk, theirs: _Walk, reach: np.ndarray) -> float:
         me, opp = self.me, 1 - self.me
@@ -225,7 +216,7 @@ class _TurnEvaluator(_Evaluator):
             evaluator = self._river_evaluators.get(card)
             if evaluator is None:
                 evaluator = self._river_evaluators[card] = _Evaluator(self.search, (*self.board, card), me, None, ranked)
-            total += evaluator.value(real, ours_bp, theirs, r)  # the real state's own cards are never read
+            total += evaluator.value(real, ours_bp, ours_bp, theirs, r)  # the real state's own cards are never read
         left = len(self.rivers) - 2 * int(cards.shape[1])  # the last cards a pair of holdings leaves
         return float(total / left)
 
@@ -257,8 +248,8 @@ def turn_edge(
     rivers = {c: RankedBoard(search.holdings, (*board, c)) for c in deck if c not in board}
     start = _Walk(abstract, node)
     on_search = _TurnEvaluator(search, board, me, solved, rivers)
-    searched = on_search.value_to_end(real, _Walk(None, 0), start, start, reach)
-    blueprint = _TurnEvaluator(search, board, me, None, rivers).value_to_end(real, start, start, start, reach)
+    searched = on_search.value(real, _Walk(None, 0), start, start, reach)
+    blueprint = _TurnEvaluator(search, board, me, None, rivers).value(real, start, start, start, reach)
     return Edge(searched / mass, blueprint / mass, 0.0, 0.0, solved.iterations, on_search.unmatched, real.pot())
 
 
@@ -279,8 +270,8 @@ def river_edge(
     # the opponent's walk is ours (both followed the same on-tree hand); the search picks up at the root
     start = _Walk(abstract, node)
     on_search = _Evaluator(search, board, me, solved)
-    searched = on_search.value(real, _Walk(None, 0), start, reach)
-    blueprint = _Evaluator(search, board, me, None).value(real, start, start, reach)
+    searched = on_search.value(real, _Walk(None, 0), None, start, reach)
+    blueprint = _Evaluator(search, board, me, None).value(real, start, start, start, reach)
     exploit_s = float(reach[1 - me] @ best_response_values(solved.game, ranked, 1 - me, solved.strategies, reach))
     sub, order = Subgame.of_tree(search.tree, node)
     every = search.boards.every_bucket(board, real.round)
