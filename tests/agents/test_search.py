@@ -295,18 +295,23 @@ def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
     """What the gadget buys, in the whole game: with a coarse blueprint, the safe re-solve is far less
     exploitable than the blueprint; lowering the alternatives (``gadget_margin``) gives part of that
     back, and no gadget at all (unsafe re-solving from the ranges alone) is more exploitable than the
-    blueprint itself, though it gains the most head to head (``benchmarks/bench_search_edge.py``)."""
+    blueprint itself, though it gains the most head to head (``benchmarks/bench_search_edge.py``); the
+    penalty gadget sits in between, the safer the larger its penalty."""
     solver = PCSSolver(LEDUC, StrengthAbstraction(LEDUC, 3), exhaustive=True)
     solver.iterate(40)
     path = str(solver.strategy().save(tmp_path / "leduc.pcs.npz"))
     blueprint = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(make_agent("cfr", LEDUC, {"strategy": path, "search": "off"}))))
     found = {}
-    for label, options in {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}}.items():
+    variants = {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}, "penalty 10": {"gadget_penalty": 10},
+                "penalty 100": {"gadget_penalty": 100}}
+    for label, options in variants.items():
         agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
         found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
     print(f"Leduc strength:3: blueprint {blueprint:.3f}, " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))
     assert found["safe"] < found["margin"] < found["unsafe"]
     assert found["safe"] < blueprint / 2 and found["unsafe"] > blueprint
+    # the penalty gadget: a large penalty is nearly as safe as resolve, a small one is not safe
+    assert found["safe"] <= found["penalty 100"] < blueprint / 2 and found["penalty 10"] > found["penalty 100"]
 
 
 
