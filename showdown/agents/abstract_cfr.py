@@ -312,9 +312,10 @@ bench_search_edge.py``: +8 +- 5 mbb a hand over every pot), while a search costs
 against the blueprint's 0.7 ms a hand: from 100 big blinds the agent keeps within 2x of the
 blueprint's time against an opponent on the tree (from 40, 3.6x; ``benchmarks/bench_holdem_agent.py``)."""
 
-GADGETS = ("best-response", "blueprint", "off")
+GADGETS = ("best-response", "blueprint", "reach", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
-blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
+blueprint, its value when both play the blueprint, that value plus its gift at its last decision
+(reach subgame solving), or none (the subgame solved with the ranges alone)."""
 
 
 def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:

@@ -303,7 +303,8 @@ def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
     blueprint = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(make_agent("cfr", LEDUC, {"strategy": path, "search": "off"}))))
     found = {}
     variants = {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}, "penalty 10": {"gadget_penalty": 10},
-                "penalty 100": {"gadget_penalty": 100}}
+                "penalty 100": {"gadget_penalty": 100}, "reach": {"gadget": "reach"},
+                "reach, penalty 30": {"gadget": "reach", "gadget_penalty": 30}}
     for label, options in variants.items():
         agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
         found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
@@ -312,6 +313,8 @@ def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
     assert found["safe"] < blueprint / 2 and found["unsafe"] > blueprint
     # the penalty gadget: a large penalty is nearly as safe as resolve, a small one is not safe
     assert found["safe"] <= found["penalty 100"] < blueprint / 2 and found["penalty 10"] > found["penalty 100"]
+    # the reach gadget: the opponent's gifts loosen the alternatives, the search stays as safe here
+    assert found["reach"] < blueprint / 2 and found["reach, penalty 30"] < blueprint / 2
 
 
 

@@ -194,3 +194,27 @@ def test_a_gadget_margin_lowers_every_alternative_by_that_share_of_the_pot(leduc
     (plain, reach), (lowered, _) = out
     ours = disjoint_reach(game_holdings(LEDUC), reach[me][None, :])[0]
     assert np.allclose(plain - lowered, 0.1 * state.pot() * ours)
+
+
+def test_the_reach_gadget_adds_the_opponent_s_gift_at_its_last_decision(leduc_strategy):
+    """``gadget=reach``: after an opponent's on-tree action this round, each holding's alternative is
+    its blueprint value plus what its best action there would have got more than the one it took
+    (never negative, positive for some holding of a coarse blueprint); without that action, the
+    blueprint's value alone."""
+    state = State.initial(LEDUC, ((42,), (46,)), (50,)).apply_betting("rc/r")
+    me = state.current_player
+    found = {}
+    for gadget in ("blueprint", "reach"):
+        agent = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "gadget": gadget, "seed": 1})
+        agent._follow(View.of(state, me, 0))
+        search, last = agent.search, agent._steps[-1]
+        ranked = search._ranked_board((50,))
+        reach = search.ranges(agent._steps, {}, (50,), ranked.blocked)
+        found[gadget] = search._alternatives(agent._real, agent._node, 1 - me, me, reach, (50,), ranked, last)
+        if gadget == "reach":
+            earlier = search._blueprint_values(last.real, last.node, 1 - me, me, reach, (50,), ranked)
+            assert search._alternatives(agent._real, agent._node, 1 - me, me, reach, (50,), ranked) == pytest.approx(found["blueprint"])
+    live = reach[1 - me] > 0
+    gift = earlier[1:].max(axis=0) - earlier[1 + 1]  # the opponent raised: the second action of Leduc's check, raise
+    assert np.allclose(found["reach"] - found["blueprint"], np.maximum(gift, 0.0), atol=1e-9)
+    assert (found["reach"][live] >= found["blueprint"][live] - 1e-9).all() and (found["reach"][live] > found["blueprint"][live] + 1e-6).any()
