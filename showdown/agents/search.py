@@ -9,7 +9,9 @@ tree (an opponent's raise of another size is re-solved, nested). The re-solving 
 2014; Brown and Sandholm 2017) lets each opponent holding take instead an alternative value: by
 default what it gets against the blueprint there when both play the blueprint (``gadget=blueprint``;
 Libratus's choice), or its best response to it (``best-response``: a looser bound, which let the
-search lose to the blueprint head to head), scaled from the abstract pot to the real one. The gadget
+search lose to the blueprint head to head), scaled from the abstract pot to the real one; ``reach``
+adds the holding's gift at the opponent's action just before (reach subgame solving, Brown and
+Sandholm 2017), and ``gadget_penalty`` swaps resolve for the solver's penalty gadget. The gadget
 sits at our decision after an opponent action the blueprint has (its range after it is exact), at
 the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
 any more, the subgame is solved without the gadget.
