@@ -1,7 +1,7 @@
 """What the river search gains over its blueprint head to head, exactly at each situation (no card luck).
 
     PYTHONPATH=. python benchmarks/bench_search_edge.py [--game holdem-nolimit] [--hands 1500] [--seed 5]
-        [--variant LABEL:key=value,key=value ...] [--json]
+        [--variant LABEL:key=value,key=value ...] [--street river|turn] [--json]
 
 Plays seeded deals blueprint against blueprint and, at the first river decision of the searching seat
 (seats alternating) while both are on the blueprint's tree, computes over every pair of holdings the
@@ -10,7 +10,9 @@ blueprint (``showdown.agents.search_edge``), and the opponent's best response to
 subgame. Variants are ``cfr`` agent options (default: the agent's defaults with a fixed iteration
 count, so that the figures do not depend on the machine's load). Prints per variant the mean gain
 per situation in chips and per hand in mbb with standard errors, the difference from the first
-variant (paired: the same situations), and the exploitabilities.
+variant (paired: the same situations), and the exploitabilities. ``--street turn`` measures the turn
+search instead, at the first turn decision, to the end of the hand over every last card (the river
+played by the blueprint; no exploitabilities).
 """
 
 from __future__ import annotations
@@ -54,26 +56,27 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--variant", action="append", default=[], metavar="LABEL:key=value,...")
     parser.add_argument("--pot-split", type=int, default=0, metavar="CHIPS", help="also split each variant's gain at this pot")
+    parser.add_argument("--street", choices=("river", "turn"), default="river")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     game = get_game(args.game)
-    fixed = {"budget_ms": "100000", "search_iterations": "150"}
+    fixed = {"budget_ms": "100000", "turn_budget_ms": "100000", "search_iterations": "150"}
     variants = {label: {**fixed, **opts} for label, opts in map(_variant, args.variant or ["default:"])}
     started = time.perf_counter()
 
     def progress(done: int, edges: dict[str, list[Edge]]) -> None:
-        if done % 100 == 0:
+        if done % (100 if args.street == "river" else 20) == 0:
             so_far = ", ".join(f"{label} {np.mean([e.gain for e in e_]):+.1f}" for label, e_ in edges.items() if e_)
             print(f"  {done}/{args.hands} hands, {len(next(iter(edges.values())))} situations, "
                   f"{time.perf_counter() - started:.0f} s; chips a situation so far: {so_far}", flush=True)
 
-    edges = sample_edges(game, args.hands, args.seed, variants, progress=None if args.json else progress)
+    edges = sample_edges(game, args.hands, args.seed, variants, progress=None if args.json else progress, street=args.street)
     first = next(iter(edges.values()))
     rows = {label: _summary(e, first, args.hands, game.big_blind) for label, e in edges.items()}
     if args.json:
-        print(json.dumps({"hands": args.hands, "seed": args.seed, "variants": variants, "results": rows}, indent=1))
+        print(json.dumps({"hands": args.hands, "seed": args.seed, "street": args.street, "variants": variants, "results": rows}, indent=1))
         return
-    print(f"{args.game}, {args.hands} hands (seed {args.seed}); gain of the re-solved strategy over the blueprint's "
+    print(f"{args.game}, {args.street}, {args.hands} hands (seed {args.seed}); gain of the re-solved strategy over the blueprint's "
           "against the blueprint, and the opponent's best response to each within the subgame (chips)")
     print(f"{'variant':<24} {'n':>4} {'chips/situation':>16} {'mbb/hand':>14} {'vs first (mbb)':>15} {'BR search':>10} "
           f"{'BR blueprint':>12} {'iters':>6}")

@@ -289,7 +289,8 @@ class AbstractCFRAgent(Agent):
         return out
 
 
-SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot")
+SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot",
+                  "search_sizes", "gadget_penalty")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -315,9 +316,10 @@ bench_search_edge.py``: +8 +- 5 mbb a hand over every pot), while a search costs
 against the blueprint's 0.7 ms a hand: from 100 big blinds the agent keeps within 2x of the
 blueprint's time against an opponent on the tree (from 40, 3.6x; ``benchmarks/bench_holdem_agent.py``)."""
 
-GADGETS = ("best-response", "blueprint", "off")
+GADGETS = ("best-response", "blueprint", "reach", "off")
 """The opponent's alternative to entering a re-solved subgame: its best-response value against the
-blueprint, its value when both play the blueprint, or none (the subgame solved with the ranges alone)."""
+blueprint, its value when both play the blueprint, that value plus its gift at its last decision
+(reach subgame solving), or none (the subgame solved with the ranges alone)."""
 
 
 def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
@@ -338,10 +340,11 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     iterations = int(options.get("search_iterations", default.iterations))
     target = float(options.get("search_target", default.target))
     margin = float(options.get("gadget_margin", default.gadget_margin))
+    penalty = float(options.get("gadget_penalty", default.gadget_penalty))
     min_pot = float(options.get("search_min_pot", NOLIMIT_MIN_POT_BB if game is None or game.is_nolimit else 0.0))
-    if min(budget, turn_budget, target, margin, min_pot) < 0 or iterations < 1:
+    if min(budget, turn_budget, target, margin, min_pot, penalty) < 0 or iterations < 1:
         raise ConfigError(
-            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin and search_min_pot must be >= 0 "
+            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin, gadget_penalty and search_min_pot must be >= 0 "
             "and search_iterations >= 1"
         )
     gadget = options.get("gadget", default.gadget)
@@ -354,10 +357,25 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
         raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
     turn = turn_option not in ("false", "off", "0", "no")
     return replace(
-        default, budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
-        turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot,
+        default, sizing=_river_sizing(options.get("search_sizes"), default.sizing), budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
+        turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot, gadget_penalty=penalty,
         off_tree_only=str(search).lower() == "off-tree",
     )
+
+
+def _river_sizing(text: Any, default: Any) -> Any:
+    """The re-solved river's raise sizes from ``search_sizes`` (pot fractions joined by ``/``, such as
+    ``0.25/0.5/1/1.5``; all-in is always there), or ``default``."""
+    if text is None:
+        return default
+    parts = text if isinstance(text, list) else str(text).split("/")
+    try:
+        fractions = tuple(sorted({float(f) for f in parts}))
+    except ValueError:
+        fractions = ()
+    if not fractions or min(fractions) <= 0:
+        raise ConfigError(f"agent 'cfr': search_sizes must be positive pot fractions joined by '/', such as 0.5/1 (got {text!r})")
+    return replace(default, fractions=fractions)
 
 
 class _BoardBuckets:

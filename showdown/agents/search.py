@@ -9,7 +9,9 @@ tree (an opponent's raise of another size is re-solved, nested). The re-solving 
 2014; Brown and Sandholm 2017) lets each opponent holding take instead an alternative value: by
 default what it gets against the blueprint there when both play the blueprint (``gadget=blueprint``;
 Libratus's choice), or its best response to it (``best-response``: a looser bound, which let the
-search lose to the blueprint head to head), scaled from the abstract pot to the real one. The gadget
+search lose to the blueprint head to head), scaled from the abstract pot to the real one; ``reach``
+adds the holding's gift at the opponent's action just before (reach subgame solving, Brown and
+Sandholm 2017), and ``gadget_penalty`` swaps resolve for the solver's penalty gadget. The gadget
 sits at our decision after an opponent action the blueprint has (its range after it is exact), at
 the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
 any more, the subgame is solved without the gadget.
@@ -26,8 +28,10 @@ blueprint's tree. Earlier streets play the blueprint.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,6 +68,8 @@ class SearchSettings:
     pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
     lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
     an opponent holding up to that much more than the blueprint did: safety traded for gain);
+    ``gadget_penalty`` M > 0 keeps the opponent's whole range in the solve and charges M times each
+    holding's excess over its alternative (``SubgameSolver``'s penalty gadget; 0: the resolve gadget);
     on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint."""
 
     budget_ms: float = 300.0
@@ -80,6 +86,7 @@ class SearchSettings:
     turn_off_tree: bool = False
     gadget_margin: float = 0.0
     min_pot_bb: float = 0.0
+    gadget_penalty: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +140,10 @@ class Search:
         # CPU): the agent connects to the dealer meanwhile, and the first search waits for them
         self._ready = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
         self._ready.start()
+        # a process forked meanwhile (evaluators' workers) would inherit the import locks the loading
+        # holds, and its first search would wait for them for ever: finish loading before any fork
+        ready = weakref.ref(self._ready)
+        os.register_at_fork(before=lambda: _join(ready))
 
     def _warm_up(self) -> None:
         from showdown.solvers.subgame_kernels import warm_up
@@ -186,17 +197,21 @@ class Search:
         if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
             k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
         reach = _floored(self.ranges(steps[:k], played, board, ranked.blocked), me, ranked.blocked)
+        before = None
         if k < len(steps):
             gadget_real, gadget_node = steps[k].real, steps[k].node
         else:
             gadget_real, gadget_node = real, node
+            last = steps[-1] if steps else None
+            if last is not None and last.real.round == real.round and last.real.current_player == opp and self._on_tree(last):
+                before = last  # the opponent's action that led here: its gift counts with gadget=reach
         alternatives = (
-            None if self.settings.gadget == "off" else self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked)
+            None if self.settings.gadget == "off" else self._alternatives(gadget_real, gadget_node, opp, me, reach, board, ranked, before)
         )
         if time.perf_counter() >= deadline:
             return None
         game = Subgame.of_state(real, self.settings.sizing)
-        solver = SubgameSolver(game, ranked, reach, opp, alternatives)
+        solver = SubgameSolver(game, ranked, reach, opp, alternatives, penalty=self.settings.gadget_penalty)
         done = solver.run(self.settings.iterations, deadline, target=self.settings.target)
         if done < MIN_ITERATIONS:
             return None
@@ -268,10 +283,36 @@ class Search:
         return reach
 
     def _alternatives(
-        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], ranked: RankedBoard
+        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], ranked: RankedBoard,
+        before: Step | None = None,
     ) -> np.ndarray | None:
-        """Per opponent holding, its best-response value against the blueprint from ``node`` (the
-        abstract twin of ``real``), in the real pot's chips; None off the tree."""
+        """Per opponent holding, its value against the blueprint from ``node`` (the abstract twin of
+        ``real``; its best response with ``gadget=best-response``), in the real pot's chips, less the
+        margin; None off the tree. With ``gadget=reach`` and ``before`` the opponent's on-tree action
+        that led here in this round, raised by its gift there: how much more its best action at that
+        decision would have got against the blueprint than the one it took (reach subgame solving,
+        Brown and Sandholm 2017: giving a holding up to that much more here leaves it no better off
+        than its best alternative before)."""
+        values = self._blueprint_values(real, node, opp, me, reach, board, ranked)
+        if values is None:
+            return None
+        ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
+        alternatives = values[0] - self.settings.gadget_margin * real.pot() * ours
+        if self.settings.gadget == "reach" and before is not None:
+            earlier = self._blueprint_values(before.real, before.node, opp, me, reach, board, ranked)
+            if earlier is not None:
+                options = self.tree.actions[before.node]
+                taken = int(np.argmax(translation_probabilities(before.real, before.action, before.abstract, options)))
+                gift = earlier[1:].max(axis=0) - earlier[1 + taken]
+                alternatives = alternatives + np.maximum(gift, 0.0)
+        return np.asarray(alternatives)
+
+    def _blueprint_values(
+        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], ranked: RankedBoard,
+    ) -> np.ndarray | None:
+        """The opponent's counterfactual values against the blueprint at ``node`` and after each of its
+        actions there ((1 + actions, H), whole-hand chips rebased from the abstract pot to the real
+        one); None off the tree."""
         tree = self.tree
         if (
             node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
@@ -284,18 +325,25 @@ class Search:
             self.strategy.rows(int(order[i]), every)[:, : len(sub.children[i])].T if sub.kind[i] == DECISION else None
             for i in range(sub.num_nodes)
         ]
-        values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")[0]
+        values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")
+        rows = values[[0, *sub.children[0]]]
         # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
         spent_abstract = tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
         ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
-        margin = self.settings.gadget_margin * real.pot()
-        return np.asarray(scale * (values + spent_abstract[opp] * ours) - (real.spent[opp] + margin) * ours)
+        return np.asarray(scale * (rows + spent_abstract[opp] * ours) - real.spent[opp] * ours)
 
     def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
         if self._ranked is None or self._ranked[0] != board:
             self._ranked = (board, RankedBoard(self.holdings, board))
         return self._ranked[1]
+
+
+def _join(ref: weakref.ref[threading.Thread]) -> None:
+    """Wait for a search's background loading, if the search still exists."""
+    thread = ref()
+    if thread is not None and thread.is_alive() and thread is not threading.current_thread():
+        thread.join()
 
 
 def _floored(reach: np.ndarray, me: int, blocked: np.ndarray) -> np.ndarray:

@@ -64,11 +64,15 @@ class _Walk:
 class _Evaluator:
     """Expected chips of a strategy pair over the rest of the river, by recursion over the real tree."""
 
-    def __init__(self, search: Search, board: tuple[int, ...], me: int, solved: Solved | None) -> None:
+    def __init__(
+        self, search: Search, board: tuple[int, ...], me: int, solved: Solved | None, ranked: RankedBoard | None = None,
+        round_: int | None = None,
+    ) -> None:
         self.search = search
         self.tree = search.tree
-        self.ranked: RankedBoard = search._ranked_board(board)
-        self.every = search.boards.every_bucket(board, len(search.strategy.game.num_board_cards) - 1)
+        self.ranked: RankedBoard = ranked if ranked is not None else search._ranked_board(board)
+        last = len(search.strategy.game.num_board_cards) - 1
+        self.every = search.boards.every_bucket(board, last if round_ is None else round_)
         self.me = me
         self.solved = solved
         self.unmatched = 0
@@ -125,35 +129,48 @@ class _Evaluator:
 
     # ------------------------------------------------------------------ the recursion
 
-    def value(self, real: State, ours: _Walk, theirs: _Walk, reach: np.ndarray) -> float:
-        """Our expected chips (summed over pairs of holdings, weighted by ``reach`` (2, H)) from ``real``."""
+    def value(self, real: State, ours: _Walk, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        """Our expected chips (summed over pairs of holdings, weighted by ``reach`` (2, H)) from ``real``:
+        ``ours`` our node in the re-solved subgame (unused without one), ``ours_bp`` our blueprint walk
+        (None with a re-solved subgame whose blueprint walk is not needed), ``theirs`` the opponent's."""
+        if self._ended(real):
+            return self._end(real, ours_bp, theirs, reach)
         me, opp = self.me, 1 - self.me
-        if real.is_terminal:
-            return self._terminal(real, reach)
-        actor = real.current_player
+        solved = self.solved is not None
         total = 0.0
-        if actor == me:
-            moves = self._solved_moves(ours, real) if self.solved is not None else self._blueprint_moves(ours, real)
+        if real.current_player == me:
+            assert solved or ours_bp is not None
+            moves = self._solved_moves(ours, real) if solved else self._blueprint_moves(ours_bp, real)  # type: ignore[arg-type]
             for action, probs, after in moves:
                 r = reach.copy()
                 r[me] *= probs
                 if not r[me].any():
                     continue
-                for w, seen in self._blueprint_sees(theirs, real, action):
-                    total += w * self.value(real.apply(action), after, seen, r)
+                walks: list[tuple[float, _Walk | None]] = [(1.0, None if solved else after)]
+                if solved and ours_bp is not None:
+                    walks = list(self._blueprint_sees(ours_bp, real, action))
+                for w_ours, bp in walks:
+                    for w, seen in self._blueprint_sees(theirs, real, action):
+                        total += w_ours * w * self.value(real.apply(action), after, bp, seen, r)
         else:
             for action, probs, after in self._blueprint_moves(theirs, real):
                 r = reach.copy()
                 r[opp] *= probs
                 if not r[opp].any():
                     continue
-                if self.solved is not None:
-                    seen = self._solved_sees(ours, action)
-                    total += self.value(real.apply(action), seen, after, r)
-                else:
-                    for w, seen_bp in self._blueprint_sees(ours, real, action):
-                        total += w * self.value(real.apply(action), seen_bp, after, r)
+                node = self._solved_sees(ours, action) if solved else ours
+                seen_by: list[tuple[float, _Walk | None]] = [(1.0, None)]
+                if ours_bp is not None:
+                    seen_by = list(self._blueprint_sees(ours_bp, real, action))
+                for w, bp in seen_by:
+                    total += w * self.value(real.apply(action), node, bp, after, r)
         return total
+
+    def _ended(self, real: State) -> bool:
+        return real.is_terminal
+
+    def _end(self, real: State, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        return self._terminal(real, reach)
 
     def _terminal(self, real: State, reach: np.ndarray) -> float:
         me, opp = self.me, 1 - self.me
@@ -163,6 +180,77 @@ class _Evaluator:
             return float(gain * (reach[me] @ disjoint_reach(self.ranked.holdings, reach[opp][None, :])[0]))
         win, lose = self.ranked.win_lose(reach[opp][None, :])
         return float(reach[me] @ (win[0] * spent[opp] - lose[0] * spent[me]))
+
+
+class _TurnEvaluator(_Evaluator):
+    """Expected chips from a turn decision to the end of the hand: the turn played by ``solved`` (or
+    the blueprint), every last card dealt (a chance branch, the holdings holding it out), the river
+    played blueprint against blueprint, each player's blueprint walk having followed our turn
+    actions through its own translation (what the agent does after a searched turn without a river
+    search; the river search's own edge is ``river_edge``'s)."""
+
+    def __init__(self, search: Search, board: tuple[int, ...], me: int, solved: Solved | None, rivers: dict[int, RankedBoard]) -> None:
+        turn = len(search.strategy.game.num_board_cards) - 2
+        blocked = search.holdings.blocked(board)
+        super().__init__(search, board, me, solved, _Unranked(search.holdings, blocked), turn)  # type: ignore[arg-type]
+        self.board = board
+        self.rivers = rivers
+        self._river_evaluators: dict[int, _Evaluator] = {}
+
+    def _ended(self, real: State) -> bool:
+        return real.is_terminal or real.round > self.search.strategy.game.num_rounds - 2
+
+    def _end(self, real: State, ours_bp: _Walk | None, theirs: _Walk, reach: np.ndarray) -> float:
+        assert ours_bp is not None
+        return self._last_card(real, ours_bp, theirs, reach)
+
+    def _last_card(self, real: State, ours_bp: _Walk, theirs: _Walk, reach: np.ndarray) -> float:
+        me, opp = self.me, 1 - self.me
+        if real.folded[me] or real.folded[opp]:
+            return self._terminal(real, reach)
+        holdings = self.search.holdings
+        cards = holdings.cards
+        total = 0.0
+        for card, ranked in self.rivers.items():
+            r = reach * (cards != card).all(axis=1)[None, :]
+            evaluator = self._river_evaluators.get(card)
+            if evaluator is None:
+                evaluator = self._river_evaluators[card] = _Evaluator(self.search, (*self.board, card), me, None, ranked)
+            total += evaluator.value(real, ours_bp, ours_bp, theirs, r)  # the real state's own cards are never read
+        left = len(self.rivers) - 2 * int(cards.shape[1])  # the last cards a pair of holdings leaves
+        return float(total / left)
+
+
+class _Unranked:
+    """What the turn's fold sums read of a ranked board: the holdings, and which the board blocks."""
+
+    def __init__(self, holdings: Any, blocked: np.ndarray) -> None:
+        self.holdings = holdings
+        self.blocked = blocked
+
+
+def turn_edge(
+    search: Search, steps: list[Step], real: State, node: int, me: int, board: tuple[int, ...], abstract: State,
+) -> Edge | None:
+    """The exact values, to the end of the hand, of the re-solved turn (``Search.solve`` at our turn
+    decision ``real``, the river left to the blueprint) and of the blueprint's turn against the
+    blueprint, over every pair of holdings and every last card; None when the search does not solve
+    here. The exploitability fields are not computed (0)."""
+    solved = search.solve(steps, {}, real, node, me, board)
+    if solved is None:
+        return None
+    blocked = search.holdings.blocked(board)
+    reach = search.ranges(steps, {}, board, blocked)
+    mass = float(reach[me] @ disjoint_reach(search.holdings, reach[1 - me][None, :])[0])
+    if mass <= 0:
+        return None
+    deck = search.holdings.deck
+    rivers = {c: RankedBoard(search.holdings, (*board, c)) for c in deck if c not in board}
+    start = _Walk(abstract, node)
+    on_search = _TurnEvaluator(search, board, me, solved, rivers)
+    searched = on_search.value(real, _Walk(None, 0), start, start, reach)
+    blueprint = _TurnEvaluator(search, board, me, None, rivers).value(real, start, start, start, reach)
+    return Edge(searched / mass, blueprint / mass, 0.0, 0.0, solved.iterations, on_search.unmatched, real.pot())
 
 
 def river_edge(
@@ -182,8 +270,8 @@ def river_edge(
     # the opponent's walk is ours (both followed the same on-tree hand); the search picks up at the root
     start = _Walk(abstract, node)
     on_search = _Evaluator(search, board, me, solved)
-    searched = on_search.value(real, _Walk(None, 0), start, reach)
-    blueprint = _Evaluator(search, board, me, None).value(real, start, start, reach)
+    searched = on_search.value(real, _Walk(None, 0), None, start, reach)
+    blueprint = _Evaluator(search, board, me, None).value(real, start, start, start, reach)
     exploit_s = float(reach[1 - me] @ best_response_values(solved.game, ranked, 1 - me, solved.strategies, reach))
     sub, order = Subgame.of_tree(search.tree, node)
     every = search.boards.every_bucket(board, real.round)
@@ -212,10 +300,12 @@ def _rebased(values: np.ndarray, search: Search, node: int, real: State, reach: 
 
 def sample_edges(
     game: Any, hands: int, seed: int, variants: dict[str, dict[str, Any]], *, strategy: str | None = None, progress: Any = None,
+    street: str = "river",
 ) -> dict[str, list[Edge]]:
-    """Plays ``hands`` seeded deals blueprint against blueprint and measures ``river_edge`` of every
-    search variant (agent options by label) at the same situations: the first river decision of the
-    searching seat (alternating seats) while both are on the blueprint's tree."""
+    """Plays ``hands`` seeded deals blueprint against blueprint and measures ``river_edge`` (or, with
+    ``street="turn"``, ``turn_edge``) of every search variant (agent options by label) at the same
+    situations: the searching seat's first decision of that street (seats alternating) while both
+    are on the blueprint's tree."""
     from showdown.agents.abstract_cfr import AbstractCFRAgent, search_settings
     from showdown.agents.base import View
     from showdown.agents.registry import make_agent
@@ -224,10 +314,14 @@ def sample_edges(
     agent = make_agent("cfr", game, {**common, "seed": 1, "turn": "off"})
     opponent = make_agent("cfr", game, {**common, "seed": 2, "search": "off"})
     assert isinstance(agent, AbstractCFRAgent) and agent.search is not None
+    turn = street == "turn"
     searches = {
-        label: Search(agent.strategy, agent._boards, replace(search_settings({**options, "turn": "off"}, game), turn=False))
+        label: Search(agent.strategy, agent._boards, replace(search_settings({**options, "turn": "on" if turn else "off"}, game),
+                                                             turn=turn, turn_off_tree=False))
         for label, options in variants.items()
     }
+    measure = turn_edge if turn else river_edge
+    target = game.num_rounds - (2 if turn else 1)
     edges: dict[str, list[Edge]] = {label: [] for label in variants}
     for hand, (holes, board) in enumerate(deal_hands(game, seed, hands)):
         state = State.initial(game, holes, board)
@@ -236,10 +330,10 @@ def sample_edges(
             view = View.of(state, state.current_player, hand)
             if state.current_player == me:
                 agent._follow(view)  # with search on: the hand's steps are kept
-                if state.round == game.num_rounds - 1:
+                if state.round == target:
                     if agent._on_tree(view) and not agent.search.left_tree(agent._steps, me):
                         for label, search in searches.items():
-                            edge = river_edge(search, list(agent._steps), agent._real, agent._node, me, tuple(view.board), agent._abstract)
+                            edge = measure(search, list(agent._steps), agent._real, agent._node, me, tuple(view.board), agent._abstract)
                             if edge is not None:
                                 edges[label].append(edge)
                     break
@@ -261,4 +355,4 @@ def _blueprint_act(agent: Any, view: Any) -> Action:
         agent.search = search
 
 
-__all__ = ["Edge", "river_edge", "sample_edges"]
+__all__ = ["Edge", "river_edge", "sample_edges", "turn_edge"]

@@ -326,7 +326,7 @@ class SubgameSolver:
 
     def __init__(
         self, game: Subgame, ranked: RankedBoard, root_reach: np.ndarray, opponent: int, alternatives: np.ndarray | None = None,
-        *, flat: FlatTree | None = None, tables: BoardTables | None = None, rows: int | None = None,
+        *, flat: FlatTree | None = None, tables: BoardTables | None = None, rows: int | None = None, penalty: float = 0.0,
     ) -> None:
         if game.kind[0] != DECISION:
             raise SolverError("a subgame is solved from a decision")
@@ -339,6 +339,9 @@ class SubgameSolver:
         self.root_reach = np.asarray(root_reach, dtype=dt) * valid
         self.opponent = opponent
         self.alternatives = None if alternatives is None else np.asarray(alternatives, dtype=dt)
+        if penalty < 0:
+            raise SolverError("the gadget's penalty must be >= 0")
+        self.penalty = dt(penalty)
         hh = valid.shape[0]
         nodes, rows = self.flat.kind.shape[0], rows or self.flat.rows
         self.regret = np.zeros((rows, hh), dtype=dt)
@@ -351,9 +354,32 @@ class SubgameSolver:
         self.iterations = 0
 
     def _enter(self) -> np.ndarray:
+        """The opponent's weight into the subgame per holding: its probability of entering (the resolve
+        gadget), or with a ``penalty`` 1 plus the penalty times its probability of counting as over."""
         if self.alternatives is None:
             return np.ones(self.root_reach.shape[1], dtype=self.DTYPE)
+        if self.penalty > 0:
+            return np.asarray(1.0 + self.penalty * self._over(), dtype=self.DTYPE)
         return np.asarray(_matched(self.gadget_regret)[1])
+
+    def _over(self) -> np.ndarray:
+        """With a penalty: per holding, the probability the gadget counts it as over its alternative
+        (regret matching; no regret yet: not over, so that an unbinding gadget is no gadget at all)."""
+        total = self.gadget_regret.sum(axis=0)
+        return np.asarray(np.where(total > 0, self.gadget_regret[1] / np.where(total > 0, total, 1.0), 0.0), dtype=self.DTYPE)
+
+    def _gadget_values(self, root_values: np.ndarray) -> np.ndarray:
+        """The opponent's values of the gadget's two rows per holding. Resolve (Burch et al. 2014): take
+        the alternative, or enter. With a ``penalty`` M (an exact penalty for the constraints "no holding
+        gets more than its alternative", in the Lagrangian way): enter plainly (value v), or enter
+        counted 1 + M times less M times the alternative, (1 + M) v - M alt, better for the opponent
+        exactly where v is above alt. Our best response then minimises the opponent's value over its
+        real range plus M times every holding's excess over its alternative: the whole range stays in
+        the optimisation (a resolve gadget drops the holdings that opt out), and a large M is safe."""
+        assert self.alternatives is not None
+        if self.penalty > 0:
+            return np.stack([root_values, (1.0 + self.penalty) * root_values - self.penalty * self.alternatives])
+        return np.stack([self.alternatives, root_values])
 
     def _prepare(self) -> None:
         """Before an iteration: nothing here (a sampling solver deals its cards)."""
@@ -379,8 +405,8 @@ class SubgameSolver:
             root[self.opponent] *= self._enter()
             root_values = self._pass(p, t, root)
             if p == self.opponent and self.alternatives is not None:
-                sigma = _matched(self.gadget_regret)
-                gv = np.stack([self.alternatives, root_values])
+                sigma = np.stack([1.0 - self._over(), self._over()]) if self.penalty > 0 else _matched(self.gadget_regret)
+                gv = self._gadget_values(root_values)
                 v = (sigma * gv).sum(axis=0)
                 np.maximum(self.gadget_regret + gv - v, 0.0, out=self.gadget_regret)
                 self.gadget_average += self.DTYPE(t) * self.root_reach[self.opponent] * sigma
@@ -428,7 +454,8 @@ class SubgameSolver:
         ]
 
     def entering(self) -> np.ndarray:
-        """Per opponent holding, the average probability of entering the subgame (1 without a gadget)."""
+        """Per opponent holding, the average probability of entering the subgame (1 without a gadget;
+        with a penalty, of being counted as over its alternative)."""
         if self.alternatives is None:
             return np.ones(self.root_reach.shape[1])
         return np.asarray(regret_matching(self.gadget_average)[1])

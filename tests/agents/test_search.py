@@ -176,6 +176,27 @@ def test_search_options_are_checked():
     with pytest.raises(ConfigError, match="search at decision time is for heads-up hold'em"):
         make_agent("cfr", get_game("kuhn"), {"budget_ms": 100})
     assert make_agent("cfr", get_game("kuhn"), {"search": "off"}) is not None
+    with pytest.raises(ConfigError, match="gadget_penalty"):
+        make_agent("cfr", NOLIMIT, {"gadget_penalty": -1})
+    with pytest.raises(ConfigError, match="search_sizes must be positive pot fractions"):
+        make_agent("cfr", NOLIMIT, {"search_sizes": "half/1"})
+    with pytest.raises(ConfigError, match="search_sizes"):
+        make_agent("cfr", NOLIMIT, {"search_sizes": "0/1"})
+
+
+def test_search_sizes_and_the_penalty_reach_the_river_solve():
+    """``search_sizes`` gives the re-solved river its pot fractions (sorted, all-in kept), and
+    ``gadget_penalty`` the solver's penalty gadget."""
+    from showdown.agents.abstract_cfr import search_settings
+
+    settings = search_settings({"search_sizes": "1.5/0.25/0.5", "gadget_penalty": "100"}, NOLIMIT)
+    assert settings.sizing.fractions == (0.25, 0.5, 1.5) and settings.gadget_penalty == 100.0
+    assert search_settings({}, NOLIMIT).sizing.fractions == (0.5, 1.0)
+    root = State.initial(NOLIMIT).apply_betting("r300c/cc/cc/")
+    from showdown.solvers.subgame import Subgame
+
+    sizes = {a.size for a in Subgame.of_state(root, settings.sizing).actions[0] if a.kind is ActionKind.RAISE}
+    assert len(sizes) == 4  # three fractions of the 600-chip pot and all-in
 
 
 def _leduc_table(agent) -> dict[str, dict[str, float]]:
@@ -274,15 +295,52 @@ def test_leduc_unsafe_resolving_gives_back_what_the_gadget_keeps(tmp_path):
     """What the gadget buys, in the whole game: with a coarse blueprint, the safe re-solve is far less
     exploitable than the blueprint; lowering the alternatives (``gadget_margin``) gives part of that
     back, and no gadget at all (unsafe re-solving from the ranges alone) is more exploitable than the
-    blueprint itself, though it gains the most head to head (``benchmarks/bench_search_edge.py``)."""
+    blueprint itself, though it gains the most head to head (``benchmarks/bench_search_edge.py``); the
+    penalty gadget sits in between, the safer the larger its penalty."""
     solver = PCSSolver(LEDUC, StrengthAbstraction(LEDUC, 3), exhaustive=True)
     solver.iterate(40)
     path = str(solver.strategy().save(tmp_path / "leduc.pcs.npz"))
     blueprint = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(make_agent("cfr", LEDUC, {"strategy": path, "search": "off"}))))
     found = {}
-    for label, options in {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}}.items():
+    variants = {"safe": {}, "margin": {"gadget_margin": 0.1}, "unsafe": {"gadget": "off"}, "penalty 10": {"gadget_penalty": 10},
+                "penalty 100": {"gadget_penalty": 100}, "reach": {"gadget": "reach"},
+                "reach, penalty 30": {"gadget": "reach", "gadget_penalty": 30}}
+    for label, options in variants.items():
         agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
         found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
     print(f"Leduc strength:3: blueprint {blueprint:.3f}, " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))
     assert found["safe"] < found["margin"] < found["unsafe"]
     assert found["safe"] < blueprint / 2 and found["unsafe"] > blueprint
+    # the penalty gadget: a large penalty is nearly as safe as resolve, a small one is not safe
+    assert found["safe"] <= found["penalty 100"] < blueprint / 2 and found["penalty 10"] > found["penalty 100"]
+    # the reach gadget: the opponent's gifts loosen the alternatives, the search stays as safe here
+    assert found["reach"] < blueprint / 2 and found["reach, penalty 30"] < blueprint / 2
+
+
+
+_FORKED: list = []  # the agent a forked child inherits (an agent does not pickle)
+
+
+def _search_in_child() -> None:
+    """In a forked process: one river decision searched (the compiled pass imported there); exit 0
+    when the search ran its 8 iterations."""
+    agent = _FORKED[0]
+    state = State.initial(NOLIMIT, ((0, 1), (2, 3)), (10, 20, 30, 40, 50)).apply_betting("r300c/cc/cc/")
+    agent.act(View.of(state, state.current_player, 0))
+    raise SystemExit(0 if agent.last_decision is not None and agent.last_decision.iterations == 8 else 1)
+
+
+def test_a_process_forked_right_after_start_up_can_search():
+    """Evaluators fork workers after building the agent (``showdown exploit --lbr --jobs 2``): a fork
+    while the search's background loading held an import lock left the child's first search waiting
+    for ever. Loading now finishes before any fork."""
+    import multiprocessing
+
+    _FORKED[:] = [make_agent("cfr", NOLIMIT, {"seed": 1, "budget_ms": 60_000, "search_iterations": 8, "search_min_pot": 0})]
+    child = multiprocessing.get_context("fork").Process(target=_search_in_child)
+    child.start()
+    child.join(timeout=300)  # generous: a loaded CI machine; the hang it guards against is for ever
+    if child.is_alive():
+        child.kill()
+        child.join()
+    assert child.exitcode == 0

@@ -9,7 +9,7 @@ import pytest
 
 from showdown.agents.base import View
 from showdown.agents.registry import make_agent
-from showdown.agents.search_edge import river_edge, sample_edges
+from showdown.agents.search_edge import river_edge, sample_edges, turn_edge
 from showdown.games.catalog import get_game
 from showdown.games.state import State
 from showdown.solvers.abstraction import StrengthAbstraction
@@ -101,6 +101,61 @@ def test_ranges_and_values_agree_with_brute_force_over_every_deal(leduc_strategy
     assert edge.searched == pytest.approx(values["searched"] / mass, abs=1e-4)
 
 
+class _SolvedFirstRound:
+    """Brute force's policy for the searched turn: the re-solved strategy in the next-to-last round (in
+    Leduc the first), the blueprint after it."""
+
+    def __init__(self, solved, search, blueprint) -> None:
+        self.solved, self.search, self.blueprint = solved, search, blueprint
+
+    def policy(self, view: View) -> dict[str, float]:
+        if view.round > 0:
+            return self.blueprint.policy(view)
+        state = State.initial(LEDUC).apply_betting(view.betting)
+        node = self.solved.node_of(state)
+        column = np.array([self.search.holdings.index(tuple(view.hole))])
+        return {k: float(v[0]) for k, v in self.solved.letters(node, column).items()}
+
+
+@pytest.mark.parametrize("betting", ["", "r", "rr"])
+def test_turn_values_agree_with_brute_force_over_every_deal_and_last_card(leduc_strategy, betting):
+    """``turn_edge`` from a decision of the next-to-last round (Leduc's first): the re-solved round
+    then the blueprint, and the blueprint throughout, against the blueprint, over every pair of
+    holdings and every last card, equal playing out every deal."""
+    searching = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "budget_ms": 60_000, "turn_budget_ms": 60_000,
+                                          "search_iterations": 40, "seed": 1, "turn": "on"})
+    blueprint = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "search": "off"})
+    holdings = game_holdings(LEDUC)
+    cards = [tuple(int(c) for c in row) for row in holdings.cards]
+    state = State.initial(LEDUC, (cards[0], cards[1]), (cards[2][0],)).apply_betting(betting)
+    me = state.current_player
+    searching._follow(View.of(state, me, 0))
+    search = searching.search
+    edge = turn_edge(search, searching._steps, searching._real, searching._node, me, (), searching._abstract)
+    assert edge is not None and edge.unmatched == 0
+    solved = search.solve(searching._steps, {}, searching._real, searching._node, me, ())
+    ours = _SolvedFirstRound(solved, search, blueprint)
+    values = {"searched": 0.0, "blueprint": 0.0}
+    mass = 0.0
+    for i, j in itertools.permutations(range(len(cards)), 2):
+        if set(cards[i]) & set(cards[j]):
+            continue
+        holes = [None, None]
+        holes[me], holes[1 - me] = cards[i], cards[j]
+        w = _history_probability(blueprint, State.initial(LEDUC, tuple(holes), ()).apply_betting(betting), tuple(holes), 1)
+        if w <= 0:
+            continue
+        mass += w
+        lasts = [c for c in holdings.deck if c not in cards[i] + cards[j]]
+        for last in lasts:
+            dealt = State.initial(LEDUC, tuple(holes), (last,)).apply_betting(betting)
+            values["blueprint"] += w / len(lasts) * _play_out(blueprint, blueprint, dealt, me, 2)
+            values["searched"] += w / len(lasts) * _play_out(ours, blueprint, dealt, me, 3)
+    assert edge.blueprint == pytest.approx(values["blueprint"] / mass, abs=1e-6)
+    assert edge.searched == pytest.approx(values["searched"] / mass, abs=1e-4)
+    assert edge.searched != pytest.approx(edge.blueprint, abs=1e-3)  # the re-solve plays otherwise: a real check
+
+
 def test_no_search_no_edge(leduc_strategy):
     """Zero budget is no search: ``river_edge`` then has nothing to measure."""
     zero = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "budget_ms": 0, "seed": 1})
@@ -139,3 +194,27 @@ def test_a_gadget_margin_lowers_every_alternative_by_that_share_of_the_pot(leduc
     (plain, reach), (lowered, _) = out
     ours = disjoint_reach(game_holdings(LEDUC), reach[me][None, :])[0]
     assert np.allclose(plain - lowered, 0.1 * state.pot() * ours)
+
+
+def test_the_reach_gadget_adds_the_opponent_s_gift_at_its_last_decision(leduc_strategy):
+    """``gadget=reach``: after an opponent's on-tree action this round, each holding's alternative is
+    its blueprint value plus what its best action there would have got more than the one it took
+    (never negative, positive for some holding of a coarse blueprint); without that action, the
+    blueprint's value alone."""
+    state = State.initial(LEDUC, ((42,), (46,)), (50,)).apply_betting("rc/r")
+    me = state.current_player
+    found = {}
+    for gadget in ("blueprint", "reach"):
+        agent = make_agent("cfr", LEDUC, {"strategy": leduc_strategy, "gadget": gadget, "seed": 1})
+        agent._follow(View.of(state, me, 0))
+        search, last = agent.search, agent._steps[-1]
+        ranked = search._ranked_board((50,))
+        reach = search.ranges(agent._steps, {}, (50,), ranked.blocked)
+        found[gadget] = search._alternatives(agent._real, agent._node, 1 - me, me, reach, (50,), ranked, last)
+        if gadget == "reach":
+            earlier = search._blueprint_values(last.real, last.node, 1 - me, me, reach, (50,), ranked)
+            assert search._alternatives(agent._real, agent._node, 1 - me, me, reach, (50,), ranked) == pytest.approx(found["blueprint"])
+    live = reach[1 - me] > 0
+    gift = earlier[1:].max(axis=0) - earlier[1 + 1]  # the opponent raised: the second action of Leduc's check, raise
+    assert np.allclose(found["reach"] - found["blueprint"], np.maximum(gift, 0.0), atol=1e-9)
+    assert (found["reach"][live] >= found["blueprint"][live] - 1e-9).all() and (found["reach"][live] > found["blueprint"][live] + 1e-6).any()

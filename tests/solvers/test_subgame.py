@@ -184,6 +184,56 @@ def test_gadget_values_are_the_better_of_the_alternative_and_the_subgame():
     assert (solver.entering()[reach[opponent] > 0] > 0.95).all()
 
 
+def test_a_large_penalty_keeps_every_holding_at_its_alternative():
+    """The penalty gadget with a large penalty is safe as the resolve gadget is: against the blueprint's
+    best-response values no opponent holding gains more than 2% of the largest value, nor in total."""
+    for seed in range(3):
+        game, holdings, board, ranked, reach, rng = _leduc_case(seed)
+        blueprint = _random_strategy(game, holdings.size, rng)
+        opponent = 1 - int(game.player[0])
+        alt = best_response_values(game, ranked, opponent, blueprint, reach)
+        solver = SubgameSolver(game, ranked, reach, opponent, alt, penalty=1000.0)
+        solver.run(1000)
+        after = best_response_values(game, ranked, opponent, solver.average_strategy(), reach)
+        live = reach[opponent] > 0
+        assert (after[live] <= alt[live] + 0.02 * np.abs(alt).max()).all()
+        assert float(reach[opponent] @ after) <= float(reach[opponent] @ alt) + 0.01 * float(np.abs(reach[opponent] @ alt))
+
+
+def test_a_penalty_gadget_that_never_binds_is_no_gadget():
+    """With alternatives far above what the subgame can give, the penalty gadget's solve is the plain
+    solve from the ranges (the whole range in, nobody counted as over), iteration for iteration."""
+    game, holdings, board, ranked, reach, rng = _leduc_case(4)
+    opponent = 1 - int(game.player[0])
+    plain = SubgameSolver(game, ranked, reach, opponent)
+    plain.run(60)
+    penalised = SubgameSolver(game, ranked, reach, opponent, np.full(holdings.size, 1e6), penalty=50.0)
+    penalised.run(60)
+    assert (penalised.entering()[reach[opponent] > 0] == 0).all()
+    for a, b in zip(plain.average_strategy(), penalised.average_strategy()):
+        assert (a is None and b is None) or np.array_equal(a, b)
+
+
+def test_the_penalty_trades_the_gadget_for_value_against_the_real_range():
+    """Against alternatives that bind (the blueprint's own values), a small penalty lets the opponent's
+    range do worse than under the resolve gadget's solve (the whole range stays in the optimisation)
+    and a large one keeps the holdings at their alternatives as resolve does."""
+    game, holdings, board, ranked, reach, rng = _leduc_case(1)
+    blueprint = _random_strategy(game, holdings.size, rng)
+    opponent = 1 - int(game.player[0])
+    alt = counterfactual_values(game, ranked, opponent, blueprint, reach)[0]
+
+    def against_range(solver):
+        solver.run(1500)
+        return float(reach[opponent] @ best_response_values(game, ranked, opponent, solver.average_strategy(), reach))
+
+    resolve = against_range(SubgameSolver(game, ranked, reach, opponent, alt))
+    small = against_range(SubgameSolver(game, ranked, reach, opponent, alt, penalty=0.5))
+    assert small < resolve
+    with pytest.raises(Exception, match="penalty"):
+        SubgameSolver(game, ranked, reach, opponent, alt, penalty=-1.0)
+
+
 def test_without_a_gadget_cfr_plus_converges_to_an_equilibrium_of_the_subgame():
     game, holdings, board, ranked, reach, rng = _leduc_case(2)
     solver = SubgameSolver(game, ranked, reach, 1)
