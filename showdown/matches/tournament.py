@@ -285,7 +285,8 @@ class _TournamentRun:
 
         out = self.cfg.out
         self.job_list = [
-            Job(m.halves[k], Path(m.halves[k].out or out) / f"{m.halves[k].name}.result.json", label=f"{m.id}#{k}")
+            Job(m.halves[k], Path(m.halves[k].out or out) / f"{m.halves[k].name}.result.json", label=f"{m.id}#{k}",
+                plain_figures=True)  # the table is worked out from the logs (``_outcome``)
             for m, k in self.todo
         ]
         self.where = {id(j): (m, k) for j, (m, k) in zip(self.job_list, self.todo)}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import signal
 from collections.abc import Sequence
@@ -55,3 +56,12 @@ def test_a_worker_killed_in_a_match_fails_that_job_only_and_a_new_worker_plays_o
     assert killed and states[0].result is None and states[0].returncode == -signal.SIGKILL and states[0].error
     assert [s.result.hands if s.result else None for s in states[1:]] == [40, 40]
     assert len(batch.workers) == 2 and all(w.returncode is not None for w in batch.workers)
+
+
+def test_a_job_whose_figures_come_from_its_logs_is_played_with_plain_figures_only(tmp_path: Path) -> None:
+    jobs = _jobs(tmp_path, 2)
+    jobs[1] = dataclasses.replace(jobs[1], plain_figures=True)
+    states = asyncio.run(_Batch(jobs, 1, on_done=None, on_line=None, on_interrupt=None).run(None, install_signals=False))
+    docs = [s.result.doc if s.result else {} for s in states]
+    assert docs[0]["estimator"] != "plain" and docs[1]["estimator"] == "plain"
+    assert docs[1]["hands"] == 40 and Path(docs[1]["jsonl"]).is_file()  # the logs the caller reads are there
