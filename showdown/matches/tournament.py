@@ -5,8 +5,10 @@ The file and its validation: ``tournament_config``; the tables and the ranking: 
 
 Matches: for a 2-player game each unordered pair plays once (seats rotate; with ``duplicate`` the
 two halves reverse the seats); for a 3-player game each set of three plays both cyclic seat orders
-(with ``duplicate``, each in its three rotations: all six seatings). Every half is a separate
-process (``parallel``); its logs go to ``out/matches/<match>/``. A finished half leaves a
+(with ``duplicate``, each in its three rotations: all six seatings). Every half is played in a
+worker process (``parallel``: one per job slot, playing half after half, with only plain running
+figures); its logs go to ``out/matches/<match>/``, from which each match's figures are worked out
+(in a thread, as soon as the match is over, while others play). A finished half leaves a
 ``<half>.done.json`` holding its result and a fingerprint of its settings; a re-run skips halves
 whose fingerprint still matches and whose log is there, and replays the rest from the start.
 """
