@@ -61,36 +61,61 @@ def run_scorecard(
     progress: Callable[[int, int, str], None] | None = None, precision_mbb: float | None = None, max_deals: int = 100_000,
 ) -> dict[str, Any]:
     """The scorecard's document (see the module docstring); ``hands`` deals per match (with
-    ``precision_mbb``: the pilot of each match, played on to that 95% half-width, at most
-    ``max_deals`` deals: ``matches.precision``); ``lbr=False`` skips local best response."""
+    ``precision_mbb``: the pilot of each match; the matches its pilot does not decide are played
+    again to that 95% half-width, at most ``max_deals`` deals: ``matches.precision``);
+    ``lbr=False`` skips local best response."""
     from showdown.agents.probes import PROBES
-    from showdown.matches.precision import play_to_precision
 
     folder.mkdir(parents=True, exist_ok=True)
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
-    results: list[OpponentResult] = []
-    wanted: list[int] = []
-    for k, name in enumerate(names):
+    steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1
+
+    def tell(step: int, what: str) -> None:
         if progress is not None:
-            progress(k, len(names) + 1, name)
-        if precision_mbb is None:
-            results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
-        else:
-            result, plan = play_to_precision(game, bot, name, precision_mbb=precision_mbb, pilot_deals=hands, max_deals=max_deals,
-                                             seed=seed, folder=folder, jobs=jobs)
-            results.append(result)
-            wanted.append(plan.wanted)
-    if progress is not None:
-        progress(len(names), len(names) + 1, "LBR")
+            progress(step, steps, what)
+
+    results: list[OpponentResult] = []
+    for k, name in enumerate(names):
+        tell(k, name + (" (pilot)" if precision_mbb is not None else ""))
+        results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    tell(len(names), "LBR")
     report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
                             action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
-    if progress is not None:
-        progress(len(names) + 1, len(names) + 1, "")
+    plans: list[dict[str, Any]] = [{} for _ in names]
+    if precision_mbb is not None:
+        results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                 folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
+    tell(steps, "")
     doc = scorecard_document(game, bot.display, seed, results, report, why_not)
     doc["precision_mbb"] = precision_mbb
-    for match, deals in zip(doc["matches"], wanted):
-        match["deals_needed"] = deals  # for the precision asked, from the pilot's spread (more than played when capped)
+    for match, plan in zip(doc["matches"], plans):
+        match.update(plan)
     return doc
+
+
+def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report: dict[str, Any] | None, *, precision_mbb: float,
+            max_deals: int, seed: int, folder: Path, jobs: int, tell: Callable[[int, str], None],
+            ) -> tuple[list[OpponentResult], list[dict[str, Any]]]:
+    """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
+    how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
+    from showdown.matches.precision import decided, second_stage
+
+    lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
+    whys = decided(pilots, lbr_intervals)
+    results, plans = [], []
+    for k, (pilot, why) in enumerate(zip(pilots, whys)):
+        deals = pilot.hands // 2
+        if why:
+            results.append(pilot)
+            plans.append({"stage": why, "pilot_deals": deals})
+            continue
+        tell(k, f"{pilot.name} to +/-{precision_mbb:g}")
+        result, plan = second_stage(game, bot, pilot.name, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                    folder=folder, jobs=jobs)
+        results.append(result)
+        plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
+                      "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
+    return results, plans
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,
