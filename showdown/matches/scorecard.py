@@ -10,6 +10,7 @@ once and LBR spreads over ``jobs`` processes, so the cores stay busy.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -85,6 +86,8 @@ def run_scorecard(
     if precision_mbb is not None:
         results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
                                  folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
+        report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                             folder=folder, jobs=jobs)
     tell(steps, "")
     doc = scorecard_document(game, bot.display, seed, results, report, why_not)
     doc["precision_mbb"] = precision_mbb
@@ -116,6 +119,41 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
         plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
                       "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
     return results, plans
+
+
+def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], report: dict[str, Any] | None, *,
+                precision_mbb: float, max_deals: int, seed: int, folder: Path, jobs: int) -> dict[str, Any] | None:
+    """LBR's sets that could be the exploitability bound (upper end above the largest figure's lower
+    end), each run again on other deals for the hands its first run's spread asks for (Stein's
+    two-stage procedure, as the matches: ``matches.precision``); the others keep their first run."""
+    from showdown.matches.precision import SECOND_STAGE_SEED
+
+    if report is None:
+        return None
+    figures = [(r.mbb, r.ci95_mbb[0]) for r in results] + [(s["lbr_mbb"], s["ci95_mbb"][0]) for s in report["sets"]]
+    best_low = max(0.0, max(figures)[1])
+    sets = []
+    for first in report["sets"]:
+        lo, hi = first["ci95_mbb"]
+        hands = int(first["hands"])
+        wanted = math.ceil(((hi - lo) / 2 / precision_mbb) ** 2 * hands)
+        if hi < best_low or wanted <= hands:
+            sets.append({**first, "stage": "first run" if hi < best_low else "first run: within the precision asked"})
+            continue
+        total = min(wanted, max_deals)
+        again, why_not = _lbr(game, bot, hands=total, seed=seed + SECOND_STAGE_SEED, folder=folder, jobs=jobs,
+                              action_sets=[first["actions"]], progress=None)
+        if again is None:
+            sets.append({**first, "stage": f"first run ({why_not})"})
+            continue
+        second = again["sets"][0]
+        half = (hi - lo) / 2 * math.sqrt(hands / total)  # Stein: the first run's spread at the hands chosen
+        sets.append({**second, "ci95_mbb": [second["lbr_mbb"] - half, second["lbr_mbb"] + half], "hands_needed": wanted,
+                     "stage": "refined: run again on other deals for the hands its first run's spread asks for"
+                     + (" (capped)" if wanted > total else ""), "first_run_ci95_mbb": [lo, hi]})
+    best = max(sets, key=lambda s: s["lbr_mbb"])
+    return {**report, "sets": sets, "lbr_mbb": best["lbr_mbb"], "ci95_mbb": best["ci95_mbb"], "best_set": best["actions"],
+            "ci95_method": "the best set's own, after refinement (chosen after the fact)"}
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,
