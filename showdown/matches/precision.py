@@ -20,8 +20,7 @@ holds 0, and every match whose win could be the exploitability bound) ends with 
 at most ``precision`` (unless capped at ``max_deals``, which it says); a decided match keeps its
 pilot's interval, wider, whose sign is what it decided. Coverage: a refined match's interval covers
 with 95% whatever the pilot showed; over the whole procedure a match's reported interval misses
-with probability at most 10% (its pilot's miss or its second stage's, a union bound; in practice a
-decided match's interval lies far from 0 and misses with about 5%).
+with probability at most 10% (its pilot's miss or its second stage's, a union bound).
 """
 
 from __future__ import annotations
