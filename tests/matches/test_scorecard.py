@@ -94,6 +94,8 @@ def test_with_a_precision_each_match_is_decided_by_its_pilot_or_refined_to_it(tm
         else:
             assert m["stage"].startswith("refined") and (hi - lo) / 2 <= 60.0 + 1e-6 and m["pilot_deals"] == 200
     assert stages["rules"]["stage"].startswith("refined")  # a head-to-head at 0 (the bot against itself) is refined
+    page = scorecard_html(doc)
+    assert "half-width of 60 mbb/hand" in page and "baseline, refined" in page
 
 
 def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(tmp_path: Path) -> None:
