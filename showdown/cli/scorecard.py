@@ -26,9 +26,10 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the bot (repeatable)")
     parser.add_argument("--opponents", metavar="NAME,...", help="only these opponents, comma-separated (default: random, call, "
                         "rules, cfr and every probe): fewer matches, more hands each, for the intervals one needs")
-    parser.add_argument("--precision", type=float, metavar="MBB", help="play each match on to a 95%% half-width of MBB "
-                        "mbb/hand: --hands deals are its pilot, whose spread fixes the deals it needs (Stein's two-stage "
-                        "procedure, an interval valid at the count chosen; e.g. --precision 150)")
+    parser.add_argument("--precision", type=float, metavar="MBB", help="--hands deals are each match's pilot; a match its "
+                        "pilot does not decide (interval holding 0, or a win that could be the exploitability bound) is "
+                        "played again to a 95%% half-width of MBB mbb/hand, the deals fixed from the pilot's spread (Stein's "
+                        "two-stage procedure); a decided one keeps its pilot's interval (e.g. --precision 150)")
     parser.add_argument("--max-hands", type=int, default=100_000, metavar="N", help="--precision: at most N deals a match "
                         "(default 100000); a match that would need more says its interval is wider than asked")
     parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
@@ -52,11 +53,14 @@ def _opponents(text: str | None) -> list[str] | None:
 
 def _print_scorecard(doc: dict[str, Any], game: str) -> None:
     print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}"
-          + (f", each played to +/-{doc['precision_mbb']:g} mbb/hand (two-stage; capped ones say so)" if doc.get("precision_mbb") else ""))
+          + (f"; every match not decided by its pilot played to +/-{doc['precision_mbb']:g} mbb/hand (two-stage)"
+             if doc.get("precision_mbb") else ""))
     print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
         capped = "  capped: wider than asked" if "(capped)" in m["estimator"] else ""
+        if str(m.get("stage", "")).startswith("decided"):
+            capped += "  decided by its pilot"
         print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
     if doc["lbr"] is not None:
         print(f"  LBR ({doc['lbr']['setting']}):")

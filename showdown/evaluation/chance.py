@@ -16,6 +16,13 @@ log holds every player's cards, so the equity is of the two real hands.
   corrected only when that mean takes at most ``MAX_RUNOUTS`` board completions to compute; in
   hold'em that leaves out the flop (its "before" is the exact preflop equity of two specific hands,
   1.7 million boards) and corrects the turn and the river.
+* With ``sample_boards`` (what matches use), a round whose "before" is too costly to enumerate (the
+  flop) is corrected too, with "before" estimated from ``SAMPLED_BOARDS`` complete boards drawn at
+  random given the two hands and the cards already out, independently of the cards the round deals:
+  the estimate's mean is the exact "before", so the term still has mean zero (the estimate's own
+  noise, at most ``0.5 / sqrt(SAMPLED_BOARDS)`` of the pot, is what replaces the round's luck). For
+  an all-in before the flop this is the "all-in adjusted" result: the called all-in is scored by
+  its expected value over the boards, whatever board came.
 
 Two players only; position 1's correction is minus position 0's. ``supports(game)`` says why not.
 """
@@ -35,6 +42,8 @@ from showdown.games.state import State
 
 MAX_RUNOUTS = 5000
 """Largest number of board completions enumerated for one exact equity."""
+SAMPLED_BOARDS = 10_000
+"""Complete boards drawn for an equity too costly to enumerate (``sample_boards``)."""
 
 
 def supports(game: GameDef) -> str | None:
@@ -47,12 +56,13 @@ def supports(game: GameDef) -> str | None:
 class ChanceCorrector:
     """Per hand, what each position's result owes to the cards (to be subtracted)."""
 
-    def __init__(self, game: GameDef) -> None:
+    def __init__(self, game: GameDef, *, sample_boards: bool = False) -> None:
         why = supports(game)
         if why is not None:
             raise ValueError(why)
         self.game = game
         self.deck = make_deck(game.num_ranks, game.num_suits)
+        self.sample_boards = sample_boards
         self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
 
     def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
@@ -73,6 +83,8 @@ class ChanceCorrector:
                 continue
             before = self._equity(h0, h1, dealt)  # the exact mean of "after": None when too costly
             after = self._equity(h0, h1, dealt + cards)
+            if before is None and after is not None and self.sample_boards:
+                before = self._sampled_equity(h0, h1, dealt)  # an unbiased estimate of it, drawn without the round's cards
             if before is not None and after is not None:
                 total += (after - before) * pots[min(r, len(pots) - 1)]
             dealt += cards
@@ -91,6 +103,15 @@ class ChanceCorrector:
         if self._holdem_classes:
             return _class_equity(h0, h1)
         return None
+
+    def _sampled_equity(self, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float:
+        """Position 0's share of the pot over ``SAMPLED_BOARDS`` random completions of ``board``; the
+        boards depend only on the cards given (the same for both seatings of a deal)."""
+        a, b, out = tuple(sorted(h0)), tuple(sorted(h1)), tuple(sorted(board))
+        g = self.game
+        if a <= b:
+            return sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), a, b, out, seed=_seed_of(a, b, out))
+        return 1.0 - sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), b, a, out, seed=_seed_of(b, a, out))
 
     def _equity(self, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
         """Position 0's exact share of the pot at a showdown, over every completion of ``board``."""
@@ -135,6 +156,49 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)
 
 
+def _seed_of(h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> int:
+    """A seed from the cards already out (never from the cards still to come)."""
+    seed = 0x5EED
+    for c in (*h0, -1, *h1, -1, *board):
+        seed = (seed * 1_000_003 + c + 2) % (1 << 63)
+    return seed
+
+
+@lru_cache(maxsize=8192)
+def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...],
+                   *, seed: int, boards: int = SAMPLED_BOARDS) -> float:
+    """``h0``'s share of the pot against ``h1`` over ``boards`` completions of ``board`` drawn
+    uniformly (with ``seed``): an unbiased estimate of the exact equity."""
+    from showdown.games.evaluate import hand_values
+
+    used = set(h0) | set(h1) | set(board)
+    rest = np.array([c for c in make_deck(ranks, suits) if c not in used], dtype=np.int64)
+    need = board_size - len(board)
+    if need <= 0:
+        return float(_exact_equity(ranks, suits, board_size, h0, h1, board) or 0.5)
+    runs = np.random.default_rng(seed).permutation(rest)[_subsets(boards, len(rest), need)]
+    full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (boards, len(board))), runs], axis=1)
+    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (boards, len(h0))), full], axis=1))
+    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (boards, len(h1))), full], axis=1))
+    return float(((a > b).sum() + 0.5 * (a == b).sum()) / boards)
+
+
+@lru_cache(maxsize=16)
+def _subsets(rows: int, n: int, k: int) -> np.ndarray:
+    """``rows`` sets of ``k`` distinct indices below ``n``, drawn once (fixed seed). Applied to a
+    uniformly shuffled list of the cards left, each row is a uniform draw of ``k`` of them, so a
+    mean over the rows is unbiased; the shuffle (seeded per hand) is what is random per hand."""
+    rng = np.random.default_rng(20_451)
+    out = rng.integers(0, n, size=(rows, k))
+    while True:  # rows with a repeated index drawn again: rejection keeps each row uniform
+        ordered = np.sort(out, axis=1)
+        bad = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+        if bad.size == 0:
+            out.setflags(write=False)
+            return out
+        out[bad] = rng.integers(0, n, size=(bad.size, k))
+
+
 @lru_cache(maxsize=1)
 def _class_table() -> np.ndarray:
     from showdown.solvers.equity import equity_table
@@ -149,4 +213,4 @@ def _class_equity(h0: tuple[int, ...], h1: tuple[int, ...]) -> float:
     return float(_class_table()[class_of(*h0), class_of(*h1)])
 
 
-__all__ = ["ChanceCorrector", "MAX_RUNOUTS", "supports"]
+__all__ = ["ChanceCorrector", "MAX_RUNOUTS", "SAMPLED_BOARDS", "sampled_equity", "supports"]

@@ -107,13 +107,15 @@ def read_logs(
     encoder_for: Any = None,
     halves: bool = True,
     chance: bool = False,
+    sample_boards: bool = True,
 ) -> LogSet:
     """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
 
     The game comes from ``game`` or the first file's header (None when it cannot be resolved: the
     figures are then in chips only). ``encoder_for(game)`` may return an ``AivatEstimator`` to place
     the hands in the game's tree. Each file is its own ``half`` (for duplicate pairing) when
-    ``halves``. Errors name the file and line.
+    ``halves``. ``chance``: with the cards' luck taken out (``evaluation.chance``; ``sample_boards``:
+    the flop's too, from sampled boards). Errors name the file and line.
     """
     files = [Path(p) for p in paths]
     if not files:
@@ -134,7 +136,7 @@ def read_logs(
         from showdown.evaluation.chance import ChanceCorrector, supports
 
         if supports(game) is None:
-            corrector = ChanceCorrector(game)
+            corrector = ChanceCorrector(game, sample_boards=sample_boards)
     collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
     for k, path in enumerate(files):

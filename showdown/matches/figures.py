@@ -158,7 +158,7 @@ class _ChanceStats:
     def __init__(self, game: GameDef, labels: Sequence[str], big_blind: int) -> None:
         from showdown.evaluation.chance import ChanceCorrector
 
-        self.corrector = ChanceCorrector(game)
+        self.corrector = ChanceCorrector(game, sample_boards=True)
         self.stats = MatchStats(labels, big_blind, game.num_players)
 
     def add(self, records: Sequence[HandRecord]) -> None:

@@ -1,23 +1,32 @@
-"""A duplicate match played to a given precision: Stein's two-stage procedure (Stein 1945, "A
-two-sample test for a linear hypothesis whose power is independent of the variance").
+"""Matches played to the precision that decides something: Stein's two-stage procedure (Stein 1945,
+"A two-sample test for a linear hypothesis whose power is independent of the variance") with a
+rule for which matches need it.
 
-A pilot match of ``pilot`` deals estimates the spread of the chance-corrected per-deal result; from
-it, the total number of deals ``n`` that gives a 95% half-width of ``precision`` mbb/hand is fixed
-in advance of the rest; the rest (``n - pilot`` deals, other cards) is played as a second match, and
-the result is the mean over all ``n`` deals with the half-width ``z s_pilot / sqrt(n)``. Because
-``n`` depends only on the pilot's spread, not on the results after it, the interval keeps its
-coverage (Stein's interval is exact for normal data with the t quantile; with hundreds of pilot
-deals the t and normal quantiles agree to 1%), unlike stopping when a running interval looks narrow
-enough, which needs an anytime-valid interval. A cap (``max_deals``) bounds the time: a match that
-would need more is played to the cap and its interval is wider than asked, and says so.
+Every match first plays a pilot of ``pilot`` deals. From the pilots (and LBR's sets, when it ran)
+each match is then either
 
-Used by ``showdown scorecard --precision``: each opponent gets the deals its own spread needs (the
-all-in probes many more than the baselines), instead of one count for all.
+* **decided**: its pilot interval excludes 0 (who wins the head-to-head is settled) and it cannot
+  be the exploitability bound (its upper end lies below the lower end of the largest win found):
+  its figure and interval are the pilot's; or
+* **refined**: a second match on other cards, of ``n`` deals fixed from the pilot's spread alone
+  for a 95% half-width of ``precision`` mbb/hand, gives its figure and interval (the pilot's deals
+  only chose ``n``; pooling them would let the pilot's result, which chose the match, into the
+  estimate). ``n`` is fixed before the second match starts, so its interval keeps its coverage at
+  the count chosen (exact for normal data with the t quantile; with hundreds of pilot deals t and
+  normal quantiles agree to 1%), unlike stopping when a running interval looks narrow enough.
+
+What ``+/-precision`` means: every match that is not decided (a head-to-head whose pilot interval
+holds 0, and every match whose win could be the exploitability bound) ends with a 95% half-width of
+at most ``precision`` (unless capped at ``max_deals``, which it says); a decided match keeps its
+pilot's interval, wider, whose sign is what it decided. Coverage: a refined match's interval covers
+with 95% whatever the pilot showed; over the whole procedure a match's reported interval misses
+with probability at most 10% (its pilot's miss or its second stage's, a union bound).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -31,43 +40,58 @@ SECOND_STAGE_SEED = 1_000_003
 
 @dataclass(frozen=True, slots=True)
 class Plan:
-    """The deals the two stages play: ``total`` in all (pilot included; ``wanted`` before the cap), and
-    the half-width expected."""
+    """The second match's deals (``total``; ``wanted`` before the cap) after a pilot of ``pilot``, and
+    the half-width expected; ``total`` 0 when the pilot decided the match."""
 
     pilot: int
     total: int
     half_width_mbb: float
     capped: bool
     wanted: int
+    why: str = ""
 
 
 def deals_needed(pilot: OpponentResult, precision_mbb: float, max_deals: int) -> Plan:
-    """The total deals for a 95% half-width of ``precision_mbb`` from the pilot's interval."""
+    """The deals of a second match for a 95% half-width of ``precision_mbb``, from the pilot's interval."""
     deals = max(1, pilot.hands // 2)  # a duplicate match's hands are its deals played in both seatings
     lo, hi = pilot.ci95_mbb
     spread = (hi - lo) / 2 * math.sqrt(deals) / Z95  # the pilot's standard deviation of a deal's result
-    wanted = max(deals, math.ceil((Z95 * spread / precision_mbb) ** 2))
-    total = min(wanted, max(deals, max_deals))
-    return Plan(deals, total, Z95 * spread / math.sqrt(total), capped=wanted > total, wanted=wanted)
+    wanted = max(2, math.ceil((Z95 * spread / precision_mbb) ** 2))
+    total = min(wanted, max(2, max_deals))
+    return Plan(deals, total, Z95 * spread / math.sqrt(total), capped=wanted > total, wanted=wanted, why="refined")
+
+
+def decided(pilots: Sequence[OpponentResult], bound_intervals: Sequence[tuple[float, float]] = ()) -> list[str]:
+    """Why each pilot settles its match ("" when it must be refined): its interval excludes 0 and
+    lies below the lower end of the largest win found (the pilots', and ``bound_intervals``: LBR's)."""
+    wins = [(r.mbb, r.ci95_mbb) for r in pilots] + [((lo + hi) / 2, (lo, hi)) for lo, hi in bound_intervals]
+    best_low = max(max(wins, key=lambda w: w[0])[1][0], 0.0) if wins else 0.0  # the bound is at least 0
+    out = []
+    for r in pilots:
+        lo, hi = r.ci95_mbb
+        settled = (lo > 0.0 or hi < 0.0) and hi < best_low
+        out.append(f"decided by its pilot: its interval excludes 0 and lies below {best_low:+.0f}, the bound's lower end"
+                   if settled else "")
+    return out
+
+
+def second_stage(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult, *, precision_mbb: float, max_deals: int,
+                 seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
+    """The refined figure of a match (module docstring): a second match of the deals its pilot needs."""
+    plan = deals_needed(pilot, precision_mbb, max_deals)
+    rest = play_opponent(game, bot, opponent, hands=plan.total, seed=seed + SECOND_STAGE_SEED, folder=folder, jobs=jobs)
+    mean = rest.mbb
+    estimator = f"{rest.estimator}, two-stage (Stein 1945) to +/-{precision_mbb:g}" + (" (capped)" if plan.capped else "")
+    result = replace(rest, ci95_mbb=(mean - plan.half_width_mbb, mean + plan.half_width_mbb), estimator=estimator)
+    return result, plan
 
 
 def play_to_precision(game: str, bot: AgentSpec, opponent: str, *, precision_mbb: float, pilot_deals: int, max_deals: int,
                       seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
-    """The opponent's result over the deals Stein's procedure asks for (module docstring), and its plan."""
+    """One match refined to ``precision_mbb`` whatever its pilot showed: the pilot, then ``second_stage``."""
     pilot = play_opponent(game, bot, opponent, hands=pilot_deals, seed=seed, folder=folder, jobs=jobs)
-    plan = deals_needed(pilot, precision_mbb, max_deals)
-    if plan.total <= plan.pilot:
-        rest_deals, rest_mbb = 0, 0.0
-    else:
-        rest = play_opponent(game, bot, opponent, hands=plan.total - plan.pilot, seed=seed + SECOND_STAGE_SEED, folder=folder,
-                             jobs=jobs)
-        rest_deals, rest_mbb = rest.hands // 2, rest.mbb
-    deals = plan.pilot + rest_deals
-    mean = (pilot.mbb * plan.pilot + rest_mbb * rest_deals) / deals
-    estimator = f"{pilot.estimator}, two-stage (Stein 1945) to +/-{precision_mbb:g}" + (" (capped)" if plan.capped else "")
-    result = replace(pilot, mbb=mean, ci95_mbb=(mean - plan.half_width_mbb, mean + plan.half_width_mbb), hands=2 * deals,
-                     estimator=estimator)
-    return result, plan
+    return second_stage(game, bot, opponent, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                        folder=folder, jobs=jobs)
 
 
-__all__ = ["Plan", "deals_needed", "play_to_precision"]
+__all__ = ["Plan", "decided", "deals_needed", "play_to_precision", "second_stage"]

@@ -10,6 +10,7 @@ once and LBR spreads over ``jobs`` processes, so the cores stay busy.
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -61,36 +62,98 @@ def run_scorecard(
     progress: Callable[[int, int, str], None] | None = None, precision_mbb: float | None = None, max_deals: int = 100_000,
 ) -> dict[str, Any]:
     """The scorecard's document (see the module docstring); ``hands`` deals per match (with
-    ``precision_mbb``: the pilot of each match, played on to that 95% half-width, at most
-    ``max_deals`` deals: ``matches.precision``); ``lbr=False`` skips local best response."""
+    ``precision_mbb``: the pilot of each match; the matches its pilot does not decide are played
+    again to that 95% half-width, at most ``max_deals`` deals: ``matches.precision``);
+    ``lbr=False`` skips local best response."""
     from showdown.agents.probes import PROBES
-    from showdown.matches.precision import play_to_precision
 
     folder.mkdir(parents=True, exist_ok=True)
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
-    results: list[OpponentResult] = []
-    wanted: list[int] = []
-    for k, name in enumerate(names):
+    steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1
+
+    def tell(step: int, what: str) -> None:
         if progress is not None:
-            progress(k, len(names) + 1, name)
-        if precision_mbb is None:
-            results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
-        else:
-            result, plan = play_to_precision(game, bot, name, precision_mbb=precision_mbb, pilot_deals=hands, max_deals=max_deals,
-                                             seed=seed, folder=folder, jobs=jobs)
-            results.append(result)
-            wanted.append(plan.wanted)
-    if progress is not None:
-        progress(len(names), len(names) + 1, "LBR")
+            progress(step, steps, what)
+
+    results: list[OpponentResult] = []
+    for k, name in enumerate(names):
+        tell(k, name + (" (pilot)" if precision_mbb is not None else ""))
+        results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    tell(len(names), "LBR")
     report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
                             action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
-    if progress is not None:
-        progress(len(names) + 1, len(names) + 1, "")
+    plans: list[dict[str, Any]] = [{} for _ in names]
+    if precision_mbb is not None:
+        results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                 folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
+        report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                             folder=folder, jobs=jobs)
+    tell(steps, "")
     doc = scorecard_document(game, bot.display, seed, results, report, why_not)
     doc["precision_mbb"] = precision_mbb
-    for match, deals in zip(doc["matches"], wanted):
-        match["deals_needed"] = deals  # for the precision asked, from the pilot's spread (more than played when capped)
+    for match, plan in zip(doc["matches"], plans):
+        match.update(plan)
     return doc
+
+
+def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report: dict[str, Any] | None, *, precision_mbb: float,
+            max_deals: int, seed: int, folder: Path, jobs: int, tell: Callable[[int, str], None],
+            ) -> tuple[list[OpponentResult], list[dict[str, Any]]]:
+    """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
+    how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
+    from showdown.matches.precision import decided, second_stage
+
+    lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
+    whys = decided(pilots, lbr_intervals)
+    results, plans = [], []
+    for k, (pilot, why) in enumerate(zip(pilots, whys)):
+        deals = pilot.hands // 2
+        if why:
+            results.append(pilot)
+            plans.append({"stage": why, "pilot_deals": deals})
+            continue
+        tell(k, f"{pilot.name} to +/-{precision_mbb:g}")
+        result, plan = second_stage(game, bot, pilot.name, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                    folder=folder, jobs=jobs)
+        results.append(result)
+        plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
+                      "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
+    return results, plans
+
+
+def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], report: dict[str, Any] | None, *,
+                precision_mbb: float, max_deals: int, seed: int, folder: Path, jobs: int) -> dict[str, Any] | None:
+    """LBR's sets that could be the exploitability bound (upper end above the largest figure's lower
+    end), each run again on other deals for the hands its first run's spread asks for (Stein's
+    two-stage procedure, as the matches: ``matches.precision``); the others keep their first run."""
+    from showdown.matches.precision import SECOND_STAGE_SEED
+
+    if report is None:
+        return None
+    figures = [(r.mbb, r.ci95_mbb[0]) for r in results] + [(s["lbr_mbb"], s["ci95_mbb"][0]) for s in report["sets"]]
+    best_low = max(0.0, max(figures)[1])
+    sets = []
+    for first in report["sets"]:
+        lo, hi = first["ci95_mbb"]
+        hands = int(first["hands"])
+        wanted = math.ceil(((hi - lo) / 2 / precision_mbb) ** 2 * hands)
+        if hi < best_low or wanted <= hands:
+            sets.append({**first, "stage": "first run" if hi < best_low else "first run: within the precision asked"})
+            continue
+        total = min(wanted, max_deals)
+        again, why_not = _lbr(game, bot, hands=total, seed=seed + SECOND_STAGE_SEED, folder=folder, jobs=jobs,
+                              action_sets=[first["actions"]], progress=None)
+        if again is None:
+            sets.append({**first, "stage": f"first run ({why_not})"})
+            continue
+        second = again["sets"][0]
+        half = (hi - lo) / 2 * math.sqrt(hands / total)  # Stein: the first run's spread at the hands chosen
+        sets.append({**second, "ci95_mbb": [second["lbr_mbb"] - half, second["lbr_mbb"] + half], "hands_needed": wanted,
+                     "stage": "refined: run again on other deals for the hands its first run's spread asks for"
+                     + (" (capped)" if wanted > total else ""), "first_run_ci95_mbb": [lo, hi]})
+    best = max(sets, key=lambda s: s["lbr_mbb"])
+    return {**report, "sets": sets, "lbr_mbb": best["lbr_mbb"], "ci95_mbb": best["ci95_mbb"], "best_set": best["actions"],
+            "ci95_method": "the best set's own, after refinement (chosen after the fact)"}
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,

@@ -28,8 +28,12 @@ def _ci(ci: list[float]) -> str:
 
 def scorecard_html(doc: dict[str, Any]) -> str:
     """The page for a ``showdown scorecard --json`` document."""
-    rows = "".join(_row([m["opponent"], f"{m['bot_mbb']:+,.0f}", _ci(m["ci95_mbb"]), f"{m['hands']:,}", m["kind"]], m["bot_mbb"])
+    rows = "".join(_row([m["opponent"], f"{m['bot_mbb']:+,.0f}", _ci(m["ci95_mbb"]), f"{m['hands']:,}",
+                         m["kind"] + (f", {m['stage'].split(':')[0]}" if m.get("stage") else "")], m["bot_mbb"])
                    for m in doc["matches"])
+    precision = (f"<p>Every match not decided by its pilot (interval excluding 0 and below the bound), and every LBR set "
+                 f"that could be the bound, played again to a 95% half-width of {doc['precision_mbb']:g} mbb/hand "
+                 "(Stein's two-stage procedure; capped ones say so in --json).</p>" if doc.get("precision_mbb") else "")
     lbr = doc.get("lbr")
     if lbr is not None:
         lbr_rows = "".join(_row([s["actions"], f"{s['lbr_mbb']:+,.0f}", _ci(s["ci95_mbb"]), f"{s['hands']:,}", s.get("sizes", "")],
@@ -51,7 +55,7 @@ main {{ max-width: 960px; margin: 0 auto; padding: 18px; }}
 <p>Exploitability lower bound: <b>{bound:,.0f} mbb/hand</b>, 95% CI {_ci(doc['exploitability_ci95_mbb'])}, found by
 {escape(doc['found_by'])}. {escape(doc['note'])}. Seed {doc['seed']}.</p>
 <h2>Duplicate matches (chance-corrected): the bot's win rate</h2>
-<table><tr><th>opponent</th><th>bot wins (mbb/hand)</th><th>95% CI</th><th>hands</th><th>kind</th></tr>{rows}</table>
+{precision}<table><tr><th>opponent</th><th>bot wins (mbb/hand)</th><th>95% CI</th><th>hands</th><th>kind</th></tr>{rows}</table>
 <h2>Local best response (Lisy and Bowling 2017)</h2>
 {lbr_part}
 </main></body></html>

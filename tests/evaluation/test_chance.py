@@ -77,3 +77,76 @@ def test_agrees_with_the_exact_value_and_cuts_the_variance(tmp_path: Path) -> No
     doc = json.loads(analyzed.stdout)
     assert doc["estimator"] == "chance"
     assert doc["players"][0]["per100"] == pytest.approx(chance["agents"][0]["per100"])
+
+
+def _exact_preflop_equity(h0: tuple[int, int], h1: tuple[int, int]) -> float:
+    """Every one of the 1,712,304 boards (the reference the sampled estimate is tested against)."""
+    from showdown.games.evaluate import hand_values
+
+    rest = np.array([c for c in make_deck(13, 4) if c not in (*h0, *h1)], dtype=np.int64)
+    boards = rest[np.array(list(itertools.combinations(range(len(rest)), 5)), dtype=np.int64)]
+    n = len(boards)
+    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0), (n, 2)), boards], axis=1))
+    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1), (n, 2)), boards], axis=1))
+    return float(((a > b).sum() + 0.5 * (a == b).sum()) / n)
+
+
+@pytest.mark.slow
+def test_the_sampled_preflop_equity_is_an_unbiased_estimate_of_the_exact_one() -> None:
+    from showdown.evaluation.chance import SAMPLED_BOARDS, sampled_equity
+
+    h0, h1 = (48, 49), (44, 45)  # a pair of aces against a pair of kings, 1.7 million boards enumerated
+    exact = _exact_preflop_equity(h0, h1)
+    draws = np.array([sampled_equity(13, 4, 5, h0, h1, (), seed=s) for s in range(200)])
+    sd = float(np.sqrt(exact * (1 - exact) / SAMPLED_BOARDS))  # at most: ties only lower it
+    assert all(abs(d - exact) < 6 * sd for d in draws)  # each draw: a 6-sd miss has chance < 1e-8
+    assert abs(float(draws.mean()) - exact) < 6 * sd / np.sqrt(len(draws))  # the mean of 200: unbiased
+
+
+def test_the_flop_term_has_mean_zero_given_the_hands() -> None:
+    """The sampled "before" of the flop is the same whatever flop comes, so the flop term's mean over
+    every flop is the exact equity (enumerated: every flop's 990 turn and river cards) minus the
+    sampled one: within the sample's noise, and 0 only on average over the samples' seeds."""
+    from showdown.evaluation.chance import SAMPLED_BOARDS
+
+    game = get_game("holdem-nolimit")
+    c = ChanceCorrector(game, sample_boards=True)
+    plain = ChanceCorrector(game)
+    hole = [(48, 49), (44, 45)]
+    deck = list(make_deck(13, 4))
+    rest = [x for x in deck if x not in (48, 49, 44, 45)]
+    rng = np.random.default_rng(11)
+    flops = [tuple(int(x) for x in rng.choice(rest, 3, replace=False)) for _ in range(300)]
+    betting = "cc/"
+    terms = [c.corrections(hole, [(), f], betting)[0] - plain.corrections(hole, [(), f], betting)[0] for f in flops]
+    pot = 200.0  # both blinds called: the pot when the flop comes
+    flop_equities = np.array(terms) / pot + c._sampled_equity(hole[0], hole[1], ())
+    # each flop's term is (equity after the flop - sampled preflop equity) x pot: same offset for every flop
+    assert np.allclose(flop_equities, [c.showdown_equity(hole[0], hole[1], f) for f in flops])
+    exact_over_flops = float(np.mean([c.showdown_equity(hole[0], hole[1], f) for f in flops]))
+    sd = 0.5 / np.sqrt(SAMPLED_BOARDS) + 0.5 / np.sqrt(len(flops))
+    assert abs(exact_over_flops - c._sampled_equity(hole[0], hole[1], ())) < 6 * sd
+
+
+def test_a_called_all_in_before_the_flop_is_scored_by_its_expected_value_whatever_the_board() -> None:
+    """The "all-in adjusted" result: with the flop, turn and river terms taken out, a preflop all-in's
+    corrected result is the same on every board (only the deal's term and the sampled equity left)."""
+    game = get_game("holdem-nolimit")
+    c = ChanceCorrector(game, sample_boards=True)
+    plain = ChanceCorrector(game)
+    stack = game.stack[0]
+    hole = [(48, 49), (44, 45)]
+    rest = [x for x in make_deck(13, 4) if x not in (48, 49, 44, 45)]
+    rng = np.random.default_rng(3)
+    corrected, uncorrected = [], []
+    for _ in range(40):
+        board = [int(x) for x in rng.choice(rest, 5, replace=False)]
+        from showdown.games.evaluate import hand_values
+
+        a, b = (int(hand_values(np.array([[*h, *board]]))[0]) for h in hole)
+        won = stack if a > b else -stack if a < b else 0
+        groups = [(), tuple(board[:3]), (board[3],), (board[4],)]
+        corrected.append(won - c.corrections(hole, groups, f"r{stack}c///")[0])
+        uncorrected.append(won - plain.corrections(hole, groups, f"r{stack}c///")[0])
+    assert max(corrected) - min(corrected) < 1e-6 * stack
+    assert max(uncorrected) - min(uncorrected) > 0.1 * stack  # without the flop term the board's luck stays

@@ -20,9 +20,9 @@ def _pilot(half_width: float, deals: int) -> OpponentResult:
 
 def test_the_deals_needed_grow_with_the_square_of_the_precision_asked() -> None:
     plan = deals_needed(_pilot(600.0, 1000), 150.0, 100_000)
-    assert plan.pilot == 1000 and plan.total == 16_000 and not plan.capped  # (600 / 150)^2 times the pilot
+    assert plan.pilot == 1000 and plan.total == 16_000 and not plan.capped  # (600 / 150)^2 times the pilot, in a second match
     assert plan.half_width_mbb == pytest.approx(150.0)
-    assert deals_needed(_pilot(100.0, 1000), 150.0, 100_000).total == 1000  # precise enough already: no second match
+    assert deals_needed(_pilot(100.0, 1000), 150.0, 100_000).total == 445  # (100 / 150)^2 x 1000
 
 
 def test_a_match_that_would_need_more_than_the_cap_stops_there_and_says_its_interval_is_wider() -> None:
@@ -50,3 +50,34 @@ def test_scorecard_refuses_a_precision_that_is_not_positive(tmp_path: Path) -> N
     out = subprocess.run([sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn", "--precision", "0",
                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300)
     assert out.returncode == 2 and "--precision must be above 0" in out.stderr and "Traceback" not in out.stderr
+
+
+def _result(name: str, mbb: float, half: float) -> OpponentResult:
+    return OpponentResult(name, mbb, (mbb - half, mbb + half), 2000, "chance", 1)
+
+
+def test_a_pilot_decides_its_match_only_when_it_excludes_zero_and_lies_below_the_bound() -> None:
+    from showdown.matches.precision import decided
+
+    pilots = [_result("call", -3000.0, 900.0),  # the bot wins by thousands: decided
+              _result("rules", 100.0, 300.0),  # a head-to-head near zero: refined
+              _result("probe-tiny", 800.0, 300.0),  # the largest win: the bound itself, refined
+              _result("probe-odd", 600.0, 300.0),  # could be the largest (its upper end above 500): refined
+              _result("probe-jam", 300.0, 100.0)]  # wins, but surely less than the best's lower end: decided
+    whys = decided(pilots)
+    assert [bool(w) for w in whys] == [True, False, False, False, True]
+    assert "excludes 0" in whys[0]
+    # LBR's interval [1000, 1600] is the bound now: the probes whose whole interval lies below 1000 are decided
+    assert [bool(w) for w in decided(pilots, [(1000.0, 1600.0)])] == [True, False, False, True, True]
+
+
+def test_a_refined_match_is_its_second_stage_alone_with_steins_half_width(tmp_path: Path) -> None:
+    from showdown.matches.precision import second_stage
+
+    first = OpponentResult("random", 0.0, (-400.0, 400.0), 200, "chance", 4)  # 100 deals at +/-400
+    result, plan = second_stage("kuhn", AgentSpec(name="rules"), "random", first, precision_mbb=100.0, max_deals=5000, seed=4,
+                                folder=tmp_path)
+    assert plan.total == 1600 and result.hands == 2 * 1600  # (400 / 100)^2 x 100 deals
+    lo, hi = result.ci95_mbb
+    assert (hi - lo) / 2 == pytest.approx(100.0) and lo < result.mbb < hi
+    assert result.mbb != 0.0  # the second match's own figure, not pooled with the pilot's

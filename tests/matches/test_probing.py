@@ -43,3 +43,12 @@ def test_a_bot_with_other_options_is_not_read_back_as_the_plain_one(tmp_path: Pa
     assert len(list(tmp_path.glob("*.opponent.json"))) == 2
     assert match_name(AgentSpec(command="python a.py --x 1"), "call", 3, 100) != match_name(
         AgentSpec(command="python a.py --x 2"), "call", 3, 100)
+
+
+def test_the_cfr_opponent_is_its_blueprint_without_search_and_is_kept_apart(tmp_path: Path) -> None:
+    from showdown.matches.probing import opponent_spec
+
+    assert dict(opponent_spec("cfr").options) == {"search": "off"} and dict(opponent_spec("call").options) == {}
+    assert "search_off" in match_name(AgentSpec(name="rules"), "cfr", 1, 10)
+    result = play_opponent("leduc", AgentSpec(name="rules"), "cfr", hands=10, seed=1, folder=tmp_path)
+    assert result.hands == 20 and list(tmp_path.glob("cfr-search_off-vs-rules-1-10*"))

@@ -80,3 +80,30 @@ def test_scorecard_plays_only_the_opponents_asked_for_and_skips_lbr_on_request(t
     assert doc["lbr"] is None and "--no-lbr" in doc["lbr_note"] and not list(tmp_path.glob("lbr-*.json"))
     bad = subprocess.run([*command[:12], "call,nobody"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--opponents: nobody" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_with_a_precision_each_match_is_decided_by_its_pilot_or_refined_to_it(tmp_path: Path) -> None:
+    doc = run_scorecard("kuhn", AgentSpec(name="rules"), hands=200, seed=5, folder=tmp_path, jobs=2,
+                        opponents=["call", "random", "rules"], lbr=False, precision_mbb=60.0, max_deals=20_000)
+    stages = {m["opponent"]: m for m in doc["matches"]}
+    assert set(stages) == {"call", "random", "rules"}
+    for m in doc["matches"]:
+        lo, hi = m["ci95_mbb"]
+        if m["stage"].startswith("decided"):
+            assert m["hands"] == 400 and (lo > 0 or hi < 0)  # the pilot's own figure, its sign settled
+        else:
+            assert m["stage"].startswith("refined") and (hi - lo) / 2 <= 60.0 + 1e-6 and m["pilot_deals"] == 200
+    assert stages["rules"]["stage"].startswith("refined")  # a head-to-head at 0 (the bot against itself) is refined
+    page = scorecard_html(doc)
+    assert "half-width of 60 mbb/hand" in page and "baseline, refined" in page
+
+
+def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(tmp_path: Path) -> None:
+    doc = run_scorecard("kuhn", AgentSpec(name="call"), hands=60, seed=2, folder=tmp_path, jobs=2, opponents=["rules"],
+                        lbr_hands=100, precision_mbb=40.0, max_deals=20_000)
+    (lbr_set,) = doc["lbr"]["sets"]
+    lo, hi = lbr_set["ci95_mbb"]
+    assert lbr_set["stage"].startswith("refined") and lbr_set["hands"] > 100, lbr_set  # 100 LBR hands: far from +/-40
+    assert (hi - lo) / 2 <= 40.0 + 1e-6 and lo < lbr_set["lbr_mbb"] < hi
+    assert doc["found_by"] == f"LBR {lbr_set['actions']}" and doc["exploitability_lower_bound_mbb"] == lbr_set["lbr_mbb"]
+    assert len(list(tmp_path.glob("lbr-*.json"))) == 2  # the first run and the second, each kept for a resume
