@@ -525,19 +525,38 @@ def _generate_bets(
         slack = _alice_best_values(sub_game, sub_mats, sub_bob).max(axis=1) - game.bb * mats.p
         bob = np.empty((NUM_CLASSES, m))
         bob[:, subset] = sub_bob
-        missing = []
-        for i in sorted(set(range(m)) - set(subset)):
-            guesses = sub_bob if i not in known else np.hstack([known[i][:, None], sub_bob])
-            calls = deterring_calls(mats.G[i], slack, guesses)
-            if calls is None:
-                missing.append(i)
-            else:
-                bob[:, i] = known[i] = calls
+        support = {i for j, i in enumerate(subset) if sub_alice[:, 1 + j].max() > 0.0}
+        near, far = _next_to_support(m, subset, support)
+        missing: list[int] = []
+        for group in (near, far):  # the far bets only once every near one is deterred: a round saved
+            for i in group:
+                guesses = sub_bob if i not in known else np.hstack([known[i][:, None], sub_bob])
+                calls = deterring_calls(mats.G[i], slack, guesses)
+                if calls is None:
+                    missing.append(i)
+                else:
+                    bob[:, i] = known[i] = calls
+            if missing:
+                break
         if not missing:
             alice = np.zeros((NUM_CLASSES, m + 1))
             alice[:, 0] = sub_alice[:, 0]
             alice[:, [1 + i for i in subset]] = sub_alice[:, 1:]
             return alice, bob, iterations
         undeterred.update(missing)
-        support = {i for j, i in enumerate(subset) if sub_alice[:, 1 + j].max() > 0.0}
         subset = sorted(support | undeterred)
+
+
+def _next_to_support(m: int, subset: list[int], support: set[int]) -> tuple[list[int], list[int]]:
+    """The bets left out of ``subset``, split: those next to a bet Alice uses (no bet of ``subset``
+    between them), where a profitable deviation is likeliest, and the rest."""
+    near: list[int] = []
+    far: list[int] = []
+    below: int | None = None
+    for i in range(m):
+        if i in subset:
+            below = i
+            continue
+        above = next((j for j in subset if j > i), None)
+        (near if below in support or above in support else far).append(i)
+    return near, far
