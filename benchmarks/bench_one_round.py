@@ -29,7 +29,7 @@ def run(
     table = equity_table()
     game = OneRoundGame(bets=(0.0, *map(float, range(2, max_bet + 1))))
     solution = solve_one_round(
-        game, table=table, form=form, method=method, presolve=presolve, generate_bets=not whole  # type: ignore[arg-type]
+        game, table=table, form=form, method=method, presolve=presolve, generate_bets=False if whole else None  # type: ignore[arg-type]
     )
     return solution, time.perf_counter() - start, time.process_time() - cpu
 

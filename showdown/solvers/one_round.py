@@ -27,6 +27,12 @@ One solve gives both strategies (one as primal values, the other as duals). Both
 (sparse, CSR directly); HiGHS's dual simplex on Bob's form is the default because it is several times
 faster than every other combination on this problem (see ``benchmarks/bench_one_round.py``).
 
+By default the grid is not one program: at equilibrium Alice uses few sizes (17 of the post's 40,
+none above 22 of 80), so programs over a subset of the bets are solved and a left-out bet joins only
+when Bob cannot make it unprofitable for every hand of Alice (column and row generation over bet
+sizes, ``_generate_bets``; the check per bet is ``showdown.solvers.bet_pricing``). The answer is an
+equilibrium of the whole grid, certified on the whole grid as below.
+
 The answer is checked with both best responses, computed exactly in numpy: Alice's guaranteed value
 (her strategy against Bob's best reply) and Bob's (his strategy against Alice's best reply); the gap
 between them is the certificate, and is below 1e-12 in practice (1e-15 to 6e-13 on the default grid).
@@ -69,8 +75,9 @@ MAX_BETS = 400
 
 Method = Literal["highs-ds", "highs-ipm", "highs"]
 Form = Literal["bob", "alice"]
-GENERATION_MIN_BETS = 12
-"""Grids of at most this many bets are solved as one program: generation would not pay."""
+GENERATION_MIN_BETS = 32
+"""By default, grids of at most this many bets are solved as one program: Alice's support is then a
+large part of the grid and generation did not pay where measured (29 and 30 bets: 1.1-1.5x the CPU)."""
 GENERATION_FIRST_BETS = 8
 """The first restricted program takes about this many evenly spaced bets (plus the largest)."""
 FEASIBILITY_TOLERANCE = 1e-10
@@ -301,6 +308,7 @@ class OneRoundSolution:
     ``value`` is what Alice's strategy guarantees (against Bob's best response), ``value_upper``
     what Bob's strategy holds her to (against her best response); ``gap`` is their difference.
     ``class_values[a]`` is Alice's expected result holding ``a`` (the post's per-hand "equity").
+    ``iterations`` counts HiGHS's simplex iterations over every program solved.
     """
 
     game: OneRoundGame
@@ -422,7 +430,7 @@ def solve_one_round(
     method: Method = "highs-ds",
     form: Form = "bob",
     presolve: bool = False,
-    generate_bets: bool = True,
+    generate_bets: bool | None = None,
 ) -> OneRoundSolution:
     """Solve the one-round game exactly by LP and check the answer with both best responses.
 
@@ -431,8 +439,9 @@ def solve_one_round(
     ``presolve`` is off by default: it finds almost nothing to remove in these dense blocks (248 of
     13,520 of Bob's columns are dominated at 80 bets) and costs more than it saves (measured with the
     whole process: 0.79x the CPU at 40 bets, 0.88x at 80, and 0.84-0.86x the peak memory).
-    ``generate_bets`` (the default) solves programs over a subset of the grid and adds bet sizes
-    only when Alice would gain from them (``_generate_bets``); off, the whole grid is one program.
+    ``generate_bets`` solves programs over a subset of the grid and adds bet sizes only when Alice
+    would gain from them (``_generate_bets``); off, the whole grid is one program; ``None`` (the
+    default) generates on grids of more than ``GENERATION_MIN_BETS`` bets.
     Raises ``SolverError`` if HiGHS does not report an optimum.
     """
     game = game or OneRoundGame()
@@ -444,7 +453,9 @@ def solve_one_round(
     start = time.perf_counter()
     mats = _matrices(game, table)
     built = time.perf_counter()
-    if generate_bets and len(game.bets) > GENERATION_MIN_BETS:
+    if generate_bets is None:
+        generate_bets = len(game.bets) > GENERATION_MIN_BETS
+    if generate_bets:
         alice, bob, iterations = _generate_bets(game, mats, method, form, presolve)
     else:
         alice, bob, iterations = _solve_program(game, mats, method, form, presolve)
