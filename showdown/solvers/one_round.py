@@ -174,6 +174,8 @@ class _Matrices:
 
     p: np.ndarray  # (169,) class probabilities
     G: np.ndarray  # (m, 169, 169): G[b, a, k] = P[a, k] ((bb + b) E[a, k] - bb)
+    P: np.ndarray  # (169, 169): P[a, k], the probability of the deal
+    Q: np.ndarray  # (169, 169): P[a, k] E[a, k]
 
 
 def _matrices(game: OneRoundGame, table: EquityTable) -> _Matrices:
@@ -181,7 +183,7 @@ def _matrices(game: OneRoundGame, table: EquityTable) -> _Matrices:
     Q = P * table.net_equity()
     bets = np.asarray(game.bets)
     G = (game.bb + bets)[:, None, None] * Q[None] - game.bb * P[None]
-    return _Matrices(p=P.sum(axis=1), G=G)
+    return _Matrices(p=P.sum(axis=1), G=G, P=P, Q=Q)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -530,7 +532,7 @@ def _generate_bets(
     iterations = 0
     while True:
         sub_game = OneRoundGame(bets=tuple(game.bets[i] for i in subset), sb=game.sb, bb=game.bb)
-        sub_mats = _Matrices(p=mats.p, G=mats.G[subset])
+        sub_mats = _Matrices(p=mats.p, G=mats.G[subset], P=mats.P, Q=mats.Q)
         sub_alice, sub_bob, count = _solve_program(sub_game, sub_mats, method, form, presolve)
         iterations += count
         slack = _alice_best_values(sub_game, sub_mats, sub_bob).max(axis=1) - game.bb * mats.p
@@ -538,11 +540,12 @@ def _generate_bets(
         bob[:, subset] = sub_bob
         support = {i for j, i in enumerate(subset) if sub_alice[:, 1 + j].max() > 0.0}
         near, far = _next_to_support(m, subset, support)
+        order = _calling_order(mats, sub_alice, subset, support)
         missing: list[int] = []
         for group in (near, far):  # the far bets only once every near one is deterred: a round saved
             for i in group:
                 guesses = sub_bob if i not in known else np.hstack([known[i][:, None], sub_bob])
-                calls = deterring_calls(mats.G[i], slack, guesses)
+                calls = deterring_calls(mats.G[i], slack, guesses, order)
                 if calls is None:
                     missing.append(i)
                 else:
@@ -556,6 +559,21 @@ def _generate_bets(
             return alice, bob, iterations
         undeterred.update(missing)
         subset = sorted(support | undeterred)
+
+
+def _calling_order(mats: _Matrices, alice: np.ndarray, subset: list[int], support: set[int]) -> np.ndarray:
+    """Bob's classes, best calls first, against the range Alice bets her largest size with.
+
+    Calling thresholds in this order deter most bets above Alice's largest (40 of the 58 from 23 to
+    80), which spares their LPs.
+    """
+    used = [j for j, i in enumerate(subset) if i in support]
+    if not used:
+        return np.arange(NUM_CLASSES)
+    weights = alice[:, 1 + used[-1]]
+    dealt = weights @ mats.P
+    equity = np.divide(weights @ mats.Q, dealt, out=np.full(NUM_CLASSES, np.inf), where=dealt > 0)
+    return np.argsort(equity, kind="stable")  # Alice's equity against class k, lowest (Bob's best) first
 
 
 def _next_to_support(m: int, subset: list[int], support: set[int]) -> tuple[list[int], list[int]]:

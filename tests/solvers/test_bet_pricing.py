@@ -48,3 +48,13 @@ def test_a_passing_candidate_is_taken_first() -> None:
     # no class may gain: only never calling keeps each class's gain (0) within its slack (0)
     calls = deterring_calls(np.abs(G), np.zeros(169), candidates)
     assert calls is not None and (calls == never).all()
+
+
+def test_a_calling_threshold_is_found_without_an_lp() -> None:
+    # each class of Alice must lose 2 chips to Bob's calls: only calling with both of his classes 0
+    # and 1 (first in the order) does it, and any further call gives her 1 back
+    G = np.ones((169, 169))
+    G[:, :2] = -1.0
+    order = np.array([1, 0, *range(2, 169)])
+    calls = deterring_calls(G, np.full(169, -2.0), order=order)
+    assert calls is not None and calls.tolist() == [1.0, 1.0] + [0.0] * 167
