@@ -9,8 +9,10 @@ class ``k``, in ``[0, 1]``) with::
 where ``mu[a]`` is what class ``a`` already earns in the restricted game (weighted by its probability).
 Such a ``y`` *deters* ``b``: no hand of Alice gains by switching to it. The question is a 169-variable
 LP (``min t`` subject to ``G_b y - t <= mu - bb p``); it is asked of HiGHS only after cheaper candidates
-(Bob's calling vectors at the bets already in the program, earlier answers for this bet) fail the
-exact numpy check. A returned ``y`` always passes that check in floating point, so the certificate
+(Bob's calling vectors at the bets already in the program, earlier answers for this bet, and every
+calling threshold in a given order of his classes, all 170 at once by running sums) fail the exact
+numpy check. The LP's answers are not thresholds in any one strength order (on the 80-bet grid they
+have 6-11 fractional entries), but thresholds deter most large bets, sparing most LPs. A returned ``y`` always passes that check in floating point, so the certificate
 built from it is exact, not within a solver tolerance.
 """
 
