@@ -4,7 +4,8 @@ For each grid {0, 2..N} (default N = 40 and 80) prints the time to load the equi
 LP, solve it and check it with both best responses, with the value, the gap and Alice's limp rate.
 ``--compare`` also times the other program form and HiGHS method on the 40-bet grid (the numbers
 behind the default: dual simplex on Bob's form); ``--presolve`` turns HiGHS's presolve on (off by
-default: run both, alternately, to compare).
+default: run both, alternately, to compare); ``--whole`` solves the whole grid as one program instead
+of generating bet sizes (the default; run both, alternately, to compare).
 """
 
 from __future__ import annotations
@@ -20,12 +21,16 @@ from showdown.solvers.equity import equity_table  # noqa: E402
 from showdown.solvers.one_round import OneRoundGame, OneRoundSolution, solve_one_round  # noqa: E402
 
 
-def run(max_bet: int, form: str, method: str, presolve: bool = False) -> tuple[OneRoundSolution, float, float]:
+def run(
+    max_bet: int, form: str, method: str, presolve: bool = False, whole: bool = False
+) -> tuple[OneRoundSolution, float, float]:
     """Solve the grid {0, 2..max_bet}: the solution, wall seconds and CPU seconds (table load included)."""
     start, cpu = time.perf_counter(), time.process_time()
     table = equity_table()
     game = OneRoundGame(bets=(0.0, *map(float, range(2, max_bet + 1))))
-    solution = solve_one_round(game, table=table, form=form, method=method, presolve=presolve)  # type: ignore[arg-type]
+    solution = solve_one_round(
+        game, table=table, form=form, method=method, presolve=presolve, generate_bets=False if whole else None  # type: ignore[arg-type]
+    )
     return solution, time.perf_counter() - start, time.process_time() - cpu
 
 
@@ -42,6 +47,7 @@ def main() -> None:
     parser.add_argument("--max-bet", type=int, nargs="*", default=[40, 80], help="largest raise of each grid")
     parser.add_argument("--compare", action="store_true", help="also time the other forms and methods (40 bets)")
     parser.add_argument("--presolve", action="store_true", help="turn HiGHS's presolve on (off by default)")
+    parser.add_argument("--whole", action="store_true", help="one program over the whole grid, no bet generation")
     args = parser.parse_args()
 
     if Path("/proc/loadavg").exists():
@@ -51,15 +57,15 @@ def main() -> None:
     print(f"equity table load: {time.perf_counter() - start:.2f} s")
     values = {}
     for max_bet in args.max_bet:
-        solution, total, cpu = run(max_bet, "bob", "highs-ds", args.presolve)
+        solution, total, cpu = run(max_bet, "bob", "highs-ds", args.presolve, args.whole)
         values[max_bet] = solution.value
-        show(f"bets {{0, 2..{max_bet}}} bob/highs-ds", solution, total, cpu)
+        show(f"bets {{0, 2..{max_bet}}} bob/highs-ds{' whole' if args.whole else ''}", solution, total, cpu)
     if len(values) > 1:
         low, high = min(values), max(values)
         print(f"value moves by {values[high] - values[low]:+.2e} from {low} to {high} bets")
     if args.compare:
         for form, method in (("bob", "highs-ipm"), ("alice", "highs-ipm"), ("alice", "highs-ds")):
-            solution, total, cpu = run(40, form, method)
+            solution, total, cpu = run(40, form, method, whole=args.whole)
             show(f"bets {{0, 2..40}} {form}/{method}", solution, total, cpu)
 
 

@@ -27,6 +27,12 @@ One solve gives both strategies (one as primal values, the other as duals). Both
 (sparse, CSR directly); HiGHS's dual simplex on Bob's form is the default because it is several times
 faster than every other combination on this problem (see ``benchmarks/bench_one_round.py``).
 
+By default the grid is not one program: at equilibrium Alice uses few sizes (17 of the post's 40,
+none above 22 of 80), so programs over a subset of the bets are solved and a left-out bet joins only
+when Bob cannot make it unprofitable for every hand of Alice (column and row generation over bet
+sizes, ``_generate_bets``; the check per bet is ``showdown.solvers.bet_pricing``). The answer is an
+equilibrium of the whole grid, certified on the whole grid as below.
+
 The answer is checked with both best responses, computed exactly in numpy: Alice's guaranteed value
 (her strategy against Bob's best reply) and Bob's (his strategy against Alice's best reply); the gap
 between them is the certificate, and is below 1e-12 in practice (1e-15 to 6e-13 on the default grid).
@@ -69,6 +75,11 @@ MAX_BETS = 400
 
 Method = Literal["highs-ds", "highs-ipm", "highs"]
 Form = Literal["bob", "alice"]
+GENERATION_MIN_BETS = 32
+"""By default, grids of at most this many bets are solved as one program: Alice's support is then a
+large part of the grid and generation did not pay where measured (29 and 30 bets: 1.1-1.5x the CPU)."""
+GENERATION_FIRST_BETS = 8
+"""The first restricted program takes about this many evenly spaced bets (plus the largest)."""
 FEASIBILITY_TOLERANCE = 1e-10
 """HiGHS primal and dual feasibility tolerances: tight enough for a best-response gap below 1e-12."""
 
@@ -163,6 +174,8 @@ class _Matrices:
 
     p: np.ndarray  # (169,) class probabilities
     G: np.ndarray  # (m, 169, 169): G[b, a, k] = P[a, k] ((bb + b) E[a, k] - bb)
+    P: np.ndarray  # (169, 169): P[a, k], the probability of the deal
+    Q: np.ndarray  # (169, 169): P[a, k] E[a, k]
 
 
 def _matrices(game: OneRoundGame, table: EquityTable) -> _Matrices:
@@ -170,7 +183,7 @@ def _matrices(game: OneRoundGame, table: EquityTable) -> _Matrices:
     Q = P * table.net_equity()
     bets = np.asarray(game.bets)
     G = (game.bb + bets)[:, None, None] * Q[None] - game.bb * P[None]
-    return _Matrices(p=P.sum(axis=1), G=G)
+    return _Matrices(p=P.sum(axis=1), G=G, P=P, Q=Q)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -297,6 +310,7 @@ class OneRoundSolution:
     ``value`` is what Alice's strategy guarantees (against Bob's best response), ``value_upper``
     what Bob's strategy holds her to (against her best response); ``gap`` is their difference.
     ``class_values[a]`` is Alice's expected result holding ``a`` (the post's per-hand "equity").
+    ``iterations`` counts HiGHS's simplex iterations over every program solved.
     """
 
     game: OneRoundGame
@@ -418,14 +432,18 @@ def solve_one_round(
     method: Method = "highs-ds",
     form: Form = "bob",
     presolve: bool = False,
+    generate_bets: bool | None = None,
 ) -> OneRoundSolution:
-    """Solve the one-round game exactly as one LP and check the answer with both best responses.
+    """Solve the one-round game exactly by LP and check the answer with both best responses.
 
     ``form`` picks which of the two dual programs HiGHS is given (``"bob"``: Bob's strategy as
     variables, Alice's as duals; ``"alice"``: the post's program); ``method`` is the HiGHS solver.
     ``presolve`` is off by default: it finds almost nothing to remove in these dense blocks (248 of
     13,520 of Bob's columns are dominated at 80 bets) and costs more than it saves (measured with the
     whole process: 0.79x the CPU at 40 bets, 0.88x at 80, and 0.84-0.86x the peak memory).
+    ``generate_bets`` solves programs over a subset of the grid and adds bet sizes only when Alice
+    would gain from them (``_generate_bets``); off, the whole grid is one program; ``None`` (the
+    default) generates on grids of more than ``GENERATION_MIN_BETS`` bets.
     Raises ``SolverError`` if HiGHS does not report an optimum.
     """
     game = game or OneRoundGame()
@@ -436,22 +454,14 @@ def solve_one_round(
         raise SolverError(f"unknown method {method!r}: use 'highs-ds', 'highs-ipm' or 'highs'")
     start = time.perf_counter()
     mats = _matrices(game, table)
-    program = _bob_program(game, mats) if form == "bob" else _alice_program(game, mats)
     built = time.perf_counter()
-    options: dict[str, Any] = {
-        "presolve": presolve,
-        "primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,
-        "dual_feasibility_tolerance": FEASIBILITY_TOLERANCE,
-    }
-    if method == "highs-ipm":
-        options["ipm_optimality_tolerance"] = 1e-10
-    from scipy.optimize import linprog  # type: ignore[import-untyped]
-
-    result = linprog(method=method, options=options, **program)
+    if generate_bets is None:
+        generate_bets = len(game.bets) > GENERATION_MIN_BETS
+    if generate_bets:
+        alice, bob, iterations = _generate_bets(game, mats, method, form, presolve)
+    else:
+        alice, bob, iterations = _solve_program(game, mats, method, form, presolve)
     solved = time.perf_counter()
-    if result.status != 0:
-        raise SolverError(f"HiGHS ({method}, {form} form) did not find the optimum: {result.message}")
-    alice, bob = _strategies(game, form, result)
     lower = _alice_guarantee(game, mats, alice)
     best = _alice_best_values(game, mats, bob)
     upper = float(best.max(axis=1).sum())
@@ -469,5 +479,113 @@ def solve_one_round(
         build_seconds=built - start,
         solve_seconds=solved - built,
         check_seconds=checked - solved,
-        iterations=int(getattr(result, "nit", 0) or 0),
+        iterations=iterations,
     )
+
+
+def _solve_program(
+    game: OneRoundGame, mats: _Matrices, method: Method, form: Form, presolve: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Alice's and Bob's strategies from one LP over the whole of ``game``'s grid, and its simplex count."""
+    program = _bob_program(game, mats) if form == "bob" else _alice_program(game, mats)
+    options: dict[str, Any] = {
+        "presolve": presolve,
+        "primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,
+        "dual_feasibility_tolerance": FEASIBILITY_TOLERANCE,
+    }
+    if method == "highs-ipm":
+        options["ipm_optimality_tolerance"] = 1e-10
+    from scipy.optimize import linprog  # type: ignore[import-untyped]
+
+    result = linprog(method=method, options=options, **program)
+    if result.status != 0:
+        raise SolverError(f"HiGHS ({method}, {form} form) did not find the optimum: {result.message}")
+    alice, bob = _strategies(game, form, result)
+    return alice, bob, int(getattr(result, "nit", 0) or 0)
+
+
+def _generate_bets(
+    game: OneRoundGame, mats: _Matrices, method: Method, form: Form, presolve: bool
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Column (and row) generation over bet sizes: an equilibrium of the whole grid from small programs.
+
+    At equilibrium Alice uses few sizes (17 of the post's 40), and a program's cost grows faster than
+    its number of bets. So solve the game restricted to a subset ``S`` of the grid (evenly spaced
+    sizes first); let ``mu[a]`` be what class ``a`` earns there against Bob's strategy. A left-out bet
+    ``b`` is *deterred* if Bob has calling probabilities ``y_b`` with
+    ``bb p_a + sum_k G_b[a, k] y_b[k] <= mu[a]`` for every ``a`` (``bet_pricing.deterring_calls``).
+    If every left-out bet is deterred, Alice's restricted strategy (never betting outside ``S``) and
+    Bob's (``y_b`` outside ``S``) are an equilibrium of the whole grid: Bob's best reply to Alice is
+    unchanged (she puts no weight outside ``S``), so her guarantee is the restricted one; Alice's best
+    reply to Bob is unchanged (no class gains from a bet outside ``S``), so his guarantee is too; the
+    two coincide in the restricted game. Otherwise the next ``S`` is the restricted support plus every
+    bet ever found undeterred, a set that grows each round, so the loop ends within ``len(bets)``
+    rounds. The caller checks the result on the whole grid with both best responses.
+    """
+    from showdown.solvers.bet_pricing import deterring_calls
+
+    m = len(game.bets)
+    step = max(1, round(m / GENERATION_FIRST_BETS))
+    subset = sorted({*range(0, m, step), m - 1})
+    undeterred: set[int] = set()
+    known: dict[int, np.ndarray] = {}  # the last deterring calls found per bet: next round's first guess
+    iterations = 0
+    while True:
+        sub_game = OneRoundGame(bets=tuple(game.bets[i] for i in subset), sb=game.sb, bb=game.bb)
+        sub_mats = _Matrices(p=mats.p, G=mats.G[subset], P=mats.P, Q=mats.Q)
+        sub_alice, sub_bob, count = _solve_program(sub_game, sub_mats, method, form, presolve)
+        iterations += count
+        slack = _alice_best_values(sub_game, sub_mats, sub_bob).max(axis=1) - game.bb * mats.p
+        bob = np.empty((NUM_CLASSES, m))
+        bob[:, subset] = sub_bob
+        support = {i for j, i in enumerate(subset) if sub_alice[:, 1 + j].max() > 0.0}
+        near, far = _next_to_support(m, subset, support)
+        order = _calling_order(mats, sub_alice, subset, support)
+        missing: list[int] = []
+        for group in (near, far):  # the far bets only once every near one is deterred: a round saved
+            for i in group:
+                guesses = sub_bob if i not in known else np.hstack([known[i][:, None], sub_bob])
+                calls = deterring_calls(mats.G[i], slack, guesses, order)
+                if calls is None:
+                    missing.append(i)
+                else:
+                    bob[:, i] = known[i] = calls
+            if missing:
+                break
+        if not missing:
+            alice = np.zeros((NUM_CLASSES, m + 1))
+            alice[:, 0] = sub_alice[:, 0]
+            alice[:, [1 + i for i in subset]] = sub_alice[:, 1:]
+            return alice, bob, iterations
+        undeterred.update(missing)
+        subset = sorted(support | undeterred)
+
+
+def _calling_order(mats: _Matrices, alice: np.ndarray, subset: list[int], support: set[int]) -> np.ndarray:
+    """Bob's classes, best calls first, against the range Alice bets her largest size with.
+
+    Calling thresholds in this order deter most bets above Alice's largest (40 of the 58 from 23 to
+    80), which spares their LPs.
+    """
+    used = [j for j, i in enumerate(subset) if i in support]
+    if not used:
+        return np.arange(NUM_CLASSES)
+    weights = alice[:, 1 + used[-1]]
+    dealt = weights @ mats.P
+    equity = np.divide(weights @ mats.Q, dealt, out=np.full(NUM_CLASSES, np.inf), where=dealt > 0)
+    return np.argsort(equity, kind="stable")  # Alice's equity against class k, lowest (Bob's best) first
+
+
+def _next_to_support(m: int, subset: list[int], support: set[int]) -> tuple[list[int], list[int]]:
+    """The bets left out of ``subset``, split: those next to a bet Alice uses (no bet of ``subset``
+    between them), where a profitable deviation is likeliest, and the rest."""
+    near: list[int] = []
+    far: list[int] = []
+    below: int | None = None
+    for i in range(m):
+        if i in subset:
+            below = i
+            continue
+        above = next((j for j in subset if j > i), None)
+        (near if below in support or above in support else far).append(i)
+    return near, far

@@ -127,6 +127,25 @@ def test_presolve_changes_nothing_but_the_time(ten: OneRoundSolution) -> None:
     assert presolved.value == pytest.approx(ten.value, abs=1e-9)
 
 
+@pytest.mark.parametrize(
+    "game",
+    [
+        OneRoundGame(bets=(0.0, *map(float, range(2, 21)))),
+        OneRoundGame(bets=(0.0, *(3.0 + 1.5 * i for i in range(16))), sb=1.5, bb=3.0),
+    ],
+    ids=["0,2:20", "blinds-1.5-3"],
+)
+def test_bet_generation_finds_the_whole_programs_equilibrium(game: OneRoundGame) -> None:
+    whole = solve_one_round(game, generate_bets=False)
+    generated = solve_one_round(game, generate_bets=True)
+    assert 0 <= generated.gap < 1e-11
+    assert generated.value == pytest.approx(whole.value, abs=1e-9)
+    # the certificate, recomputed from the strategies alone on the whole grid
+    lower, upper = best_response_values(game, generated.alice, generated.bob)
+    assert upper - lower < 1e-11 and lower == pytest.approx(whole.value, abs=1e-9)
+    check_strategies(generated)
+
+
 def test_exploitable_strategies_show_their_gap() -> None:
     # Alice always folds (she gets -1 whatever Bob does); Bob never calls (Alice raises and takes 2)
     alice = np.zeros((169, 3))
