@@ -107,11 +107,15 @@ def published_check_until(game: GameDef) -> int:
 
 
 class LocalBestResponse:
-    """LBR against one agent (which must have ``policy(view)``) in a 2-player game."""
+    """LBR against one agent (which must have ``policy(view)``) in a 2-player game.
+
+    ``compiled`` (52-card games): LBR's showdowns and the hold'em agents' river strengths come from
+    the compiled kernels of ``solvers.hand_kernels`` (the same numbers bit for bit, faster; numba's
+    loading, about a second, is paid once per process); ``False`` keeps the numpy path."""
 
     def __init__(
         self, game: GameDef, agent: Any, *, rollouts: int = 100, actions: str | ActionSet = "fcpa",
-        check_until: int | None = None,
+        check_until: int | None = None, compiled: bool = True,
     ) -> None:
         if game.num_players != 2:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
@@ -144,6 +148,14 @@ class LocalBestResponse:
             from showdown.solvers.hand_classes import class_of
 
             self._classes = np.array([class_of(int(a), int(b)) for a, b in self.hands.tolist()], dtype=np.int64)
+        self._kernels: Any = None
+        if compiled and len(self.deck) == 52 and 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7:
+            # thousands of hands: the compiled showdowns (and the hold'em agents' river strengths,
+            # which rank every holding on each turn's 48 rivers) pay numba's loading; same numbers
+            from showdown.solvers import hand_kernels, holdem_buckets
+
+            self._kernels = hand_kernels
+            holdem_buckets.use_compiled_kernels()
 
     # ------------------------------------------------------------------ the agent's side
 
@@ -251,6 +263,10 @@ class LocalBestResponse:
             picks = rng.random((self.rollouts, len(rest))).argpartition(need - 1, axis=1)[:, :need]
             runs = np.array(rest, dtype=np.int64)[picks]
         boards = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs], axis=1)
+        if self._kernels is not None:
+            score, valid = self._kernels.showdown_scores(boards, mine, self.hands)
+            self._street = (key, score, valid)
+            return score, valid
         # a candidate hand holds a card of the runout, or of LBR's hand or the board
         blocked = np.zeros((len(boards), len(self.hands)), dtype=bool)
         if need:
