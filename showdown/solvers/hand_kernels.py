@@ -15,6 +15,8 @@ compiles; ``solvers.warm_up.compile_kernels`` (run by ``make install``) does tha
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 from numba import njit
 
@@ -87,28 +89,43 @@ def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, ca
 
 
 @njit(cache=True, nogil=True)
-def _strength_counts(values: np.ndarray, cards: np.ndarray, blocked: np.ndarray, board_size: int, win: np.ndarray,
-                     lose: np.ndarray) -> None:
-    """Per board and two-card holding: the disjoint opponents it beats and loses to (blocked holdings
-    rank lowest and count as neither). One sort per board, then the runs of equal values in strength
-    order; an opponent sharing a card is taken out card by card (two holdings share both cards only
-    when they are one), as ``holdem_buckets.river_strengths`` does with its group ranks."""
-    n = values.shape[1]
+def _strength_counts(boards: np.ndarray, cards: np.ndarray, card_keys: np.ndarray, index: np.ndarray, nonflush_level: np.ndarray,
+                     flush_level: np.ndarray, num_levels: int, win: np.ndarray, lose: np.ndarray) -> None:
+    """Per board and two-card holding: the disjoint opponents it beats and loses to. The holdings are
+    ranked by their hand's level (its place among every value a hand can have: a counting sort, no
+    comparisons), blocked ones lowest; then the runs of equal level in strength order give each
+    holding the weaker and stronger ones, and an opponent sharing a card is taken out card by card
+    (two holdings share both cards only when they are one), as ``holdem_buckets.river_strengths``
+    does with its group ranks."""
+    board_keys, board_masks, board_bits = _keys(boards, card_keys)
+    hand_keys, hand_masks, hand_bits = _keys(cards, card_keys)
+    n = cards.shape[0]
+    level = np.empty(n, dtype=np.int64)
+    count = np.empty(num_levels + 2, dtype=np.int64)
+    order = np.empty(n, dtype=np.int64)
     below = np.zeros(52, dtype=np.int64)
     in_run = np.zeros(52, dtype=np.int64)
-    for r in range(values.shape[0]):
-        row = values[r].copy()
+    board_size = boards.shape[1]
+    for r in range(boards.shape[0]):
+        count[:] = 0
         n_blocked = 0
         for h in range(n):
-            if blocked[r, h]:
-                row[h] = -1
+            if hand_bits[h] & board_bits[r]:
+                level[h] = 0
                 n_blocked += 1
-        order = np.argsort(row)
+            else:
+                level[h] = 1 + _rank(board_keys[r] + hand_keys[h], board_masks[r], hand_masks[h], index, nonflush_level, flush_level)
+            count[level[h] + 1] += 1
+        for k in range(1, num_levels + 2):
+            count[k] += count[k - 1]  # count[k]: holdings below level k, then the next free place of level k
+        for h in range(n):
+            order[count[level[h]]] = h
+            count[level[h]] += 1
         below[:] = 0
         start = 0
         while start < n:
             end = start
-            while end < n and row[order[end]] == row[order[start]]:
+            while end < n and level[order[end]] == level[order[start]]:
                 end += 1
             for k in range(start, end):
                 h = order[k]
@@ -126,6 +143,16 @@ def _strength_counts(values: np.ndarray, cards: np.ndarray, blocked: np.ndarray,
                     below[c] += in_run[c]
                     in_run[c] = 0
             start = end
+
+
+@cache
+def _levels(num_cards: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    """The tables with each value replaced by its level: its place among the values a hand of
+    ``num_cards`` can have (order kept, so the larger of two levels is the larger value's)."""
+    card_keys, index, nonflush, flush = _tables(num_cards)
+    values = np.unique(np.concatenate([nonflush, flush[flush > 0]]))
+    level_of = np.searchsorted(values, nonflush).astype(np.int64), np.searchsorted(values, flush).astype(np.int64)
+    return card_keys, index, level_of[0], level_of[1], len(values)
 
 
 def _tables(num_cards: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -153,13 +180,13 @@ def showdown_scores(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray
     return score, valid
 
 
-def strength_counts(values: np.ndarray, cards: np.ndarray, blocked: np.ndarray, board_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per board row of ``values`` (R, 1326; ``blocked`` where a holding meets the board): how many
-    disjoint opponent holdings each holding beats, and how many it loses to."""
-    win = np.zeros(values.shape, dtype=np.int64)
-    lose = np.zeros(values.shape, dtype=np.int64)
-    _strength_counts(np.ascontiguousarray(values), np.ascontiguousarray(cards, dtype=np.int64), np.ascontiguousarray(blocked),
-                     board_size, win, lose)
+def strength_counts(boards: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per (R, 5) river board and holding of ``cards`` (the 1,326 of a 52-card deck): how many
+    disjoint opponent holdings it beats, and how many it loses to (0 and 0 where the board blocks it)."""
+    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    win = np.zeros((len(boards), len(cards)), dtype=np.int64)
+    lose = np.zeros((len(boards), len(cards)), dtype=np.int64)
+    _strength_counts(boards, np.ascontiguousarray(cards, dtype=np.int64), *_levels(boards.shape[1] + cards.shape[1]), win, lose)
     return win, lose
 
 
@@ -169,7 +196,7 @@ def warm_up() -> None:
     boards = np.array([[8, 12, 16, 20, 24]], dtype=np.int64)
     values_on_boards(boards, hands)
     showdown_scores(boards, (4, 5), hands)
-    strength_counts(values_on_boards(boards, hands), hands, np.zeros((1, 2), dtype=bool), 5)
+    strength_counts(boards, hands)
 
 
 __all__ = ["showdown_scores", "strength_counts", "values_on_boards", "warm_up"]

@@ -112,7 +112,7 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     if _COMPILED[0]:
         from showdown.solvers import hand_kernels
 
-        win, lose = hand_kernels.strength_counts(hand_kernels.values_on_boards(boards, h.cards), h.cards, blocked, 5)
+        win, lose = hand_kernels.strength_counts(boards, h.cards)
     else:
         win, lose = _strength_counts(boards, blocked, h)
     opponents = math.comb(52 - 5 - 2, 2)
@@ -216,10 +216,13 @@ def expected_hs2(board: tuple[int, ...], rivers: dict[int, np.ndarray] | None = 
         strengths = river_strengths(fulls)
         if rivers is not None and len(board) == 4:
             rivers.update(zip(part[:, 0].tolist(), strengths))
-        for extra, hs in zip(part, strengths):  # summed in completion order: bit-identical to one at a time
-            ok = ~h.blocked(tuple(extra.tolist()))
-            total += np.where(ok, hs * hs, 0.0)
-            count += ok
+        ok = np.ones(strengths.shape, dtype=bool)
+        for k in range(part.shape[1]):
+            ok[np.arange(len(part))[:, None], h.card_rows[part[:, k]]] = False
+        # summed in completion order (a reduction down the rows adds them one after the other):
+        # bit-identical to adding the completions one at a time
+        total = np.add.reduce(np.concatenate([total[None], np.where(ok, strengths * strengths, 0.0)]), axis=0)
+        count += ok.sum(axis=0)
     out = np.zeros(h.size)
     np.divide(total, count, out=out, where=count > 0)
     out[h.blocked(board)] = 0.0

@@ -82,3 +82,20 @@ def test_lbr_with_the_compiled_kernels_plays_every_seeded_hand_as_the_numpy_path
         assert holdem_buckets._COMPILED[0] is compiled
         results.append(np.array(play_hands(lbr, 0, 24, seed=5)))
     assert results[0].tobytes() == results[1].tobytes()
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_turn_ehs2_adds_the_squared_river_strengths_one_river_after_the_other(compiled: bool, compiled_strengths: None) -> None:
+    holdem_buckets.use_compiled_kernels(compiled)
+    turn = (5, 22, 38, 51)
+    holdings = holdings_of(tuple(range(52)), 2)
+    total, count = np.zeros(holdings.size), np.zeros(holdings.size)
+    for river in (c for c in range(52) if c not in turn):
+        hs = holdem_buckets.river_strength(turn + (river,))
+        ok = ~holdings.blocked((river,))
+        total += np.where(ok, hs * hs, 0.0)
+        count += ok
+    expected = np.zeros(holdings.size)
+    np.divide(total, count, out=expected, where=count > 0)
+    expected[holdings.blocked(turn)] = 0.0
+    assert holdem_buckets.expected_hs2(turn).tobytes() == expected.tobytes()
