@@ -109,8 +109,8 @@ def published_check_until(game: GameDef) -> int:
 class LocalBestResponse:
     """LBR against one agent (which must have ``policy(view)``) in a 2-player game.
 
-    ``compiled`` (52-card games): LBR's showdowns and the hold'em agents' river strengths come from
-    the compiled kernels of ``solvers.hand_kernels`` (the same numbers bit for bit, faster; numba's
+    ``compiled`` (52-card games): LBR's showdowns, the hold'em agents' river strengths and the chance
+    corrections' equities come from the compiled kernels of ``solvers.hand_kernels`` (the same numbers bit for bit, faster; numba's
     loading, about a second, is paid once per process); ``False`` keeps the numpy path."""
 
     def __init__(
@@ -152,10 +152,11 @@ class LocalBestResponse:
         if compiled and len(self.deck) == 52 and 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7:
             # thousands of hands: the compiled showdowns (and the hold'em agents' river strengths,
             # which rank every holding on each turn's 48 rivers) pay numba's loading; same numbers
-            from showdown.solvers import hand_kernels, holdem_buckets
+            from showdown.games.evaluate import prefer_compiled
+            from showdown.solvers import hand_kernels
 
             self._kernels = hand_kernels
-            holdem_buckets.use_compiled_kernels()
+            prefer_compiled()
 
     # ------------------------------------------------------------------ the agent's side
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import Card
-from showdown.games.evaluate import hand_values, values_on_boards
+from showdown.games.evaluate import compiled_preferred, hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
@@ -109,7 +109,7 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     blocked = np.zeros((num, size), dtype=bool)
     for k in range(5):
         blocked[np.arange(num)[:, None], h.card_rows[boards[:, k]]] = True
-    if _COMPILED[0]:
+    if compiled_preferred():  # the same counts, compiled
         from showdown.solvers import hand_kernels
 
         win, lose = hand_kernels.strength_counts(boards, h.cards)
@@ -119,19 +119,6 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     hs: np.ndarray = (win + 0.5 * (opponents - win - lose)) / opponents
     hs[blocked] = 0.0
     return hs
-
-
-_COMPILED = [False]
-
-
-def use_compiled_kernels(on: bool = True) -> bool:
-    """Rank river strengths with the compiled kernels of ``solvers.hand_kernels`` (the same numbers bit
-    for bit, about N times faster) in this process from now on, or no longer; returns the previous
-    choice. Local best response turns them on: it buckets every holding on thousands of boards, and
-    its runs are long enough to pay numba's loading; a match's agent keeps the numpy path."""
-    previous = _COMPILED[0]
-    _COMPILED[0] = on
-    return previous
 
 
 def _strength_counts(boards: np.ndarray, blocked: np.ndarray, h: Holdings) -> tuple[np.ndarray, np.ndarray]:

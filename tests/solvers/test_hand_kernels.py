@@ -1,5 +1,6 @@
 """The compiled hand ranking equals the numpy path bit for bit: values, river strengths, E[HS^2], LBR's
-showdown sums, and whole LBR runs against the hold'em ``cfr`` agent (the numpy path as the oracle)."""
+showdown sums, the chance corrections' equities, and whole LBR runs against the hold'em ``cfr`` agent
+(the numpy path as the oracle)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from showdown.evaluation.lbr import LocalBestResponse
 from showdown.evaluation.lbr_runs import _reseed, agent_for, play_hands
 from showdown.games.catalog import get_game
-from showdown.games.evaluate import values_on_boards
+from showdown.games.evaluate import compiled_preferred, prefer_compiled, values_on_boards
 from showdown.solvers import hand_kernels, holdem_buckets
 from showdown.solvers.holdings import holdings_of
 
@@ -29,10 +30,10 @@ def _blocked(boards: np.ndarray, extra: tuple[int, ...] = ()) -> np.ndarray:
 
 
 @pytest.fixture
-def compiled_strengths():  # type: ignore[no-untyped-def]
-    previous = holdem_buckets.use_compiled_kernels(False)
+def restored_preference():  # type: ignore[no-untyped-def]
+    previous = prefer_compiled(False)
     yield
-    holdem_buckets.use_compiled_kernels(previous)
+    prefer_compiled(previous)
 
 
 @pytest.mark.parametrize("size", [3, 4, 5])
@@ -48,11 +49,11 @@ def test_flush_and_straight_flush_boards_rank_as_the_numpy_path() -> None:
     assert np.array_equal(hand_kernels.values_on_boards(boards, HANDS)[ok], values_on_boards(boards, HANDS)[ok])
 
 
-def test_compiled_river_strengths_and_turn_ehs2_are_bit_identical(compiled_strengths: None) -> None:
+def test_compiled_river_strengths_and_turn_ehs2_are_bit_identical(restored_preference: None) -> None:
     boards = _boards(40, 5, seed=3)
     turn = (3, 17, 30, 45)
     numpy_hs, numpy_ehs2 = holdem_buckets.river_strengths(boards), holdem_buckets.expected_hs2(turn)
-    holdem_buckets.use_compiled_kernels(True)
+    prefer_compiled(True)
     assert holdem_buckets.river_strengths(boards).tobytes() == numpy_hs.tobytes()
     assert holdem_buckets.expected_hs2(turn).tobytes() == numpy_ehs2.tobytes()
 
@@ -71,22 +72,22 @@ def test_lbr_showdown_sums_equal_the_numpy_comparison() -> None:
 
 
 @pytest.mark.parametrize("game_name", ["holdem-nolimit", "holdem-limit"])
-def test_lbr_with_the_compiled_kernels_plays_every_seeded_hand_as_the_numpy_path(game_name: str, compiled_strengths: None) -> None:
+def test_lbr_with_the_compiled_kernels_plays_every_seeded_hand_as_the_numpy_path(game_name: str, restored_preference: None) -> None:
     game = get_game(game_name)
     results = []
     for compiled in (False, True):
-        holdem_buckets.use_compiled_kernels(False)
+        prefer_compiled(False)
         agent = agent_for(game, "cfr", None, {"search": "off"})
         _reseed(agent, 5)
         lbr = LocalBestResponse(game, agent, actions="wide" if not game.is_limit else "fcpa", compiled=compiled)
-        assert holdem_buckets._COMPILED[0] is compiled
+        assert compiled_preferred() is compiled
         results.append(np.array(play_hands(lbr, 0, 24, seed=5)))
     assert results[0].tobytes() == results[1].tobytes()
 
 
 @pytest.mark.parametrize("compiled", [False, True])
-def test_turn_ehs2_adds_the_squared_river_strengths_one_river_after_the_other(compiled: bool, compiled_strengths: None) -> None:
-    holdem_buckets.use_compiled_kernels(compiled)
+def test_turn_ehs2_adds_the_squared_river_strengths_one_river_after_the_other(compiled: bool, restored_preference: None) -> None:
+    prefer_compiled(compiled)
     turn = (5, 22, 38, 51)
     holdings = holdings_of(tuple(range(52)), 2)
     total, count = np.zeros(holdings.size), np.zeros(holdings.size)
@@ -99,3 +100,16 @@ def test_turn_ehs2_adds_the_squared_river_strengths_one_river_after_the_other(co
     np.divide(total, count, out=expected, where=count > 0)
     expected[holdings.blocked(turn)] = 0.0
     assert holdem_buckets.expected_hs2(turn).tobytes() == expected.tobytes()
+
+
+def test_chance_equities_are_the_same_compiled(restored_preference: None) -> None:
+    from showdown.evaluation import chance
+
+    deals = [((0, 13), (26, 39), (1, 14, 27)), ((48, 49), (50, 51), (0, 4, 8, 12)), ((7, 30), (2, 44), (9, 21, 33, 45, 5)),
+             ((3, 20), (11, 24), ())]
+    got = []
+    for compiled in (False, True):
+        prefer_compiled(compiled)
+        chance._exact_equity.cache_clear()
+        got.append([chance._exact_equity(13, 4, 5, h0, h1, board) for h0, h1, board in deals])
+    assert got[0] == got[1] and got[0][2] in (0.0, 0.5, 1.0)
