@@ -157,6 +157,7 @@ class LocalBestResponse:
 
             self._kernels = hand_kernels
             prefer_compiled()
+            hand_kernels.warm_up()  # loaded now (before a run's workers fork, which inherit them), not mid-hand
 
     # ------------------------------------------------------------------ the agent's side
 
