@@ -5,8 +5,9 @@ Run: ``PYTHONPATH=. python3 benchmarks/bench_lbr.py [--hands 2000] [--jobs 2] [-
 
 ``hands/s`` is wall-clock; ``per CPU-s`` is hands per CPU-second of this process and its worker
 processes (``--jobs 2``: both cores' seconds), the agent's start-up included: the figure to quote on a
-shared machine, where wall-clock rates depend on the load. On 2 free cores, ``--jobs 2`` plays about
-twice the ``--jobs 1`` per-CPU-second rate in hands per second (chunks of 100 hands, one per process).
+shared machine, where wall-clock rates depend on the load. ``--jobs 2`` splits the hands in chunks
+of 100 over two forked processes (the agent is built once, before the fork), which exchange nothing
+but their results: on 2 free cores its hands per second is close to twice its per-CPU-second figure.
 
 LBR ranks hands with the compiled kernels of ``solvers.hand_kernels`` (numba, cached; loaded once per
 run, about 0.7 CPU-seconds, before the workers fork); the figures are the same bit for bit as the numpy
