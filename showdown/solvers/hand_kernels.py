@@ -67,10 +67,10 @@ def _values(boards: np.ndarray, hands: np.ndarray, card_keys: np.ndarray, index:
 
 
 @njit(cache=True, nogil=True)
-def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, card_keys: np.ndarray, index: np.ndarray,
-                     nonflush: np.ndarray, flush_values: np.ndarray, score: np.ndarray, valid: np.ndarray) -> None:
-    """Per hand: ``mine``'s showdown score against it (1 win, 1/2 tie) summed over the boards where it
-    shares no card with ``mine`` or the board, and the count of those boards."""
+def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, live: np.ndarray, card_keys: np.ndarray,
+                     index: np.ndarray, nonflush: np.ndarray, flush_values: np.ndarray, score: np.ndarray, valid: np.ndarray) -> None:
+    """Per ``live`` hand: ``mine``'s showdown score against it (1 win, 1/2 tie) summed over the boards
+    where it shares no card with ``mine`` or the board, and the count of those boards."""
     board_keys, board_masks, board_bits = _keys(boards, card_keys)
     hand_keys, hand_masks, hand_bits = _keys(hands, card_keys)
     mine_keys, mine_masks, mine_bits = _keys(mine.reshape(1, -1), card_keys)
@@ -78,7 +78,7 @@ def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, ca
         dead = board_bits[r] | mine_bits[0]
         ours = _rank(board_keys[r] + mine_keys[0], board_masks[r], mine_masks[0], index, nonflush, flush_values)
         for h in range(hands.shape[0]):
-            if hand_bits[h] & dead:
+            if hand_bits[h] & dead or not live[h]:
                 continue
             theirs = _rank(board_keys[r] + hand_keys[h], board_masks[r], hand_masks[h], index, nonflush, flush_values)
             valid[h] += 1.0
@@ -169,14 +169,17 @@ def values_on_boards(boards: np.ndarray, hands: np.ndarray) -> np.ndarray:
     return out
 
 
-def showdown_scores(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def showdown_scores(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray,
+                    live: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per hand of ``hands`` (H, h): ``mine``'s showdown score against it summed over the full
-    ``boards`` (R, b) it shares no card with (1 a win, 1/2 a tie), and the count of those boards."""
+    ``boards`` (R, b) it shares no card with (1 a win, 1/2 a tie), and the count of those boards;
+    0 and 0 for the hands ``live`` leaves out (default: none)."""
     boards = np.ascontiguousarray(boards, dtype=np.int64)
     hands = np.ascontiguousarray(hands, dtype=np.int64)
     score = np.zeros(len(hands))
     valid = np.zeros(len(hands))
-    _showdown_scores(boards, np.array(mine, dtype=np.int64), hands, *_tables(boards.shape[1] + len(mine)), score, valid)
+    alive = np.ones(len(hands), dtype=np.bool_) if live is None else np.ascontiguousarray(live, dtype=np.bool_)
+    _showdown_scores(boards, np.array(mine, dtype=np.int64), hands, alive, *_tables(boards.shape[1] + len(mine)), score, valid)
     return score, valid
 
 

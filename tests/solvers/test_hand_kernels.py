@@ -113,3 +113,23 @@ def test_chance_equities_are_the_same_compiled(restored_preference: None) -> Non
         chance._exact_equity.cache_clear()
         got.append([chance._exact_equity(13, 4, 5, h0, h1, board) for h0, h1, board in deals])
     assert got[0] == got[1] and got[0][2] in (0.0, 0.5, 1.0)
+
+
+@pytest.mark.parametrize("board", [(10, 20, 30), (10, 20, 30, 40)])
+def test_lbr_sums_a_narrowed_range_and_a_wider_one_on_the_same_runouts_as_the_numpy_path(board: tuple[int, ...],
+                                                                                       restored_preference: None) -> None:
+    game = get_game("holdem-limit")
+    agent = agent_for(game, "call", None, {})
+    numpy_lbr = LocalBestResponse(game, agent, compiled=False)
+    compiled_lbr = LocalBestResponse(game, agent)
+    mine = (0, 1)
+    everyone = np.ones(len(HANDS), dtype=bool)
+    narrow = everyone.copy()
+    narrow[::3] = False
+    expected = numpy_lbr._showdowns(mine, board, np.random.default_rng(3), everyone)
+    rng = np.random.default_rng(3)
+    score, valid = compiled_lbr._showdowns(mine, board, rng, narrow)
+    assert not score[~narrow].any() and not valid[~narrow].any()
+    assert np.array_equal(score[narrow], expected[0][narrow]) and np.array_equal(valid[narrow], expected[1][narrow])
+    wider = compiled_lbr._showdowns(mine, board, rng, everyone)  # a sibling branch's wider range: the same runouts
+    assert np.array_equal(wider[0], expected[0]) and np.array_equal(wider[1], expected[1])
