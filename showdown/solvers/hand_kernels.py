@@ -1,13 +1,14 @@
 """Compiled hand ranking (numba) for the work that ranks every holding on many boards: the hold'em
-river strengths behind the agents' turn buckets (``holdem_buckets.river_strengths``) and local best
-response's showdown tables (``evaluation.lbr``).
+river strengths behind the agents' turn buckets (``holdem_buckets.river_strengths``), local best
+response's showdown sums (``evaluation.lbr``) and the chance corrections' exact equities
+(``evaluation.chance``), where ``games.evaluate.prefer_compiled`` asks for them.
 
 The same table walk as ``games.evaluate.values_on_boards`` (the rank multiset's perfect hash gives
 the non-flush value; five or more of a suit index the flush table with that suit's rank mask), fused
 with what the callers do with the values, so no (boards x holdings) array is built: integer counts
 and half-point sums, equal bit for bit to the numpy path (``tests/solvers/test_hand_kernels.py``).
 
-Import this module only where such a run happens (local best response, a bucket table build):
+Import this module only where such a run happens (local best response turns the preference on):
 importing numba costs about half a second, which the dealer and agents in a match must not pay. The
 machine code is cached next to this file (``cache=True``), so only the first run after an install
 compiles; ``solvers.warm_up.compile_kernels`` (run by ``make install``) does that once.
