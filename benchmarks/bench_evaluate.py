@@ -3,10 +3,11 @@
 Times ``hand_values`` on random distinct 7-card hands (best of 3, one thread) and the scalar
 ``hand_value`` the dealer calls at each showdown.
 
-With ``--compiled``: a numba kernel of the same table walk (below; checked equal to the numpy path on
-every hand timed) against the numpy batch path, alternated, CPU time, medians of 7 pairs. It is not
-in the package: it would run only where numba is already loaded, and there the batches are small and
-its first call pays numba's code loading (see the README's performance table).
+With ``--compiled``: the compiled kernel of the same table walk (``solvers.hand_kernels``, what local
+best response uses; checked equal to the numpy path on every hand timed) against the numpy
+``values_on_boards``, every holding on random boards, alternated, CPU time, medians of 7 pairs. The
+dealer and a match's agents keep the numpy path: their batches are small and a compiled kernel's
+first call pays numba's code loading (see the README's performance table).
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from showdown.games import evaluate  # noqa: E402  (its tables, for the compiled candidate)
-from showdown.games.evaluate import hand_value, hand_values  # noqa: E402
+from showdown.games.evaluate import hand_value, hand_values, values_on_boards  # noqa: E402
 
 
 def random_hands(num_hands: int, num_cards: int, seed: int = 0) -> np.ndarray:
@@ -55,67 +55,33 @@ def in_batches(batch, hands: np.ndarray) -> None:  # type: ignore[no-untyped-def
         batch(hands[lo : lo + (1 << 16)])
 
 
-def compiled_walk():  # type: ignore[no-untyped-def]
-    """The candidate kernel: per hand, the rank multiset's perfect hash indexes the non-flush value and,
-    when the suit nibbles show five of a suit, that suit's rank mask indexes the flush table; returns -1,
-    or the first hand that repeats a card."""
-    from numba import njit
+def compiled_against_numpy(num_boards: int = 400, pairs: int = 7) -> None:
+    """``solvers.hand_kernels.values_on_boards`` (compiled) against ``games.evaluate.values_on_boards``:
+    every holding on ``num_boards`` random river boards, alternated, CPU time, medians of ``pairs``."""
+    from showdown.solvers import hand_kernels
 
-    from showdown.games.hand_value import FLUSH_BIAS, FLUSH_TEST, RANK_SUM_MASK, SUIT_SHIFT
-
-    @njit(nogil=True)
-    def walk(hands, card_keys, index, nonflush, flush_values, out):  # type: ignore[no-untyped-def]
-        n, k = hands.shape
-        for i in range(n):
-            packed = 0
-            seen = 0
-            for j in range(k):
-                packed += card_keys[hands[i, j]]
-                seen |= np.int64(1) << hands[i, j]
-            distinct = 0
-            while seen:  # the numpy path refuses a hand that repeats a card: count the distinct ones
-                seen &= seen - 1
-                distinct += 1
-            if distinct != k:
-                return i
-            value = nonflush[index[packed & RANK_SUM_MASK]]
-            suits = packed >> SUIT_SHIFT
-            if (suits + FLUSH_BIAS) & FLUSH_TEST:
-                flush_suit = 0
-                for s in range(1, 4):
-                    if ((suits >> (4 * s)) & 0xF) > ((suits >> (4 * flush_suit)) & 0xF):
-                        flush_suit = s
-                mask = 0
-                for j in range(k):
-                    if (hands[i, j] & 3) == flush_suit:
-                        mask |= np.int64(1) << (hands[i, j] >> 2)
-                value = max(value, flush_values[mask])
-            out[i] = value
-        return -1
-
-    index, nonflush = evaluate._rank_table(7)
-    return lambda hands, out: walk(hands, evaluate._CARD_KEYS, index, nonflush, evaluate._FLUSH_VALUES, out)
-
-
-def compiled_against_numpy(hands: np.ndarray, pairs: int = 7) -> None:
+    holdings = np.array([(a, b) for a in range(52) for b in range(a + 1, 52)], dtype=np.int64)
+    boards = random_hands(num_boards, 5, seed=9).astype(np.int64)
     start = time.perf_counter()
-    walk = compiled_walk()
-    out = np.empty(len(hands), dtype=np.int64)
-    assert walk(hands, out) == -1
-    print(f"numba kernel of the same walk: compiled in {time.perf_counter() - start:.1f} s; "
-          f"equal to the numpy path on all {len(hands):,} hands: {bool(np.array_equal(out, hand_values(hands)))}")
+    hand_kernels.warm_up()
+    fast_values = hand_kernels.values_on_boards(boards, holdings)
+    disjoint = ~(holdings[None, :, :, None] == boards[:, None, None, :]).any(axis=(2, 3))
+    same = bool(np.array_equal(fast_values[disjoint], values_on_boards(boards, holdings)[disjoint]))
+    print(f"compiled kernel (solvers.hand_kernels): loaded in {time.perf_counter() - start:.1f} s; "
+          f"equal to the numpy path on all {int(disjoint.sum()):,} hands: {same}")
     rows = []
     for _ in range(pairs):
         row = []
-        for run in (lambda: walk(hands, out), lambda: hand_values(hands)):
+        for run in (lambda: hand_kernels.values_on_boards(boards, holdings), lambda: values_on_boards(boards, holdings)):
             start = time.process_time()
             run()
             row.append(time.process_time() - start)
         rows.append(row)
+    count = boards.shape[0] * holdings.shape[0]
     fast, slow = (statistics.median(r[k] for r in rows) for k in (0, 1))
     ratio = statistics.median(r[1] / r[0] for r in rows)
-    print(f"7-card hands/s, CPU, medians of {pairs} alternated pairs: numba {len(hands) / fast:,.0f}, "
-          f"numpy {len(hands) / slow:,.0f}: {ratio:.2f}x")
+    print(f"7-card hands/s (every holding on a board), CPU, medians of {pairs} alternated pairs: "
+          f"compiled {count / fast:,.0f}, numpy {count / slow:,.0f}: {ratio:.2f}x")
 
 
 def main() -> None:
@@ -142,7 +108,7 @@ def main() -> None:
         print(f"{num_cards}-card hands/s: {len(small) / seconds:,.0f}")
 
     if "--compiled" in sys.argv:
-        compiled_against_numpy(hands)
+        compiled_against_numpy()
 
 
 if __name__ == "__main__":

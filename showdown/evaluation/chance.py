@@ -135,7 +135,7 @@ def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
 
 @lru_cache(maxsize=65536)
 def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
-    from showdown.games.evaluate import hand_values
+    from showdown.games.evaluate import compiled_preferred, hand_values
 
     deck = make_deck(ranks, suits)
     used = set(h0) | set(h1) | set(board)
@@ -151,6 +151,11 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
     boards = np.concatenate([fixed, runs], axis=1)
     if boards.shape[1] == 0 and len(h0) == 0:
         return 0.5
+    if compiled_preferred() and len(deck) == 52 and 5 <= len(h0) + board_size <= 7 and len(h0) == len(h1):
+        from showdown.solvers.hand_kernels import showdown_scores
+
+        score, _ = showdown_scores(boards, h0, np.array([h1], dtype=np.int64))
+        return float(score[0] / count)  # the same sum of wins and half ties
     a = hand_values(np.concatenate([np.broadcast_to(np.array(h0), (count, len(h0))), boards], axis=1))
     b = hand_values(np.concatenate([np.broadcast_to(np.array(h1), (count, len(h1))), boards], axis=1))
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)

@@ -107,11 +107,15 @@ def published_check_until(game: GameDef) -> int:
 
 
 class LocalBestResponse:
-    """LBR against one agent (which must have ``policy(view)``) in a 2-player game."""
+    """LBR against one agent (which must have ``policy(view)``) in a 2-player game.
+
+    ``compiled`` (52-card games): LBR's showdowns, the hold'em agents' river strengths and the chance
+    corrections' equities come from the compiled kernels of ``solvers.hand_kernels`` (the same numbers bit for bit, faster; numba's
+    loading, about a second, is paid once per process); ``False`` keeps the numpy path."""
 
     def __init__(
         self, game: GameDef, agent: Any, *, rollouts: int = 100, actions: str | ActionSet = "fcpa",
-        check_until: int | None = None,
+        check_until: int | None = None, compiled: bool = True,
     ) -> None:
         if game.num_players != 2:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
@@ -134,7 +138,9 @@ class LocalBestResponse:
             self._holds[self.hands[:, k], np.arange(len(self.hands))] = True
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
         self._range_cache: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
-        self._street: tuple[Any, np.ndarray, np.ndarray] | None = None
+        self._street: tuple[Any, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None
+        """The street's showdown sums: (LBR's hand and the board, score, valid, the hands they were
+        summed for (None: all), the runouts)."""
         self._hand = 0
         self.fold_correction = 0.0
         """The last hand's correction for the agent's folds (``_fold_term``), subtracted from LBR's result."""
@@ -144,6 +150,16 @@ class LocalBestResponse:
             from showdown.solvers.hand_classes import class_of
 
             self._classes = np.array([class_of(int(a), int(b)) for a, b in self.hands.tolist()], dtype=np.int64)
+        self._kernels: Any = None
+        if compiled and len(self.deck) == 52 and 5 <= game.num_hole_cards + sum(game.num_board_cards) <= 7:
+            # thousands of hands: the compiled showdowns (and the hold'em agents' river strengths,
+            # which rank every holding on each turn's 48 rivers) pay numba's loading; same numbers
+            from showdown.games.evaluate import prefer_compiled
+            from showdown.solvers import hand_kernels
+
+            self._kernels = hand_kernels
+            prefer_compiled()
+            hand_kernels.warm_up()  # loaded now (before a run's workers fork, which inherit them), not mid-hand
 
     # ------------------------------------------------------------------ the agent's side
 
@@ -220,15 +236,20 @@ class LocalBestResponse:
         """LBR's chance of winning a showdown against the range. The showdowns of every candidate hand
         on the sampled (or enumerated) boards are worked out once per street, summed over the boards,
         and kept for the street's other decisions, where only the range changes."""
-        score, valid = self._showdowns(mine, board, rng)
+        score, valid = self._showdowns(mine, board, rng, weights > 0)
         total = float(valid @ weights)
         return float(score @ weights) / total if total > 0 else 0.5
-    def _showdowns(self, mine: tuple[int, ...], board: tuple[int, ...], rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+
+    def _showdowns(self, mine: tuple[int, ...], board: tuple[int, ...], rng: np.random.Generator,
+                   live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per candidate hand: LBR's showdown score (1 win, 1/2 tie) summed over the boards where the
-        hand is possible, and the count of those boards."""
+        hand is possible, and the count of those boards. The compiled sums skip the hands out of the
+        range (``live`` false: their weight is 0, so they add 0 either way); a street's range only
+        narrows, and a wider one (a sibling branch of ``exact_value``) sums again on the same runouts."""
         key = (mine, board)
-        if self._street is not None and self._street[0] == key:
-            return self._street[1], self._street[2]
+        kept = self._street
+        if kept is not None and kept[0] == key and (kept[3] is None or not (live & ~kept[3]).any()):
+            return kept[1], kept[2]
         if not board and self._preflop_classes:
             # hold'em before the flop: the exact all-in equity of the 169 classes (solvers.equity)
             # instead of rollouts; LBR may choose its actions from any estimate
@@ -238,7 +259,11 @@ class LocalBestResponse:
             table = _class_table()
             valid = (~np.isin(self.hands, np.array(mine)).any(axis=1)).astype(float)
             score = table[class_of(*mine), self._classes] * valid
-            self._street = (key, score, valid)
+            self._street = (key, score, valid, None, None)
+            return score, valid
+        if kept is not None and kept[0] == key and kept[4] is not None:
+            score, valid = self._kernels.showdown_scores(kept[4], mine, self.hands, live)
+            self._street = (key, score, valid, live, kept[4])
             return score, valid
         total_board = sum(self.game.num_board_cards)
         rest = [c for c in self.deck if c not in mine and c not in board]
@@ -251,6 +276,10 @@ class LocalBestResponse:
             picks = rng.random((self.rollouts, len(rest))).argpartition(need - 1, axis=1)[:, :need]
             runs = np.array(rest, dtype=np.int64)[picks]
         boards = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (len(runs), len(board))), runs], axis=1)
+        if self._kernels is not None:
+            score, valid = self._kernels.showdown_scores(boards, mine, self.hands, live)
+            self._street = (key, score, valid, live, boards)
+            return score, valid
         # a candidate hand holds a card of the runout, or of LBR's hand or the board
         blocked = np.zeros((len(boards), len(self.hands)), dtype=bool)
         if need:
@@ -269,7 +298,7 @@ class LocalBestResponse:
         won[blocked] = 0.0
         score = won.sum(axis=0)
         valid = (len(boards) - blocked.sum(axis=0)).astype(float)
-        self._street = (key, score, valid)
+        self._street = (key, score, valid, None, None)
         return score, valid
 
 

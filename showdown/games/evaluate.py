@@ -46,9 +46,11 @@ __all__ = [
     "HandCategory",
     "categories",
     "category",
+    "compiled_preferred",
     "hand_category",
     "hand_value",
     "hand_values",
+    "prefer_compiled",
     "values_on_boards",
 ]
 
@@ -178,6 +180,26 @@ def _rank_table(num_cards: int) -> tuple[np.ndarray, np.ndarray]:
     index = np.zeros(int(sums.max()) + 1, dtype=np.uint16)
     index[sums] = np.arange(len(values), dtype=np.uint16)
     return index, values
+
+
+_COMPILED = [False]
+
+
+def prefer_compiled(on: bool = True) -> bool:
+    """Rank hands with the compiled kernels of ``solvers.hand_kernels`` in this process from now on
+    (or no longer), where the code can: the hold'em river strengths (``solvers.holdem_buckets``) and
+    the chance corrections' exact equities (``evaluation.chance``). The same numbers bit for bit,
+    faster; returns the previous choice. Local best response turns it on: it ranks every holding on
+    thousands of boards, and its runs are long enough to pay numba's loading (about a second); the
+    dealer and a match's agents keep the numpy path."""
+    previous = _COMPILED[0]
+    _COMPILED[0] = on
+    return previous
+
+
+def compiled_preferred() -> bool:
+    """Whether ``prefer_compiled`` was turned on in this process."""
+    return _COMPILED[0]
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,7 +29,7 @@ import numpy as np
 
 from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import Card
-from showdown.games.evaluate import hand_values, values_on_boards
+from showdown.games.evaluate import compiled_preferred, hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
@@ -109,6 +109,21 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     blocked = np.zeros((num, size), dtype=bool)
     for k in range(5):
         blocked[np.arange(num)[:, None], h.card_rows[boards[:, k]]] = True
+    if compiled_preferred():  # the same counts, compiled
+        from showdown.solvers import hand_kernels
+
+        win, lose = hand_kernels.strength_counts(boards, h.cards)
+    else:
+        win, lose = _strength_counts(boards, blocked, h)
+    opponents = math.comb(52 - 5 - 2, 2)
+    hs: np.ndarray = (win + 0.5 * (opponents - win - lose)) / opponents
+    hs[blocked] = 0.0
+    return hs
+
+
+def _strength_counts(boards: np.ndarray, blocked: np.ndarray, h: Holdings) -> tuple[np.ndarray, np.ndarray]:
+    """Per board and holding: the disjoint opponents it beats and loses to (the numpy path)."""
+    num, size = blocked.shape
     v = values_on_boards(boards, h.cards)
     v[blocked] = -1
     lo, hi = _tie_ranks(v)
@@ -124,10 +139,7 @@ def river_strengths(boards: np.ndarray) -> np.ndarray:
     for flat_slot in _group_slots(h):
         win -= group_lo[:, flat_slot] - 5  # the 5 holdings pairing the card with a board card are blocked
         lose -= m - group_hi[:, flat_slot]
-    opponents = math.comb(52 - 5 - 2, 2)
-    hs: np.ndarray = (win + 0.5 * (opponents - win - lose)) / opponents
-    hs[blocked] = 0.0
-    return hs
+    return win, lose
 
 
 _SLOTS: list[np.ndarray] = []
@@ -191,10 +203,13 @@ def expected_hs2(board: tuple[int, ...], rivers: dict[int, np.ndarray] | None = 
         strengths = river_strengths(fulls)
         if rivers is not None and len(board) == 4:
             rivers.update(zip(part[:, 0].tolist(), strengths))
-        for extra, hs in zip(part, strengths):  # summed in completion order: bit-identical to one at a time
-            ok = ~h.blocked(tuple(extra.tolist()))
-            total += np.where(ok, hs * hs, 0.0)
-            count += ok
+        ok = np.ones(strengths.shape, dtype=bool)
+        for k in range(part.shape[1]):
+            ok[np.arange(len(part))[:, None], h.card_rows[part[:, k]]] = False
+        # summed in completion order (a reduction down the rows adds them one after the other):
+        # bit-identical to adding the completions one at a time
+        total = np.add.reduce(np.concatenate([total[None], np.where(ok, strengths * strengths, 0.0)]), axis=0)
+        count += ok.sum(axis=0)
     out = np.zeros(h.size)
     np.divide(total, count, out=out, where=count > 0)
     out[h.blocked(board)] = 0.0
