@@ -20,6 +20,19 @@ from showdown.games.state import Action, ActionKind, State
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
+BOARD = "Ah9s4c5d6h"
+
+
+def _flop(hero: str, other: str = "KsKd") -> tuple[State, list[list[int]]]:
+    """Heads-up no-limit after a raise to 200 called: the flop with ``hero`` first to act, and the holes."""
+    game = get_game("holdem-nolimit")
+    holes = [list(parse_cards(hero)), list(parse_cards(other))]
+    if game.first_player[1] != 0:
+        holes.reverse()
+    state = State.initial(game, holes, list(parse_cards(BOARD)))
+    return state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL)), holes
+
+
 def test_every_probe_is_a_built_in_agent_of_every_two_player_game() -> None:
     assert set(PROBES) <= set(BUILTIN_AGENTS)
     for game_name in ("kuhn", "leduc", "holdem-limit", "holdem-nolimit"):
@@ -28,13 +41,9 @@ def test_every_probe_is_a_built_in_agent_of_every_two_player_game() -> None:
 
 
 def test_the_third_raise_probe_min_raises_first_and_third_and_calls_the_second() -> None:
-    agent = make_agent("probe-third-raise", get_game("holdem-nolimit"), {})
     game = get_game("holdem-nolimit")
-    first = game.first_player[1]
-    aces, other = parse_cards("AsAd"), parse_cards("KsKd")
-    holes = [aces, other] if first == 0 else [other, aces]
-    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
-    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))  # the flop, first to act
+    agent = make_agent("probe-third-raise", game, {})
+    state, holes = _flop("AsAd")
     view = View.of(state, state.current_player)
     assert raises_this_round(view) == 0
     lo = state.raise_bounds()
@@ -45,7 +54,7 @@ def test_the_third_raise_probe_min_raises_first_and_third_and_calls_the_second()
     assert raises_this_round(view) == 2
     bounds = state.raise_bounds()
     assert bounds is not None and agent.act(view) == Action(ActionKind.RAISE, bounds[0])  # the third: a min-raise
-    second = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h"))).apply(Action(ActionKind.RAISE, 200))
+    second = State.initial(game, holes, list(parse_cards(BOARD))).apply(Action(ActionKind.RAISE, 200))
     second = second.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 500))
     assert agent.act(View.of(second, second.current_player)).kind is ActionKind.CALL  # facing the first raise: calls
 
@@ -54,10 +63,7 @@ def test_the_third_raise_probe_min_raises_first_and_third_and_calls_the_second()
 def test_sized_probes_bet_their_sizes(name: str, low: float | None, high: float | None) -> None:
     game = get_game("holdem-nolimit")
     agent = make_agent(name, game, {"seed": 3})
-    first = game.first_player[1]
-    holes = [parse_cards("AsAd"), parse_cards("7c2d")] if first == 0 else [parse_cards("7c2d"), parse_cards("AsAd")]
-    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
-    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))
+    state, _ = _flop("AsAd", "7c2d")
     view = View.of(state, state.current_player)
     pot = state.pot()
     seen = set()
@@ -77,10 +83,7 @@ def test_sized_probes_bet_their_sizes(name: str, low: float | None, high: float 
 def test_the_check_raiser_checks_then_raises_when_bet_into() -> None:
     game = get_game("holdem-nolimit")
     agent = make_agent("probe-checkraise", game, {})
-    first = game.first_player[1]
-    holes = [parse_cards("AsAd"), parse_cards("7c2d")] if first == 0 else [parse_cards("7c2d"), parse_cards("AsAd")]
-    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
-    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))
+    state, _ = _flop("AsAd", "7c2d")
     assert agent.act(View.of(state, state.current_player)).kind is ActionKind.CALL  # checks
     state = state.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 400))
     action = agent.act(View.of(state, state.current_player))
@@ -107,18 +110,14 @@ def test_exploit_probes_plays_an_outside_bot_file_and_resumes(tmp_path: Path) ->
 def test_the_any_cards_third_raise_probe_min_raises_first_and_third_with_any_hand_and_never_folds() -> None:
     """Issue 25's bot: the third-raise line with every hand, calling the rest (what exploited the
     blueprint's old translation of a third min-raise as all-in)."""
-    agent = make_agent("probe-third-raise-any", get_game("holdem-nolimit"), {})
     game = get_game("holdem-nolimit")
-    first = game.first_player[1]
-    trash, other = parse_cards("7c2d"), parse_cards("KsKd")
-    holes = [trash, other] if first == 0 else [other, trash]
-    state = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h")))
-    state = state.apply(Action(ActionKind.RAISE, 200)).apply(Action(ActionKind.CALL))  # the flop, first to act
+    agent = make_agent("probe-third-raise-any", game, {})
+    state, holes = _flop("7c2d")
     lo = state.raise_bounds()
     assert lo is not None and agent.act(View.of(state, state.current_player)) == Action(ActionKind.RAISE, lo[0])
     state = state.apply(Action(ActionKind.RAISE, lo[0])).apply(Action(ActionKind.RAISE, 800))
     bounds = state.raise_bounds()
     assert bounds is not None and agent.act(View.of(state, state.current_player)) == Action(ActionKind.RAISE, bounds[0])
-    second = State.initial(game, holes, list(parse_cards("Ah9s4c5d6h"))).apply(Action(ActionKind.RAISE, 200))
+    second = State.initial(game, holes, list(parse_cards(BOARD))).apply(Action(ActionKind.RAISE, 200))
     second = second.apply(Action(ActionKind.CALL)).apply(Action(ActionKind.CALL)).apply(Action(ActionKind.RAISE, 5000))
     assert agent.act(View.of(second, second.current_player)).kind is ActionKind.CALL  # a big second raise: called, not folded
