@@ -135,7 +135,7 @@ def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
 
 @lru_cache(maxsize=65536)
 def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
-    from showdown.games.evaluate import compiled_preferred, hand_values
+    from showdown.games.evaluate import compiled_preferred
 
     deck = make_deck(ranks, suits)
     used = set(h0) | set(h1) | set(board)
@@ -156,8 +156,17 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
 
         score, _ = showdown_scores(boards, h0, np.array([h1], dtype=np.int64))
         return float(score[0] / count)  # the same sum of wins and half ties
-    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0), (count, len(h0))), boards], axis=1))
-    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1), (count, len(h1))), boards], axis=1))
+    return _share(h0, h1, boards)
+
+
+def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray) -> float:
+    """``h0``'s share of the pot against ``h1`` over complete ``boards`` (one row each): wins and
+    half the ties, averaged."""
+    from showdown.games.evaluate import hand_values
+
+    count = len(boards)
+    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (count, len(h0))), boards], axis=1))
+    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (count, len(h1))), boards], axis=1))
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)
 
 
@@ -174,8 +183,6 @@ def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...],
                    *, seed: int, boards: int = SAMPLED_BOARDS) -> float:
     """``h0``'s share of the pot against ``h1`` over ``boards`` completions of ``board`` drawn
     uniformly (with ``seed``): an unbiased estimate of the exact equity."""
-    from showdown.games.evaluate import hand_values
-
     used = set(h0) | set(h1) | set(board)
     rest = np.array([c for c in make_deck(ranks, suits) if c not in used], dtype=np.int64)
     need = board_size - len(board)
@@ -183,9 +190,7 @@ def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...],
         return float(_exact_equity(ranks, suits, board_size, h0, h1, board) or 0.5)
     runs = np.random.default_rng(seed).permutation(rest)[_subsets(boards, len(rest), need)]
     full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (boards, len(board))), runs], axis=1)
-    a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (boards, len(h0))), full], axis=1))
-    b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (boards, len(h1))), full], axis=1))
-    return float(((a > b).sum() + 0.5 * (a == b).sum()) / boards)
+    return _share(h0, h1, full)
 
 
 @lru_cache(maxsize=16)
