@@ -4,8 +4,10 @@
         [--side-hands 2000] [--lbr-hands 2000] [--seed 32] [--only h2h,lbr,probes,rules] [--out DIR] [--json]
 
 Both play as the `cfr` agent with ``-o search=off`` (the blueprint alone). Head to head is a
-duplicate match with the chance-corrected estimator (NEW's mbb/hand, 95% interval); LBR (Lisy and
-Bowling 2017, the `wide` sizes: min-raise, 1/4, 1/2 and 1 pot, all-in) plays the same hands with the
+duplicate match with the chance-corrected estimator (NEW's mbb/hand, 95% interval), both blueprints
+drawing their actions with the same seed (common random numbers: a deal both play alike cancels
+exactly); LBR (Lisy and Bowling 2017; in no-limit the `wide` sizes: min-raise, 1/4, 1/2 and 1 pot,
+all-in) plays the same hands with the
 same seed against each; every probe (its win rate, as `showdown exploit --probes` reports it) and
 `rules` play each blueprint in duplicate on the same deals. Matches run from YAML configs written
 to ``--out`` with a long start limit: on a loaded machine a large blueprint's agent can take longer
@@ -37,8 +39,11 @@ def showdown(args: list[str]) -> Any:
     return json.loads(done.stdout)
 
 
-def blueprint(path: str, label: str) -> str:
-    return f"{{name: cfr, label: {label}, options: {{search: 'off', strategy: '{path}'}}}}"
+def blueprint(path: str, label: str, seed: int | None = None) -> str:
+    """One blueprint's line of a match file; ``seed`` seeds its action draws (the same seed for both
+    blueprints of the head to head: common random numbers, so that deals both play alike cancel)."""
+    seeded = "" if seed is None else f", seed: {seed}"
+    return f"{{name: cfr, label: {label}{seeded}, options: {{search: 'off', strategy: '{path}'}}}}"
 
 
 def match(name: str, agents: list[str], hands: int, a: argparse.Namespace) -> dict[str, Any]:
@@ -62,8 +67,9 @@ def against(path: str, label: str, a: argparse.Namespace) -> dict[str, Any]:
     """LBR, the probes and `rules` against one blueprint."""
     row: dict[str, Any] = {}
     if "lbr" in a.only:
+        sizes = ["--actions", "wide"] if a.game.endswith("nolimit") else []  # limit: LBR's one action set
         lbr = showdown(["exploit", "--lbr", "--agent", "cfr", "-o", "search=off", "-o", f"strategy={path}", "--game", a.game,
-                        "--actions", "wide", "--hands", str(a.lbr_hands), "--seed", str(a.seed), "--jobs", "1"])
+                        *sizes, "--hands", str(a.lbr_hands), "--seed", str(a.seed), "--jobs", "1"])
         row["lbr"] = {"mbb": lbr["lbr_mbb"], "ci95_mbb": lbr["ci95_mbb"], "hands": lbr["hands"]}
     if "rules" in a.only:
         row["rules"] = match(f"rules-{label}", [blueprint(path, label), "rules"], a.side_hands, a)
@@ -92,7 +98,7 @@ def main() -> None:
     a = parser.parse_args()
     report: dict[str, Any] = {"game": a.game, "seed": a.seed, "new": a.new, "old": a.old}
     if "h2h" in a.only:
-        report["head_to_head"] = match("h2h", [blueprint(a.new, "new"), blueprint(a.old, "old")], a.hands, a)
+        report["head_to_head"] = match("h2h", [blueprint(a.new, "new", a.seed), blueprint(a.old, "old", a.seed)], a.hands, a)
     report["new_results"] = against(a.new, "new", a)
     report["old_results"] = against(a.old, "old", a)
     if a.json:
