@@ -541,15 +541,18 @@ def _generate_bets(
         support = {i for j, i in enumerate(subset) if sub_alice[:, 1 + j].max() > 0.0}
         near, far = _next_to_support(m, subset, support)
         order = _calling_order(mats, sub_alice, subset, support)
+        ranges = sub_alice[:, [1 + j for j, i in enumerate(subset) if i in support]]
         missing: list[int] = []
         for group in (near, far):  # the far bets only once every near one is deterred: a round saved
+            last: list[np.ndarray] = []  # the calls that deterred the bet before: often the next one's too
             for i in group:
-                guesses = sub_bob if i not in known else np.hstack([known[i][:, None], sub_bob])
-                calls = deterring_calls(mats.G[i], slack, guesses, order)
+                guesses = np.column_stack([*([known[i]] if i in known else []), *last, sub_bob])
+                calls = deterring_calls(mats.G[i], slack, guesses, order, ranges)
                 if calls is None:
                     missing.append(i)
                 else:
                     bob[:, i] = known[i] = calls
+                    last = [calls]
             if missing:
                 break
         if not missing:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from showdown.solvers.bet_pricing import deterring_calls
+from showdown.solvers import bet_pricing
+from showdown.solvers.bet_pricing import deterring_calls, profitable_range
 from showdown.solvers.equity import equity_table
 from showdown.solvers.one_round import OneRoundGame, solve_one_round
 
@@ -58,3 +60,29 @@ def test_a_calling_threshold_is_found_without_an_lp() -> None:
     order = np.array([1, 0, *range(2, 169)])
     calls = deterring_calls(G, np.full(169, -2.0), order=order)
     assert calls is not None and calls.tolist() == [1.0, 1.0] + [0.0] * 167
+
+
+def test_a_range_that_gains_against_every_reply_proves_the_bet_undeterred() -> None:
+    # with the limp only, AA's range (every other class's weight 0) gains by raising 4 whatever
+    # Bob calls with: a Farkas certificate, so no y exists; a range that loses to Bob's calls proves nothing
+    solution = solve_one_round(OneRoundGame(bets=(0.0,)))
+    slack = solution.class_values * solution.class_probabilities - 2.0 * solution.class_probabilities
+    G = gains(4.0)
+    aces = np.zeros((169, 1))
+    aces[int(np.argmax(solution.class_values)), 0] = 1.0
+    assert profitable_range(G, slack, aces)
+    assert not profitable_range(G, np.full(169, 10.0), aces)
+    assert deterring_calls(G, np.full(169, 10.0), ranges=aces) is not None
+
+
+def test_an_undeterred_bet_is_found_without_an_lp_when_a_range_proves_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    solution = solve_one_round(OneRoundGame(bets=(0.0,)))
+    slack = solution.class_values * solution.class_probabilities - 2.0 * solution.class_probabilities
+    aces = np.zeros((169, 1))
+    aces[int(np.argmax(solution.class_values)), 0] = 1.0
+
+    def no_lp(G_b: np.ndarray, slack: np.ndarray) -> None:
+        raise AssertionError("the range's certificate should have spared the LP")
+
+    monkeypatch.setattr(bet_pricing, "_deterrence_lp", no_lp)
+    assert deterring_calls(gains(4.0), slack, np.zeros((169, 1)), ranges=aces) is None
