@@ -92,7 +92,8 @@ def profitable_range(G_b: np.ndarray, slack: np.ndarray, ranges: np.ndarray) -> 
 def _deterrence_lp(G_b: np.ndarray, slack: np.ndarray) -> np.ndarray | None:
     """``min t`` s.t. ``G_b y - t <= slack``, ``0 <= y <= 1``, ``t >= -1e-7`` (enough margin, then stop)."""
     import scipy.sparse as sp  # type: ignore[import-untyped]
-    from scipy.optimize import linprog  # type: ignore[import-untyped]
+
+    from showdown.solvers.highs_lp import solve_lp
 
     n = G_b.shape[1]
     a_ub = sp.csr_matrix(np.hstack([G_b, -np.ones((G_b.shape[0], 1))]))
@@ -106,7 +107,7 @@ def _deterrence_lp(G_b: np.ndarray, slack: np.ndarray) -> np.ndarray | None:
         "primal_feasibility_tolerance": _FEASIBILITY,
         "dual_feasibility_tolerance": _FEASIBILITY,
     }
-    result = linprog(cost, A_ub=a_ub, b_ub=slack, bounds=bounds, method="highs-ds", options=options)
-    if result.status != 0 or result.fun > -MARGIN:
+    answer = solve_lp({"c": cost, "A_ub": a_ub, "b_ub": slack, "bounds": bounds}, "highs-ds", options)
+    if not answer.optimal or answer.objective > -MARGIN:
         return None
-    return np.asarray(np.clip(result.x[:n], 0.0, 1.0))
+    return np.asarray(np.clip(answer.x[:n], 0.0, 1.0))

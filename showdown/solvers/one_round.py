@@ -45,13 +45,16 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
 from showdown.errors import SolverError
 from showdown.solvers.equity import EquityTable, equity_table
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES
+
+if TYPE_CHECKING:
+    from showdown.solvers.highs_lp import LpAnswer
 
 __all__ = [
     "DEFAULT_BETS",
@@ -282,16 +285,16 @@ def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     }
 
 
-def _strategies(game: OneRoundGame, form: Form, result: Any) -> tuple[np.ndarray, np.ndarray]:
+def _strategies(game: OneRoundGame, form: Form, answer: LpAnswer) -> tuple[np.ndarray, np.ndarray]:
     """Alice's ``(169, 1 + m)`` and Bob's ``(169, m)`` strategies from a solved program."""
     n, m = NUM_CLASSES, len(game.bets)
     if form == "bob":
-        bob = result.x[n:].reshape(m, n).T
-        bets = -result.ineqlin.marginals.reshape(m, n).T  # duals of the (b, a) rows
+        bob = answer.x[n:].reshape(m, n).T
+        bets = -answer.ineq_duals.reshape(m, n).T  # duals of the (b, a) rows
         alice = np.hstack([1.0 - bets.sum(axis=1, keepdims=True), bets])
     else:
-        alice = result.x[: n * (m + 1)].reshape(n, m + 1)
-        bob = -result.ineqlin.marginals.reshape(m, n).T
+        alice = answer.x[: n * (m + 1)].reshape(n, m + 1)
+        bob = -answer.ineq_duals.reshape(m, n).T
     alice = np.clip(alice, 0.0, None)
     alice /= alice.sum(axis=1, keepdims=True)
     return alice, np.clip(bob, 0.0, 1.0)
@@ -495,13 +498,13 @@ def _solve_program(
     }
     if method == "highs-ipm":
         options["ipm_optimality_tolerance"] = 1e-10
-    from scipy.optimize import linprog  # type: ignore[import-untyped]
+    from showdown.solvers.highs_lp import solve_lp
 
-    result = linprog(method=method, options=options, **program)
-    if result.status != 0:
-        raise SolverError(f"HiGHS ({method}, {form} form) did not find the optimum: {result.message}")
-    alice, bob = _strategies(game, form, result)
-    return alice, bob, int(getattr(result, "nit", 0) or 0)
+    answer = solve_lp(program, method, options)
+    if not answer.optimal:
+        raise SolverError(f"HiGHS ({method}, {form} form) did not find the optimum: {answer.message}")
+    alice, bob = _strategies(game, form, answer)
+    return alice, bob, answer.iterations
 
 
 def _generate_bets(
