@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml Makefile
 # the extras some tests exercise for real: pictures (matplotlib), a Ray cluster, the browser view,
 # pokerkit (checks our PHH), PettingZoo/Gymnasium (the environment) and OpenSpiel (the bridge)
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install --quiet -e '.[plot,cluster,view,phh,env,openspiel]'
+	$(BIN)/python -m pip install --quiet -e '.[plot,cluster,view,phh,env,openspiel,lp]'
 	touch $(TEST_STAMP)
 
 install: $(STAMP)

@@ -91,23 +91,28 @@ def profitable_range(G_b: np.ndarray, slack: np.ndarray, ranges: np.ndarray) -> 
 
 def _deterrence_lp(G_b: np.ndarray, slack: np.ndarray) -> np.ndarray | None:
     """``min t`` s.t. ``G_b y - t <= slack``, ``0 <= y <= 1``, ``t >= -1e-7`` (enough margin, then stop)."""
-    import scipy.sparse as sp  # type: ignore[import-untyped]
+    from showdown.solvers.highs_lp import LinearProgram, solve_lp
 
-    from showdown.solvers.highs_lp import solve_lp
-
-    n = G_b.shape[1]
-    a_ub = sp.csr_matrix(np.hstack([G_b, -np.ones((G_b.shape[0], 1))]))
-    cost = np.zeros(n + 1)
-    cost[n] = 1.0
-    bounds = np.zeros((n + 1, 2))
-    bounds[:n, 1] = 1.0
-    bounds[n] = (-1e-7, np.inf)
+    rows, n = G_b.shape
+    data = np.empty((rows, n + 1))
+    data[:, :n], data[:, n] = G_b, -1.0
+    program = LinearProgram(
+        cost=np.concatenate([np.zeros(n), [1.0]]),
+        lower=np.concatenate([np.zeros(n), [-1e-7]]),
+        upper=np.concatenate([np.ones(n), [np.inf]]),
+        indptr=np.arange(0, rows * (n + 1) + 1, n + 1),
+        indices=np.tile(np.arange(n + 1, dtype=np.int32), rows),
+        data=data.ravel(),
+        row_lower=np.full(rows, -np.inf),
+        row_upper=slack,
+        n_ineq=rows,
+    )
     options: dict[str, Any] = {
         "presolve": False,
         "primal_feasibility_tolerance": _FEASIBILITY,
         "dual_feasibility_tolerance": _FEASIBILITY,
     }
-    answer = solve_lp({"c": cost, "A_ub": a_ub, "b_ub": slack, "bounds": bounds}, "highs-ds", options)
+    answer = solve_lp(program, "highs-ds", options)
     if not answer.optimal or answer.objective > -MARGIN:
         return None
     return np.asarray(np.clip(answer.x[:n], 0.0, 1.0))

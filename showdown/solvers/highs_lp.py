@@ -1,32 +1,56 @@
-"""Linear programs handed to HiGHS without ``scipy.optimize.linprog``'s per-call overhead.
+"""Linear programs handed to HiGHS in one call, without ``scipy.optimize`` (its import and its overhead).
 
-``linprog`` copies the program into a ``HighsLp`` field by field (element by element) and reads the
-answer back column by column in Python (the bound multipliers); on the one-round LP's pricing
-programs (169 x 170) that is about 60% of each call's CPU, and 0.05-0.1 s on a 21-bet master
-program. This module passes the CSR arrays in one call to the HiGHS that scipy (>= 1.15) ships,
-``scipy.optimize._highspy._core``, and reads only the primal values and the row duals. Where that module is missing (an older scipy,
-or a renamed private module) the same program goes through ``linprog``: the answers are the same
-(``tests/solvers/test_highs_lp.py`` checks both paths).
+``linprog`` costs a one-round solve three ways: importing ``scipy.optimize`` (and ``scipy.sparse``)
+takes about 0.3 s of CPU, a third of the whole solve; it copies the program into a ``HighsLp`` field
+by field, element by element; and it reads the bound multipliers back column by column in Python.
+On the 169 x 170 pricing programs the last two were 60% of each call. Here the program is plain CSR
+arrays, passed to HiGHS's array form of ``passModel``, and only the primal values and row duals are
+read back. The bindings come from ``highspy`` (HiGHS's own package, the ``fast`` extra: imported in
+0.03 s) or else from the copy scipy >= 1.15 ships (``scipy.optimize._highspy._core``, same API);
+with neither, the same program goes through ``linprog``. ``tests/solvers/test_highs_lp.py`` checks
+that the three agree.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
+from typing import Any, Literal
 
 import numpy as np
 
-__all__ = ["LpAnswer", "solve_lp"]
+__all__ = ["LinearProgram", "LpAnswer", "solve_lp"]
+
+Route = Literal["auto", "highspy", "scipy", "linprog"]
 
 _SIMPLEX_DUAL = 1
 """HiGHS's ``simplex_strategy`` for the dual simplex (``linprog``'s ``"highs-ds"``)."""
 
 
 @dataclass(frozen=True)
+class LinearProgram:
+    """``min cost @ x`` s.t. ``row_lower <= A x <= row_upper``, ``lower <= x <= upper``.
+
+    ``A`` is CSR: row ``r`` has values ``data[indptr[r]:indptr[r + 1]]`` in columns ``indices[...]``.
+    The first ``n_ineq`` rows are inequalities (``row_lower`` is ``-inf``), the others equalities.
+    """
+
+    cost: np.ndarray
+    lower: np.ndarray
+    upper: np.ndarray
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    row_lower: np.ndarray
+    row_upper: np.ndarray
+    n_ineq: int
+
+
+@dataclass(frozen=True)
 class LpAnswer:
-    """What a solve returns: ``optimal`` or not (with HiGHS's ``message``), the primal values ``x``,
-    the duals of the inequality rows (``linprog``'s ``ineqlin.marginals``: <= 0 in a minimisation),
-    the objective and the simplex iterations."""
+    """A solve's outcome: ``optimal`` or not (HiGHS's ``message``), the primal values ``x``, the duals
+    of the inequality rows (``linprog``'s ``ineqlin.marginals``: <= 0 in a minimisation), the
+    objective and the iterations."""
 
     optimal: bool
     message: str
@@ -36,52 +60,38 @@ class LpAnswer:
     iterations: int
 
 
-def solve_lp(
-    program: dict[str, Any], method: str = "highs-ds", options: dict[str, Any] | None = None, *, direct: bool = True
-) -> LpAnswer:
-    """Minimise ``c @ x`` s.t. ``A_ub x <= b_ub``, ``A_eq x = b_eq`` (optional), ``bounds`` (``(n, 2)``).
+def _bindings(route: Route) -> ModuleType | None:
+    """HiGHS's Python bindings for ``route`` (``"auto"``: highspy, else scipy's copy), or ``None``."""
+    if route in ("auto", "highspy"):
+        try:
+            from highspy import _core  # type: ignore[import-not-found,unused-ignore]
+        except ImportError:
+            if route == "highspy":
+                return None
+        else:
+            return _core  # type: ignore[no-any-return,unused-ignore]
+    if route in ("auto", "scipy"):
+        try:
+            from scipy.optimize._highspy import _core as scipy_core  # type: ignore[import-untyped]
+        except ImportError:  # scipy < 1.15
+            return None
+        return scipy_core  # type: ignore[no-any-return]
+    return None
 
-    ``program`` holds ``linprog``'s keywords with ``A_ub`` and ``A_eq`` as scipy CSR matrices;
-    ``method`` is ``"highs-ds"``, ``"highs-ipm"`` or ``"highs"``; ``options`` are HiGHS options
-    (``presolve`` a bool). ``direct=False`` (or a scipy without the bindings) uses ``linprog``.
+
+def solve_lp(
+    program: LinearProgram, method: str = "highs-ds", options: dict[str, Any] | None = None, *, route: Route = "auto"
+) -> LpAnswer:
+    """Solve ``program`` with HiGHS's ``method`` (``"highs-ds"``, ``"highs-ipm"`` or ``"highs"``).
+
+    ``options`` are HiGHS options (``presolve`` a bool); ``route`` picks the bindings (``"linprog"``
+    forces ``scipy.optimize.linprog``; the default takes the fastest one installed).
     """
     options = dict(options or {})
-    if direct:
-        try:
-            from scipy.optimize._highspy import _core  # type: ignore[import-untyped]
-        except ImportError:  # scipy < 1.15: no bindings to call directly
-            pass
-        else:
-            return _solve_direct(_core, program, method, options)
-    from scipy.optimize import linprog  # type: ignore[import-untyped]
-
-    result = linprog(method=method, options=options, **program)
-    optimal = result.status == 0
-    return LpAnswer(
-        optimal=optimal,
-        message=str(result.message),
-        x=np.asarray(result.x) if optimal else np.empty(0),
-        ineq_duals=np.asarray(result.ineqlin.marginals) if optimal else np.empty(0),
-        objective=float(result.fun) if optimal else float("nan"),
-        iterations=int(getattr(result, "nit", 0) or 0),
-    )
-
-
-def _solve_direct(core: Any, program: dict[str, Any], method: str, options: dict[str, Any]) -> LpAnswer:
-    """The program passed as CSR arrays to a ``_Highs`` object; inequality rows first, then equalities."""
-    import scipy.sparse as sp  # type: ignore[import-untyped]
-
-    a_ub, b_ub = program["A_ub"], np.asarray(program["b_ub"], dtype=np.float64)
-    rows, lower, upper = [a_ub], [np.full(len(b_ub), -np.inf)], [b_ub]
-    if program.get("A_eq") is not None:
-        b_eq = np.asarray(program["b_eq"], dtype=np.float64)
-        rows.append(program["A_eq"])
-        lower.append(b_eq)
-        upper.append(b_eq)
-    matrix = sp.csr_matrix(sp.vstack(rows, format="csr")) if len(rows) > 1 else sp.csr_matrix(a_ub)
-    bounds = np.asarray(program["bounds"], dtype=np.float64)
-    n_rows, n_cols = matrix.shape
-
+    core = None if route == "linprog" else _bindings(route)
+    if core is None:
+        return _solve_linprog(program, method, options)
+    n_cols, n_rows = len(program.cost), len(program.row_upper)
     highs = core._Highs()
     highs.setOptionValue("output_flag", False)
     if method == "highs-ds":
@@ -91,23 +101,19 @@ def _solve_direct(core: Any, program: dict[str, Any], method: str, options: dict
         highs.setOptionValue("solver", "ipm")
     for key, value in options.items():
         highs.setOptionValue(key, ("on" if value else "off") if key == "presolve" else value)
-    # the array form of passModel: numpy arrays straight into HiGHS (a HighsLp's fields copy element by
-    # element: 2.6 of the 5.3 ms of a pricing LP); the last array is the integrality (all continuous)
+    # the array form of passModel: numpy straight into HiGHS; the last array is the integrality (none)
     passed = highs.passModel(
         n_cols,
         n_rows,
-        matrix.nnz,
+        len(program.data),
         int(core.MatrixFormat.kRowwise),
         int(core.ObjSense.kMinimize),
         0.0,
-        np.ascontiguousarray(program["c"], dtype=np.float64),
-        np.ascontiguousarray(bounds[:, 0]),
-        np.ascontiguousarray(bounds[:, 1]),
-        np.concatenate(lower),
-        np.concatenate(upper),
-        matrix.indptr[:-1].astype(np.int32),
-        matrix.indices.astype(np.int32),
-        matrix.data.astype(np.float64),
+        *(np.ascontiguousarray(a, dtype=np.float64) for a in (program.cost, program.lower, program.upper)),
+        *(np.ascontiguousarray(a, dtype=np.float64) for a in (program.row_lower, program.row_upper)),
+        np.ascontiguousarray(program.indptr[:-1], dtype=np.int32),
+        np.ascontiguousarray(program.indices, dtype=np.int32),
+        np.ascontiguousarray(program.data, dtype=np.float64),
         np.zeros(n_cols, dtype=np.int32),
     )
     if passed == core.HighsStatus.kError:
@@ -123,7 +129,37 @@ def _solve_direct(core: Any, program: dict[str, Any], method: str, options: dict
         optimal=True,
         message="Optimization terminated successfully.",
         x=np.asarray(solution.col_value),
-        ineq_duals=np.asarray(solution.row_dual)[: len(b_ub)],
+        ineq_duals=np.asarray(solution.row_dual)[: program.n_ineq],
         objective=float(info.objective_function_value),
         iterations=iterations,
+    )
+
+
+def _solve_linprog(program: LinearProgram, method: str, options: dict[str, Any]) -> LpAnswer:
+    """The same program through ``scipy.optimize.linprog`` (no bindings importable)."""
+    import scipy.sparse as sp  # type: ignore[import-untyped]
+    from scipy.optimize import linprog  # type: ignore[import-untyped]
+
+    rows = sp.csr_matrix(
+        (program.data, program.indices, program.indptr), shape=(len(program.row_upper), len(program.cost))
+    )
+    k = program.n_ineq
+    equalities = {"A_eq": rows[k:], "b_eq": program.row_upper[k:]} if k < rows.shape[0] else {}
+    result = linprog(
+        program.cost,
+        A_ub=rows[:k],
+        b_ub=program.row_upper[:k],
+        bounds=np.column_stack([program.lower, program.upper]),
+        method=method,
+        options=options,
+        **equalities,
+    )
+    optimal = result.status == 0
+    return LpAnswer(
+        optimal=optimal,
+        message=str(result.message),
+        x=np.asarray(result.x) if optimal else np.empty(0),
+        ineq_duals=np.asarray(result.ineqlin.marginals) if optimal else np.empty(0),
+        objective=float(result.fun) if optimal else float("nan"),
+        iterations=int(getattr(result, "nit", 0) or 0),
     )

@@ -54,7 +54,7 @@ from showdown.solvers.equity import EquityTable, equity_table
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES
 
 if TYPE_CHECKING:
-    from showdown.solvers.highs_lp import LpAnswer
+    from showdown.solvers.highs_lp import LinearProgram, LpAnswer
 
 __all__ = [
     "DEFAULT_BETS",
@@ -233,9 +233,9 @@ def _alice_best_values(game: OneRoundGame, mats: _Matrices, bob: np.ndarray) -> 
 # the linear programs
 
 
-def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
+def _bob_program(game: OneRoundGame, mats: _Matrices) -> LinearProgram:
     """Bob's form: variables ``mu`` (169) then ``y[b, k]``; one row per (bet, Alice class)."""
-    import scipy.sparse as sp  # type: ignore[import-untyped]  # here: a command line need not load scipy
+    from showdown.solvers.highs_lp import LinearProgram
 
     n, m = NUM_CLASSES, len(game.bets)
     # row (b, a): -mu[a] + sum_k G_b[a, k] y[b, k] <= -bb p_a ; 1 + n entries per row, columns sorted
@@ -245,18 +245,23 @@ def _bob_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     data = np.empty((m, n, n + 1))
     data[:, :, 0] = -1.0
     data[:, :, 1:] = mats.G
-    indptr = np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64)
-    a_ub = sp.csr_matrix((data.ravel(), indices.ravel(), indptr), shape=(m * n, n + m * n))
-    bounds = np.empty((n + m * n, 2))
-    bounds[:n, 0], bounds[:n, 1] = -game.sb * mats.p, np.inf
-    bounds[n:, 0], bounds[n:, 1] = 0.0, 1.0
-    cost = np.concatenate([np.ones(n), np.zeros(m * n)])
-    return {"c": cost, "A_ub": a_ub, "b_ub": np.tile(-game.bb * mats.p, m), "bounds": bounds}
+    return LinearProgram(
+        cost=np.concatenate([np.ones(n), np.zeros(m * n)]),
+        lower=np.concatenate([-game.sb * mats.p, np.zeros(m * n)]),
+        upper=np.concatenate([np.full(n, np.inf), np.ones(m * n)]),
+        indptr=np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64),
+        indices=indices.ravel(),
+        data=data.ravel(),
+        row_lower=np.full(m * n, -np.inf),
+        row_upper=np.tile(-game.bb * mats.p, m),
+        n_ineq=m * n,
+    )
 
 
-def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
-    """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class)."""
-    import scipy.sparse as sp  # type: ignore[import-untyped,unused-ignore]
+def _alice_program(game: OneRoundGame, mats: _Matrices) -> LinearProgram:
+    """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class),
+    then one per class of Alice (her probabilities sum to 1)."""
+    from showdown.solvers.highs_lp import LinearProgram
 
     n, m = NUM_CLASSES, len(game.bets)
     nx = n * (m + 1)
@@ -267,22 +272,24 @@ def _alice_program(game: OneRoundGame, mats: _Matrices) -> dict[str, Any]:
     data = np.empty((m, n, n + 1))
     data[:, :, :n] = -np.transpose(mats.G, (0, 2, 1))
     data[:, :, n] = 1.0
-    indptr = np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64)
-    a_ub = sp.csr_matrix((data.ravel(), indices.ravel(), indptr), shape=(m * n, nx + m * n))
-    a_eq = sp.csr_matrix(
-        (np.ones(nx), np.arange(nx, dtype=np.int32), np.arange(0, nx + 1, m + 1, dtype=np.int64)), shape=(n, nx + m * n)
-    )
+    # row a: sum_j x[a, j] = 1, the m + 1 columns of class a in a row
+    indptr = np.concatenate([np.arange(0, m * n * (n + 1), n + 1), m * n * (n + 1) + np.arange(0, nx + 1, m + 1)])
     cost = np.zeros(nx + m * n)
     cost[0:nx:m + 1] = game.sb * mats.p
     for j in range(1, m + 1):
         cost[j:nx:m + 1] = -game.bb * mats.p
     cost[nx:] = -1.0
-    bounds = np.empty((nx + m * n, 2))
-    bounds[:nx, 0], bounds[:nx, 1] = 0.0, np.inf
-    bounds[nx:, 0], bounds[nx:, 1] = -np.inf, 0.0
-    return {
-        "c": cost, "A_ub": a_ub, "b_ub": np.zeros(m * n), "A_eq": a_eq, "b_eq": np.ones(n), "bounds": bounds,
-    }
+    return LinearProgram(
+        cost=cost,
+        lower=np.concatenate([np.zeros(nx), np.full(m * n, -np.inf)]),
+        upper=np.concatenate([np.full(nx, np.inf), np.zeros(m * n)]),
+        indptr=indptr.astype(np.int64),
+        indices=np.concatenate([indices.ravel(), np.arange(nx, dtype=np.int32)]),
+        data=np.concatenate([data.ravel(), np.ones(nx)]),
+        row_lower=np.concatenate([np.full(m * n, -np.inf), np.ones(n)]),
+        row_upper=np.concatenate([np.zeros(m * n), np.ones(n)]),
+        n_ineq=m * n,
+    )
 
 
 def _strategies(game: OneRoundGame, form: Form, answer: LpAnswer) -> tuple[np.ndarray, np.ndarray]:
