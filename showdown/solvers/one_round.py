@@ -23,9 +23,10 @@ whose LP dual is Bob's program, with Alice's best response per class as ``mu[a]`
     min  sum_a mu[a]
     s.t. mu[a] >= -sb p_a,   mu[a] >= bb p_a + sum_k G_b[a, k] y[k, b]   (every b),   0 <= y <= 1
 
-One solve gives both strategies (one as primal values, the other as duals). Both forms are built here
-(sparse, CSR directly); HiGHS's dual simplex on Bob's form is the default because it is several times
-faster than every other combination on this problem (see ``benchmarks/bench_one_round.py``).
+One solve gives both strategies (one as primal values, the other as duals). Both forms are built as CSR
+arrays (``one_round_programs``) and handed to HiGHS in one call (``highs_lp``); HiGHS's dual simplex
+on Bob's form is the default because it is several times faster than every other combination on this
+problem (see ``benchmarks/bench_one_round.py``).
 
 By default the grid is not one program: at equilibrium Alice uses few sizes (17 of the post's 40,
 none above 22 of 80), so programs over a subset of the bets are solved and a left-out bet joins only
@@ -54,7 +55,7 @@ from showdown.solvers.equity import EquityTable, equity_table
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES
 
 if TYPE_CHECKING:
-    from showdown.solvers.highs_lp import LinearProgram, LpAnswer
+    from showdown.solvers.highs_lp import LpAnswer
 
 __all__ = [
     "DEFAULT_BETS",
@@ -231,65 +232,6 @@ def _alice_best_values(game: OneRoundGame, mats: _Matrices, bob: np.ndarray) -> 
 
 # ---------------------------------------------------------------------------------------------
 # the linear programs
-
-
-def _bob_program(game: OneRoundGame, mats: _Matrices) -> LinearProgram:
-    """Bob's form: variables ``mu`` (169) then ``y[b, k]``; one row per (bet, Alice class)."""
-    from showdown.solvers.highs_lp import LinearProgram
-
-    n, m = NUM_CLASSES, len(game.bets)
-    # row (b, a): -mu[a] + sum_k G_b[a, k] y[b, k] <= -bb p_a ; 1 + n entries per row, columns sorted
-    indices = np.empty((m, n, n + 1), dtype=np.int32)
-    indices[:, :, 0] = np.arange(n)[None, :]
-    indices[:, :, 1:] = (n + n * np.arange(m))[:, None, None] + np.arange(n)[None, None, :]
-    data = np.empty((m, n, n + 1))
-    data[:, :, 0] = -1.0
-    data[:, :, 1:] = mats.G
-    return LinearProgram(
-        cost=np.concatenate([np.ones(n), np.zeros(m * n)]),
-        lower=np.concatenate([-game.sb * mats.p, np.zeros(m * n)]),
-        upper=np.concatenate([np.full(n, np.inf), np.ones(m * n)]),
-        indptr=np.arange(0, m * n * (n + 1) + 1, n + 1, dtype=np.int64),
-        indices=indices.ravel(),
-        data=data.ravel(),
-        row_lower=np.full(m * n, -np.inf),
-        row_upper=np.tile(-game.bb * mats.p, m),
-        n_ineq=m * n,
-    )
-
-
-def _alice_program(game: OneRoundGame, mats: _Matrices) -> LinearProgram:
-    """Alice's form: variables ``x[a, j]`` (fold first) then ``z[b, k]``; one row per (bet, Bob class),
-    then one per class of Alice (her probabilities sum to 1)."""
-    from showdown.solvers.highs_lp import LinearProgram
-
-    n, m = NUM_CLASSES, len(game.bets)
-    nx = n * (m + 1)
-    # row (b, k): z[b, k] - sum_a G_b[a, k] x[a, b] <= 0
-    indices = np.empty((m, n, n + 1), dtype=np.int32)
-    indices[:, :, :n] = (np.arange(n) * (m + 1))[None, None, :] + 1 + np.arange(m)[:, None, None]
-    indices[:, :, n] = nx + n * np.arange(m)[:, None] + np.arange(n)[None, :]
-    data = np.empty((m, n, n + 1))
-    data[:, :, :n] = -np.transpose(mats.G, (0, 2, 1))
-    data[:, :, n] = 1.0
-    # row a: sum_j x[a, j] = 1, the m + 1 columns of class a in a row
-    indptr = np.concatenate([np.arange(0, m * n * (n + 1), n + 1), m * n * (n + 1) + np.arange(0, nx + 1, m + 1)])
-    cost = np.zeros(nx + m * n)
-    cost[0:nx:m + 1] = game.sb * mats.p
-    for j in range(1, m + 1):
-        cost[j:nx:m + 1] = -game.bb * mats.p
-    cost[nx:] = -1.0
-    return LinearProgram(
-        cost=cost,
-        lower=np.concatenate([np.zeros(nx), np.full(m * n, -np.inf)]),
-        upper=np.concatenate([np.full(nx, np.inf), np.zeros(m * n)]),
-        indptr=indptr.astype(np.int64),
-        indices=np.concatenate([indices.ravel(), np.arange(nx, dtype=np.int32)]),
-        data=np.concatenate([data.ravel(), np.ones(nx)]),
-        row_lower=np.concatenate([np.full(m * n, -np.inf), np.ones(n)]),
-        row_upper=np.concatenate([np.zeros(m * n), np.ones(n)]),
-        n_ineq=m * n,
-    )
 
 
 def _strategies(game: OneRoundGame, form: Form, answer: LpAnswer) -> tuple[np.ndarray, np.ndarray]:
@@ -497,7 +439,9 @@ def _solve_program(
     game: OneRoundGame, mats: _Matrices, method: Method, form: Form, presolve: bool
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Alice's and Bob's strategies from one LP over the whole of ``game``'s grid, and its simplex count."""
-    program = _bob_program(game, mats) if form == "bob" else _alice_program(game, mats)
+    from showdown.solvers.one_round_programs import alice_program, bob_program
+
+    program = bob_program(game, mats) if form == "bob" else alice_program(game, mats)
     options: dict[str, Any] = {
         "presolve": presolve,
         "primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,

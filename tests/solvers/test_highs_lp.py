@@ -9,7 +9,8 @@ import pytest
 
 from showdown.solvers.equity import equity_table
 from showdown.solvers.highs_lp import LinearProgram, solve_lp
-from showdown.solvers.one_round import OneRoundGame, _alice_program, _bob_program, _matrices
+from showdown.solvers.one_round import OneRoundGame, _matrices
+from showdown.solvers.one_round_programs import alice_program, bob_program
 
 OPTIONS = {"presolve": False, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 BINDINGS = ["highspy", "scipy"]
@@ -21,7 +22,7 @@ BINDINGS = ["highspy", "scipy"]
 def test_the_bindings_and_linprog_agree_on_both_programs(route: str, form: str, method: str) -> None:
     game = OneRoundGame(bets=(0.0, 2.0, 6.0))
     mats = _matrices(game, equity_table())
-    program = _bob_program(game, mats) if form == "bob" else _alice_program(game, mats)
+    program = bob_program(game, mats) if form == "bob" else alice_program(game, mats)
     options = {**OPTIONS, **({"ipm_optimality_tolerance": 1e-10} if method == "highs-ipm" else {})}
     direct = solve_lp(program, method, options, route=route)  # type: ignore[arg-type]
     reference = solve_lp(program, method, options, route="linprog")
