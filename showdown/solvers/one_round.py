@@ -441,7 +441,8 @@ def _solve_program(
     """Alice's and Bob's strategies from one LP over the whole of ``game``'s grid, and its simplex count."""
     from showdown.solvers.one_round_programs import alice_program, bob_program
 
-    program = bob_program(game, mats) if form == "bob" else alice_program(game, mats)
+    build = bob_program if form == "bob" else alice_program
+    program = build(mats.G, mats.p, game.sb, game.bb)
     options: dict[str, Any] = {
         "presolve": presolve,
         "primal_feasibility_tolerance": FEASIBILITY_TOLERANCE,

@@ -22,7 +22,7 @@ BINDINGS = ["highspy", "scipy"]
 def test_the_bindings_and_linprog_agree_on_both_programs(route: str, form: str, method: str) -> None:
     game = OneRoundGame(bets=(0.0, 2.0, 6.0))
     mats = _matrices(game, equity_table())
-    program = bob_program(game, mats) if form == "bob" else alice_program(game, mats)
+    program = (bob_program if form == "bob" else alice_program)(mats.G, mats.p, game.sb, game.bb)
     options = {**OPTIONS, **({"ipm_optimality_tolerance": 1e-10} if method == "highs-ipm" else {})}
     direct = solve_lp(program, method, options, route=route)  # type: ignore[arg-type]
     reference = solve_lp(program, method, options, route="linprog")
