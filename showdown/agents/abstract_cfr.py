@@ -279,10 +279,13 @@ class AbstractCFRAgent(Agent):
         if self._letters is None:
             self._letters = [str(realize(a, self._abstract, self._real))[:1] for a in self.tree.actions[self._node]]
         every = self._boards.every_bucket(tuple(view.board), self._real.round)
-        probs = self.strategy.rows(self._node, every[self._boards.indices(hands)])
+        buckets = every[self._boards.indices(hands)]
+        # each letter's probability per bucket (the node's few rows), then read per holding: the
+        # same sums as per holding, done once per bucket
+        table = self.strategy.node_table(self._node)
         out = {}
-        for slot, letter in enumerate(self._letters):
-            out[letter] = out[letter] + probs[:, slot] if letter in out else probs[:, slot]
+        for letter, total in _letter_sums(table, self._letters).items():
+            out[letter] = total[buckets]
         if len(self._ranges) >= 256:
             self._ranges.clear()
         self._ranges[key] = out
@@ -376,6 +379,14 @@ def _river_sizing(text: Any, default: Any) -> Any:
     if not fractions or min(fractions) <= 0:
         raise ConfigError(f"agent 'cfr': search_sizes must be positive pot fractions joined by '/', such as 0.5/1 (got {text!r})")
     return replace(default, fractions=fractions)
+
+
+def _letter_sums(table: np.ndarray, letters: list[str]) -> dict[str, np.ndarray]:
+    """The columns of a node's (buckets, slots) table summed by action letter, slot order kept."""
+    out: dict[str, np.ndarray] = {}
+    for slot, letter in enumerate(letters):
+        out[letter] = out[letter] + table[:, slot] if letter in out else table[:, slot]
+    return out
 
 
 class _BoardBuckets:

@@ -27,33 +27,41 @@ from showdown.games.hand_value import FLUSH_BIAS, FLUSH_TEST, RANK_SUM_MASK, SUI
 
 @njit(cache=True, nogil=True)
 def _keys(cards: np.ndarray, card_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Per row of cards: its summed card keys, its rank mask in each suit, and its card bits."""
+    """Per row of cards: its summed card keys, its rank masks (13 bits per suit, suit ``s`` at bit
+    ``13 s``: one integer, so a hand's masks are its parts' ``|``), and its card bits."""
     n = cards.shape[0]
     keys = np.zeros(n, dtype=np.int64)
-    masks = np.zeros((n, 4), dtype=np.int64)
+    masks = np.zeros(n, dtype=np.int64)
     bits = np.zeros(n, dtype=np.int64)
     for i in range(n):
         for j in range(cards.shape[1]):
             c = cards[i, j]
             keys[i] += card_keys[c]
-            masks[i, c & 3] |= np.int64(1) << (c >> 2)
+            masks[i] |= np.int64(1) << (13 * (c & 3) + (c >> 2))
             bits[i] |= np.int64(1) << c
     return keys, masks, bits
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _rank(packed: int, board_masks: np.ndarray, hand_masks: np.ndarray, index: np.ndarray, nonflush: np.ndarray,
-          flush_values: np.ndarray) -> int:
-    """The value of a hand from its summed card keys, and the rank masks per suit of its two parts."""
+@njit(cache=True, nogil=True)
+def _rank(packed: int, masks: int, index: np.ndarray, nonflush: np.ndarray, flush_values: np.ndarray) -> int:
+    """The value of a hand from its summed card keys and its rank masks (``_keys``). The loops over
+    many hands write the non-flush lookup out and call ``_with_flush`` only for the few hands with
+    five of a suit: a call passing arrays, even inlined, costs more than the lookup itself."""
     value = nonflush[index[min(packed & RANK_SUM_MASK, index.shape[0] - 1)]]
-    suits = packed >> SUIT_SHIFT
-    if (suits + FLUSH_BIAS) & FLUSH_TEST:
-        flush_suit = 0
-        for s in range(1, 4):
-            if ((suits >> (4 * s)) & 0xF) > ((suits >> (4 * flush_suit)) & 0xF):
-                flush_suit = s
-        value = max(value, flush_values[board_masks[flush_suit] | hand_masks[flush_suit]])
+    if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+        value = _with_flush(value, packed, masks, flush_values)
     return int(value)
+
+
+@njit(cache=True, nogil=True)
+def _with_flush(value: int, packed: int, masks: int, flush_values: np.ndarray) -> int:
+    """The larger of a non-flush ``value`` and the flush of the hand's suit of five or more."""
+    suits = packed >> SUIT_SHIFT
+    flush_suit = 0
+    for s in range(1, 4):
+        if ((suits >> (4 * s)) & 0xF) > ((suits >> (4 * flush_suit)) & 0xF):
+            flush_suit = s
+    return int(max(value, flush_values[(masks >> (13 * flush_suit)) & 0x1FFF]))
 
 
 @njit(cache=True, nogil=True)
@@ -62,9 +70,14 @@ def _values(boards: np.ndarray, hands: np.ndarray, card_keys: np.ndarray, index:
     """``out[r, h]``: the value of hand ``h`` on board ``r`` (meaningless where they share a card)."""
     board_keys, board_masks, _ = _keys(boards, card_keys)
     hand_keys, hand_masks, _ = _keys(hands, card_keys)
+    last = index.shape[0] - 1
     for r in range(boards.shape[0]):
         for h in range(hands.shape[0]):
-            out[r, h] = _rank(board_keys[r] + hand_keys[h], board_masks[r], hand_masks[h], index, nonflush, flush_values)
+            packed = board_keys[r] + hand_keys[h]
+            value = nonflush[index[min(packed & RANK_SUM_MASK, last)]]
+            if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+                value = _with_flush(value, packed, board_masks[r] | hand_masks[h], flush_values)
+            out[r, h] = value
 
 
 @njit(cache=True, nogil=True)
@@ -75,13 +88,17 @@ def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, li
     board_keys, board_masks, board_bits = _keys(boards, card_keys)
     hand_keys, hand_masks, hand_bits = _keys(hands, card_keys)
     mine_keys, mine_masks, mine_bits = _keys(mine.reshape(1, -1), card_keys)
+    last = index.shape[0] - 1
     for r in range(boards.shape[0]):
         dead = board_bits[r] | mine_bits[0]
-        ours = _rank(board_keys[r] + mine_keys[0], board_masks[r], mine_masks[0], index, nonflush, flush_values)
+        ours = _rank(board_keys[r] + mine_keys[0], board_masks[r] | mine_masks[0], index, nonflush, flush_values)
         for h in range(hands.shape[0]):
             if hand_bits[h] & dead or not live[h]:
                 continue
-            theirs = _rank(board_keys[r] + hand_keys[h], board_masks[r], hand_masks[h], index, nonflush, flush_values)
+            packed = board_keys[r] + hand_keys[h]
+            theirs = nonflush[index[min(packed & RANK_SUM_MASK, last)]]
+            if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+                theirs = _with_flush(theirs, packed, board_masks[r] | hand_masks[h], flush_values)
             valid[h] += 1.0
             if ours > theirs:
                 score[h] += 1.0
@@ -107,6 +124,7 @@ def _strength_counts(boards: np.ndarray, cards: np.ndarray, card_keys: np.ndarra
     below = np.zeros(52, dtype=np.int64)
     in_run = np.zeros(52, dtype=np.int64)
     board_size = boards.shape[1]
+    last = index.shape[0] - 1
     for r in range(boards.shape[0]):
         count[:] = 0
         n_blocked = 0
@@ -115,7 +133,11 @@ def _strength_counts(boards: np.ndarray, cards: np.ndarray, card_keys: np.ndarra
                 level[h] = 0
                 n_blocked += 1
             else:
-                level[h] = 1 + _rank(board_keys[r] + hand_keys[h], board_masks[r], hand_masks[h], index, nonflush_level, flush_level)
+                packed = board_keys[r] + hand_keys[h]
+                value = nonflush_level[index[min(packed & RANK_SUM_MASK, last)]]
+                if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+                    value = _with_flush(value, packed, board_masks[r] | hand_masks[h], flush_level)
+                level[h] = 1 + value
             count[level[h] + 1] += 1
         for k in range(1, num_levels + 2):
             count[k] += count[k - 1]  # count[k]: holdings below level k, then the next free place of level k

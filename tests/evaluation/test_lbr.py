@@ -18,7 +18,7 @@ from showdown.agents.exploiter import agent_strategy
 from showdown.agents.registry import BUILTIN_AGENTS, make_agent
 from showdown.errors import ConfigError
 from showdown.evaluation.lbr import LocalBestResponse, action_set
-from showdown.evaluation.lbr_runs import CHUNK, run_lbr, run_lbr_parallel
+from showdown.evaluation.lbr_runs import CHUNK, _reseed, agent_for, play_hands, run_lbr, run_lbr_parallel
 from showdown.games.cards import deck_ranks, rank_of
 from showdown.games.catalog import get_game
 from showdown.games.state import Action, ActionKind, State
@@ -230,3 +230,43 @@ def test_the_agents_folds_are_corrected_for_with_its_policy_which_narrows_the_in
     assert np.count_nonzero(terms) > 100
     assert abs(np.mean(terms)) <= Z999 * np.std(terms, ddof=1) / np.sqrt(len(terms))
     assert np.std(with_folds) < 0.97 * np.std(cards_only)
+
+
+# LBR against the shipped hold'em blueprints (cfr -o search=off, reseeded with 11), 24 hands of seed 5, as main
+# played them before issue 25's speed work (b509447): what LBR wins, plain and corrected, to the last bit
+MAIN_FIGURES = {
+    "holdem-nolimit": (
+        [50, 200, 50, 1800, 50, -300, 50, 100, -13500, 100, 50, 100, 50, 900, 50, -2700, 50, 500, 300, 100, 50, 13500, -300, -100],
+        [
+            27.23996945021516, 3710.803814443636, 32.84261347892597, 1712.1872331824607, 18.25489996394709,
+            -223.3184469580168, 36.984992455696265, 80.50548018730046, -11978.4047407891, 7.578470237962293,
+            60.36127910676401, 62.14337429102247, 18.08729672291544, 727.9136793069558, 30.12612980729319,
+            -1933.2911840951892, 17.092968177619543, 407.26116659738864, 292.17910396446877, 110.58386058762834,
+            32.76713013038326, 5387.61091956138, -141.1650890930297, -111.7325362494043,
+        ],
+    ),
+    "holdem-limit": (
+        [5, 120, -40, -30, -30, -70, 5, 80, -130, -80, 5, 10, 70, -70, 20, -50, 30, -50, -70, 10, 20, 110, -20, 40],
+        [
+            2.672334436358647, 104.60873635795923, -33.8667899356787, -32.12574285874471, -13.831061246123973,
+            -16.715683079640066, 2.1336344960576596, 49.33815382829939, -99.10275638594536, -17.95965305339372,
+            6.0581462619793145, 6.294735211765994, 60.345023670512255, -30.83122808726234, 17.360456665573672,
+            30.743126123242916, 29.860572946374702, -29.423932723251184, 6.478230024064323, 11.183757573559845,
+            16.626812052044894, 0.9839173829644571, -8.602189422390992, 28.161392909065224,
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("game_name", sorted(MAIN_FIGURES))
+def test_seeded_lbr_against_the_holdem_blueprint_wins_what_it_won_before_the_speed_work(game_name: str) -> None:
+    """The faster strategy lookups and hand ranking change no figure: the same chips, and the same
+    corrected values (equal bit for bit on the machine that recorded them; to 1e-9 here, as another
+    CPU's BLAS may sum a range's weights in another order)."""
+    game = get_game(game_name)
+    agent = agent_for(game, "cfr", None, {"search": "off"})
+    _reseed(agent, 11)
+    lbr = LocalBestResponse(game, agent, actions="fcpa" if game.is_nolimit else "fc")
+    plain, corrected = play_hands(lbr, 0, 24, 5)
+    assert plain == [float(v) for v in MAIN_FIGURES[game_name][0]]
+    assert corrected == pytest.approx(MAIN_FIGURES[game_name][1], rel=1e-9, abs=1e-9)

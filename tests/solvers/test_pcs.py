@@ -75,6 +75,19 @@ def test_strategy_file_round_trip(tmp_path, lossless):
         AbstractStrategy.load(path, get_game("kuhn"))
 
 
+def test_rows_of_many_holdings_are_at_row_by_row_to_the_last_bit(lossless):
+    """``rows`` (read from a node's table, worked out once) answers what ``at`` answers bucket by
+    bucket, the uniform rows of buckets never reached included."""
+    strategy = lossless.strategy()
+    strategy.probabilities[strategy.layout.base[0]] = 0.0  # a bucket with no weight: uniform over the legal actions
+    for node in strategy.tree.decision_nodes().tolist():
+        count = strategy.abstraction.num_buckets[int(strategy.tree.round[node])]
+        buckets = np.array([count - 1, 0, *range(count)], dtype=np.int64)
+        rows = strategy.rows(node, buckets)
+        assert np.array_equal(rows, np.array([strategy.at(node, int(b)) for b in buckets]))
+        assert strategy.rows(node, buckets[:1]) is not strategy.node_table(node)
+
+
 @pytest.mark.slow
 def test_holdem_runs_resume_exactly(tmp_path):
     """What makes the shipped strategies reproducible: a run resumed from a checkpoint is the same run."""
