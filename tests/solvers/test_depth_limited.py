@@ -86,3 +86,31 @@ def test_a_depth_limited_subgame_stops_before_the_last_two_rounds_only():
     sub = DepthLimitedSubgame.of_state(State.initial(LEDUC), SubgameSizing(), 1, choices=3)
     leaves = [n for n in range(sub.game.num_nodes) if sub.flat.kind[n] == LEAF]
     assert len(leaves) == 3 * len(sub.ends) and sorted(sub.flat.board[leaves].tolist()) == list(range(3 * len(sub.ends)))
+
+
+@pytest.mark.parametrize("me", [0, 1])
+def test_with_the_gadget_no_opponent_holding_gets_more_than_against_the_blueprint_within_the_leaves(me):
+    """The safe gadget of the river search in a depth-limited subgame: each opponent holding may take
+    instead its best response to our blueprint's first round (the leaves its choice of four
+    continuations); the re-solved first round then gives no holding more than that, leaves counted
+    as the subgame counts them."""
+    turn = whole_game()
+    whole = whole_solver(turn)
+    rows = train_blueprint(turn, 3)
+    opponent = 1 - me
+
+    def best_response(solver, ours) -> np.ndarray:
+        for n in range(turn.game.num_nodes):
+            if turn.game.kind[n] == DECISION and int(turn.game.player[n]) == me:
+                f = solver.flat
+                solver.regret[f.row[n] : f.row[n] + f.count[n]] = ours(n)
+        return solver._pass(opponent, 0.0, solver.root_reach, best_response=True).astype(float).copy()
+
+    alternatives = best_response(first_round_solver(turn, rows, opponent, 4), lambda n: rows[node_rows(whole, n)])
+    safe = first_round_solver(turn, rows, opponent, 4)
+    safe.alternatives = alternatives.astype(safe.DTYPE)
+    safe.run(1000)
+    resolved = safe.average_strategy()
+    after = best_response(first_round_solver(turn, rows, opponent, 4), lambda n: resolved[n])
+    assert (after <= alternatives + 0.02 * np.abs(alternatives).max()).all()
+    assert after.sum() < alternatives.sum()  # a poor blueprint leaves something to take back
