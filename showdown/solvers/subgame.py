@@ -351,6 +351,7 @@ class SubgameSolver:
         self.values = np.zeros((nodes, hh), dtype=dt)
         self.gadget_regret = np.zeros((2, hh), dtype=dt)  # rows: take the alternative, enter
         self.gadget_average = np.zeros((2, hh), dtype=dt)
+        self.leaves = np.zeros((1, 1, 1), dtype=dt)  # a depth-limited subgame's pair values at its leaves
         self.iterations = 0
 
     def _enter(self) -> np.ndarray:
@@ -390,7 +391,7 @@ class SubgameSolver:
         f, b = self.flat, self.tables
         cfr_pass(
             f.kind, f.player, f.first, f.count, f.row, f.board, f.spent, f.weight, b.cards, b.sorted_cards, b.order, b.group_end, b.masks,
-            self.regret, self.average, self._sigma, self._reach, self.values, root, p, t, best_response,
+            self.regret, self.average, self._sigma, self._reach, self.values, root, p, t, best_response, self.leaves,
         )
         return np.asarray(self.values[0])
 
@@ -439,7 +440,7 @@ class SubgameSolver:
             # the average's regret matching is the average strategy: pass it where the regrets go
             cfr_pass(
                 f.kind, f.player, f.first, f.count, f.row, f.board, f.spent, f.weight, b.cards, b.sorted_cards, b.order, b.group_end,
-                b.masks, self.average, scratch, self._sigma, self._reach, self.values, root, p, 0.0, True,
+                b.masks, self.average, scratch, self._sigma, self._reach, self.values, root, p, 0.0, True, self.leaves,
             )
             total += float(root[p].astype(float) @ self.values[0])
         mass = float(root[0].astype(float) @ disjoint_reach(self.ranked.holdings, root[1][None, :].astype(float))[0])

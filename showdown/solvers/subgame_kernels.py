@@ -78,8 +78,9 @@ def _showdown_values(
 
 
 
-DECISION, FOLD_END, SHOWDOWN, CHANCE = 0, 1, 2, 3
-"""Node kinds (the first three as in ``solvers.betting``)."""
+DECISION, FOLD_END, SHOWDOWN, CHANCE, LEAF = 0, 1, 2, 3, 4
+"""Node kinds (the first three as in ``solvers.betting``); a LEAF ends a depth-limited subgame, its
+value per pair of holdings given (``leaves[board[n]]``, ``solvers.depth_limited``)."""
 
 
 @njit(cache=True, nogil=True)
@@ -173,17 +174,33 @@ def _decision_up(
 
 
 @njit(cache=True, nogil=True)
+def _leaf_values(pairs: np.ndarray, other: np.ndarray, p: int, out: np.ndarray) -> None:
+    """``p``'s counterfactual values at a leaf: the pair values (the first player's) against the other's reach."""
+    hh = out.shape[0]
+    for h in range(hh):
+        v = 0.0
+        if p == 0:
+            for o in range(hh):
+                v += pairs[h, o] * other[o]
+        else:
+            for o in range(hh):
+                v -= pairs[o, h] * other[o]
+        out[h] = v
+
+
+@njit(cache=True, nogil=True)
 def cfr_pass(
     kind: np.ndarray, player: np.ndarray, first: np.ndarray, count: np.ndarray, row: np.ndarray,
     board: np.ndarray, spent: np.ndarray, weight: np.ndarray,
     cards: np.ndarray, sorted_cards: np.ndarray, order: np.ndarray, group_end: np.ndarray, masks: np.ndarray,
     regret: np.ndarray, average: np.ndarray, sigma: np.ndarray, reach: np.ndarray, values: np.ndarray,
-    root_reach: np.ndarray, p: int, t: float, best_response: bool,
+    root_reach: np.ndarray, p: int, t: float, best_response: bool, leaves: np.ndarray,
 ) -> None:
     """One pass for player ``p``: the current strategies from the regrets, both players' reach down the
     tree from ``root_reach`` (2, H), then ``p``'s counterfactual values up it into ``values`` (nodes, H),
     updating ``p``'s regrets and average (weight ``t``) on the way. With ``best_response`` nothing is
-    updated and ``p`` takes its best action per holding (its best-response values)."""
+    updated and ``p`` takes its best action per holding (its best-response values). ``leaves`` (L, H,
+    H): the first player's chips won per pair of holdings at each LEAF (zero where they share a card)."""
     nodes, hh = values.shape
     scratch = np.zeros((4, max(cards.max() + 1, hh)), dtype=np.float64)
     for n in range(nodes):
@@ -207,6 +224,8 @@ def cfr_pass(
                 mask = masks[board[c]]
                 for h in range(hh):
                     out[h] += weight[n] * mask[h] * values[c, h]
+        elif k == LEAF:
+            _leaf_values(leaves[board[n]], reach[n, q], p, out)
         else:
             _decision_up(n, first[n], count[n], row[n], player[n] == p, regret, average, sigma, reach[n, p], values, t, best_response)
 
@@ -221,8 +240,8 @@ def warm_up() -> None:
         np.array([2, 0, 0], dtype=i64), np.array([0, -1, -1], dtype=i64), z(3, dtype=i64), np.ones((3, 2)), z(3),
         np.array([[0, 1], [2, 3]], dtype=i64), np.array([[[0, 1], [2, 3]]], dtype=i64), np.array([[0, 1]], dtype=i64), np.array([[1, 2]], dtype=i64),
         np.ones((1, 2), dtype=f32), z((2, 2), dtype=f32), z((2, 2), dtype=f32), z((2, 2), dtype=f32),
-        z((3, 2, 2), dtype=f32), z((3, 2), dtype=f32), np.ones((2, 2), dtype=f32), 0, 1.0, False,
+        z((3, 2, 2), dtype=f32), z((3, 2), dtype=f32), np.ones((2, 2), dtype=f32), 0, 1.0, False, z((1, 2, 2), dtype=f32),
     )
 
 
-__all__ = ["CHANCE", "DECISION", "FOLD_END", "SHOWDOWN", "cfr_pass", "fold_values", "showdown_values", "warm_up"]
+__all__ = ["CHANCE", "DECISION", "FOLD_END", "LEAF", "SHOWDOWN", "cfr_pass", "fold_values", "showdown_values", "warm_up"]
