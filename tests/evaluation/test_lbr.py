@@ -225,8 +225,8 @@ def test_the_agents_folds_are_corrected_for_with_its_policy_which_narrows_the_in
         value, final = lbr.play(rollouts, k % 2, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)[k % 2]
         cards_only.append(value - luck)
-        with_folds.append(value - luck - lbr.fold_correction)
-        terms.append(lbr.fold_correction)
+        with_folds.append(value - luck - lbr.action_correction)
+        terms.append(lbr.action_correction)
     assert np.count_nonzero(terms) > 100
     assert abs(np.mean(terms)) <= Z999 * np.std(terms, ddof=1) / np.sqrt(len(terms))
     assert np.std(with_folds) < 0.97 * np.std(cards_only)
