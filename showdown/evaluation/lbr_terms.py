@@ -113,12 +113,14 @@ class ActionTerms:
         """The term of the agent's ``action`` at ``public``. Its probabilities are asked again after
         ``act``: an agent that translates off-tree bets at random (the hold'em ``cfr``) walked the hand
         anew for ``act``, and only its own answer now is the distribution its draw had."""
+        probs = {k: float(v) for k, v in self.lbr.agent.policy(self.lbr._view(public, 1 - me, theirs, board)).items()}
+        if max(probs.values(), default=1.0) >= 1.0:
+            return 0.0  # a pure choice: no luck to take out (and no values to work out)
         equity = self.equity(mine, theirs, board)
         if equity is None:
             return 0.0
-        probs = self.lbr.agent.policy(self.lbr._view(public, 1 - me, theirs, board))
         values = decision_values(self.lbr, public, me, mine, equity, weights, board, rng, self.raise_value)
-        return action_term(values, {k: float(v) for k, v in probs.items()}, _LETTER[action.kind])
+        return action_term(values, probs, _LETTER[action.kind])
 
 
 _LETTER = {ActionKind.FOLD: "f", ActionKind.CALL: "c", ActionKind.RAISE: "r"}
