@@ -210,9 +210,10 @@ def test_a_run_is_reproducible_from_its_seed_whatever_the_number_of_processes() 
 
 
 def test_the_agents_folds_are_corrected_for_with_its_policy_which_narrows_the_interval() -> None:
-    """The correction ``(folded - p) (v_fold - v_on)`` has mean zero (the coverage tests above hold
-    with it) and takes out the luck of whether a mixing agent folded: on the same Leduc hands against
-    ``cfr`` the values vary less than with the cards' corrections alone."""
+    """The action terms (``evaluation.lbr_terms``; the fold term ``(folded - p) (v_fold - v_on)`` is
+    their special case) have mean zero (the coverage tests above hold with them) and take out the
+    luck of a mixing agent's draws: on the same Leduc hands against ``cfr`` the values vary less than
+    with the cards' corrections alone."""
     from showdown.evaluation.chance import ChanceCorrector
 
     game = get_game("leduc")
