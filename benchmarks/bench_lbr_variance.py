@@ -5,7 +5,8 @@ Run: ``PYTHONPATH=. python3 benchmarks/bench_lbr_variance.py --game holdem-nolim
 
 One run of LBR (the default estimator, ``chance+actions``), with the other ways of valuing the agent's
 raise (``evaluation.lbr_terms``: as a call, which is the fold term alone, ``chance+folds``; and as the
-reference raise called) computed at the same decisions: the estimators are compared on the same hands.
+reference raise called) computed at the same decisions, and the estimator before issue 25's variance
+work (folds only, and the chance terms without the flop's): the estimators are compared on the same hands.
 Prints each estimator's mean, per-hand standard deviation and 95% half-width in mbb/hand, then the
 share of the ``chance+folds`` and ``chance+actions`` variance held by each kind of hand (how it ended,
 all-in or not; what the agent did).
@@ -23,7 +24,7 @@ import numpy as np
 from showdown.cli.agent import parse_option
 from showdown.evaluation.chance import ChanceCorrector
 from showdown.evaluation.lbr import LocalBestResponse
-from showdown.evaluation.lbr_runs import _reseed, agent_for
+from showdown.evaluation.lbr_runs import _reseed, agent_for, lbr_corrector
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED, RAISE_AS_CALL, RAISE_CALLED, ActionTerms
 from showdown.games.catalog import get_game
 from showdown.games.state import Action, ActionKind, State
@@ -48,7 +49,8 @@ def play(game_name: str, agent_name: str, options: dict[str, Any], hands: int, s
         return own(public, me, mine, theirs, board, weights, rng, action)
 
     lbr.action_terms.term = term  # type: ignore[method-assign]
-    corrector = ChanceCorrector(game)
+    corrector = lbr_corrector(game)
+    turn_river_only = ChanceCorrector(game)
     rollouts = np.random.default_rng([seed, 0, 1])
     rows = []
     for k in range(hands):
@@ -58,9 +60,11 @@ def play(game_name: str, agent_name: str, options: dict[str, Any], hands: int, s
         cards = [int(c) for c in np.random.default_rng([seed, k]).permutation(np.array(lbr.deck))]
         value, final = lbr.play(rollouts, me, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)[me]
+        luck_before = turn_river_only.corrections(final.hole, final.board_by_round(), final.betting)[me]
         scale = 1000.0 / max(1, game.big_blind)
         rows.append({
             "plain": value * scale, "chance": (value - luck) * scale,
+            "before": (value - luck_before - got.get(RAISE_AS_CALL, 0.0)) * scale,
             RAISE_AS_CALL: (value - luck - got.get(RAISE_AS_CALL, 0.0)) * scale,
             RAISE_CALLED: (value - luck - got.get(RAISE_CALLED, 0.0)) * scale,
             RAISE_ANSWERED: (value - luck - lbr.action_correction) * scale,
@@ -103,13 +107,15 @@ def main() -> None:
     args = parser.parse_args()
     rows = play(args.game, args.agent, dict(args.option), args.hands, args.seed, args.actions)
     print(f"LBR against {args.agent} {dict(args.option)} in {args.game}: {len(rows)} hands, seed {args.seed} (mbb/hand)")
-    for key, name in (("plain", "plain"), ("chance", "chance only"), (RAISE_AS_CALL, ESTIMATOR[RAISE_AS_CALL]),
+    for key, name in (("plain", "plain"), ("before", "chance+folds, no flop"), ("chance", "chance only"),
+                      (RAISE_AS_CALL, ESTIMATOR[RAISE_AS_CALL]),
                       (RAISE_CALLED, ESTIMATOR[RAISE_CALLED]), (RAISE_ANSWERED, ESTIMATOR[RAISE_ANSWERED])):
         v = np.array([r[key] for r in rows])
         sd = float(v.std(ddof=1))
         print(f"  {name:24s} mean {v.mean():+9.0f}  sd {sd:8.0f}  95% half-width {1.96 * sd / math.sqrt(len(v)):7.0f}")
-    old, new = (float(np.var([r[k] for r in rows], ddof=1)) for k in (RAISE_AS_CALL, RAISE_ANSWERED))
-    print(f"  variance ratio chance+folds / chance+actions: {old / new:.3f}")
+    old, folds, new = (float(np.var([r[k] for r in rows], ddof=1)) for k in ("before", RAISE_AS_CALL, RAISE_ANSWERED))
+    print(f"  variance ratio chance+folds / chance+actions: {folds / new:.3f}; "
+          f"the previous estimator (no flop term, folds only) / chance+actions: {old / new:.3f}")
     for by in ("ended", "agent"):
         for estimator in (RAISE_AS_CALL, RAISE_ANSWERED):
             _shares(rows, estimator, by)

@@ -56,13 +56,15 @@ def supports(game: GameDef) -> str | None:
 class ChanceCorrector:
     """Per hand, what each position's result owes to the cards (to be subtracted)."""
 
-    def __init__(self, game: GameDef, *, sample_boards: bool = False) -> None:
+    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int = SAMPLED_BOARDS) -> None:
         why = supports(game)
         if why is not None:
             raise ValueError(why)
         self.game = game
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.sample_boards = sample_boards
+        self.boards = boards
+        """Boards drawn for a sampled "before" (``sample_boards``)."""
         self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
 
     def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
@@ -110,8 +112,10 @@ class ChanceCorrector:
         a, b, out = tuple(sorted(h0)), tuple(sorted(h1)), tuple(sorted(board))
         g = self.game
         if a <= b:
-            return sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), a, b, out, seed=_seed_of(a, b, out))
-        return 1.0 - sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), b, a, out, seed=_seed_of(b, a, out))
+            return sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), a, b, out, seed=_seed_of(a, b, out),
+                                  boards=self.boards)
+        return 1.0 - sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), b, a, out, seed=_seed_of(b, a, out),
+                                    boards=self.boards)
 
     def _equity(self, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
         """Position 0's exact share of the pot at a showdown, over every completion of ``board``."""
