@@ -124,3 +124,24 @@ def test_the_json_names_the_estimator() -> None:
     with pytest.raises(ValueError, match="raise_value"):
         ActionTerms(LocalBestResponse(get_game("leduc"), make_agent("cfr", get_game("leduc"), {})), "sometimes")
     assert RAISE_AS_CALL in RAISE_VALUES
+
+
+def test_lbrs_chance_corrections_take_out_the_flops_luck_of_an_all_in() -> None:
+    """A called all-in before the flop is worth the same to LBR's estimate whatever board came (the
+    flop's term, its "before" sampled, is now corrected too: before, the flop's luck stayed in)."""
+    from showdown.evaluation.lbr_runs import lbr_corrector
+
+    game = get_game("holdem-nolimit")
+    corrector = lbr_corrector(game)
+    hole = [(0, 1), (48, 49)]  # deuces against aces (cards: rank * 4 + suit)
+    betting = "r20000c///"
+    got, payoffs = [], []
+    for board in ([12, 25, 38, 51, 7], [2, 3, 20, 33, 46]):  # the aces win; the deuces make four of a kind
+        state = State.initial(game, hole, board).apply_betting(betting)
+        assert state.is_terminal
+        luck = corrector.corrections(state.hole, state.board_by_round(), state.betting)[0]
+        got.append(state.payoffs()[0] - luck)
+        payoffs.append(state.payoffs()[0])
+    assert payoffs == [-20000, 20000]
+    assert got[0] == pytest.approx(got[1])
+    assert abs(got[0]) < 20000 * 0.7  # about (equity - 1/2) of the pot, not the whole of it
