@@ -56,13 +56,15 @@ def supports(game: GameDef) -> str | None:
 class ChanceCorrector:
     """Per hand, what each position's result owes to the cards (to be subtracted)."""
 
-    def __init__(self, game: GameDef, *, sample_boards: bool = False) -> None:
+    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int = SAMPLED_BOARDS) -> None:
         why = supports(game)
         if why is not None:
             raise ValueError(why)
         self.game = game
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.sample_boards = sample_boards
+        self.boards = boards
+        """Boards drawn for a sampled "before" (``sample_boards``)."""
         self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
 
     def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
@@ -110,8 +112,10 @@ class ChanceCorrector:
         a, b, out = tuple(sorted(h0)), tuple(sorted(h1)), tuple(sorted(board))
         g = self.game
         if a <= b:
-            return sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), a, b, out, seed=_seed_of(a, b, out))
-        return 1.0 - sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), b, a, out, seed=_seed_of(b, a, out))
+            return sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), a, b, out, seed=_seed_of(a, b, out),
+                                  boards=self.boards)
+        return 1.0 - sampled_equity(g.num_ranks, g.num_suits, sum(g.num_board_cards), b, a, out, seed=_seed_of(b, a, out),
+                                    boards=self.boards)
 
     def _equity(self, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
         """Position 0's exact share of the pot at a showdown, over every completion of ``board``."""
@@ -135,7 +139,6 @@ def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
 
 @lru_cache(maxsize=65536)
 def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board: tuple[int, ...]) -> float | None:
-    from showdown.games.evaluate import compiled_preferred
 
     deck = make_deck(ranks, suits)
     used = set(h0) | set(h1) | set(board)
@@ -151,20 +154,20 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
     boards = np.concatenate([fixed, runs], axis=1)
     if boards.shape[1] == 0 and len(h0) == 0:
         return 0.5
-    if compiled_preferred() and len(deck) == 52 and 5 <= len(h0) + board_size <= 7 and len(h0) == len(h1):
+    return _share(h0, h1, boards, len(deck))
+
+
+def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray, deck_size: int) -> float:
+    """``h0``'s share of the pot against ``h1`` over complete ``boards`` (one row each): wins and
+    half the ties, averaged (hold'em-sized hands in a 52-card deck: the compiled sums, the same numbers)."""
+    from showdown.games.evaluate import compiled_preferred, hand_values
+
+    count = len(boards)
+    if compiled_preferred() and deck_size == 52 and 5 <= len(h0) + boards.shape[1] <= 7 and len(h0) == len(h1):
         from showdown.solvers.hand_kernels import showdown_scores
 
         score, _ = showdown_scores(boards, h0, np.array([h1], dtype=np.int64))
         return float(score[0] / count)  # the same sum of wins and half ties
-    return _share(h0, h1, boards)
-
-
-def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray) -> float:
-    """``h0``'s share of the pot against ``h1`` over complete ``boards`` (one row each): wins and
-    half the ties, averaged."""
-    from showdown.games.evaluate import hand_values
-
-    count = len(boards)
     a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (count, len(h0))), boards], axis=1))
     b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (count, len(h1))), boards], axis=1))
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)
@@ -190,7 +193,7 @@ def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...],
         return float(_exact_equity(ranks, suits, board_size, h0, h1, board) or 0.5)
     runs = np.random.default_rng(seed).permutation(rest)[_subsets(boards, len(rest), need)]
     full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (boards, len(board))), runs], axis=1)
-    return _share(h0, h1, full)
+    return _share(h0, h1, full, ranks * suits)
 
 
 @lru_cache(maxsize=16)

@@ -24,8 +24,8 @@ the sizes of the action set from then on: ``fc`` (no raises), ``fcpa`` (pot and 
 abstraction agents handle worst); ``check_until=0`` is the all-street variant. Whatever LBR wins per
 hand (mean over both positions) is a lower bound on the agent's exploitability, whatever its range
 estimate; the chance-only corrections of ``evaluation.chance`` take the cards' luck out of the
-estimate without bias, and so does a correction for the agent's folds, which LBR can make because it
-knows the agent's fold probability (AIVAT's term for a known policy; ``_fold_term``).
+estimate without bias, and so do AIVAT's terms for the agent's draws, which LBR can make because it
+knows the agent's policy (``evaluation.lbr_terms``).
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import ConfigError
+from showdown.evaluation.lbr_terms import RAISE_ANSWERED, ActionTerms
 from showdown.games.cards import make_deck
 from showdown.games.evaluate import hand_values, values_on_boards
 from showdown.games.gamedef import GameDef
@@ -115,7 +116,7 @@ class LocalBestResponse:
 
     def __init__(
         self, game: GameDef, agent: Any, *, rollouts: int = 100, actions: str | ActionSet = "fcpa",
-        check_until: int | None = None, compiled: bool = True,
+        check_until: int | None = None, compiled: bool = True, raise_value: str = RAISE_ANSWERED,
     ) -> None:
         if game.num_players != 2:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
@@ -142,9 +143,9 @@ class LocalBestResponse:
         """The street's showdown sums: (LBR's hand and the board, score, valid, the hands they were
         summed for (None: all), the runouts)."""
         self._hand = 0
-        self.fold_correction = 0.0
-        """The last hand's correction for the agent's folds (``_fold_term``), subtracted from LBR's result."""
-        self._equity_of: Any = None
+        self.action_terms = ActionTerms(self, raise_value)
+        self.action_correction = 0.0
+        """The last hand's correction for the agent's draws (``evaluation.lbr_terms``), subtracted from LBR's result."""
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
             from showdown.solvers.hand_classes import class_of
@@ -370,7 +371,7 @@ class LocalBestResponse:
         if cards is None:
             cards = [int(c) for c in rng.permutation(np.array(self.deck))]
         self._hand = hand
-        self.fold_correction = 0.0
+        self.action_correction = 0.0
         state = self.deal(cards)
         mine, theirs = state.hole[me], state.hole[1 - me]
         weights = self._first_range(mine)
@@ -388,34 +389,10 @@ class LocalBestResponse:
             self._range_cache.pop((board, public.betting), None)
             self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
-            if public.can_fold():
-                self.fold_correction += self._fold_term(public, me, mine, theirs, board, action)
+            self.action_correction += self.action_terms.term(public, me, mine, theirs, board, weights, rng, action)
             weights = self.observe(weights, board, public, 1 - me, _LETTER[action.kind])
             state = state.apply(action)
         return float(state.payoffs()[me]), state
-
-    def _fold_term(self, public: State, me: int, mine: tuple[int, ...], theirs: tuple[int, ...], board: tuple[int, ...],
-                   action: Action) -> float:
-        """The agent's fold, corrected for as AIVAT corrects a known policy's decision (Burch et al.
-        2018): ``(folded - p) (v_fold - v_on)``, ``p`` its fold probability (its ``policy``, which is
-        the distribution ``act`` draws from), ``v_fold`` what LBR wins when it folds (what the agent
-        has put in), ``v_on`` LBR's all-in value when it goes on (its equity against the agent's cards
-        times the pot after the call, less its own chips). The term has mean zero whatever the
-        values, so the estimate stays unbiased; it takes out the luck of whether the agent folded."""
-        if self._equity_of is None:
-            from showdown.evaluation.chance import ChanceCorrector
-
-            self._equity_of = ChanceCorrector(self.game)
-        equity: float | None = self._equity_of.showdown_equity(mine, theirs, board)
-        if equity is None:
-            return 0.0
-        # asked again after ``act``, not read from the range table: an agent that translates off-tree
-        # bets at random (the hold'em ``cfr``) walked the hand anew for ``act``, and only its own answer
-        # now is the probability its draw had
-        p_fold = float(self.agent.policy(self._view(public, 1 - me, theirs, board)).get("f", 0.0))
-        v_fold = float(public.spent[1 - me])
-        v_on = equity * 2 * public.max_spent - public.max_spent
-        return (float(action.kind is ActionKind.FOLD) - p_fold) * (v_fold - v_on)
 
     # ------------------------------------------------------------------ the exact expectation (small games)
 

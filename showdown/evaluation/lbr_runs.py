@@ -22,7 +22,9 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import ShowdownError
+from showdown.evaluation.chance import ChanceCorrector
 from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, action_set, published_check_until
+from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
 from showdown.games.gamedef import GameDef
 
 CHUNK = 100
@@ -38,7 +40,7 @@ def _interval(values: np.ndarray, level: float) -> tuple[float, tuple[float, flo
 
 @dataclass(frozen=True, slots=True)
 class LBRResult:
-    """One action set's winnings per hand (chips), corrected (the cards' luck and the agent's folds out) and plain."""
+    """One action set's winnings per hand (chips), corrected (the cards' luck and the agent's draws out) and plain."""
 
     actions: str
     corrected: tuple[float, ...] = field(repr=False)
@@ -123,20 +125,29 @@ class LBRReport:
             "hands": best.hands,
             "seconds": self.seconds,
             "hands_per_s": sum(r.hands for r in self.sets) / self.seconds if self.seconds > 0 else None,
-            "estimator": "chance+folds",
+            "estimator": ESTIMATOR[RAISE_ANSWERED],
             "check_until_round": self.check_until,
             "setting": self.setting(),
             "sets": [r.to_json() for r in self.sets],
         }
 
 
+CHANCE_BOARDS = 1_000
+"""Boards drawn for the flop's "before" in LBR's chance corrections: the estimate's noise (at most
+0.5 / sqrt(1000) of the pot) is negligible beside the flop's luck it replaces, at a tenth of the
+matches' cost (``bench_lbr_variance.py``)."""
+
+
+def lbr_corrector(game: GameDef) -> ChanceCorrector:
+    """The chance corrections of LBR's hands: the matches' (the flop included, its "before" sampled)."""
+    return ChanceCorrector(game, sample_boards=True, boards=CHANCE_BOARDS)
+
+
 def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int) -> tuple[list[float], list[float]]:
     """LBR's winnings in hands ``first`` .. ``first + hands - 1`` (position: the hand's number mod 2),
-    plain and corrected: the cards' luck (``evaluation.chance``) and the agent's folds
-    (``LocalBestResponse.fold_correction``) taken out, both by terms of mean zero."""
-    from showdown.evaluation.chance import ChanceCorrector
-
-    corrector = ChanceCorrector(lbr.game)
+    plain and corrected: the cards' luck (``evaluation.chance``) and the agent's draws
+    (``LocalBestResponse.action_correction``, ``evaluation.lbr_terms``) taken out, both by terms of mean zero."""
+    corrector = lbr_corrector(lbr.game)
     rollouts = np.random.default_rng([seed, first, 1])
     deck = np.array(lbr.deck)
     plain: list[float] = []
@@ -147,7 +158,7 @@ def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int) -> tup
         value, final = lbr.play(rollouts, me, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
         plain.append(value)
-        corrected.append(value - luck[me] - lbr.fold_correction)
+        corrected.append(value - luck[me] - lbr.action_correction)
     return plain, corrected
 
 
@@ -289,4 +300,4 @@ def run_lbr(
                      lbr.actions.describe())
 
 
-__all__ = ["CHUNK", "LBRReport", "LBRResult", "agent_for", "play_hands", "run_lbr", "run_lbr_parallel"]
+__all__ = ["CHANCE_BOARDS", "CHUNK", "LBRReport", "LBRResult", "agent_for", "lbr_corrector", "play_hands", "run_lbr", "run_lbr_parallel"]

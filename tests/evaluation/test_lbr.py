@@ -210,9 +210,10 @@ def test_a_run_is_reproducible_from_its_seed_whatever_the_number_of_processes() 
 
 
 def test_the_agents_folds_are_corrected_for_with_its_policy_which_narrows_the_interval() -> None:
-    """The correction ``(folded - p) (v_fold - v_on)`` has mean zero (the coverage tests above hold
-    with it) and takes out the luck of whether a mixing agent folded: on the same Leduc hands against
-    ``cfr`` the values vary less than with the cards' corrections alone."""
+    """The action terms (``evaluation.lbr_terms``; the fold term ``(folded - p) (v_fold - v_on)`` is
+    their special case) have mean zero (the coverage tests above hold with them) and take out the
+    luck of a mixing agent's draws: on the same Leduc hands against ``cfr`` the values vary less than
+    with the cards' corrections alone."""
     from showdown.evaluation.chance import ChanceCorrector
 
     game = get_game("leduc")
@@ -225,8 +226,8 @@ def test_the_agents_folds_are_corrected_for_with_its_policy_which_narrows_the_in
         value, final = lbr.play(rollouts, k % 2, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)[k % 2]
         cards_only.append(value - luck)
-        with_folds.append(value - luck - lbr.fold_correction)
-        terms.append(lbr.fold_correction)
+        with_folds.append(value - luck - lbr.action_correction)
+        terms.append(lbr.action_correction)
     assert np.count_nonzero(terms) > 100
     assert abs(np.mean(terms)) <= Z999 * np.std(terms, ddof=1) / np.sqrt(len(terms))
     assert np.std(with_folds) < 0.97 * np.std(cards_only)
