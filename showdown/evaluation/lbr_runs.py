@@ -143,11 +143,13 @@ def lbr_corrector(game: GameDef) -> ChanceCorrector:
     return ChanceCorrector(game, sample_boards=True, boards=CHANCE_BOARDS)
 
 
-def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int) -> tuple[list[float], list[float]]:
+def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int,
+               corrector: ChanceCorrector | None = None) -> tuple[list[float], list[float]]:
     """LBR's winnings in hands ``first`` .. ``first + hands - 1`` (position: the hand's number mod 2),
-    plain and corrected: the cards' luck (``evaluation.chance``) and the agent's draws
-    (``LocalBestResponse.action_correction``, ``evaluation.lbr_terms``) taken out, both by terms of mean zero."""
-    corrector = lbr_corrector(lbr.game)
+    plain and corrected: the cards' luck (``corrector``, by default ``lbr_corrector``) and the agent's
+    draws (``LocalBestResponse.action_correction``, ``evaluation.lbr_terms``) taken out, both by terms
+    of mean zero."""
+    corrector = corrector or lbr_corrector(lbr.game)
     rollouts = np.random.default_rng([seed, first, 1])
     deck = np.array(lbr.deck)
     plain: list[float] = []
