@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import cast
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
@@ -127,7 +126,9 @@ class MatchEngine:
         self._seating = seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
-        self._acting: int | None = None  # seat to act, cached: read on every line
+        self.acting_seat: int | None = None
+        """The seat whose decision the match is at (None before the start and after the end): an
+        attribute, not a property, as the driver reads it after every input."""
         self._tree = BettingTree(State.initial(game))  # limit games: the betting nodes met so far
         self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
         self._node: Betting | None = None  # where the current hand's betting is
@@ -155,11 +156,6 @@ class MatchEngine:
         """The current (or last) hand with its cards; None before the first hand."""
         node = self._node
         return None if node is None else node.as_state(self._hole, self._board)
-
-    @property
-    def acting_seat(self) -> int | None:
-        """The seat whose decision the match is at (None before the start and after the end)."""
-        return None if self.finished else self._acting
 
     @property
     def waiting_for(self) -> int | None:
@@ -200,7 +196,8 @@ class MatchEngine:
 
     def receive(self, seat: int, line: str) -> list[Output]:
         """A line (without its line end) arrived from ``seat``."""
-        out = self._reset()
+        out: list[Output] = []
+        self._out = out  # (``_reset``, inline: this runs once per action)
         status = self._status[seat]
         if self.finished:
             return out
@@ -208,15 +205,16 @@ class MatchEngine:
             self._check_version(seat, line)
         elif status is SeatStatus.ACTIVE:
             queue = self._queues[seat]
-            if seat == self._acting and not queue:  # the usual case: the awaited answer
+            if seat == self.acting_seat and not queue:  # the usual case: the awaited answer
                 self._handle_line(seat, line)
-                if not self.finished:
+                acting = self.acting_seat  # the next seat to act: anything for it to read or play?
+                if acting is not None and (self._queues[acting] or self._status[acting] is not SeatStatus.ACTIVE):
                     self._pump()
             elif len(queue) >= self.max_queue:
                 self._drop(seat, line)
             else:
                 queue.append(line)
-                if seat == self._acting and not self.finished:
+                if seat == self.acting_seat and not self.finished:
                     self._pump()
         return out
 
@@ -355,7 +353,7 @@ class MatchEngine:
         line_now = self.current_line(seat)
         self._last_sent[seat] = line_now
         self._out.append(Send(seat, line_now))
-        if seat == self._acting:
+        if seat == self.acting_seat:
             self._pump()
 
     def _drop(self, seat: int, line: str) -> None:
@@ -374,7 +372,7 @@ class MatchEngine:
         """
         hands_at_entry = self.hands_played
         while not self.finished:
-            seat = self._acting
+            seat = self.acting_seat
             assert seat is not None
             status = self._status[seat]
             if status is SeatStatus.GONE:
@@ -465,7 +463,7 @@ class MatchEngine:
             live.apply(action)
             child = live
         else:
-            node = cast(BettingNode, self._node)
+            node: BettingNode = self._node  # type: ignore[assignment]  # a limit game: a tree node (no cast call per action)
             key = str(action) if action.size else "fcr"[action.kind]
             tree_child = node.children.get(key)
             if tree_child is None:
@@ -474,12 +472,12 @@ class MatchEngine:
         self._ignored_now = 0
         self.decision_count += 1
         if child.finished:
-            self._acting = None
+            self.acting_seat = None
             self._codec.reveal(child.round, child.folded)
             self._broadcast()
             self._end_hand()
         else:
-            self._acting = self._seat_of_position[child.player]
+            self.acting_seat = self._seat_of_position[child.player]
             if child.round != self._codec.round:
                 self._codec.set_round(child.round)
             self._broadcast()
@@ -534,7 +532,7 @@ class MatchEngine:
         else:
             node = self._tree.root
         self._node = node
-        self._acting = self._seat_of_position[node.player]
+        self.acting_seat = self._seat_of_position[node.player]
         self.decision_count += 1
         self._broadcast()
 
@@ -588,6 +586,7 @@ class MatchEngine:
 
     def _finish(self, aborted: bool, reason: str | None) -> None:
         self.finished = True
+        self.acting_seat = None
         self.aborted = aborted
         self.reason = reason
         self._out.append(MatchFinished(self.score(), self.hands_played, aborted, reason))
