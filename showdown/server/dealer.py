@@ -109,6 +109,7 @@ class MatchEngine:
         self._dealer = CardDealer(game, seed)
         self._status = [SeatStatus.WAITING] * n
         self.status_changes = 0  # bumped on every status change, so drivers can cache
+        self.any_gone = False  # a seat was given up on (for good): until then no seat needs ``advance``
         self._queues: list[deque[str]] = [deque() for _ in range(n)]
         self._overflowing = [False] * n
         self._last_sent: list[str | None] = [None] * n
@@ -161,7 +162,7 @@ class MatchEngine:
     def waiting_for(self) -> int | None:
         """The acting seat when the match waits on it (not when it is gone and is played for)."""
         seat = self.acting_seat
-        if seat is None or self._status[seat] is SeatStatus.GONE:
+        if seat is None or (self.any_gone and self._status[seat] is SeatStatus.GONE):
             return None
         return seat
 
@@ -597,3 +598,5 @@ class MatchEngine:
         if self._status[seat] is not status:
             self._status[seat] = status
             self.status_changes += 1
+            if status is SeatStatus.GONE:
+                self.any_gone = True

@@ -341,7 +341,7 @@ class MatchServer:
                 self._end()
             return
         self._rearm()
-        if not self._advance_pending and self.engine.needs_advance:
+        if self.engine.any_gone and not self._advance_pending and self.engine.needs_advance:
             self._advance_pending = True
             self._loop.call_soon(self._advance)
 
