@@ -136,6 +136,7 @@ class MatchEngine:
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
+        self.work_ahead = True  # ``prepare`` may have a step left (False: a call would do nothing)
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._payoffs = HandPayoffs(game)
@@ -320,9 +321,11 @@ class MatchEngine:
         elif self._next_steps == 1:
             self._codec.prepare(*deal)
             self._next_steps = 2
+            self.work_ahead = not self._deals_repeat
         elif self._next_steps == 2 and not self._deals_repeat:
             self._next_strengths = showdown_values(*deal)
             self._next_steps = 3
+            self.work_ahead = False
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -519,6 +522,7 @@ class MatchEngine:
         if self._next_deal is not None:
             hole, board = self._next_deal
             self._next_deal = None
+            self.work_ahead = True
         else:
             hole, board = self._dealer.deal()
         self._hole = hole

@@ -330,15 +330,14 @@ class MatchServer:
             self._timed.follow(follow_at)  # type: ignore[union-attr]
         if self._observer_timer is None and any(deferred):
             self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
-        self.engine.prepare()  # the next deal, while the seat to act thinks
+        if self.engine.work_ahead:
+            self.engine.prepare()  # the next deal, while the seat to act thinks
         if self._play_started is None and self.engine.started:
             self._play_started = self._loop.time()
             if self._trace:
                 _err(f"STARTED at {time.time():.6f}")
         if self._finished is not None:
-            if not self._ended:
-                self._ended = True
-                self._end()
+            self._end()
             return
         self._rearm()
         if self.engine.any_gone and not self._advance_pending and self.engine.needs_advance:
@@ -356,8 +355,7 @@ class MatchServer:
                 self._unlogged.append(hand)
                 self._unlogged += hands[i + 1 :]  # played after it in the same input: not logged either
                 self._stop_unlogged()
-                if self._finished is not None and not self._ended:  # the match's last hand was the one
-                    self._ended = True
+                if self._finished is not None:  # the match's last hand was the one
                     self._end()
                 return False
             if self.on_hand is not None:
@@ -477,9 +475,12 @@ class MatchServer:
         return {name: dict(self.engine.counts[seat]) for seat, name in enumerate(self.names)}
 
     def _end(self) -> None:
-        """The match is over: SCORE and summary, then let ``run`` close everything."""
+        """The match is over: SCORE and summary, then let ``run`` close everything (once)."""
         f = self._finished
         assert f is not None
+        if self._ended:
+            return
+        self._ended = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
