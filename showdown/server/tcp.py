@@ -236,7 +236,8 @@ class MatchServer:
         until = clock() + DIRECT_WINDOW
         done = self._done
         while self._finished is None and done is not None and not done.done():  # (done: a bug ended it)
-            awaited = self.engine.waiting_for
+            engine = self.engine
+            awaited = engine.waiting_for if engine.any_gone else engine.acting_seat  # (inline while no seat is gone)
             seat_conn = self._conns[awaited] if awaited is not None else None
             if seat_conn is None:
                 return
