@@ -127,9 +127,7 @@ class MatchEngine:
         self._seating = seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
-        self.acting_seat: int | None = None
-        """The seat whose decision the match is at (None before the start and after the end): an
-        attribute, not a property, as the driver reads it after every input."""
+        self.acting_seat: int | None = None  # whose decision the match is at (None before the start and after the end)
         self._tree = BettingTree(State.initial(game))  # limit games: the betting nodes met so far
         self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
         self._node: Betting | None = None  # where the current hand's betting is
@@ -305,13 +303,10 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks, one step per call: deal the next hand, make its card texts,
-        and, in a game whose deals seldom repeat, its showdown values; so the hand's end costs less,
-        and no call holds up a reply that has come in for long (a driver calls it after each line).
-
-        The cards are the same as when dealt later (the generator is only ever read in order);
-        a hand dealt but never played is simply dropped; what is not done ahead is done at the deal.
-        """
+        """Work ahead while a seat thinks, one step per call (a driver calls it after each line while
+        ``work_ahead``): deal the next hand, make its card texts, and, in a game whose deals seldom
+        repeat, its showdown values; the cards are the same as when dealt later (the generator is read
+        in order); a hand dealt but never played is dropped; what is not done ahead is done at the deal."""
         if not self.started or self.finished or self.hand + 1 >= self.hands:
             return
         deal = self._next_deal
@@ -602,5 +597,4 @@ class MatchEngine:
         if self._status[seat] is not status:
             self._status[seat] = status
             self.status_changes += 1
-            if status is SeatStatus.GONE:
-                self.any_gone = True
+            self.any_gone = self.any_gone or status is SeatStatus.GONE  # (for good: a gone seat never returns)

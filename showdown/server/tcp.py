@@ -58,8 +58,7 @@ __all__ = ["BusyWait", "DealerOptions", "MatchResult", "MatchServer", "new_event
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
-WARNINGS_SHOWN = 5
-"""Warnings printed per seat; after that they are only counted (the replacement summary)."""
+WARNINGS_SHOWN = 5  # warnings printed per seat; after that they are only counted (the replacement summary)
 
 class MatchServer:
     """Serve one match of ``hands`` hands of ``game`` to ``len(names)`` seats over TCP."""
@@ -236,8 +235,7 @@ class MatchServer:
         until = clock() + DIRECT_WINDOW
         done = self._done
         while self._finished is None and done is not None and not done.done():  # (done: a bug ended it)
-            engine = self.engine
-            awaited = engine.waiting_for if engine.any_gone else engine.acting_seat  # (inline while no seat is gone)
+            awaited = self.engine.waiting_for if self.engine.any_gone else self.engine.acting_seat  # (no call while none is gone)
             seat_conn = self._conns[awaited] if awaited is not None else None
             if seat_conn is None:
                 return
