@@ -131,6 +131,8 @@ def main() -> None:
     if not game_file.is_file():  # the public code ships no 2-player Kuhn file: ours is the same game
         game_file = (Path(__file__).resolve().parent.parent / "showdown" / "games" / "data" / GAME_FILES[args.game])
     work = Path(tempfile.mkdtemp(prefix="vsref-"))
+    if os.environ.get("PYTHONPATH"):  # the dealers run in ``work``: a relative entry (``PYTHONPATH=.``) must not move
+        os.environ["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in os.environ["PYTHONPATH"].split(os.pathsep))
     package = importlib.util.find_spec("showdown")
     if package is not None and package.submodule_search_locations:
         compileall.compile_dir(package.submodule_search_locations[0], quiet=1)

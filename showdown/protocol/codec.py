@@ -121,6 +121,10 @@ class MatchStateEncoder:
             self.cards = [hidden + tail for hidden in self._hidden]
             return
         hole = self.hole_text
+        if not any(folded):  # no one folded: every position sees every hand (one text)
+            shown = "|".join(hole) + tail
+            self.cards = [shown] * self.num_players
+            return
         self.cards = [
             "|".join(t if q == p or not folded[q] else "" for q, t in enumerate(hole)) + tail for p in range(self.num_players)
         ]

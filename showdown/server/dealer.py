@@ -38,7 +38,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from typing import cast
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import Card
@@ -110,6 +109,7 @@ class MatchEngine:
         self._dealer = CardDealer(game, seed)
         self._status = [SeatStatus.WAITING] * n
         self.status_changes = 0  # bumped on every status change, so drivers can cache
+        self.any_gone = False  # a seat was given up on (for good): until then no seat needs ``advance``
         self._queues: list[deque[str]] = [deque() for _ in range(n)]
         self._overflowing = [False] * n
         self._last_sent: list[str | None] = [None] * n
@@ -127,13 +127,14 @@ class MatchEngine:
         self._seating = seatings(self.names)
         self._seat_of_position, self._position_of_seat, self._names_by_position = self._seating[0]
         self._next_deal: tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]] | None = None
-        self._acting: int | None = None  # seat to act, cached: read on every line
+        self.acting_seat: int | None = None  # whose decision the match is at (None before the start and after the end)
         self._tree = BettingTree(State.initial(game))  # limit games: the betting nodes met so far
         self._live = LiveHand(game) if game.is_nolimit else None  # no-limit: the hand played in place
         self._node: Betting | None = None  # where the current hand's betting is
         self._strengths: list[int] | None = None  # the hand's showdown values, when worked out ahead
         self._next_strengths: list[int] | None = None
         self._next_steps = 0  # how much of the next deal ``prepare`` has done: dealt, texts, values
+        self.work_ahead = True  # ``prepare`` may have a step left (False: a call would do nothing)
         self._hole: tuple[tuple[Card, ...], ...] = ()  # the current hand's cards
         self._board: tuple[Card, ...] = ()
         self._payoffs = HandPayoffs(game)
@@ -157,15 +158,10 @@ class MatchEngine:
         return None if node is None else node.as_state(self._hole, self._board)
 
     @property
-    def acting_seat(self) -> int | None:
-        """The seat whose decision the match is at (None before the start and after the end)."""
-        return None if self.finished else self._acting
-
-    @property
     def waiting_for(self) -> int | None:
         """The acting seat when the match waits on it (not when it is gone and is played for)."""
         seat = self.acting_seat
-        if seat is None or self._status[seat] is SeatStatus.GONE:
+        if seat is None or (self.any_gone and self._status[seat] is SeatStatus.GONE):
             return None
         return seat
 
@@ -200,7 +196,8 @@ class MatchEngine:
 
     def receive(self, seat: int, line: str) -> list[Output]:
         """A line (without its line end) arrived from ``seat``."""
-        out = self._reset()
+        out: list[Output] = []
+        self._out = out  # (``_reset``, inline: this runs once per action)
         status = self._status[seat]
         if self.finished:
             return out
@@ -208,15 +205,16 @@ class MatchEngine:
             self._check_version(seat, line)
         elif status is SeatStatus.ACTIVE:
             queue = self._queues[seat]
-            if seat == self._acting and not queue:  # the usual case: the awaited answer
+            if seat == self.acting_seat and not queue:  # the usual case: the awaited answer
                 self._handle_line(seat, line)
-                if not self.finished:
+                acting = self.acting_seat  # the next seat to act: anything for it to read or play?
+                if acting is not None and (self._queues[acting] or self._status[acting] is not SeatStatus.ACTIVE):
                     self._pump()
             elif len(queue) >= self.max_queue:
                 self._drop(seat, line)
             else:
                 queue.append(line)
-                if seat == self._acting and not self.finished:
+                if seat == self.acting_seat and not self.finished:
                     self._pump()
         return out
 
@@ -305,13 +303,10 @@ class MatchEngine:
         return out
 
     def prepare(self) -> None:
-        """Work ahead while a seat thinks, one step per call: deal the next hand, make its card texts,
-        and, in a game whose deals seldom repeat, its showdown values; so the hand's end costs less,
-        and no call holds up a reply that has come in for long (a driver calls it after each line).
-
-        The cards are the same as when dealt later (the generator is only ever read in order);
-        a hand dealt but never played is simply dropped; what is not done ahead is done at the deal.
-        """
+        """Work ahead while a seat thinks, one step per call (a driver calls it after each line while
+        ``work_ahead``): deal the next hand, make its card texts, and, in a game whose deals seldom
+        repeat, its showdown values; the cards are the same as when dealt later (the generator is read
+        in order); a hand dealt but never played is dropped; what is not done ahead is done at the deal."""
         if not self.started or self.finished or self.hand + 1 >= self.hands:
             return
         deal = self._next_deal
@@ -321,9 +316,11 @@ class MatchEngine:
         elif self._next_steps == 1:
             self._codec.prepare(*deal)
             self._next_steps = 2
+            self.work_ahead = not self._deals_repeat
         elif self._next_steps == 2 and not self._deals_repeat:
             self._next_strengths = showdown_values(*deal)
             self._next_steps = 3
+            self.work_ahead = False
 
     def _reset(self) -> list[Output]:
         out: list[Output] = []
@@ -355,7 +352,7 @@ class MatchEngine:
         line_now = self.current_line(seat)
         self._last_sent[seat] = line_now
         self._out.append(Send(seat, line_now))
-        if seat == self._acting:
+        if seat == self.acting_seat:
             self._pump()
 
     def _drop(self, seat: int, line: str) -> None:
@@ -374,7 +371,7 @@ class MatchEngine:
         """
         hands_at_entry = self.hands_played
         while not self.finished:
-            seat = self._acting
+            seat = self.acting_seat
             assert seat is not None
             status = self._status[seat]
             if status is SeatStatus.GONE:
@@ -465,7 +462,7 @@ class MatchEngine:
             live.apply(action)
             child = live
         else:
-            node = cast(BettingNode, self._node)
+            node: BettingNode = self._node  # type: ignore[assignment]  # a limit game: a tree node (no cast call per action)
             key = str(action) if action.size else "fcr"[action.kind]
             tree_child = node.children.get(key)
             if tree_child is None:
@@ -474,12 +471,12 @@ class MatchEngine:
         self._ignored_now = 0
         self.decision_count += 1
         if child.finished:
-            self._acting = None
+            self.acting_seat = None
             self._codec.reveal(child.round, child.folded)
             self._broadcast()
             self._end_hand()
         else:
-            self._acting = self._seat_of_position[child.player]
+            self.acting_seat = self._seat_of_position[child.player]
             if child.round != self._codec.round:
                 self._codec.set_round(child.round)
             self._broadcast()
@@ -520,6 +517,7 @@ class MatchEngine:
         if self._next_deal is not None:
             hole, board = self._next_deal
             self._next_deal = None
+            self.work_ahead = True
         else:
             hole, board = self._dealer.deal()
         self._hole = hole
@@ -534,7 +532,7 @@ class MatchEngine:
         else:
             node = self._tree.root
         self._node = node
-        self._acting = self._seat_of_position[node.player]
+        self.acting_seat = self._seat_of_position[node.player]
         self.decision_count += 1
         self._broadcast()
 
@@ -588,6 +586,7 @@ class MatchEngine:
 
     def _finish(self, aborted: bool, reason: str | None) -> None:
         self.finished = True
+        self.acting_seat = None
         self.aborted = aborted
         self.reason = reason
         self._out.append(MatchFinished(self.score(), self.hands_played, aborted, reason))
@@ -598,3 +597,4 @@ class MatchEngine:
         if self._status[seat] is not status:
             self._status[seat] = status
             self.status_changes += 1
+            self.any_gone = self.any_gone or status is SeatStatus.GONE  # (for good: a gone seat never returns)

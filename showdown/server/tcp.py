@@ -58,8 +58,7 @@ __all__ = ["BusyWait", "DealerOptions", "MatchResult", "MatchServer", "new_event
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
-WARNINGS_SHOWN = 5
-"""Warnings printed per seat; after that they are only counted (the replacement summary)."""
+WARNINGS_SHOWN = 5  # warnings printed per seat; after that they are only counted (the replacement summary)
 
 class MatchServer:
     """Serve one match of ``hands`` hands of ``game`` to ``len(names)`` seats over TCP."""
@@ -236,7 +235,7 @@ class MatchServer:
         until = clock() + DIRECT_WINDOW
         done = self._done
         while self._finished is None and done is not None and not done.done():  # (done: a bug ended it)
-            awaited = self.engine.waiting_for
+            awaited = self.engine.waiting_for if self.engine.any_gone else self.engine.acting_seat  # (no call while none is gone)
             seat_conn = self._conns[awaited] if awaited is not None else None
             if seat_conn is None:
                 return
@@ -330,18 +329,17 @@ class MatchServer:
             self._timed.follow(follow_at)  # type: ignore[union-attr]
         if self._observer_timer is None and any(deferred):
             self._observer_timer = self._loop.call_later(OBSERVER_DELAY, self._write_observers)
-        self.engine.prepare()  # the next deal, while the seat to act thinks
+        if self.engine.work_ahead:
+            self.engine.prepare()  # the next deal, while the seat to act thinks
         if self._play_started is None and self.engine.started:
             self._play_started = self._loop.time()
             if self._trace:
                 _err(f"STARTED at {time.time():.6f}")
         if self._finished is not None:
-            if not self._ended:
-                self._ended = True
-                self._end()
+            self._end()
             return
         self._rearm()
-        if not self._advance_pending and self.engine.needs_advance:
+        if self.engine.any_gone and not self._advance_pending and self.engine.needs_advance:
             self._advance_pending = True
             self._loop.call_soon(self._advance)
 
@@ -356,8 +354,7 @@ class MatchServer:
                 self._unlogged.append(hand)
                 self._unlogged += hands[i + 1 :]  # played after it in the same input: not logged either
                 self._stop_unlogged()
-                if self._finished is not None and not self._ended:  # the match's last hand was the one
-                    self._ended = True
+                if self._finished is not None:  # the match's last hand was the one
                     self._end()
                 return False
             if self.on_hand is not None:
@@ -477,9 +474,12 @@ class MatchServer:
         return {name: dict(self.engine.counts[seat]) for seat, name in enumerate(self.names)}
 
     def _end(self) -> None:
-        """The match is over: SCORE and summary, then let ``run`` close everything."""
+        """The match is over: SCORE and summary, then let ``run`` close everything (once)."""
         f = self._finished
         assert f is not None
+        if self._ended:
+            return
+        self._ended = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None

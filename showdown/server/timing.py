@@ -194,7 +194,8 @@ class TimedMatch:
             if e.hand != self._hand:
                 self._hand = e.hand
                 self.hand_used = [0.0] * len(self.hand_used)
-            self._clock_seat = seat = e.waiting_for
+            seat = e.acting_seat  # ``e.waiting_for``, inline while no seat is gone: once per action
+            self._clock_seat = seat = e.waiting_for if e.any_gone else seat
             if seat is not None:
                 self._clock_start = now
                 budget = min(
