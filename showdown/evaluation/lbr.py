@@ -164,7 +164,7 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ the agent's side
 
-    def _view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Any:
+    def agent_view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Any:
         from showdown.agents.base import View
 
         return View(self.game, position, self._hand, state, hole, board, state.betting)
@@ -173,7 +173,7 @@ class LocalBestResponse:
         key = (hole, board, state.betting)
         got = self._cache.get(key)
         if got is None:
-            got = dict(self.agent.policy(self._view(state, position, hole, board)))
+            got = dict(self.agent.policy(self.agent_view(state, position, hole, board)))
             if len(self._cache) > 400_000:
                 self._cache.clear()
             self._cache[key] = got
@@ -189,7 +189,7 @@ class LocalBestResponse:
         if table is None:
             if len(self._range_cache) > 1_000:
                 self._range_cache.clear()
-            table = self._range_cache[key] = batched(self._view(state, position, self.hand_tuples[0], board), self.hands)
+            table = self._range_cache[key] = batched(self.agent_view(state, position, self.hand_tuples[0], board), self.hands)
         return table
 
     def agent_policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
@@ -222,7 +222,7 @@ class LocalBestResponse:
 
     def agent_action(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Action:
         """What the agent plays here: its own ``act`` (repaired as the dealer repairs it), as in a match."""
-        chosen: Action = self.agent.act(self._view(state, position, hole, board))
+        chosen: Action = self.agent.act(self.agent_view(state, position, hole, board))
         return state.repair(chosen)[0]
 
     def observe(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
@@ -233,7 +233,7 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ LBR's side
 
-    def _win_probability(self, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> float:
+    def win_probability(self, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> float:
         """LBR's chance of winning a showdown against the range. The showdowns of every candidate hand
         on the sampled (or enumerated) boards are worked out once per street, summed over the boards,
         and kept for the street's other decisions, where only the range changes."""
@@ -328,7 +328,7 @@ class LocalBestResponse:
         """LBR's action: check/call before ``check_until``, else the best local value (module docstring)."""
         if state.round < self.check_until:
             return Action(ActionKind.CALL)
-        wp = self._win_probability(mine, weights, board, rng)
+        wp = self.win_probability(mine, weights, board, rng)
         pot = float(sum(state.spent))
         asked = float(state.to_call())
         best, value = Action(ActionKind.CALL), wp * (pot + asked) - asked
@@ -341,7 +341,7 @@ class LocalBestResponse:
             folds = self.range_probs(weights, board, after, 1 - me, "f")
             fold = float(folds @ weights) / norm if norm > 0 else 0.0
             continuing = weights * (1.0 - folds)
-            wp_called = self._win_probability(mine, continuing, board, rng) if continuing.sum() > 0 else wp
+            wp_called = self.win_probability(mine, continuing, board, rng) if continuing.sum() > 0 else wp
             u = fold * pot + (1 - fold) * (wp_called * (pot + asked + 2 * r) - (asked + r))
             if u > value:
                 best, value = action, u

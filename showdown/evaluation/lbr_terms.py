@@ -21,15 +21,31 @@ the correction for the agent's folds alone (the estimator before ``chance+action
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, ActionKind, State
 
 if TYPE_CHECKING:
     from showdown.evaluation.chance import ChanceCorrector
-    from showdown.evaluation.lbr import LocalBestResponse
+
+
+class Responder(Protocol):
+    """What the terms read of a local best response (``evaluation.lbr.LocalBestResponse``, which
+    imports this module: a protocol, not an import back)."""
+
+    game: GameDef
+    agent: Any
+    check_until: int
+
+    def observe(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray: ...
+
+    def win_probability(self, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> float: ...
+
+    def agent_view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Any: ...
+
 
 RAISE_AS_CALL = "call"
 """A raise valued as a call: the fold term alone."""
@@ -65,7 +81,7 @@ def reference_raise(state: State) -> Action | None:
     return Action(ActionKind.RAISE, min(max(to, lo), hi))
 
 
-def decision_values(lbr: LocalBestResponse, public: State, me: int, mine: tuple[int, ...], equity: float,
+def decision_values(lbr: Responder, public: State, me: int, mine: tuple[int, ...], equity: float,
                     weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator,
                     raise_value: str = RAISE_ANSWERED) -> dict[str, float]:
     """LBR's values (module docstring) of the agent's fold, call and raise at ``public`` (the agent to act),
@@ -83,7 +99,7 @@ def decision_values(lbr: LocalBestResponse, public: State, me: int, mine: tuple[
     values["r"] = equity * 2 * to - to
     if raise_value == RAISE_ANSWERED and after.round >= lbr.check_until:
         facing = lbr.observe(weights, board, public, 1 - me, "r")
-        wp = lbr._win_probability(mine, facing, board, rng)
+        wp = lbr.win_probability(mine, facing, board, rng)
         asked = float(after.to_call())
         if wp * (sum(after.spent) + asked) - asked < 0:  # LBR's rule folds (``LocalBestResponse.decide``)
             values["r"] = -float(after.spent[me])
@@ -93,7 +109,7 @@ def decision_values(lbr: LocalBestResponse, public: State, me: int, mine: tuple[
 class ActionTerms:
     """The action terms of one LBR's hands: ``term`` at each agent decision, after the agent's ``act``."""
 
-    def __init__(self, lbr: LocalBestResponse, raise_value: str = RAISE_ANSWERED) -> None:
+    def __init__(self, lbr: Responder, raise_value: str = RAISE_ANSWERED) -> None:
         if raise_value not in RAISE_VALUES:
             raise ValueError(f"raise_value must be one of {RAISE_VALUES} (got {raise_value!r})")
         self.lbr = lbr
@@ -113,7 +129,7 @@ class ActionTerms:
         """The term of the agent's ``action`` at ``public``. Its probabilities are asked again after
         ``act``: an agent that translates off-tree bets at random (the hold'em ``cfr``) walked the hand
         anew for ``act``, and only its own answer now is the distribution its draw had."""
-        probs = {k: float(v) for k, v in self.lbr.agent.policy(self.lbr._view(public, 1 - me, theirs, board)).items()}
+        probs = {k: float(v) for k, v in self.lbr.agent.policy(self.lbr.agent_view(public, 1 - me, theirs, board)).items()}
         if max(probs.values(), default=1.0) >= 1.0:
             return 0.0  # a pure choice: no luck to take out (and no values to work out)
         equity = self.equity(mine, theirs, board)
@@ -125,5 +141,5 @@ class ActionTerms:
 
 _LETTER = {ActionKind.FOLD: "f", ActionKind.CALL: "c", ActionKind.RAISE: "r"}
 
-__all__ = ["ActionTerms", "ESTIMATOR", "RAISE_ANSWERED", "RAISE_AS_CALL", "RAISE_CALLED", "RAISE_VALUES", "action_term", "decision_values",
+__all__ = ["ActionTerms", "ESTIMATOR", "RAISE_ANSWERED", "RAISE_AS_CALL", "RAISE_CALLED", "RAISE_VALUES", "Responder", "action_term", "decision_values",
            "reference_raise"]

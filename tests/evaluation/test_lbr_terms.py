@@ -115,7 +115,7 @@ def test_a_raise_is_valued_by_lbrs_answer_to_a_pot_size_raise() -> None:
 
 
 def _wp(lbr: LocalBestResponse, mine: tuple[int, int], board: tuple[int, ...], rng: np.random.Generator) -> float:
-    return lbr._win_probability(mine, lbr._seen(lbr._first_range(mine), board, ()), board, rng)
+    return lbr.win_probability(mine, lbr._seen(lbr._first_range(mine), board, ()), board, rng)
 
 
 def test_the_json_names_the_estimator() -> None:
