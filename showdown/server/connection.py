@@ -38,16 +38,13 @@ class SeatConnection(asyncio.Protocol):
         self.fd = -1  # the socket's descriptor, for BusyWait's reads (-1: none, or a blocking socket)
         self.pending = True  # not yet holding its seat: its first line decides
         self.deadline: asyncio.TimerHandle | None = None
-        # bytes go straight to the server: a C partial, not a Python method, once per reply
+        # ``data_received``: bytes go straight to the server through a C partial, not a Python method, once per reply
         self.data_received = partial(server.received, self)  # type: ignore[method-assign]
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
         transport.set_write_buffer_limits(high=WRITE_BUFFER_LIMIT)
         self.server.accepted(self)
-
-    def data_received(self, data: bytes) -> None:  # replaced per instance in __init__ (see there)
-        self.server.received(self, data)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
