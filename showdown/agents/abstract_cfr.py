@@ -61,6 +61,9 @@ class AbstractCFRAgent(Agent):
     """Plays an ``AbstractStrategy`` in the real game (see the module docstring)."""
 
     name = "cfr"
+    sized_range_policy = True
+    """``range_policy`` gives each no-limit raise size's probability too (keys ``r<to>``), so that an
+    evaluator's range follows the size the agent chose (``evaluation.lbr_belief``)."""
 
     def __init__(
         self, game: GameDef, strategy: Any, *, seed: int | None = None, search: Any = None, legacy_translation: bool = False
@@ -267,7 +270,7 @@ class AbstractCFRAgent(Agent):
         self._follow(view)
         searched = self._searched(view)
         if searched is not None:
-            return searched[0].letters(searched[1], self._boards.indices(hands))  # type: ignore[no-any-return]
+            return searched[0].letters(searched[1], self._boards.indices(hands), sized=self.game.is_nolimit)  # type: ignore[no-any-return]
         if not self._on_tree(view):
             return {"c": np.ones(len(hands))}
         # the table depends on the walk (the abstract node, the real betting its actions are realized
@@ -286,6 +289,11 @@ class AbstractCFRAgent(Agent):
         out = {}
         for letter, total in _letter_sums(table, self._letters).items():
             out[letter] = total[buckets]
+        if self.game.is_nolimit:  # each raise size too (``sized_range_policy``)
+            sizes = [str(realize(a, self._abstract, self._real)) for a in self.tree.actions[self._node]]
+            for size, total in _letter_sums(table, sizes).items():
+                if size[0] == "r":
+                    out[size] = total[buckets]
         if len(self._ranges) >= 256:
             self._ranges.clear()
         self._ranges[key] = out

@@ -247,6 +247,9 @@ class PolicyAgent(Agent):
 
     cards_blind: ClassVar[bool] = False
     """True when ``policy`` never looks at the cards (evaluators such as LBR then ask once per decision)."""
+    raise_sizes_blind: ClassVar[bool] = False
+    """True when the size ``act`` raises to never depends on the cards (only on the betting and its own
+    random numbers): a range kept from ``policy``'s kinds is then the exact posterior of the cards."""
 
     def policy(self, view: View) -> Policy:
         """Probabilities of ``'f'``, ``'c'``, ``'r'`` here; only legal letters may be positive."""

@@ -25,6 +25,7 @@ class RandomAgent(PolicyAgent):
 
     name = "random"
     cards_blind = True
+    raise_sizes_blind = True
 
     def __init__(self, game: GameDef | None = None, seed: int | None = None, sizing: str = "uniform") -> None:
         super().__init__(game)
@@ -66,6 +67,7 @@ class CallAgent(PolicyAgent):
 
     name = "call"
     cards_blind = True
+    raise_sizes_blind = True
 
     def policy(self, view: View) -> Policy:
         return {"c": 1.0}

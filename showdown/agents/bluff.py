@@ -21,6 +21,7 @@ class BluffAgent(PolicyAgent):
 
     name = "bluff"
     cards_blind = True
+    raise_sizes_blind = True
 
     def __init__(self, game: GameDef | None = None, size: str = "min") -> None:
         super().__init__(game)

@@ -53,6 +53,7 @@ class ProbeAgent(PolicyAgent):
     name: ClassVar[str] = "probe"
     value_only: ClassVar[bool] = True
     """Raise only with a medium or strong hand; False: whatever the cards."""
+    raise_sizes_blind = True  # ``size`` reads the betting and the probe's random numbers, never the cards
 
     def __init__(self, game: GameDef | None = None, seed: int | None = None) -> None:
         super().__init__(game)

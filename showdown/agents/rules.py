@@ -70,6 +70,7 @@ class RulesAgent(PolicyAgent):
     """Deterministic thresholds on hand strength; see the module docstring for the exact rules."""
 
     name = "rules"
+    raise_sizes_blind = True
 
     def policy(self, view: View) -> Policy:
         """The one action ``act`` takes, with probability 1 (no-limit over-bets folded included)."""

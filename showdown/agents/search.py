@@ -115,14 +115,16 @@ class Solved:
             node = self.game.children[node][actions.index(action)]
         return node
 
-    def letters(self, node: int, columns: np.ndarray) -> dict[str, np.ndarray]:
-        """Probabilities by action letter (fold, call, raise: sizes together) of the holdings ``columns``."""
+    def letters(self, node: int, columns: np.ndarray, sized: bool = False) -> dict[str, np.ndarray]:
+        """Probabilities by action letter (fold, call, raise: sizes together) of the holdings ``columns``;
+        ``sized``: each raise size too, by its text (``r600``)."""
         strategy = self.strategies[node]
         assert strategy is not None
         out: dict[str, np.ndarray] = {}
         for action, row in zip(self.game.actions[node], strategy):
-            letter = str(action)[:1]
-            out[letter] = out[letter] + row[columns] if letter in out else row[columns]
+            text = str(action)
+            for key in (text[:1], text) if sized and text[0] == "r" and text != "r" else (text[:1],):
+                out[key] = out[key] + row[columns] if key in out else row[columns]
         return out
 
 

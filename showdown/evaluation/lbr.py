@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from showdown.errors import ConfigError
+from showdown.evaluation.lbr_belief import Round, action_values, belief_action_term, equities_from, hidden_cards_term
 from showdown.evaluation.lbr_terms import RAISE_ANSWERED, ActionTerms
 from showdown.games.cards import make_deck
 from showdown.games.evaluate import hand_values, values_on_boards
@@ -116,7 +117,7 @@ class LocalBestResponse:
 
     def __init__(
         self, game: GameDef, agent: Any, *, rollouts: int = 100, actions: str | ActionSet = "fcpa",
-        check_until: int | None = None, compiled: bool = True, raise_value: str = RAISE_ANSWERED,
+        check_until: int | None = None, compiled: bool = True, raise_value: str = RAISE_ANSWERED, belief: bool = True,
     ) -> None:
         if game.num_players != 2:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
@@ -145,6 +146,13 @@ class LocalBestResponse:
         self._hand = 0
         self.action_terms = ActionTerms(self, raise_value)
         self.action_correction = 0.0
+        self._sized = bool(getattr(agent, "sized_range_policy", False)) and callable(getattr(agent, "range_policy", None))
+        self.belief = belief and (game.is_limit or self._sized or bool(getattr(agent, "raise_sizes_blind", False)))
+        """Whether the agent's cards are integrated out of the estimate (``evaluation.lbr_belief``): asked
+        (``belief``) and sound, the range being the exact posterior of the agent's cards (its raise sizes
+        told, blind to its cards, or fixed by the limit rules); else ``raise_value``'s action terms."""
+        self.hidden_cards = 0.0
+        """The last hand's hidden cards' term (``evaluation.lbr_belief``; 0 without ``belief``)."""
         """The last hand's correction for the agent's draws (``evaluation.lbr_terms``), subtracted from LBR's result."""
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
@@ -199,7 +207,7 @@ class LocalBestResponse:
         if table is None:
             return self._policy(hole, board, state, position)
         k = self._hand_index[tuple(sorted(hole))]
-        return {letter: float(probs[k]) for letter, probs in table.items()}
+        return {letter: float(probs[k]) for letter, probs in table.items() if len(letter) == 1}
 
     def range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
         """Every holding's probability of taking action kind ``letter`` here (0 where the weight is 0)."""
@@ -376,8 +384,13 @@ class LocalBestResponse:
         mine, theirs = state.hole[me], state.hole[1 - me]
         weights = self._first_range(mine)
         seen: tuple[int, ...] = ()
+        held = self._hand_index[tuple(sorted(theirs))]
+        rounds = [Round(float(state.pot()))]
         while not state.is_terminal:
             board = tuple(int(x) for x in state.visible_board())
+            if state.round >= len(rounds):  # a new round: the one before it is over
+                self._close_round(rounds[-1], mine, seen, weights, held, rng)
+                rounds.append(Round(float(state.pot())))
             weights, seen = self._seen(weights, board, seen), board
             public = state.with_cards((), ())
             if state.current_player == me:
@@ -389,10 +402,48 @@ class LocalBestResponse:
             self._range_cache.pop((board, public.betting), None)
             self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
-            self.action_correction += self.action_terms.term(public, me, mine, theirs, board, weights, rng, action)
-            weights = self.observe(weights, board, public, 1 - me, _LETTER[action.kind])
+            if self.belief:
+                values = action_values(self, public, me, mine, weights, board, rng)
+                self.action_correction += belief_action_term(values, self._key(action))
+            else:
+                self.action_correction += self.action_terms.term(public, me, mine, theirs, board, weights, rng, action)
+            weights = self.observe(weights, board, public, 1 - me, self._key(action))
             state = state.apply(action)
+        self.hidden_cards = 0.0
+        if self.belief:
+            self._close_round(rounds[-1], mine, seen, weights, held, rng)
+            posterior = self._seen(weights, tuple(int(x) for x in state.visible_board()), seen)
+            self.hidden_cards = hidden_cards_term(rounds, float(state.pot()) if state.is_showdown else 0.0, posterior, held)
         return float(state.payoffs()[me]), state
+
+    def action_keys(self, board: tuple[int, ...], state: State, position: int) -> list[str]:
+        """The agent's actions as its range table tells them apart: fold, call, and each raise size
+        where it tells sizes (``sized_range_policy``), else every raise as ``r``."""
+        if self._sized:
+            table = self._range_table(board, state, position)
+            if table is not None:
+                sized = [k for k in table if len(k) > 1]
+                if sized or "r" not in table:
+                    return ["f", "c", *sized]
+        return ["f", "c", "r"]
+
+    def _key(self, action: Action) -> str:
+        """The range table's key of the agent's action: its kind, or the raise with its size where the
+        agent tells sizes (``sized_range_policy``)."""
+        if action.kind is ActionKind.RAISE and self._sized:
+            return str(action)
+        return _LETTER[action.kind]
+
+    def _close_round(self, street: Round, mine: tuple[int, ...], board: tuple[int, ...], weights: np.ndarray, held: int,
+                     rng: np.random.Generator) -> None:
+        """Keep LBR's equity against every holding still in the range (and the agent's real one) on
+        the round's board, for the hidden cards' term (``evaluation.lbr_belief``)."""
+        if not self.belief:
+            return
+        live = weights > 0
+        live[held] = True
+        score, valid = self._showdowns(mine, board, rng, live)
+        street.equities = equities_from(score, valid)
 
     # ------------------------------------------------------------------ the exact expectation (small games)
 

@@ -24,6 +24,7 @@ import numpy as np
 from showdown.errors import ShowdownError
 from showdown.evaluation.chance import ChanceCorrector
 from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, action_set, published_check_until
+from showdown.evaluation.lbr_belief import BELIEF_ESTIMATOR
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
 from showdown.games.gamedef import GameDef
 
@@ -89,6 +90,7 @@ class LBRReport:
     sets: tuple[LBRResult, ...]
     check_until: int
     seconds: float
+    estimator: str = ESTIMATOR[RAISE_ANSWERED]
 
     @property
     def best(self) -> LBRResult:
@@ -125,7 +127,7 @@ class LBRReport:
             "hands": best.hands,
             "seconds": self.seconds,
             "hands_per_s": sum(r.hands for r in self.sets) / self.seconds if self.seconds > 0 else None,
-            "estimator": ESTIMATOR[RAISE_ANSWERED],
+            "estimator": self.estimator,
             "check_until_round": self.check_until,
             "setting": self.setting(),
             "sets": [r.to_json() for r in self.sets],
@@ -160,7 +162,7 @@ def play_hands(lbr: LocalBestResponse, first: int, hands: int, seed: int,
         value, final = lbr.play(rollouts, me, cards, hand=k)
         luck = corrector.corrections(final.hole, final.board_by_round(), final.betting)
         plain.append(value)
-        corrected.append(value - luck[me] - lbr.action_correction)
+        corrected.append(value - luck[me] - lbr.action_correction + lbr.hidden_cards)
     return plain, corrected
 
 
@@ -237,8 +239,10 @@ def run_lbr_parallel(
     until = published_check_until(game) if check_until is None else check_until
     # fail early, and build the agent before the workers fork (they inherit it)
     built = _process_agent(game_spec, game, agent, strategy, opts)
+    estimator = ""
     for name in sets:
-        LocalBestResponse(game, built, rollouts=rollouts, actions="fc" if name == "limit" else name, check_until=until)
+        lbr = LocalBestResponse(game, built, rollouts=rollouts, actions="fc" if name == "limit" else name, check_until=until)
+        estimator = BELIEF_ESTIMATOR if lbr.belief else ESTIMATOR[RAISE_ANSWERED]
     tasks: list[_Task] = [
         (game_spec, agent, strategy, opts, "fc" if name == "limit" else name, until, first, min(CHUNK, hands - first), seed, rollouts)
         for name in sets for first in range(0, hands, CHUNK)
@@ -260,7 +264,7 @@ def run_lbr_parallel(
 
     _run_chunks(tasks, jobs, take)
     results = [_result(label, name, got[name], seconds[name], game) for name, label in zip(got, sets)]
-    return LBRReport(tuple(results), until, time.perf_counter() - began)
+    return LBRReport(tuple(results), until, time.perf_counter() - began, estimator)
 
 
 def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import numpy as np
 import pytest
@@ -104,3 +105,67 @@ def test_rules_in_no_limit_says_fold_where_it_folds_to_an_all_in() -> None:
     assert agent.act(view).kind is ActionKind.FOLD
     assert agent.policy(view) == {"f": 1.0}
     assert np.isclose(sum(agent.policy(view).values()), 1.0)
+
+
+def _with_hole(view: View, hole: tuple[int, ...]) -> View:
+    return View(view.game, view.position, view.hand, view.public, hole, view.board, view.betting)
+
+
+def _agents(game: GameDef) -> list[tuple[str, Any]]:
+    """Every built-in agent that plays ``game``, built with seed 7."""
+    out = []
+    for name in agents_of(game.name):
+        try:
+            out.append((name, make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})})))
+        except (ConfigError, SolverError):
+            continue
+    return out
+
+
+def test_sized_range_policies_give_the_distribution_of_the_sizes_act_draws() -> None:
+    """An agent that tells each raise size's probability (``sized_range_policy``: LBR then keeps its range
+    by the size it raised to) draws its sizes from exactly those probabilities."""
+    game = get_game("holdem-nolimit")
+    tested = 0
+    for name, agent in _agents(game):
+        if not getattr(agent, "sized_range_policy", False):
+            continue
+        for view in random_decisions(game, random.Random(26), 3 * STATES):
+            table = agent.range_policy(view, np.array([sorted(view.hole)]))
+            sizes = {key: float(p[0]) for key, p in table.items() if len(key) > 1}
+            if not 0 < sum(sizes.values()):
+                continue
+            tested += 1
+            assert abs(sum(sizes.values()) - float(table["r"][0])) < 1e-9
+            counts: dict[str, int] = {}
+            for _ in range(DRAWS):
+                key = str(view.public.repair(agent.act(view))[0])
+                counts[key] = counts.get(key, 0) + 1
+            for key in set(sizes) | {k for k in counts if k[0] == "r"}:
+                p = sizes.get(key, 0.0)
+                sigma = math.sqrt(DRAWS * p * (1 - p))
+                assert abs(counts.get(key, 0) - DRAWS * p) <= 4.5 * sigma + 1e-9 + (1 if 0 < p < 1 else 0), (name, view, sizes, counts)
+    assert tested >= 3
+
+
+def test_agents_blind_in_their_raise_sizes_raise_to_the_same_size_whatever_their_cards() -> None:
+    """``raise_sizes_blind`` (LBR then keeps the exact posterior of the cards from the action kinds alone):
+    the same agent with the same random numbers raises to the same size with any cards it raises with."""
+    game = get_game("holdem-nolimit")
+    deck = list(make_deck(game.num_ranks, game.num_suits))
+    rng = random.Random(27)
+    blind = 0
+    for name, agent in _agents(game):
+        if not getattr(agent, "raise_sizes_blind", False):
+            continue
+        blind += 1
+        for view in random_decisions(game, random.Random(28), STATES):
+            free = [c for c in deck if c not in view.board]
+            sizes = set()
+            for _ in range(12):
+                hole = tuple(sorted(rng.sample(free, 2)))
+                action = make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})}).act(_with_hole(view, hole))
+                if action.kind is ActionKind.RAISE:
+                    sizes.add(view.public.repair(action)[0].size)
+            assert len(sizes) <= 1, (name, view, sizes)
+    assert blind >= 5

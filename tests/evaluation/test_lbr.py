@@ -263,7 +263,7 @@ MAIN_FIGURES = {
 def test_seeded_lbr_against_the_holdem_blueprint_wins_what_it_won_before_the_speed_work(game_name: str) -> None:
     """The faster strategy lookups and hand ranking change no figure: the same chips, and the same
     corrected values under main's estimator of then (the chance terms without the flop's, the fold
-    term alone: ``RAISE_AS_CALL``), equal bit for bit on the machine that recorded them; to 1e-9 here,
+    term alone: ``RAISE_AS_CALL``, the agent's cards not integrated out: ``belief=False``), equal bit for bit on the machine that recorded them; to 1e-9 here,
     as another CPU's BLAS may sum a range's weights in another order."""
     from showdown.evaluation.chance import ChanceCorrector
     from showdown.evaluation.lbr_terms import RAISE_AS_CALL
@@ -271,7 +271,7 @@ def test_seeded_lbr_against_the_holdem_blueprint_wins_what_it_won_before_the_spe
     game = get_game(game_name)
     agent = agent_for(game, "cfr", None, {"search": "off"})
     _reseed(agent, 11)
-    lbr = LocalBestResponse(game, agent, actions="fcpa" if game.is_nolimit else "fc", raise_value=RAISE_AS_CALL)
+    lbr = LocalBestResponse(game, agent, actions="fcpa" if game.is_nolimit else "fc", raise_value=RAISE_AS_CALL, belief=False)
     plain, corrected = play_hands(lbr, 0, 24, 5, corrector=ChanceCorrector(game))
     assert plain == [float(v) for v in MAIN_FIGURES[game_name][0]]
     assert corrected == pytest.approx(MAIN_FIGURES[game_name][1], rel=1e-9, abs=1e-9)

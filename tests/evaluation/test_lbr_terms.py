@@ -50,7 +50,7 @@ def test_an_action_term_has_mean_zero_under_the_policy_for_any_values() -> None:
 def _terms(game_name: str, agent: str, hands: int, seed: int) -> dict[str, np.ndarray]:
     """Every raise valuation's per-hand terms on the same hands (LBR plays with the default one)."""
     game = get_game(game_name)
-    lbr = LocalBestResponse(game, make_agent(agent, game, {"seed": seed}))
+    lbr = LocalBestResponse(game, make_agent(agent, game, {"seed": seed}), belief=False)
     others = {m: ActionTerms(lbr, m) for m in RAISE_VALUES if m != RAISE_ANSWERED}
     own = lbr.action_terms.term
     got: dict[str, float] = {}
@@ -120,7 +120,9 @@ def _wp(lbr: LocalBestResponse, mine: tuple[int, int], board: tuple[int, ...], r
 
 def test_the_json_names_the_estimator() -> None:
     doc = run_lbr_parallel("leduc", agent="cfr", hands=50, seed=1).to_json()
-    assert doc["estimator"] == "chance+actions"
+    assert doc["estimator"] == "chance+range"  # the range is exact in limit games: the cards integrated out
+    doc = run_lbr_parallel("holdem-nolimit", agent="probe-adaptive", hands=4, seed=1).to_json()
+    assert doc["estimator"] == "chance+actions"  # sizes that follow the cards, not told
     with pytest.raises(ValueError, match="raise_value"):
         ActionTerms(LocalBestResponse(get_game("leduc"), make_agent("cfr", get_game("leduc"), {})), "sometimes")
     assert RAISE_AS_CALL in RAISE_VALUES
