@@ -402,11 +402,7 @@ class LocalBestResponse:
             self._range_cache.pop((board, public.betting), None)
             self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
-            if self.belief:
-                values = action_values(self, public, me, mine, weights, board, rng)
-                self.action_correction += belief_action_term(values, self._key(action))
-            else:
-                self.action_correction += self.action_terms.term(public, me, mine, theirs, board, weights, rng, action)
+            self.action_correction += self.agent_term(public, me, mine, theirs, board, weights, rng, action)
             weights = self.observe(weights, board, public, 1 - me, self._key(action))
             state = state.apply(action)
         self.hidden_cards = 0.0
@@ -415,6 +411,14 @@ class LocalBestResponse:
             posterior = self._seen(weights, tuple(int(x) for x in state.visible_board()), seen)
             self.hidden_cards = hidden_cards_term(rounds, float(state.pot()) if state.is_showdown else 0.0, posterior, held)
         return float(state.payoffs()[me]), state
+
+    def agent_term(self, public: State, me: int, mine: tuple[int, ...], theirs: tuple[int, ...], board: tuple[int, ...],
+                   weights: np.ndarray, rng: np.random.Generator, action: Action) -> float:
+        """AIVAT's term for the agent's ``action``: over its range (``belief``: ``evaluation.lbr_belief``),
+        else with its real cards (``evaluation.lbr_terms``)."""
+        if self.belief:
+            return belief_action_term(action_values(self, public, me, mine, weights, board, rng), self._key(action))
+        return self.action_terms.term(public, me, mine, theirs, board, weights, rng, action)
 
     def action_keys(self, board: tuple[int, ...], state: State, position: int) -> list[str]:
         """The agent's actions as its range table tells them apart: fold, call, and each raise size
