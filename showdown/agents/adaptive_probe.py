@@ -74,6 +74,7 @@ class AdaptiveProbe(ProbeAgent):
     name = "probe-adaptive"
     value_only = False
     raise_sizes_blind = False  # the size of best value for its equity
+    policy_by_hand = True  # its equity is sampled with the hand's own seed
 
     def __init__(self, game: GameDef | None = None, seed: int | None = None, explore: float = EXPLORE) -> None:
         super().__init__(game, seed)

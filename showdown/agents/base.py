@@ -247,6 +247,9 @@ class PolicyAgent(Agent):
 
     cards_blind: ClassVar[bool] = False
     """True when ``policy`` never looks at the cards (evaluators such as LBR then ask once per decision)."""
+    policy_by_hand: ClassVar[bool] = False
+    """True when ``policy`` may answer differently in another hand for the same cards and betting (its
+    random numbers are drawn per hand): evaluators then keep no answer from one hand to the next."""
     raise_sizes_blind: ClassVar[bool] = False
     """True when the size ``act`` raises to never depends on the cards (only on the betting and its own
     random numbers): a range kept from ``policy``'s kinds is then the exact posterior of the cards."""

@@ -139,6 +139,7 @@ class LocalBestResponse:
         for k in range(self.hands.shape[1]):
             self._holds[self.hands[:, k], np.arange(len(self.hands))] = True
         self._cache: dict[tuple[Any, ...], dict[str, float]] = {}
+        self._by_hand = bool(getattr(agent, "policy_by_hand", False))
         self._range_cache: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
         self._street: tuple[Any, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None] | None = None
         """The street's showdown sums: (LBR's hand and the board, score, valid, the hands they were
@@ -178,7 +179,7 @@ class LocalBestResponse:
         return View(self.game, position, self._hand, state, hole, board, state.betting)
 
     def _policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
-        key = (hole, board, state.betting)
+        key = (hole, board, state.betting, self._hand if self._by_hand else 0)
         got = self._cache.get(key)
         if got is None:
             got = dict(self.agent.policy(self.agent_view(state, position, hole, board)))
