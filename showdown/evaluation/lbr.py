@@ -25,7 +25,8 @@ abstraction agents handle worst); ``check_until=0`` is the all-street variant. W
 hand (mean over both positions) is a lower bound on the agent's exploitability, whatever its range
 estimate; the chance-only corrections of ``evaluation.chance`` take the cards' luck out of the
 estimate without bias, and so do AIVAT's terms for the agent's draws, which LBR can make because it
-knows the agent's policy (``evaluation.lbr_terms``).
+knows the agent's policy: over its range, with its hidden cards integrated out, where the range is
+the exact posterior (``evaluation.lbr_belief``), else with its real cards (``evaluation.lbr_terms``).
 """
 
 from __future__ import annotations
@@ -147,14 +148,14 @@ class LocalBestResponse:
         self._hand = 0
         self.action_terms = ActionTerms(self, raise_value)
         self.action_correction = 0.0
+        """The last hand's correction for the agent's draws (``agent_term``), subtracted from LBR's result."""
         self._sized = bool(getattr(agent, "sized_range_policy", False)) and callable(getattr(agent, "range_policy", None))
         self.belief = belief and (game.is_limit or self._sized or bool(getattr(agent, "raise_sizes_blind", False)))
         """Whether the agent's cards are integrated out of the estimate (``evaluation.lbr_belief``): asked
         (``belief``) and sound, the range being the exact posterior of the agent's cards (its raise sizes
         told, blind to its cards, or fixed by the limit rules); else ``raise_value``'s action terms."""
         self.hidden_cards = 0.0
-        """The last hand's hidden cards' term (``evaluation.lbr_belief``; 0 without ``belief``)."""
-        """The last hand's correction for the agent's draws (``evaluation.lbr_terms``), subtracted from LBR's result."""
+        """The last hand's hidden cards' term (``evaluation.lbr_belief``; 0 without ``belief``), added to LBR's result."""
         self._preflop_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         if self._preflop_classes:
             from showdown.solvers.hand_classes import class_of
