@@ -21,7 +21,8 @@ from tests.server.clients import Client, call_policy, raise_policy
 
 ROOT = Path(__file__).resolve().parents[2]
 LOADED_BEFORE_PORTS = {"showdown", "showdown._lazy", "showdown.cli", "showdown.cli.dealer_ports"}
-HEAVY = {"asyncio", "uvloop", "numpy", "scipy", "yaml", "numba", "argparse"}
+HEAVY = {"asyncio", "uvloop", "numpy", "scipy", "yaml", "numba", "argparse",
+         "socket", "signal", "enum", "selectors", "re"}  # the ports need only _socket and _signal: their wrappers import enum...
 
 
 def showdown(args: list[str], cwd: Path, *, merge: bool = False, importtime: bool = False) -> subprocess.Popen[str]:
