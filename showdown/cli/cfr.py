@@ -216,19 +216,20 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
         return pcs_handler(args, game)
     from showdown.cli.blas import load_numpy_single_threaded
-
-    load_numpy_single_threaded()  # a tabular solve: small arrays, no use for BLAS threads
-    from showdown.solvers.cfr import Solver
-    from showdown.solvers.strategy import save_strategy
-    from showdown.solvers.training import CurvePoint, train
+    from showdown.cli.startup import loading
 
     label = game.name or Path(args.game).stem
     iterations = args.iterations
     if iterations is None and args.seconds is None and args.target is None:
         iterations = DEFAULT_ITERATIONS
-
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    solver, curve, resumed = _solver_for(args, game, checkpoint)
+    with loading():  # numpy, the solver and the game's tree: made once, kept to the end
+        load_numpy_single_threaded()  # a tabular solve: small arrays, no use for BLAS threads
+        from showdown.solvers.cfr import Solver
+        from showdown.solvers.strategy import save_strategy
+        from showdown.solvers.training import CurvePoint, train
+
+        solver, curve, resumed = _solver_for(args, game, checkpoint)
     output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
     csv_path, json_path = output_paths(output)
 

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from showdown.cli import argtypes
+from showdown.cli import argtypes, startup
 from showdown.errors import ShowdownError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -318,6 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    startup.loaded()  # the command's parser and module are loaded (cli/startup.py)
     try:
         check_outputs(args)
         return handler(args)

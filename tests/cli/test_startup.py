@@ -1,8 +1,9 @@
-"""What a small ``showdown solve cfr`` loads: numpy (one thread of BLAS), the game and the CFR solver.
+"""Start-up: what a small ``showdown solve cfr`` loads (numpy on one BLAS thread, the game, the CFR
+solver: nothing heavier), and the collector paused while a command loads (``showdown.cli.startup``).
 
 Start-up is most of a Kuhn solve (``benchmarks/bench_startup.py``). Each case runs the real command
-(``python -m showdown``) in a fresh interpreter, strategy and curve files written, and reads
-``sys.modules`` and the process's thread count at its exit.
+(``python -m showdown``) in a fresh interpreter and reads ``sys.modules``, the thread count and the
+collector's state at its exit.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from showdown.cli.blas import THREAD_VARIABLES
 
 ROOT = Path(__file__).resolve().parents[2]
 AT_EXIT = """
-import atexit, json, runpy, sys
+import atexit, gc, json, runpy, sys
 out = sys.argv[1]
 def dump():
     threads = None
@@ -29,7 +30,8 @@ def dump():
     except OSError:
         pass
     with open(out, "w") as f:
-        json.dump({"modules": sorted(sys.modules), "threads": threads}, f)
+        json.dump({"modules": sorted(sys.modules), "threads": threads, "collecting": gc.isenabled(),
+                   "frozen": gc.get_freeze_count()}, f)
 atexit.register(dump)
 sys.argv = ["showdown", *sys.argv[2:]]
 runpy.run_module("showdown", run_name="__main__", alter_sys=True)
@@ -49,15 +51,20 @@ NEVER_FOR_A_SMALL_SOLVE = {
 }  # fmt: skip
 
 
-def solve_and_look(tmp_path: Path, game: str) -> dict[str, object]:
+def run_and_look(tmp_path: Path, *command: str) -> dict[str, object]:
+    """Run ``showdown COMMAND...`` as the program; what it had loaded and the collector's state at exit."""
     env = {k: v for k, v in os.environ.items() if k not in THREAD_VARIABLES}
     env["PYTHONPATH"] = str(ROOT)
     at_exit = tmp_path / "at_exit.json"
-    out = tmp_path / f"{game}.strategy.json"
-    subprocess.run([sys.executable, "-c", AT_EXIT, str(at_exit), "solve", "cfr", game, "-n", "30", "-q", "-o", str(out)],
-                   cwd=tmp_path, env=env, check=True, capture_output=True)  # fmt: skip
-    assert out.exists() and out.with_name(f"{game}.curve.csv").exists() and out.with_name(f"{game}.curve.json").exists()
+    subprocess.run([sys.executable, "-c", AT_EXIT, str(at_exit), *command], cwd=tmp_path, env=env, check=True, capture_output=True)
     seen: dict[str, object] = json.loads(at_exit.read_text())
+    return seen
+
+
+def solve_and_look(tmp_path: Path, game: str) -> dict[str, object]:
+    out = tmp_path / f"{game}.strategy.json"
+    seen = run_and_look(tmp_path, "solve", "cfr", game, "-n", "30", "-q", "-o", str(out))
+    assert out.exists() and out.with_name(f"{game}.curve.csv").exists() and out.with_name(f"{game}.curve.json").exists()
     return seen
 
 
@@ -72,6 +79,23 @@ def test_a_small_solve_loads_only_what_it_uses(tmp_path: Path, game: str, solver
     assert layers <= {"_lazy", "errors", "cli", "games", "solvers"}, layers
     if seen["threads"] is not None:
         assert seen["threads"] == 1  # OpenBLAS started no thread pool for it
+    assert seen["collecting"] is True and seen["frozen"] > 0  # type: ignore[operator]  # paused while loading, then on
+
+
+def test_every_command_runs_with_the_collector_on(tmp_path: Path) -> None:
+    seen = run_and_look(tmp_path, "games")
+    assert seen["collecting"] is True and seen["frozen"] > 0  # type: ignore[operator]
+
+
+def test_a_command_called_from_python_leaves_the_callers_collector_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import gc
+
+    from showdown.cli import main
+
+    frozen = gc.get_freeze_count()
+    assert main(["solve", "cfr", "kuhn", "-n", "5", "-q", "-o", str(tmp_path / "k.json")]) == 0
+    assert main(["games"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
 def test_solve_cfr_builds_only_its_own_parser_without_numpy() -> None:
