@@ -90,7 +90,7 @@ def test_every_command_runs_with_the_collector_on(tmp_path: Path) -> None:
 def test_a_command_called_from_python_leaves_the_callers_collector_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import gc
 
-    from showdown.cli import main
+    from showdown.cli.main import main
 
     frozen = gc.get_freeze_count()
     assert main(["solve", "cfr", "kuhn", "-n", "5", "-q", "-o", str(tmp_path / "k.json")]) == 0
