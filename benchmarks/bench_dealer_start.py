@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import os
 import statistics
 import subprocess
 import sys
@@ -48,6 +49,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
     compileall.compile_dir(ROOT / "showdown", quiet=1)
+    load = os.getloadavg()[0]
     dealer, python, bare = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for run in range(args.runs):
@@ -56,7 +58,8 @@ def main() -> None:
             bare.append(exit_ms("-S"))
     d, p, b = (statistics.median(x) for x in (dealer, python, bare))
     print(f"showdown dealer, exec to ports line: median {d:.1f} ms (min {min(dealer):.1f}); python -c pass: {p:.1f} ms; "
-          f"python -S -c pass: {b:.1f} ms; the dealer adds {d - p:.1f} ms to Python's start ({args.runs} runs)")
+          f"python -S -c pass: {b:.1f} ms; the dealer adds {d - p:.1f} ms to Python's start ({args.runs} runs, load average "
+          f"{load:.2f} -> {os.getloadavg()[0]:.2f})")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ table gives the median wall and CPU seconds of each and the median of the pair-b
 
 - ``solve cfr kuhn``: 1,000 CFR+ iterations on Kuhn, then its exploitability, strategy and curve files;
   against ``pyspiel.CFRPlusSolver`` for 1,000 iterations and ``pyspiel.nash_conv`` (both C++). Both
-  reach the same NashConv (printed: equal to 1e-12), so the work is the same.
+  reach the same NashConv (printed: equal to 1e-12), so the work is the same. Ours loads numpy with
+  OpenBLAS on one thread and its modules with the cyclic collector paused (``showdown/cli/blas.py``,
+  ``showdown/cli/startup.py``); the row against ``import numpy`` (which starts OpenBLAS's thread pool:
+  CPU above wall on 2 cores) shows what the command adds to numpy's own import.
 - ``solve cfr kuhn3p``: 1,000 CFR+ iterations of 3-player Kuhn, in numpy (numba's import would not pay).
 - the floors: ``python -c pass`` and ``python -c 'import numpy'`` (what any numpy program pays).
 - ``showdown --help`` (every command's parser) and ``showdown match --help`` (one command's).
@@ -101,6 +104,7 @@ def main() -> None:
         show("solve cfr kuhn (vs import numpy)", paired(ours, [py, "-c", "import numpy"], args.pairs, env))
         show("showdown --help (vs python -c pass)", paired([py, "-m", "showdown", "--help"], [py, "-c", "pass"], args.pairs, env))
         show("showdown match --help (vs python -c pass)", paired([py, "-m", "showdown", "match", "--help"], [py, "-c", "pass"], args.pairs, env))
+        print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":

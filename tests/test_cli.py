@@ -44,37 +44,7 @@ def test_a_command_builds_only_its_own_parser_and_the_dealer_starts_without_nump
     everything = build_parser()._subparsers._group_actions[0].choices  # type: ignore[union-attr]
     assert set(_COMMANDS) <= set(everything)
     only = build_parser("dealer")._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(only) == {"games", "hand", "verify-log", "dealer"}
+    assert set(only) == {"dealer"}
     code = "import sys; from showdown.cli.main import build_parser; build_parser('dealer'); print(sorted(m for m in ('numpy', 'scipy', 'showdown.solvers.solve') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
-
-
-# What `showdown solve cfr kuhn` must not import: numba (its import alone outlasts the whole Kuhn solve),
-# the other solvers, scipy and yaml, numpy's masked arrays (np.unique pulls them in) and random streams
-# (exact CFR draws nothing), importlib.resources (zipfile, tempfile), hashlib and the match/dealer layers.
-SOLVE_CFR_KUHN_NEVER_IMPORTS = (
-    "numba", "scipy", "yaml", "asyncio", "numpy.ma", "numpy.random", "importlib.resources", "zipfile", "tempfile",
-    "hashlib", "showdown.solvers.pcs", "showdown.solvers.one_round", "showdown.solvers.equity",
-    "showdown.solvers.sequence_lp", "showdown.solvers.best_response",
-)
-
-
-def test_solve_cfr_on_a_small_game_imports_only_what_it_uses(tmp_path) -> None:
-    """`showdown solve cfr kuhn` builds only the cfr method's parser and imports only the CFR solver, the
-    game and the command's own modules: start-up is most of a Kuhn solve (`benchmarks/bench_startup.py`)."""
-    from showdown.cli.main import build_parser
-
-    methods = build_parser("solve", "cfr")._subparsers._group_actions[0].choices["solve"]  # type: ignore[union-attr]
-    assert set(methods._subparsers._group_actions[0].choices) == {"cfr"}
-    out = tmp_path / "k.json"
-    code = (
-        "import sys; from showdown.cli.main import main; "
-        f"main(['solve', 'cfr', 'kuhn', '-n', '50', '-o', {str(out)!r}]); "
-        "print(' '.join(sorted(sys.modules)))"
-    )
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
-    assert "showdown.solvers.cfr" in loaded and out.exists()
-    assert sorted(m for m in SOLVE_CFR_KUHN_NEVER_IMPORTS if m in loaded) == []
-    layers = {m.split(".")[1] for m in loaded if m.startswith("showdown.")}
-    assert layers <= {"_lazy", "errors", "cli", "games", "solvers"}, layers

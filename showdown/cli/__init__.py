@@ -26,6 +26,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from showdown.cli.dealer_ports import main as dealer
 
             return dealer(words[1:])
+        if argv is None:  # the program itself (not a call from Python): see cli/startup.py
+            from showdown.cli import startup
+
+            startup.begin()
         from showdown.cli.main import main as run
 
         return run(argv)

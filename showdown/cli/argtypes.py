@@ -4,6 +4,8 @@ and a parser whose errors are one line."""
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 from collections.abc import Callable
 from typing import NoReturn
 
@@ -14,6 +16,29 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument it adds, and one without a width imports
+        # shutil (and with it zlib, bz2, lzma) for the terminal's size: 2 ms of every command's start
+        formatter = self.formatter_class
+        if isinstance(formatter, type) and issubclass(formatter, argparse.HelpFormatter):
+            return formatter(prog=self.prog, width=terminal_columns() - 2)
+        return super()._get_formatter()
+
+
+def terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size().columns`` reads it ($COLUMNS, then the
+    terminal of stdout, else 80), without importing shutil."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
 
 
 def whole_number(low: int | None = None, high: int | None = None, what: str = "a number") -> Callable[[str], int]:

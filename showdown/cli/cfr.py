@@ -56,7 +56,7 @@ PLOT_DESCRIPTION = (
 
 def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the ``solve cfr`` arguments to ``parser`` and set its handler to ``cfr_handler``."""
-    from showdown.solvers.cfr import ALGORITHM_NAMES, DEFAULT_BATCHES
+    from showdown.solvers.cfr_rules import ALGORITHM_NAMES, DEFAULT_BATCHES  # not numpy: --help stays light
 
     parser.add_argument("game", help="catalog name (kuhn, kuhn-N, leduc, kuhn3p, leduc3p, holdem-limit, holdem-nolimit) or .game file")
     parser.add_argument(
@@ -207,25 +207,29 @@ def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) ->
 def cfr_handler(args: argparse.Namespace) -> int:
     """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
     from showdown.games.catalog import get_game
-    from showdown.solvers.cfr import Solver
-    from showdown.solvers.strategy import save_strategy
-    from showdown.solvers.training import CurvePoint, train
+    from showdown.solvers.cfr_rules import needs_abstraction
 
     _check_budget(args)
     game = get_game(args.game)
-    from showdown.solvers.cfr_rules import needs_abstraction
-
     if needs_abstraction(game) or args.abstraction:
         from showdown.cli.pcs import pcs_handler
 
         return pcs_handler(args, game)
+    from showdown.cli.blas import load_numpy_single_threaded
+    from showdown.cli.startup import loading
+
     label = game.name or Path(args.game).stem
     iterations = args.iterations
     if iterations is None and args.seconds is None and args.target is None:
         iterations = DEFAULT_ITERATIONS
-
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
-    solver, curve, resumed = _solver_for(args, game, checkpoint)
+    with loading():  # numpy, the solver and the game's tree: made once, kept to the end
+        load_numpy_single_threaded()  # a tabular solve: small arrays, no use for BLAS threads
+        from showdown.solvers.cfr import Solver
+        from showdown.solvers.strategy import save_strategy
+        from showdown.solvers.training import CurvePoint, train
+
+        solver, curve, resumed = _solver_for(args, game, checkpoint)
     output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
     csv_path, json_path = output_paths(output)
 

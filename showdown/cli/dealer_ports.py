@@ -13,16 +13,20 @@ and exit 2, after the ports line. A SIGINT or SIGTERM in between is kept and act
 dealer runs (stop after the current hand), as it is later.
 
 ``tests/cli/test_dealer_ports.py`` holds ``VALUE_OPTIONS`` and ``FLAG_OPTIONS`` to the real parser
-and the import set before the ports line to this list: ``sys``, ``os``, ``socket``, ``signal``.
+and the import set before the ports line to this list: ``sys``, ``os``, and the built-in ``_socket``
+and ``_signal`` (not their Python wrappers ``socket`` and ``signal``, which import ``enum``,
+``selectors`` and more: a third of what this module added to Python's start); ``take_bound`` wraps
+the sockets as ``socket.socket`` once the dealer loads.
 """
 
 from __future__ import annotations
 
-import signal
-import socket
+import _signal  # type: ignore[import-not-found]  # signal.py without its enum (no stub for the C part)
+import _socket
 
 TYPE_CHECKING = False  # nothing more at start-up (see showdown/__init__.py)
 if TYPE_CHECKING:
+    import socket
     from collections.abc import Sequence
     from types import FrameType
 
@@ -41,7 +45,7 @@ FLAG_OPTIONS = frozenset({"-f", "-l", "-L", "--force", "-q", "--resume", "-a", "
 POSITIONALS = 4  # match, game, hands, seed; then one name per seat (two or more: every game has two seats or more)
 BACKLOG = 100  # as asyncio's create_server
 
-_bound: list[socket.socket] | None = None
+_bound: list[_socket.socket] | None = None
 _signals: list[int] = []
 
 
@@ -71,7 +75,7 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
 
 def _loopback_ipv4(host: str) -> bool:
     try:
-        socket.inet_pton(socket.AF_INET, host)
+        _socket.inet_pton(_socket.AF_INET, host)
     except OSError:
         return False
     return host.startswith("127.")
@@ -88,14 +92,14 @@ def _ports(text: str | None, seats: int) -> list[int] | None:
     return ports if len(set(taken)) == len(taken) else None
 
 
-def _listen(host: str, ports: list[int]) -> list[socket.socket] | None:
+def _listen(host: str, ports: list[int]) -> list[_socket.socket] | None:
     """One listening socket per seat, as ``MatchServer`` binds them; None if any cannot be had."""
-    socks: list[socket.socket] = []
+    socks: list[_socket.socket] = []
     try:
         for port in ports:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
             socks.append(sock)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(_socket.SOL_SOCKET, _socket.SO_REUSEADDR, 1)
             sock.bind((host, port))
             sock.listen(BACKLOG)
     except OSError:
@@ -124,24 +128,29 @@ def bind_and_print(argv: Sequence[str]) -> bool:
     socks = _listen(host, ports)
     if socks is None:
         return False
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(signum, _keep_signal)
+    for signum in (_signal.SIGINT, _signal.SIGTERM):
+        _signal.signal(signum, _keep_signal)
     _bound = socks
     print(" ".join(str(s.getsockname()[1]) for s in socks), flush=True)
     return True
 
 
 def take_bound() -> list[socket.socket] | None:
-    """The sockets ``bind_and_print`` bound and printed (handed over once); None if it did not."""
+    """The sockets ``bind_and_print`` bound and printed (handed over once, as ``socket.socket``:
+    what asyncio serves on); None if it did not."""
     global _bound
     socks, _bound = _bound, None
-    return socks
+    if socks is None:
+        return None
+    import socket
+
+    return [socket.socket(fileno=raw.detach()) for raw in socks]  # family and type read from the socket
 
 
 def take_signals() -> list[int]:
     """The signals kept since the ports were printed; the usual handlers are back from now on."""
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+    _signal.signal(_signal.SIGTERM, _signal.SIG_DFL)
     kept = list(_signals)
     _signals.clear()
     return kept

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from showdown.cli import argtypes
+from showdown.cli import argtypes, startup
 from showdown.errors import ShowdownError
 
 Handler = Callable[[argparse.Namespace], int]
@@ -90,9 +90,9 @@ def _verify_log(args: argparse.Namespace) -> int:
 
 
 def build_parser(only: str | None = None, method: str | None = None) -> argparse.ArgumentParser:
-    """The whole command line; with ``only`` (a name in ``_COMMANDS``), just that command beside the
-    built-in ones (what ``main`` does when the first argument names it: start-up pays for one parser),
-    and with ``method`` (``solve``'s), just that method."""
+    """The whole command line; with ``only`` (a name in ``_COMMANDS``), just that command (what ``main``
+    does when the first argument names it: start-up pays for one parser), and with ``method``
+    (``solve``'s), just that method."""
     parser: argparse.ArgumentParser = argtypes.OneLineParser(
         prog="showdown",
         description="ACPC-style poker: a dealer server, agents, solvers and a match runner.",
@@ -101,7 +101,20 @@ def build_parser(only: str | None = None, method: str | None = None) -> argparse
 
     parser.add_argument("--version", action="version", version=f"showdown {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    if only is None:
+        _add_builtin_commands(sub)
+        for add in dict.fromkeys(_COMMANDS.values()):
+            add(sub)
+    elif only == "solve" and method in _SOLVE_METHODS:
+        _add_solve(sub, method)
+    else:
+        _COMMANDS[only](sub)
+    return parser
 
+
+def _add_builtin_commands(sub: Subparsers) -> None:
+    """``games``, ``hand`` and ``verify-log``: built only for the whole command line (argparse's
+    translation look-ups cost every parser a few file-system probes)."""
     p = sub.add_parser("games", help="list the built-in games", description="List the built-in game catalog.")
     p.add_argument("--show", metavar="GAME", help="print only the .game definition of GAME (a file the reference dealer reads)")
     p.set_defaults(handler=_games)
@@ -131,15 +144,6 @@ def build_parser(only: str | None = None, method: str | None = None) -> argparse
     p.add_argument("--partial", action="store_true",
                    help="accept a match that stopped early (fewer hands than the header asks for, no SCORE line)")
     p.set_defaults(handler=_verify_log)
-
-    if only is None:
-        for add in dict.fromkeys(_COMMANDS.values()):
-            add(sub)
-    elif only == "solve" and method in _SOLVE_METHODS:
-        _add_solve(sub, method)
-    else:
-        _COMMANDS[only](sub)
-    return parser
 
 
 # Commands whose parsers live next to their code (each module keeps its own options). Each adder
@@ -318,6 +322,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    startup.loaded()  # the command's parser and module are loaded (cli/startup.py)
     try:
         check_outputs(args)
         return handler(args)

@@ -41,17 +41,21 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
-from showdown.solvers.cfr_rules import ALGORITHM_NAMES, NUMBA_IMPORT_SECONDS, RULES, Rule, checkpoint_game, checkpoint_meta, kernel_rule
+from showdown.solvers.cfr_rules import (
+    ALGORITHM_NAMES,
+    DEFAULT_BATCHES,
+    NUMBA_IMPORT_SECONDS,
+    RULES,
+    Rule,
+    checkpoint_game,
+    checkpoint_meta,
+    kernel_rule,
+)
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
 CHECKPOINT_FORMAT = "showdown-cfr-checkpoint"
 CHECKPOINT_VERSION = 1
-DEFAULT_BATCHES = {"cs": 64, "es": 16}
-"""Deals sampled per update by the Monte Carlo variants (1 is the papers' algorithm). An update costs
-about one exact iteration whatever the batch for ``cs``, so larger batches are nearly free there; for
-``es`` each deal brings its own opponent sample, whose cost grows with the batch."""
-
 
 
 def _tree_of(game: GameDef | GameTree) -> GameTree:

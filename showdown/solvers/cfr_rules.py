@@ -10,7 +10,7 @@ from typing import Any, Literal
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 
-__all__ = ["ALGORITHM_NAMES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta", "kernel_rule", "needs_abstraction"]
+__all__ = ["ALGORITHM_NAMES", "DEFAULT_BATCHES", "RULES", "Rule", "Sampling", "checkpoint_game", "checkpoint_meta", "kernel_rule", "needs_abstraction"]
 
 Sampling = Literal["none", "chance", "external"]
 
@@ -48,6 +48,11 @@ RULES: dict[str, Rule] = {
 """The built-in variants by their command-line name."""
 
 ALGORITHM_NAMES = tuple(RULES)
+
+DEFAULT_BATCHES = {"cs": 64, "es": 16}
+"""Deals sampled per update by the Monte Carlo variants (1 is the papers' algorithm). An update costs
+about one exact iteration whatever the batch for ``cs``, so larger batches are nearly free there; for
+``es`` each deal brings its own opponent sample, whose cost grows with the batch."""
 
 NUMBA_IMPORT_SECONDS = 0.5
 """About what importing numba costs, which the compiled iterations need: small solves (Kuhn's default

@@ -34,7 +34,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +138,7 @@ def numpy_best_response(tree: NTree, sigma: np.ndarray, player: int) -> tuple[fl
             kids = np.concatenate([np.arange(f, f + k) for f, k in zip(tree.first_child[own], tree.num_children[own])])
             q = value[kids] * opp[kids]
             totals = np.bincount(tree.edge[kids].ravel(), weights=q.ravel(), minlength=width).reshape(-1, MAX_ACTIONS)
-            rows = np.unique(tree.iset[own])
+            rows = np.flatnonzero(np.bincount(tree.iset[own].ravel()))  # distinct, sorted (np.unique would import numpy.ma)
             best = np.where(tree.legal[rows], totals[rows], -np.inf).argmax(axis=1)
             choice[rows] = 0.0
             choice[rows, best] = 1.0
@@ -201,7 +201,6 @@ class MultiCFRSolver:
         if rule.sampling == "chance":
             raise SolverError("chance-sampling CFR ('cs') is heads-up only; use 'es' for sampling in multiplayer games")
         self.seed = seed
-        self.rng = np.random.Generator(np.random.PCG64(seed))
         self.iterations = 0
         self.seconds = 0.0
         shape = (self.tree.num_infosets, MAX_ACTIONS)
@@ -211,6 +210,11 @@ class MultiCFRSolver:
         self._row_cache: dict[tuple[int, ...], np.ndarray] = {}
         self.numpy_until = numpy_iterations_before_compiled(self.tree)
         """Exact iterations up to this count run in numpy, later ones compiled (0: compiled from the first)."""
+
+    @cached_property
+    def rng(self) -> np.random.Generator:
+        """The sampled variants' random stream, made on first use: exact runs never draw, and do not import numpy.random."""
+        return np.random.Generator(np.random.PCG64(self.seed))
 
     @property
     def num_players(self) -> int:
