@@ -1,7 +1,7 @@
 """``showdown dealer`` beside the reference ACPC dealer, the same two reference players, side by side.
 
     PYTHONPATH=. python benchmarks/bench_vs_reference.py --acpc /path/to/project_acpc_server \\
-        [--game holdem-nolimit] [--hands 20000] [--repeat 3] [--spin-us US] [--tournament AGENTS]
+        [--game holdem-nolimit] [--hands 20000] [--repeat 3] [--spin-us US] [--floor] [--tournament AGENTS]
 
 ``--acpc`` is a built copy of the public ACPC server code (``dealer`` and ``example_player``; never
 shipped). Each repeat runs the reference dealer and then ours (alternating, so load changes hit both),
@@ -10,6 +10,10 @@ start to its exit (showdown's modules are byte-compiled first, as ``pip install`
 start-up never compiles source, even where PYTHONDONTWRITEBYTECODE is set). Prints each pair, the medians, and the ratio of hands per second (ours /
 reference), the figure issue 12 asks to bring to at least 1.0, and each dealer's CPU per hand
 (the dealer process alone, from the operating system's accounting of the finished child).
+
+``--floor`` runs a third dealer in each repeat, ``floor_dealer.py``: today's engine behind a plain
+synchronous socket loop with no logs, clocks or asyncio, the least CPU per hand any synchronous hot
+loop around the engine could spend.
 
 ``--tournament AGENTS`` measures matches per hour instead: ``showdown tournament --jobs 2`` of
 AGENTS reference ``example_player`` processes (every pair plays one match of ``--hands`` hands, no
@@ -120,6 +124,7 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--spin-us", type=int, help="our dealer's --spin-us (default: its own default)")
+    parser.add_argument("--floor", action="store_true", help="also time floor_dealer.py (the engine in a bare synchronous loop)")
     parser.add_argument("--tournament", type=int, metavar="AGENTS",
                         help="matches per hour of a --jobs 2 tournament of AGENTS players instead")
     args = parser.parse_args()
@@ -140,8 +145,12 @@ def main() -> None:
         tournaments(args, game_file, work)
         return
     spin = [] if args.spin_us is None else ["--spin-us", str(args.spin_us)]
-    ref, ours, ratios, cpu_ratios = [], [], [], []
+    ref, ours, floor, ratios, cpu_ratios = [], [], [], [], []
+    floor_dealer = [sys.executable, str(Path(__file__).resolve().parent / "floor_dealer.py"), str(game_file), str(args.hands), "1"]
     for k in range(args.repeat):
+        if args.floor:
+            floor.append(one_match(floor_dealer, args.acpc, game_file, work))
+            print(f"repeat {k + 1}: floor {args.hands / floor[-1][0]:,.0f} hands/s, {_cpu(floor[-1], args.hands)}", flush=True)
         ref.append(one_match([str(args.acpc / "dealer"), f"ref{k}", str(game_file), str(args.hands), "1", "a", "b"], args.acpc, game_file, work))
         ours.append(one_match([sys.executable, "-m", "showdown", "dealer", f"ours{k}", str(game_file), str(args.hands), "1", "a", "b", "-q", *spin],
                               args.acpc, game_file, work))
@@ -155,6 +164,11 @@ def main() -> None:
           f"showdown {args.hands / o:,.0f} hands/s; ratio {r / o:.2f}x (pair by pair: median {statistics.median(ratios):.2f}x); "
           f"dealer CPU per hand: reference {rc / args.hands * 1e6:.0f} us, showdown {oc / args.hands * 1e6:.0f} us, "
           f"ratio {statistics.median(cpu_ratios):.2f}x; load average {os.getloadavg()[0]:.1f}")
+    if floor:
+        fc = statistics.median(u + s for _, u, s in floor)
+        fu = statistics.median(u for _, u, _ in floor)
+        print(f"floor (engine in a bare synchronous loop): {args.hands / statistics.median(t for t, _, _ in floor):,.0f} hands/s, "
+              f"{fc / args.hands * 1e6:.0f} us CPU per hand ({fu / args.hands * 1e6:.0f} us user), {fc / rc:.2f}x the reference's")
 
 
 if __name__ == "__main__":
