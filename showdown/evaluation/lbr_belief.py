@@ -25,7 +25,7 @@ not depend on its cards (``raise_sizes_blind``), or the game is limit.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 import numpy as np
 
@@ -69,9 +69,20 @@ def equities_from(score: np.ndarray, valid: np.ndarray) -> np.ndarray:
     return out
 
 
+class RangeKeeper(Protocol):
+    """What the action values read of a local best response (``evaluation.lbr.LocalBestResponse``,
+    which imports this module: a protocol, not an import back)."""
+
+    check_until: int
+
+    def action_keys(self, board: tuple[int, ...], state: State, position: int) -> list[str]: ...
+
+    def range_probs(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray: ...
+
+    def win_probability(self, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator) -> float: ...
 
 
-def action_values(lbr: Any, public: State, me: int, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...],
+def action_values(lbr: RangeKeeper, public: State, me: int, mine: tuple[int, ...], weights: np.ndarray, board: tuple[int, ...],
                   rng: np.random.Generator) -> dict[str, tuple[float, float]]:
     """Each action the agent may take at ``public`` (keys of its range table: ``f``, ``c``, each raise
     size ``r<to>`` where told, else ``r`` for any raise), as (its probability given the public history,
@@ -123,4 +134,4 @@ def belief_action_term(values: dict[str, tuple[float, float]], taken: str) -> fl
     return values[taken][1] - expected
 
 
-__all__ = ["BELIEF_ESTIMATOR", "Round", "action_values", "belief_action_term", "equities_from", "hidden_cards_term"]
+__all__ = ["BELIEF_ESTIMATOR", "RangeKeeper", "Round", "action_values", "belief_action_term", "equities_from", "hidden_cards_term"]
