@@ -169,7 +169,8 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
         found += [(s["lbr_mbb"], s["ci95_mbb"], f"LBR {s['actions']}") for s in lbr["sets"]]
     best = max(found, key=lambda f: f[0])
     return {
-        "game": game, "bot": bot, "seed": seed, "estimator": "chance (duplicate matches), chance+actions (LBR)",
+        "game": game, "bot": bot, "seed": seed,
+        "estimator": "chance (duplicate matches)" + (f", {lbr.get('estimator', 'chance+actions')} (LBR)" if lbr is not None else ""),
         "matches": matches, "lbr": lbr, "lbr_note": why_not,
         "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": best[1], "found_by": best[2],
         "note": "the lower bound is the largest of what any opponent or LBR action set won from the bot; its interval is "

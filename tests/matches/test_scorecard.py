@@ -57,6 +57,7 @@ def test_scorecard_command_for_a_built_in_bot_and_for_an_outside_bot_file(tmp_pa
     assert {"matches", "exploitability_lower_bound_mbb", "found_by"} <= set(doc)
     assert doc["lbr"] is not None and doc["lbr"]["hands"] == 60
     assert doc["exploitability_lower_bound_mbb"] >= doc["lbr"]["sets"][0]["lbr_mbb"]
+    assert doc["estimator"] == f"chance (duplicate matches), {doc['lbr']['estimator']} (LBR)" == "chance (duplicate matches), chance+range (LBR)"
     assert "Scorecard: rules in kuhn" in page.read_text(encoding="utf-8")
     again = subprocess.run(command, capture_output=True, text=True, timeout=120)  # resumes: everything kept
     assert again.returncode == 0 and json.loads(again.stdout) == doc
@@ -65,6 +66,7 @@ def test_scorecard_command_for_a_built_in_bot_and_for_an_outside_bot_file(tmp_pa
     assert bot.returncode == 0, bot.stderr
     doc = json.loads(bot.stdout)
     assert doc["lbr"] is None and "outside program" in doc["lbr_note"] and doc["found_by"]
+    assert doc["estimator"] == "chance (duplicate matches)"
     bad = subprocess.run([sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn3p"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "2-player" in bad.stderr and "Traceback" not in bad.stderr
