@@ -90,7 +90,7 @@ def action_values(lbr: RangeKeeper, public: State, me: int, mine: tuple[int, ...
     checked down against the range that takes it; a raise by LBR's answer to it, folding where its rule
     folds, else the raised pot checked down. Where sizes are not told, the raise is valued at one
     reference raise (a pot raise), whatever size was drawn, so that the value does not look at it."""
-    from showdown.evaluation.lbr_terms import reference_raise
+    from showdown.evaluation.lbr_terms import lbr_folds_to, reference_raise
 
     total = float(weights.sum())
     out: dict[str, tuple[float, float]] = {}
@@ -115,9 +115,8 @@ def action_values(lbr: RangeKeeper, public: State, me: int, mine: tuple[int, ...
             continue
         after = public.apply(public.repair(raised)[0])
         wp = lbr.win_probability(mine, after_weights, board, rng)
-        asked = float(after.to_call())
-        if after.round >= lbr.check_until and wp * (after.pot() + asked) - asked < 0:
-            out[key] = (p, -float(after.spent[me]))  # LBR's rule folds to it
+        if lbr_folds_to(after, wp, lbr.check_until):
+            out[key] = (p, -float(after.spent[me]))
         else:
             to = after.max_spent
             out[key] = (p, wp * 2 * to - to)

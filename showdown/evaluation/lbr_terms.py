@@ -81,6 +81,14 @@ def reference_raise(state: State) -> Action | None:
     return Action(ActionKind.RAISE, min(max(to, lo), hi))
 
 
+def lbr_folds_to(after: State, wp: float, check_until: int) -> bool:
+    """Whether LBR's rule (``LocalBestResponse.decide``) folds, at ``after``, to the raise just made,
+    with ``wp`` its win chance against the range that raised: the call's value is below 0 (and LBR
+    is past the rounds it only checks or calls)."""
+    asked = float(after.to_call())
+    return after.round >= check_until and wp * (after.pot() + asked) - asked < 0
+
+
 def decision_values(lbr: Responder, public: State, me: int, mine: tuple[int, ...], equity: float,
                     weights: np.ndarray, board: tuple[int, ...], rng: np.random.Generator,
                     raise_value: str = RAISE_ANSWERED) -> dict[str, float]:
@@ -99,9 +107,7 @@ def decision_values(lbr: Responder, public: State, me: int, mine: tuple[int, ...
     values["r"] = equity * 2 * to - to
     if raise_value == RAISE_ANSWERED and after.round >= lbr.check_until:
         facing = lbr.observe(weights, board, public, 1 - me, "r")
-        wp = lbr.win_probability(mine, facing, board, rng)
-        asked = float(after.to_call())
-        if wp * (sum(after.spent) + asked) - asked < 0:  # LBR's rule folds (``LocalBestResponse.decide``)
+        if lbr_folds_to(after, lbr.win_probability(mine, facing, board, rng), lbr.check_until):
             values["r"] = -float(after.spent[me])
     return values
 
@@ -141,5 +147,5 @@ class ActionTerms:
 
 _LETTER = {ActionKind.FOLD: "f", ActionKind.CALL: "c", ActionKind.RAISE: "r"}
 
-__all__ = ["ActionTerms", "ESTIMATOR", "RAISE_ANSWERED", "RAISE_AS_CALL", "RAISE_CALLED", "RAISE_VALUES", "Responder", "action_term", "decision_values",
+__all__ = ["ActionTerms", "ESTIMATOR", "RAISE_ANSWERED", "RAISE_AS_CALL", "RAISE_CALLED", "RAISE_VALUES", "Responder", "action_term", "decision_values", "lbr_folds_to",
            "reference_raise"]
