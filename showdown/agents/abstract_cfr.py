@@ -21,7 +21,8 @@ off-tree sizes are answered as they are, not as their translation. When the budg
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
-(``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation.
+(``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation. ``blueprint=v1`` plays no-limit's
+blueprint as shipped before issue 32 (``EARLIER``) instead of the current one.
 """
 
 from __future__ import annotations
@@ -41,19 +42,25 @@ from showdown.games.state import CALL, Action, State
 SHIPPED = {"holdem-limit": "holdem-limit.pcs.npz", "holdem-nolimit": "holdem-nolimit.pcs.npz"}
 """Trained hold'em strategies shipped with the package (``showdown solve cfr GAME`` reproduces them)."""
 
+EARLIER = {"holdem-nolimit": {"v1": "holdem-nolimit.v1.pcs.npz"}}
+"""Strategies shipped before, kept for evaluation, by ``blueprint=NAME``: no-limit's ``v1`` is the
+blueprint as issue 32 found it (1,467 iterations; issue 25's probe figures were measured on it)."""
+
 
 def is_abstract_strategy_file(path: str | Path) -> bool:
     p = Path(path)
     return p.suffix == ".npz" and p.name.endswith(".pcs.npz")
 
 
-def shipped_path(game: GameDef) -> Path | None:
+def shipped_path(game: GameDef, blueprint: str | None = None) -> Path | None:
+    """The shipped strategy of ``game`` (an earlier one by its ``EARLIER`` name), or None if none is."""
     from showdown.games.catalog import catalog_name
 
     name = catalog_name(game)
-    if name not in SHIPPED:
+    file = SHIPPED.get(name or "") if blueprint in (None, "current") else EARLIER.get(name or "", {}).get(str(blueprint))
+    if file is None:
         return None
-    path = Path(__file__).resolve().parent.parent / "solvers" / "data" / SHIPPED[name]
+    path = Path(__file__).resolve().parent.parent / "solvers" / "data" / file
     return path if path.exists() else None
 
 
@@ -106,15 +113,21 @@ class AbstractCFRAgent(Agent):
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
         from showdown.solvers.pcs import AbstractStrategy
 
-        unknown = sorted(set(options) - {"strategy", "seed", "translation", *SEARCH_OPTIONS})
+        unknown = sorted(set(options) - {"strategy", "blueprint", "seed", "translation", *SEARCH_OPTIONS})
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
                 f"{', '.join(unknown)} do not apply (give strategy=FILE from 'showdown solve cfr {game.name or 'GAME'}')"
             )
         path = options.get("strategy")
+        blueprint = options.get("blueprint")
+        if path is not None and blueprint is not None:
+            raise ConfigError("agent 'cfr': give strategy=FILE or blueprint=NAME, not both")
+        if blueprint is not None and shipped_path(game, str(blueprint)) is None:
+            names = ", ".join(["current", *EARLIER.get(game.name or "", {})])
+            raise ConfigError(f"agent 'cfr': no shipped blueprint {blueprint!r} for {game.name or 'this game'} (have: {names})")
         if path is None:
-            shipped = shipped_path(game)
+            shipped = shipped_path(game, None if blueprint is None else str(blueprint))
             if shipped is None:
                 raise ConfigError(
                     f"agent 'cfr': no shipped strategy for {game.name or 'this game'}; train one with "

@@ -194,8 +194,9 @@ def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
         from showdown.agents.abstract_cfr import AbstractCFRAgent
 
         return AbstractCFRAgent.from_options(game, opts)
-    if "translation" in opts:
-        raise ConfigError(f"agent 'cfr': translation is for the abstract hold'em strategy; {game.name or 'this game'} is solved whole")
+    for key in ("translation", "blueprint"):
+        if key in opts:
+            raise ConfigError(f"agent 'cfr': {key} is for the abstract hold'em strategy; {game.name or 'this game'} is solved whole")
     searching = {k: opts.pop(k) for k in SEARCH_OPTIONS if k in opts}
     if searching and not (set(searching) == {"search"} and str(searching["search"]).lower() in ("false", "off", "0", "no")):
         raise ConfigError(

@@ -91,7 +91,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     )
     abstract.add_argument(
         "--sizes", metavar="SPEC",
-        help="no-limit raise sizes: 'default' (the shipped tree, 0.5,1,2/0.5,1/1/1), 'wide' (adds 1/4 pot after the flop "
+        help="no-limit raise sizes: 'default' (0.5,1,2/0.5,1/1/1: the tree of no-limit's blueprint=v1), 'wide' (the shipped no-limit tree: adds 1/4 pot after the flop "
         "and a third sized raise: 0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1 with --max-raises 3), or pot fractions per "
         "round, '/' between rounds, ':' before the sizes of the round's later raises; all-in is always kept",
     )

@@ -90,6 +90,20 @@ def test_the_shipped_strategies_are_small_and_named():
     assert sum(f.stat().st_size for f in data.iterdir()) < 20e6  # every shipped data file: the budget is 20 MB
 
 
+def test_blueprint_v1_plays_the_nolimit_strategy_shipped_before_issue_32():
+    current = make_agent("cfr", NOLIMIT, {"search": "off"})
+    v1 = make_agent("cfr", NOLIMIT, {"search": "off", "blueprint": "v1"})
+    assert isinstance(current, AbstractCFRAgent) and isinstance(v1, AbstractCFRAgent)
+    assert v1.strategy.meta["iterations"] == 1467  # issue 25's probe figures were measured on it
+    assert current.strategy.layout.num_infosets > 3 * v1.strategy.layout.num_infosets  # the wider tree (1/4 pot, a third sized raise)
+    with pytest.raises(ConfigError, match="no shipped blueprint 'v9'.*have: current, v1"):
+        make_agent("cfr", NOLIMIT, {"blueprint": "v9"})
+    with pytest.raises(ConfigError, match="not both"):
+        make_agent("cfr", NOLIMIT, {"blueprint": "v1", "strategy": "x.pcs.npz"})
+    with pytest.raises(ConfigError, match="blueprint is for the abstract hold'em strategy"):
+        make_agent("cfr", get_game("kuhn"), {"blueprint": "v1"})
+
+
 def test_strategy_file_option_and_bad_options(tmp_path):
     leduc = get_game("leduc")
     solver = PCSSolver(leduc, RankAbstraction(leduc), exhaustive=True)
@@ -135,10 +149,10 @@ def test_an_evaluator_looking_ahead_and_back_finds_the_walk_it_left() -> None:
     agent = make_agent("cfr", NOLIMIT, {"search": "off", "seed": 5})
     hands = np.array([[0, 5], [1, 9], [12, 40]])
     for hand in range(40):
-        here = State.initial(NOLIMIT).apply_betting("r250r650")  # both off the tree: translated at random
+        here = State.initial(NOLIMIT).apply_betting("r250r1000")  # both off the tree: translated at random
         view = View(NOLIMIT, here.current_player, hand, here, (0, 5), (), here.betting)
         first = agent.range_policy(view, hands)
         walk = agent._abstract.betting
-        ahead = here.apply(Action(ActionKind.RAISE, 1700))
+        ahead = here.apply(Action(ActionKind.RAISE, 2500))
         agent.range_policy(View(NOLIMIT, ahead.current_player, hand, ahead, (2, 7), (), ahead.betting), hands)
         assert agent.range_policy(view, hands) is first and agent._abstract.betting == walk

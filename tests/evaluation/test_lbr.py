@@ -275,7 +275,8 @@ def test_seeded_lbr_against_the_holdem_blueprint_wins_what_it_won_before_the_spe
     from showdown.evaluation.lbr_terms import RAISE_AS_CALL
 
     game = get_game(game_name)
-    agent = agent_for(game, "cfr", None, {"search": "off"})
+    recorded_on = {"blueprint": "v1"} if game.is_nolimit else {}  # the no-limit blueprint of then
+    agent = agent_for(game, "cfr", None, {"search": "off", **recorded_on})
     _reseed(agent, 11)
     lbr = LocalBestResponse(game, agent, actions="fcpa" if game.is_nolimit else "fc", raise_value=RAISE_AS_CALL, belief=False)
     plain, corrected = play_hands(lbr, 0, 24, 5, corrector=ChanceCorrector(game))
