@@ -21,8 +21,8 @@ the same backward pass: that is all the Monte Carlo variants change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,8 +36,7 @@ SPARSE_PAYOFF_NONZEROS = 20_000
 """Most nonzeros for which a sparse payoff matrix beats the grouped per-round products."""
 
 
-@dataclass(frozen=True, slots=True)
-class Level:
+class Level(NamedTuple):
     """One depth of a player's information sets: sequences ``lo:hi``, segments ``ilo:ihi``.
 
     ``single_parent`` is the parent sequence when every information set of the level has the same one
@@ -56,8 +55,7 @@ class Level:
     unique_parents: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerLayout:
+class PlayerLayout(NamedTuple):
     """One player's sequences in depth order.
 
     Sequence 0 is the empty sequence; it forms a segment of its own (segment 0, one "action"), so
@@ -134,8 +132,7 @@ class PlayerLayout:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class TerminalGroup:
+class TerminalGroup(NamedTuple):
     """Terminal nodes of one round and kind: payoff ``coef[p][t] * matrix`` for position ``p``."""
 
     round: int
