@@ -21,6 +21,7 @@ the same backward pass: that is all the Monte Carlo variants change.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
@@ -36,7 +37,8 @@ SPARSE_PAYOFF_NONZEROS = 20_000
 """Most nonzeros for which a sparse payoff matrix beats the grouped per-round products."""
 
 
-class Level(NamedTuple):
+@dataclass(frozen=True, slots=True)  # read in the innermost loops: slots are read fastest
+class Level:
     """One depth of a player's information sets: sequences ``lo:hi``, segments ``ilo:ihi``.
 
     ``single_parent`` is the parent sequence when every information set of the level has the same one
@@ -55,7 +57,8 @@ class Level(NamedTuple):
     unique_parents: bool
 
 
-class PlayerLayout(NamedTuple):
+@dataclass(frozen=True, slots=True)  # as Level
+class PlayerLayout:
     """One player's sequences in depth order.
 
     Sequence 0 is the empty sequence; it forms a segment of its own (segment 0, one "action"), so
