@@ -1,6 +1,6 @@
 """Start-up of whole commands: ``showdown solve cfr kuhn`` against OpenSpiel's C++ CFR+ doing the same work.
 
-Run: ``PYTHONPATH=. python3 benchmarks/bench_startup.py [--pairs N]``.
+Run: ``PYTHONPATH=. python3 benchmarks/bench_startup.py [--pairs N] [--instructions]``.
 
 Each command runs as a fresh process, from its start to its exit (interpreter start, imports, work,
 output files), alternated with its yardstick (A B A B ...), so a drifting machine load hits both; the
@@ -15,6 +15,11 @@ table gives the median wall and CPU seconds of each and the median of the pair-b
 - ``solve cfr kuhn3p``: 1,000 CFR+ iterations of 3-player Kuhn, in numpy (numba's import would not pay).
 - the floors: ``python -c pass`` and ``python -c 'import numpy'`` (what any numpy program pays).
 - ``showdown --help`` (every command's parser) and ``showdown match --help`` (one command's).
+
+``--instructions`` counts instead the instructions each whole command executes, under valgrind's callgrind
+(a count the machine's load does not move): the solve with numba's switch off and the solver's clock
+faked (``SOLVE_UNDER_VALGRIND``), since valgrind's slowness would otherwise move the switch to numba and
+the curve's time-based checks; ``OPENBLAS_NUM_THREADS=1``, ``PYTHONHASHSEED=0``, no address randomisation.
 
 Bytecode caches are written by a warm-up run first (``PYTHONDONTWRITEBYTECODE`` is cleared for the
 children), as a user's installed package has them.
@@ -40,6 +45,46 @@ OPENSPIEL_KUHN = (
     "    solver.evaluate_and_update_policy()\n"
     "print(pyspiel.nash_conv(game, solver.tabular_average_policy()))\n"
 )
+
+
+SOLVE_UNDER_VALGRIND = (
+    "import itertools, sys, types\n"
+    "from showdown.cli import startup\n"
+    "startup.begin()\n"
+    "import showdown.solvers.cfr as cfr\n"
+    "cfr.NUMBA_IMPORT_SECONDS = float('inf')\n"
+    "tick = itertools.count()\n"
+    "cfr.time = types.SimpleNamespace(perf_counter=lambda: next(tick) * 1e-6)\n"
+    "from showdown.cli.main import main\n"
+    "sys.exit(main(sys.argv[1:]))\n"
+)
+
+
+def instructions(command: list[str], env: dict[str, str]) -> int:
+    """Instructions executed by one whole run of ``command`` (callgrind's total), its BLAS on one thread."""
+    env = {**env, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"}
+    subprocess.run(command, env=env, capture_output=True, check=True)  # bytecode caches
+    fixed = ["setarch", "-R"] if subprocess.run(["setarch", "-R", "true"], capture_output=True).returncode == 0 else []
+    out = subprocess.run([*fixed, "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                         env=env, capture_output=True, text=True, check=True).stderr
+    return int(out.rsplit("Collected : ", 1)[1].split()[0])
+
+
+def count_instructions(py: str, tmp: Path, env: dict[str, str]) -> None:
+    """The ``--instructions`` table: millions of instructions per whole command."""
+    solve = [py, "-c", SOLVE_UNDER_VALGRIND, "solve", "cfr", "kuhn", "-q", "-o", str(tmp / "k.json")]
+    rows = {
+        "python -c pass": [py, "-c", "pass"],
+        "import numpy (one BLAS thread)": [py, "-c", "import numpy"],
+        "solve cfr kuhn -n 0 (loading, tree, files)": [*solve, "-n", "0"],
+        "solve cfr kuhn (1,000 iterations)": [*solve, "-n", "1000"],
+        "OpenSpiel C++ CFR+ (1,000 iterations)": [py, "-c", OPENSPIEL_KUHN],
+    }
+    for name, command in rows.items():
+        try:
+            print(f"{name:45s} {instructions(command, env) / 1e6:8.1f}M instructions")
+        except (subprocess.CalledProcessError, FileNotFoundError) as exc:
+            print(f"{name:45s} not counted ({exc})")
 
 
 def run(command: list[str], env: dict[str, str]) -> tuple[float, float, str]:
@@ -79,11 +124,15 @@ def show(name: str, m: dict[str, float]) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pairs", type=int, default=9, help="alternated pairs per row (default 9)")
+    ap.add_argument("--instructions", action="store_true", help="count instructions under valgrind instead of timing")
     args = ap.parse_args()
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).resolve().parents[1]), env.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     py = sys.executable
     with tempfile.TemporaryDirectory() as tmp:
+        if args.instructions:
+            count_instructions(py, Path(tmp), env)
+            return
         ours = [py, "-m", "showdown", "solve", "cfr", "kuhn", "-n", "1000", "-q", "--json", "-o", str(Path(tmp) / "k.json")]
         openspiel = [py, "-c", OPENSPIEL_KUHN]
         try:

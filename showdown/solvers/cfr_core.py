@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -36,7 +37,7 @@ SPARSE_PAYOFF_NONZEROS = 20_000
 """Most nonzeros for which a sparse payoff matrix beats the grouped per-round products."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # read in the innermost loops: slots are read fastest
 class Level:
     """One depth of a player's information sets: sequences ``lo:hi``, segments ``ilo:ihi``.
 
@@ -56,7 +57,7 @@ class Level:
     unique_parents: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # as Level
 class PlayerLayout:
     """One player's sequences in depth order.
 
@@ -134,8 +135,7 @@ class PlayerLayout:
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class TerminalGroup:
+class TerminalGroup(NamedTuple):
     """Terminal nodes of one round and kind: payoff ``coef[p][t] * matrix`` for position ``p``."""
 
     round: int

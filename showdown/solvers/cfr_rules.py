@@ -15,7 +15,7 @@ __all__ = ["ALGORITHM_NAMES", "DEFAULT_BATCHES", "RULES", "Rule", "Sampling", "c
 Sampling = Literal["none", "chance", "external"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True)  # read every iteration: slots are read fastest
 class Rule:
     """How a CFR variant updates its regrets and average strategy.
 

@@ -13,7 +13,7 @@ paper.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -52,8 +52,7 @@ def segment_normalize(weights: np.ndarray, starts: np.ndarray, segment_of: np.nd
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class LearningRun:
+class LearningRun(NamedTuple):
     """What ``learn_against_fixed`` did: the final and average strategies, the regrets, the profit."""
 
     strategy: np.ndarray

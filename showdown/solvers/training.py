@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from showdown.errors import SolverError
 from showdown.solvers.cfr import Solver
 from showdown.solvers.strategy import Strategy
 
 
-@dataclass(frozen=True, slots=True)
-class CurvePoint:
+class CurvePoint(NamedTuple):
     """Exploitability of the average strategy after ``iteration`` iterations and ``seconds`` of solving."""
 
     iteration: int
@@ -21,8 +20,7 @@ class CurvePoint:
     exploitability: float
 
 
-@dataclass(slots=True)
-class TrainResult:
+class TrainResult(NamedTuple):
     """What ``train`` did: the final average ``strategy`` and its ``exploitability`` (chips per hand);
     ``stopped_by`` is ``iterations``, ``seconds``, ``target`` or ``interrupted``."""
 
@@ -31,7 +29,7 @@ class TrainResult:
     iterations: int
     seconds: float
     stopped_by: str
-    curve: list[CurvePoint] = field(default_factory=list)
+    curve: list[CurvePoint]
 
 
 def train(

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,8 +51,7 @@ class NodeKind(IntEnum):
     SHOWDOWN = 2
 
 
-@dataclass(frozen=True, slots=True)
-class PublicNode:
+class PublicNode(NamedTuple):
     """One betting sequence of the public tree.
 
     ``coef`` is the chips won by position 0 per unit of the round's terminal matrix: at a fold the
@@ -60,7 +59,7 @@ class PublicNode:
     contribution), to be multiplied by the win/lose/tie sign matrix.
     """
 
-    index: int
+    index: int  # type: ignore[assignment]  # the node's number, not tuple.index
     betting: str
     round: int
     kind: NodeKind
@@ -73,8 +72,7 @@ class PublicNode:
     decision_index: int
 
 
-@dataclass(frozen=True, slots=True)
-class TreeSize:
+class TreeSize(NamedTuple):
     """Size of the vectorised tree, computed from the game definition alone."""
 
     num_hands: int
@@ -88,8 +86,7 @@ class TreeSize:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerSequences:
+class PlayerSequences(NamedTuple):
     """Information sets and sequences of one player (sequence 0 is the empty sequence)."""
 
     player: int

@@ -107,3 +107,25 @@ def test_solve_cfr_builds_only_its_own_parser_without_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, PYTHONPATH=str(ROOT)),
                          capture_output=True, text=True, check=True).stdout  # fmt: skip
     assert out.split() == ["['cfr']", "False"]  # numpy comes after the game is known (one BLAS thread)
+
+
+def test_the_instruction_count_runs_the_solve_it_names(tmp_path: Path) -> None:
+    """``bench_startup.py --instructions`` runs the solve through a wrapper that reaches into the solver
+    (numba's switch, its clock): the wrapper still runs the same command, in numpy, on the fake clock."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_startup", ROOT / "benchmarks" / "bench_startup.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    out = tmp_path / "k.json"
+    code = bench.SOLVE_UNDER_VALGRIND.replace("sys.exit(main(sys.argv[1:]))", "code = main(sys.argv[1:])") + "print('numba' in sys.modules); sys.exit(code)\n"
+    run = subprocess.run([sys.executable, "-c", code, "solve", "cfr", "kuhn", "-n", "50", "-q", "-o", str(out)],
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, check=True)  # fmt: skip
+    assert run.stdout.split()[-1] == "False"  # after the summary: numba never loaded
+    curve = json.loads(out.with_name("k.curve.json").read_text())["points"]
+    ticks = curve[-1]["seconds"] * 1e6
+    assert curve[-1]["iteration"] == 50 and ticks > 0 and abs(ticks - round(ticks)) < 1e-6  # the fake clock's ticks
+    import showdown.solvers.cfr as cfr
+
+    assert isinstance(cfr.NUMBA_IMPORT_SECONDS, float) and cfr.time.perf_counter  # what the wrapper replaces exists
