@@ -87,14 +87,15 @@ class BetSizing:
 
 
 def default_sizing() -> BetSizing:
-    """The shipped no-limit strategy's tree: half pot, pot and twice pot preflop; half pot and pot on
+    """The tree of no-limit's first shipped strategy (``blueprint=v1``) and ``--sizes default``: half pot, pot and twice pot preflop; half pot and pot on
     the flop; pot on turn and river; all-in always; two sized raises a round (11,360 decision nodes in
     no-limit hold'em)."""
     return BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2)
 
 
 def wide_sizing() -> BetSizing:
-    """The default tree with a small bet and a third sized raise (``--sizes wide``): preflop raises of
+    """The default tree with a small bet and a third sized raise (``--sizes wide``; the shipped no-limit
+    strategy's tree): preflop raises of
     1/2, 1 and 2 pots (then 1 and 2, then 1); on the flop bets of 1/4, 1/2 and 1 pot, on the turn and
     river 1/4 and 1 pot, raises of 1 pot; all-in always; three sized raises a round (35,428 decision
     nodes in no-limit hold'em: 3.1 times the default's, 3.7 times its CPU per PCS iteration)."""
