@@ -16,9 +16,9 @@ sits at our decision after an opponent action the blueprint has (its range after
 the opponent's decision before an off-tree one. Where the blueprint's tree has no node for the hand
 any more, the subgame is solved without the gadget.
 
-At a turn decision (``turn``; by default in no-limit once the opponent has left the blueprint's
-tree, ``turn_off_tree``: against an opponent on the tree the blueprint plays the turn at its speed, and
-the exact measurement of ``search_edge`` covers what the river search then gains) the subgame runs to the end of the hand
+At a turn decision (``turn``: the agent's ``turn=on``, or ``turn=off-tree``, ``turn_off_tree``, once the
+opponent has left the blueprint's tree; the agent's default is off, its budget being too short for
+the turn's solve to converge) the subgame runs to the end of the hand
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
 below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
 action so far and without a gadget yet (the blueprint's values over every river are not computed).

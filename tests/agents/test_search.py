@@ -92,7 +92,7 @@ def test_every_river_decision_is_searched_mostly_with_the_gadget():
 
 
 def test_a_decision_keeps_to_its_budget():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 200})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 200, "turn": "on"})
     seconds: dict[int, list[float]] = {2: [], 3: []}
     _play(agent, _clicker, 20, 6, on_decision=lambda s, a, t: seconds[s.round].append(t) if s.round >= 2 else None)
     assert len(seconds[2]) >= 5 and len(seconds[3]) >= 5
@@ -232,7 +232,7 @@ def test_leduc_search_is_no_more_exploitable_than_its_blueprint(tmp_path, abstra
 def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
     """``search=off-tree``: against the blueprint itself (always on its own tree) nothing is searched,
     so it plays at the blueprint's speed; against min-raises (off the tree) the turn and river are."""
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "budget_ms": 10_000, "turn_budget_ms": 10_000,
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "turn": "on", "budget_ms": 10_000, "turn_budget_ms": 10_000,
                                         "search_iterations": 8})
     searched: list = []
 
@@ -249,12 +249,12 @@ def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
         make_agent("cfr", NOLIMIT, {"search": "sometimes"})
 
 
-def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
-    """``turn=off-tree``, the no-limit default: against the blueprint (on its own tree) only rivers are
-    searched (where the exact measurement finds the search's edge, and the blueprint's speed elsewhere);
-    against min-raises the turn is searched too."""
+def test_with_turn_off_tree_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
+    """``turn=off-tree``: against the blueprint (on its own tree) only rivers are searched (where the
+    exact measurement finds the search's edge, and the blueprint's speed elsewhere); against min-raises
+    the turn is searched too."""
     agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8,
-                                        "search_min_pot": 0})
+                                        "search_min_pot": 0, "turn": "off-tree"})
     rounds: list[int] = []
 
     def note(state, action, took):
@@ -344,3 +344,30 @@ def test_a_process_forked_right_after_start_up_can_search():
         child.kill()
         child.join()
     assert child.exitcode == 0
+
+
+def test_a_quarter_pot_turn_bet_is_not_answered_by_folding_made_hands():
+    """Regression (issue 26's cousins of the probes): with the turn searched off the tree, a bot that
+    bets a quarter pot with medium or better hands won from ``cfr``: the turn's re-solve, 25-30 CFR+
+    iterations in its 400 ms, folded 70% of the agent's pairs and better to a bet of 100 into 400
+    (from 1,500 iterations on, 29% of its range; the early iterations answer every call with the
+    uniform strategy's shoves). By default the turn plays the blueprint, whose translation keeps
+    nearly all of them."""
+    from showdown.agents.rules import MEDIUM, strength_class
+    from showdown.games.cards import make_deck, parse_cards
+
+    betting, board = "r200c/cc/cr300", parse_cards("Ts7cAdJs5c")
+    me = State.initial(NOLIMIT).apply_betting(betting).current_player
+    holes = [parse_cards("KdKc"), parse_cards("KdKc")]
+    holes[me] = parse_cards("2hAh")
+    state = State.initial(NOLIMIT, holes, board).apply_betting(betting)
+    agent = make_agent("cfr", NOLIMIT, {"seed": 1})
+    if agent.search is not None:
+        agent.search._ready.join()
+    view = View.of(state, me, 0)
+    agent.act(view)  # the first solve of a process also loads the compiled kernels
+    free = [c for c in make_deck(13, 4) if c not in view.board]
+    made = [sorted((a, b)) for i, a in enumerate(free) for b in free[i + 1 :]
+            if strength_class(View(NOLIMIT, me, 1, view.public, (a, b), view.board, view.betting)) >= MEDIUM]
+    table = agent.range_policy(View.of(state, me, 1), np.array(made))
+    assert len(made) > 500 and float(table["f"].mean()) < 0.3
