@@ -30,9 +30,13 @@ COUSINS: dict[str, str] = {
     "threebet-3x": "sizes=3x raises=second streets=preflop",
     "quarter-value": "sizes=0.25 hands=value facing=fold-weak",
     "min-value": "sizes=min hands=value facing=fold-weak",
+    "half-value": "sizes=0.5 hands=value facing=fold-weak",
+    "pot-value": "sizes=1 hands=value facing=fold-weak",
+    "quarter-fold-weak": "sizes=0.25 facing=fold-weak",
     "threebet-3x-value": "sizes=3x raises=second streets=preflop hands=value facing=fold-weak",
     "quarter-raise": "sizes=0.25 facing=raise",
     "half-fold": "sizes=0.5 facing=fold",
+    "bet-fold": "sizes=0.5 raises=first facing=fold",
 }
 """Cousin label -> ``probe-bet`` options (space-separated KEY=VALUE)."""
 

@@ -27,8 +27,9 @@ Bad values fail before any process starts, in one line.
 
 The action kind is a function of the view (only the sizes are drawn), so ``policy`` gives it with
 probability 1, and the size never reads the cards (``raise_sizes_blind``): LBR keeps the probe's exact
-range. The named cousins kept in the probe pool (``probe-quarter`` and the others of
-``showdown.agents.probes.PROBES``) are fixed option sets of it.
+range. Two cousins are in the probe pool (``showdown.agents.probes.PROBES``) under their own names,
+fixed option sets of it: ``probe-cbet`` (``sizes=0.67 raises=first``) and ``probe-betfold``
+(``sizes=0.5 raises=first facing=fold``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action
 
-__all__ = ["BetPlan", "BetProbe", "BlindBetProbe", "parse_plan"]
+__all__ = ["BetFoldProbe", "BetPlan", "BetProbe", "BlindBetProbe", "CBetProbe", "parse_plan"]
 
 STREETS = ("preflop", "flop", "turn", "river")
 RAISES = ("first", "second", "third")
@@ -185,3 +186,19 @@ class BlindBetProbe(BetProbe):
 
     cards_blind = True
 
+
+
+class CBetProbe(BetProbe):
+    """``probe-cbet``: bets 2/3 of the pot as the first bet of every round (the open before the flop)
+    with any cards, and calls everything else: the continuation bettor."""
+
+    name = "probe-cbet"
+    PRESET = {"sizes": "0.67", "raises": "first"}
+
+
+class BetFoldProbe(BetProbe):
+    """``probe-betfold``: bets half the pot as the first bet of every round with any cards, and folds
+    to any bet or raise: what a bot that never raises a bluff gives away."""
+
+    name = "probe-betfold"
+    PRESET = {"sizes": "0.5", "raises": "first", "facing": "fold"}

@@ -130,3 +130,18 @@ def test_a_bad_option_fails_a_match_in_one_line_before_it_starts() -> None:
                           "--hands", "2", "--no-log"], capture_output=True, text=True, timeout=120)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip().count("\n") == 0 and "'huge'" in out.stderr
+
+
+def test_the_pool_s_cousins_are_fixed_plans_of_probe_bet() -> None:
+    """``probe-cbet`` bets 2/3 pot first in a round and calls a raise; ``probe-betfold`` bets half pot
+    first and folds to a raise; neither takes plan options."""
+    flop = _flop(WEAK)
+    cbet, betfold = make_agent("probe-cbet", GAME, {"seed": 1}), make_agent("probe-betfold", GAME, {"seed": 1})
+    assert cbet.act(View.of(flop, flop.current_player)) == Action(ActionKind.RAISE, 200 + round(0.67 * 400))
+    assert betfold.act(View.of(flop, flop.current_player)) == Action(ActionKind.RAISE, 400)
+    raised = flop.apply(Action(ActionKind.RAISE, 400)).apply(Action(ActionKind.RAISE, 1200))
+    assert cbet.act(View.of(raised, raised.current_player)).kind is ActionKind.CALL
+    assert betfold.act(View.of(raised, raised.current_player)).kind is ActionKind.FOLD
+    assert cbet.cards_blind and betfold.cards_blind
+    with pytest.raises(ConfigError, match="no option 'sizes'"):
+        make_agent("probe-cbet", GAME, {"sizes": "1"})
