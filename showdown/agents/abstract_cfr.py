@@ -11,13 +11,14 @@ on), it checks or calls: the abstract strategy had committed to the pot.
 
 With search on (the default; ``search=off`` plays the blueprint alone, ``search=off-tree`` searches
 only once the opponent has left the blueprint's tree), the river (on the blueprint's tree in no-limit
-from a pot of ``search_min_pot`` big blinds, default 100), and with ``turn=off-tree`` the turn once the
-opponent has left the blueprint's tree (``turn=on`` always; by default the turn plays the blueprint), are re-solved at
+from a pot of ``search_min_pot`` big blinds, default 100), and the turn once the opponent has left the
+blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
 (default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
-off-tree sizes are answered as they are, not as their translation. When the budget runs out before
+off-tree sizes are answered as they are, not as their translation; at the solve's first decision no
+holding folds more often than the blueprint does there (``Search.cap_folds``). When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
@@ -334,10 +335,9 @@ blueprint, its value when both play the blueprint, that value plus its gift at i
 
 
 def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any:
-    """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn plays the
-    blueprint by default (``turn=off``): re-solved in its budget (``turn=off-tree`` once the opponent
-    has left the blueprint's tree, ``turn=on`` always) it is too far from converged, and folded most
-    made hands to small bets (issue 26's cousins of the probes; ``tests/agents/test_search.py``).
+    """The agent's ``SearchSettings`` from its options, or None with ``search=off``. The turn is
+    searched by default in no-limit only, and there once the opponent has left the blueprint's tree
+    (``turn=off-tree``; ``turn=on`` always): limit's full turn-and-river tree does not fit the budget.
     No-limit rivers on the tree are searched from a pot of ``NOLIMIT_MIN_POT_BB`` big blinds."""
     from showdown.agents.search import SearchSettings
 
@@ -363,7 +363,8 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     gadget = "off" if str(gadget).lower() in ("false", "off") else str(gadget)  # YAML reads a bare off as false
     if gadget not in GADGETS:
         raise ConfigError(f"agent 'cfr': gadget must be one of {', '.join(GADGETS)} (got {gadget!r})")
-    turn_option = str(options.get("turn", "off")).lower()
+    turn_default = "off-tree" if game is None or game.is_nolimit else "off"
+    turn_option = str(options.get("turn", turn_default)).lower()
     if turn_option not in ("true", "on", "1", "yes", "false", "off", "0", "no", "off-tree"):
         raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
     turn = turn_option not in ("false", "off", "0", "no")

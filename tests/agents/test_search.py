@@ -92,7 +92,7 @@ def test_every_river_decision_is_searched_mostly_with_the_gadget():
 
 
 def test_a_decision_keeps_to_its_budget():
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 200, "turn": "on"})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 200})
     seconds: dict[int, list[float]] = {2: [], 3: []}
     _play(agent, _clicker, 20, 6, on_decision=lambda s, a, t: seconds[s.round].append(t) if s.round >= 2 else None)
     assert len(seconds[2]) >= 5 and len(seconds[3]) >= 5
@@ -232,7 +232,7 @@ def test_leduc_search_is_no_more_exploitable_than_its_blueprint(tmp_path, abstra
 def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
     """``search=off-tree``: against the blueprint itself (always on its own tree) nothing is searched,
     so it plays at the blueprint's speed; against min-raises (off the tree) the turn and river are."""
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "turn": "on", "budget_ms": 10_000, "turn_budget_ms": 10_000,
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "search": "off-tree", "budget_ms": 10_000, "turn_budget_ms": 10_000,
                                         "search_iterations": 8})
     searched: list = []
 
@@ -249,12 +249,12 @@ def test_off_tree_search_leaves_an_on_tree_opponent_to_the_blueprint(blueprint):
         make_agent("cfr", NOLIMIT, {"search": "sometimes"})
 
 
-def test_with_turn_off_tree_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
-    """``turn=off-tree``: against the blueprint (on its own tree) only rivers are searched (where the
-    exact measurement finds the search's edge, and the blueprint's speed elsewhere); against min-raises
-    the turn is searched too."""
+def test_by_default_the_turn_is_searched_once_the_opponent_left_the_tree(blueprint):
+    """``turn=off-tree``, the no-limit default: against the blueprint (on its own tree) only rivers are
+    searched (where the exact measurement finds the search's edge, and the blueprint's speed elsewhere);
+    against min-raises the turn is searched too."""
     agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 10_000, "turn_budget_ms": 10_000, "search_iterations": 8,
-                                        "search_min_pot": 0, "turn": "off-tree"})
+                                        "search_min_pot": 0})
     rounds: list[int] = []
 
     def note(state, action, took):
@@ -347,12 +347,13 @@ def test_a_process_forked_right_after_start_up_can_search():
 
 
 def test_a_quarter_pot_turn_bet_is_not_answered_by_folding_made_hands():
-    """Regression (issue 26's cousins of the probes): with the turn searched off the tree, a bot that
-    bets a quarter pot with medium or better hands won from ``cfr``: the turn's re-solve, 25-30 CFR+
-    iterations in its 400 ms, folded 70% of the agent's pairs and better to a bet of 100 into 400
-    (from 1,500 iterations on, 29% of its range; the early iterations answer every call with the
-    uniform strategy's shoves). By default the turn plays the blueprint, whose translation keeps
-    nearly all of them."""
+    """Regression (issue 26's cousins of the probes): a bot that bets a quarter pot with medium or
+    better hands won from ``cfr``: the turn's re-solve (off the tree: the bet is not the blueprint's),
+    25-30 CFR+ iterations in its 400 ms, folded about 70% of the agent's pairs and better to a bet of
+    100 into 400 (1,500 iterations bring its range's folds from 75% to 29%: the early iterations
+    answer every call with the uniform strategy's shoves), where the blueprint, averaged over its
+    translation of the bet, folds 6% of them. No searched holding now folds more often than the
+    blueprint does there."""
     from showdown.agents.rules import MEDIUM, strength_class
     from showdown.games.cards import make_deck, parse_cards
 
