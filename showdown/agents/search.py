@@ -22,9 +22,9 @@ the exact measurement of ``search_edge`` covers what the river search then gains
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
 below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
 action so far and without a gadget yet (the blueprint's values over every river are not computed).
-At a solve's first decision facing a bet no holding folds more often than the blueprint does facing
-that action, averaged over its translation (``cap_folds``): a solve cut off by its budget is far from
-converged, and the turn's folded most made hands to small bets the blueprint calls.
+At a turn solve's first decision facing a bet no holding folds more often than the blueprint does
+facing that action, averaged over its translation (``cap_folds``): cut off by its budget, the turn's
+solve is far from converged, and folded most made hands to small bets the blueprint calls.
 ``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
 blueprint's tree. Earlier streets play the blueprint.
 """
@@ -221,7 +221,7 @@ class Search:
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
-        return self.cap_folds(Solved(real, game, strategies, done, alternatives is not None), steps, board)
+        return Solved(real, game, strategies, done, alternatives is not None)
 
     def _solve_turn(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, me: int, board: tuple[int, ...], deadline: float
@@ -248,9 +248,10 @@ class Search:
 
     def cap_folds(self, solved: Solved, steps: list[Step], board: tuple[int, ...]) -> Solved:
         """``solved`` with no holding folding at its root more often than the blueprint does facing the
-        opponent's last action (the excess calls). A solve stopped by its budget is far from converged:
-        the turn's, 25 to 30 CFR+ iterations in 400 ms, folded most made hands to a quarter-pot bet
-        that the blueprint calls (issue 26's cousins of the probes). The blueprint's fold is averaged
+        opponent's last action (the excess calls), for the turn: its solve stopped by its budget, 25 to
+        30 CFR+ iterations in 400 ms, is far from converged, and folded most made hands to a quarter-pot
+        bet that the blueprint calls (issue 26's cousins of the probes; the river's, 150 iterations of a
+        smaller tree, is left as solved). The blueprint's fold is averaged
         over its translation of the action (mapped to a check, or to a call that ends the round, it
         calls); nothing changes where the hand had left its tree before that action."""
         root = solved.strategies[0]
