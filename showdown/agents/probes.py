@@ -20,6 +20,9 @@ are stable (other tools and papers refer to them):
 * ``probe-raise``: the limit probe, bets or raises whenever allowed, never folds (in no-limit: pot).
 * ``probe-adaptive``: learns over the match how often the bot folds to each bet size in each spot and
   bets the size of best expected value (``showdown.agents.adaptive_probe``).
+* ``probe-cbet``: bets 2/3 pot as the first bet of every round with any cards; calls the rest.
+* ``probe-betfold``: bets 1/2 pot as the first bet of every round with any cards; folds to any bet.
+  (These two are fixed plans of ``probe-bet``, the probe with options: ``showdown.agents.bet_probe``.)
 
 Every probe's ``policy`` is the action kind its ``act`` plays (kinds are deterministic; only the
 no-limit sizes of ``probe-tiny`` and ``probe-odd`` are drawn), so LBR can be run against them too.
@@ -37,6 +40,7 @@ from showdown.games.state import CALL, FOLD, Action, ActionKind
 
 PROBES = (
     "probe-minraise", "probe-third-raise", "probe-third-raise-any", "probe-jam", "probe-tiny", "probe-odd", "probe-checkraise", "probe-raise", "probe-adaptive",
+    "probe-cbet", "probe-betfold",
 )
 """Every probe's agent name."""
 

@@ -118,6 +118,17 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "showdown.agents.adaptive_probe:AdaptiveProbe.create",
         "probe: learns the bot's fold frequency per spot and bet size over the match and bets the size of best "
         "local value (see showdown.agents.adaptive_probe); options: seed, explore (0.1)", {"seed": int, "explore": float}),
+    "probe-bet": BuiltinAgent(
+        "showdown.agents.bet_probe:BetProbe.create",
+        "probe with options, for sweeping simple bots (see showdown.agents.bet_probe): sizes=0.25/1|min|allin|3x, "
+        "raises=first/second/third|all, streets=preflop/flop/turn/river|all, hands=any|value, facing=call|fold-weak|fold|raise",
+        {"seed": int, "sizes": str, "raises": str, "streets": str, "hands": str, "facing": str}),
+    "probe-cbet": BuiltinAgent(
+        "showdown.agents.bet_probe:CBetProbe.create", "probe: bets 2/3 pot as the first bet of every round with any cards, calls the rest",
+        {"seed": int}),
+    "probe-betfold": BuiltinAgent(
+        "showdown.agents.bet_probe:BetFoldProbe.create", "probe: bets 1/2 pot as the first bet of every round with any cards, folds to any bet",
+        {"seed": int}),
     "probe-raise": BuiltinAgent(
         "showdown.agents.probes:RaiseProbe.create", "probe (limit): bets or raises whenever allowed (no-limit: pot), never folds",
         {"seed": int}),

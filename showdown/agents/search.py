@@ -22,6 +22,9 @@ the exact measurement of ``search_edge`` covers what the river search then gains
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
 below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
 action so far and without a gadget yet (the blueprint's values over every river are not computed).
+At a turn solve's first decision facing a bet no holding folds more often than the blueprint does
+facing that action, averaged over its translation (``cap_folds``): cut off by its budget, the turn's
+solve is far from converged, and folded most made hands to small bets the blueprint calls.
 ``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
 blueprint's tree. Earlier streets play the blueprint.
 """
@@ -37,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from showdown.games.state import Action, State
-from showdown.solvers.betting import DECISION, translation_probabilities
+from showdown.games.state import FOLD, Action, State
+from showdown.solvers.betting import DECISION, FOLD_SLOT, translation_probabilities
 from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
 from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, counterfactual_values, disjoint_reach
 
@@ -241,7 +244,32 @@ class Search:
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
-        return Solved(real, turn.game, strategies, done, False)
+        return self.cap_folds(Solved(real, turn.game, strategies, done, False), steps, board)
+
+    def cap_folds(self, solved: Solved, steps: list[Step], board: tuple[int, ...]) -> Solved:
+        """``solved`` with no holding folding at its root more often than the blueprint does facing the
+        opponent's last action (the excess calls), for the turn: its solve stopped by its budget, 25 to
+        30 CFR+ iterations in 400 ms, is far from converged, and folded most made hands to a quarter-pot
+        bet that the blueprint calls (issue 26's cousins of the probes; the river's, 150 iterations of a
+        smaller tree, is left as solved). The blueprint's fold is averaged
+        over its translation of the action (mapped to a check, or to a call that ends the round, it
+        calls); nothing changes where the hand had left its tree before that action."""
+        root = solved.strategies[0]
+        step = steps[-1] if steps else None
+        if root is None or solved.game.actions[0][:1] != (FOLD,) or step is None or step.node < 0 or self.tree.kind[step.node] != DECISION:
+            return solved
+        options = self.tree.actions[step.node]
+        weights = translation_probabilities(step.real, step.action, step.abstract, options)
+        every = self.boards.every_bucket(board, solved.root.round)
+        folds = np.zeros(root.shape[1])
+        for slot in np.flatnonzero(weights > 0):
+            child = int(self.tree.children[step.node, slot])
+            if self.tree.kind[child] == DECISION and int(self.tree.round[child]) == solved.root.round and self.tree.actions[child][FOLD_SLOT] == FOLD:
+                folds += weights[slot] * self.strategy.node_table(child)[:, FOLD_SLOT][every]
+        kept = np.minimum(root[0], folds.astype(root.dtype))
+        root[1] += root[0] - kept
+        root[0] = kept
+        return solved
 
     def left_tree(self, steps: list[Step], me: int) -> bool:
         """Whether an opponent's action this hand was not one of the blueprint's own."""

@@ -14,7 +14,7 @@ from showdown.matches.config import AgentSpec, MatchConfig
 
 __all__ = ["check_match"]
 
-_CHEAP_AGENTS = ("random", "call", "bluff", "rules")
+_CHEAP_AGENTS = ("random", "call", "bluff", "rules", "probe-bet")
 
 
 def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:

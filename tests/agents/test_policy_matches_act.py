@@ -22,6 +22,10 @@ from showdown.games.state import Action, ActionKind, State
 
 GAMES = ("kuhn", "leduc", "holdem-limit", "holdem-nolimit")
 OPTIONS = {"exploiter": {"opponent": "rules"}}
+VARIANTS: dict[str, tuple[dict[str, str], ...]] = {"probe-bet": (
+    {}, {"sizes": "0.25/2/min/allin/3x", "hands": "value", "facing": "fold-weak"},
+    {"raises": "first/third", "streets": "flop/river", "facing": "raise"}, {"sizes": "min", "hands": "value", "facing": "fold"})}
+"""Option sets tried besides the defaults (the parametrised probe's cousins)."""
 DRAWS = 300
 STATES = 12
 
@@ -60,8 +64,10 @@ def _random_action(state: State, rng: random.Random) -> Action:
     return Action(ActionKind.RAISE, min(max(rng.choice(sizes), lo), hi))
 
 
-def agents_of(game_name: str) -> list[str]:
-    return [name for name in BUILTIN_AGENTS if name != "exploiter" or game_name in ("kuhn", "leduc")]
+def agents_of(game_name: str) -> list[tuple[str, dict[str, Any]]]:
+    """Each built-in agent's name with its options, once per option set of ``VARIANTS``."""
+    return [(name, {"seed": 7, **OPTIONS.get(name, {}), **extra}) for name in BUILTIN_AGENTS
+            if name != "exploiter" or game_name in ("kuhn", "leduc") for extra in VARIANTS.get(name, ({},))]
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -69,9 +75,9 @@ def test_policy_is_the_distribution_act_draws_from(game_name: str) -> None:
     game = get_game(game_name)
     views = random_decisions(game, random.Random(25), STATES)
     tested = 0
-    for name in agents_of(game_name):
+    for name, options in agents_of(game_name):
         try:
-            agent = make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})})
+            agent = make_agent(name, game, options)
         except (ConfigError, SolverError):
             continue  # an agent that does not play this game (equilibrium in hold'em)
         tested += 1
@@ -111,12 +117,12 @@ def _with_hole(view: View, hole: tuple[int, ...]) -> View:
     return View(view.game, view.position, view.hand, view.public, hole, view.board, view.betting)
 
 
-def _agents(game: GameDef) -> list[tuple[str, Any]]:
-    """Every built-in agent that plays ``game``, built with seed 7."""
+def _agents(game: GameDef) -> list[tuple[str, dict[str, Any], Any]]:
+    """Every built-in agent that plays ``game`` (seed 7), with its options."""
     out = []
-    for name in agents_of(game.name):
+    for name, options in agents_of(game.name):
         try:
-            out.append((name, make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})})))
+            out.append((name, options, make_agent(name, game, options)))
         except (ConfigError, SolverError):
             continue
     return out
@@ -127,7 +133,7 @@ def test_sized_range_policies_give_the_distribution_of_the_sizes_act_draws() -> 
     by the size it raised to) draws its sizes from exactly those probabilities."""
     game = get_game("holdem-nolimit")
     tested = 0
-    for name, agent in _agents(game):
+    for name, _, agent in _agents(game):
         if not getattr(agent, "sized_range_policy", False):
             continue
         for view in random_decisions(game, random.Random(26), 3 * STATES):
@@ -155,7 +161,7 @@ def test_agents_blind_in_their_raise_sizes_raise_to_the_same_size_whatever_their
     deck = list(make_deck(game.num_ranks, game.num_suits))
     rng = random.Random(27)
     blind = 0
-    for name, agent in _agents(game):
+    for name, options, agent in _agents(game):
         if not getattr(agent, "raise_sizes_blind", False):
             continue
         blind += 1
@@ -164,7 +170,7 @@ def test_agents_blind_in_their_raise_sizes_raise_to_the_same_size_whatever_their
             sizes = set()
             for _ in range(12):
                 hole = tuple(sorted(rng.sample(free, 2)))
-                action = make_agent(name, game, {"seed": 7, **OPTIONS.get(name, {})}).act(_with_hole(view, hole))
+                action = make_agent(name, game, options).act(_with_hole(view, hole))
                 if action.kind is ActionKind.RAISE:
                     sizes.add(view.public.repair(action)[0].size)
             assert len(sizes) <= 1, (name, view, sizes)

@@ -344,3 +344,31 @@ def test_a_process_forked_right_after_start_up_can_search():
         child.kill()
         child.join()
     assert child.exitcode == 0
+
+
+def test_a_quarter_pot_turn_bet_is_not_answered_by_folding_made_hands():
+    """Regression (issue 26's cousins of the probes): a bot that bets a quarter pot with medium or
+    better hands won from ``cfr``: the turn's re-solve (off the tree: the bet is not the blueprint's),
+    25-30 CFR+ iterations in its 400 ms, folded about 70% of the agent's pairs and better to a bet of
+    100 into 400 (1,500 iterations bring its range's folds from 75% to 29%: the early iterations
+    answer every call with the uniform strategy's shoves), where the blueprint, averaged over its
+    translation of the bet, folds 6% of them. No searched holding now folds more often than the
+    blueprint does there."""
+    from showdown.agents.rules import MEDIUM, strength_class
+    from showdown.games.cards import make_deck, parse_cards
+
+    betting, board = "r200c/cc/cr300", parse_cards("Ts7cAdJs5c")
+    me = State.initial(NOLIMIT).apply_betting(betting).current_player
+    holes = [parse_cards("KdKc"), parse_cards("KdKc")]
+    holes[me] = parse_cards("2hAh")
+    state = State.initial(NOLIMIT, holes, board).apply_betting(betting)
+    agent = make_agent("cfr", NOLIMIT, {"seed": 1})
+    if agent.search is not None:
+        agent.search._ready.join()
+    view = View.of(state, me, 0)
+    agent.act(view)  # the first solve of a process also loads the compiled kernels
+    free = [c for c in make_deck(13, 4) if c not in view.board]
+    made = [sorted((a, b)) for i, a in enumerate(free) for b in free[i + 1 :]
+            if strength_class(View(NOLIMIT, me, 1, view.public, (a, b), view.board, view.betting)) >= MEDIUM]
+    table = agent.range_policy(View.of(state, me, 1), np.array(made))
+    assert len(made) > 500 and float(table["f"].mean()) < 0.3

@@ -153,7 +153,8 @@ def test_turn_values_agree_with_brute_force_over_every_deal_and_last_card(leduc_
             values["searched"] += w / len(lasts) * _play_out(ours, blueprint, dealt, me, 3)
     assert edge.blueprint == pytest.approx(values["blueprint"] / mass, abs=1e-6)
     assert edge.searched == pytest.approx(values["searched"] / mass, abs=1e-4)
-    assert edge.searched != pytest.approx(edge.blueprint, abs=1e-3)  # the re-solve plays otherwise: a real check
+    if betting != "rr":  # facing the re-raise, with its folds capped at the blueprint's, the re-solve is worth what the blueprint is
+        assert edge.searched != pytest.approx(edge.blueprint, abs=1e-3)  # the re-solve plays otherwise: a real check
 
 
 def test_no_search_no_edge(leduc_strategy):
