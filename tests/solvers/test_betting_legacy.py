@@ -65,10 +65,10 @@ def _walked(agent: Any, betting: str) -> str:
 def test_the_legacy_agent_maps_a_third_raise_min_raise_to_all_in() -> None:
     """Past the abstract raise cap only all-in is kept: the old agent read a min-raise there as all-in
     (the hole ``probe-third-raise`` exploited); the current one reads it mostly as a call."""
-    betting = "r300r900r1500"  # the third raise of the round is a min-raise
-    legacy = make_agent("cfr", NOLIMIT, {"search": "off", "translation": "legacy", "seed": 3})
+    betting = "r300r900r1500"  # the third raise of the round is a min-raise: past blueprint v1's cap of two
+    legacy = make_agent("cfr", NOLIMIT, {"search": "off", "translation": "legacy", "seed": 3, "blueprint": "v1"})
     assert _walked(legacy, betting).endswith("r20000")
-    current = [_walked(make_agent("cfr", NOLIMIT, {"search": "off", "seed": s}), betting) for s in range(8)]
+    current = [_walked(make_agent("cfr", NOLIMIT, {"search": "off", "seed": s, "blueprint": "v1"}), betting) for s in range(8)]
     assert any(not walk.endswith("r20000") for walk in current)
 
 
