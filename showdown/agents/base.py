@@ -167,6 +167,11 @@ class View:
         """(min, max) raise-to totals when a raise is legal (equal in limit games), else None."""
         return self.public.raise_bounds()
 
+    def all_in(self) -> Action:
+        """A raise to the largest legal total (a call when no raise is legal)."""
+        bounds = self.public.raise_bounds()
+        return self.raise_to(bounds[1] if bounds else None)
+
     def raise_to(self, total: int | None = None) -> Action:
         """A legal raise to ``total`` chips (clamped into range; the minimum when None).
 

@@ -146,12 +146,12 @@ class BetProbe(ProbeAgent):
         if cls.PRESET:
             cls.cards_blind = parse_plan(cls.PRESET).cards_blind
 
-    def _hand_allows(self, view: View) -> bool:
+    def hand_allows(self, view: View) -> bool:
         return not self.plan.value_only or strength_class(view) >= MEDIUM
 
     def raise_here(self, view: View) -> bool:
         plan = self.plan
-        return view.round in plan.streets and min(raises_this_round(view), 2) in plan.raises and self._hand_allows(view)
+        return view.round in plan.streets and min(raises_this_round(view), 2) in plan.raises
 
     def size(self, view: View) -> Action:
         sizes = self.plan.sizes
@@ -161,31 +161,24 @@ class BetProbe(ProbeAgent):
         if size == "min":
             return view.raise_to()
         if size == "allin":
-            bounds = view.raise_bounds()
-            return view.raise_to(bounds[1] if bounds else None)
+            return view.all_in()
         return view.raise_to(int(round(float(size[:-1]) * view.public.max_spent)))
 
     def otherwise(self, view: View) -> Action:
         facing = self.plan.facing
         if not view.can_fold():
             return CALL  # a check
-        if facing == "raise" and view.can_raise() and self._hand_allows(view):
+        if facing == "raise" and view.can_raise() and self.hand_allows(view):
             return self.size(view)
         if facing == "fold" or facing == "fold-weak" and strength_class(view) < MEDIUM:
             return FOLD
         return CALL
-
-    def act(self, view: View) -> Action:
-        if view.can_raise() and self.raise_here(view):
-            return self.size(view)
-        return self.otherwise(view)
 
 
 class BlindBetProbe(BetProbe):
     """A ``probe-bet`` whose plan never looks at the cards."""
 
     cards_blind = True
-
 
 
 class CBetProbe(BetProbe):

@@ -82,8 +82,12 @@ class ProbeAgent(PolicyAgent):
             return FOLD
         return CALL
 
+    def hand_allows(self, view: View) -> bool:
+        """Whether its cards let it raise: any cards, or a medium or strong hand with ``value_only``."""
+        return not self.value_only or strength_class(view) >= MEDIUM
+
     def act(self, view: View) -> Action:
-        if view.can_raise() and self.raise_here(view) and (not self.value_only or strength_class(view) >= MEDIUM):
+        if view.can_raise() and self.raise_here(view) and self.hand_allows(view):
             return self.size(view)
         return self.otherwise(view)
 
@@ -127,8 +131,7 @@ class JamProbe(MinRaiseProbe):
     name = "probe-jam"
 
     def size(self, view: View) -> Action:
-        bounds = view.raise_bounds()
-        return view.raise_to(bounds[1] if bounds else None)
+        return view.all_in()
 
 
 class TinyProbe(ProbeAgent):
