@@ -229,7 +229,7 @@ class CFRSolver:
         pure = np.zeros((lay.num_sequences + 1, k))
         pure[chosen, np.arange(k)] = 1.0
         for lv in lay.levels:
-            pure[lv.lo : lv.hi] *= pure[lv.parent]
+            pure[lv.seqs] *= pure[lv.parent]
         x: np.ndarray = pure.mean(axis=1)
         x[-1] = 0.0
         return x
@@ -348,10 +348,10 @@ def _kernel_arrays(flat: FlatTree) -> tuple[Any, Any]:
         parent = np.zeros(lay.num_sequences, dtype=np.int64)
         infoset_parent = np.zeros(lay.num_infosets + 1, dtype=np.int64)
         for lv in lay.levels:
-            parent[lv.lo : lv.hi] = lv.parent
-            infoset_parent[lv.ilo : lv.ihi] = lv.infoset_parent
+            parent[lv.seqs] = lv.parent
+            infoset_parent[lv.infosets] = lv.infoset_parent
         starts = np.append(lay.starts, lay.num_sequences).astype(np.int64)
-        level_starts = np.array([lv.ilo for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
+        level_starts = np.array([lv.infosets.start for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
         single = np.array([lv.single_parent >= 0 for lv in lay.levels], dtype=np.bool_)
         layouts.append((parent, starts, lay.segment_of.astype(np.int64), infoset_parent, level_starts, single))
         payoffs.append((pay.indptr, pay.cols.astype(np.int64), pay.values.astype(np.float64)))
