@@ -80,14 +80,14 @@ class PlayerLayout(NamedTuple):
         """Behavioural strategy (entry 0 = 1) from non-negative per-sequence weights (uniform where 0)."""
         return segment_normalize(weights, self.starts, self.segment_of, self.inv_size)
 
-    def regret_matching(self, regrets: np.ndarray, nonnegative: bool = False) -> np.ndarray:
-        """Behavioural strategy (entry 0 = 1) by regret matching on per-sequence regrets.
+    def regret_matching(self, regrets: np.ndarray, nonnegative: bool = False, out: np.ndarray | None = None) -> np.ndarray:
+        """Behavioural strategy (entry 0 = 1) by regret matching on per-sequence regrets (into ``out`` if given).
 
         ``nonnegative`` (regret matching+, whose regrets are already floored) skips the positive part.
         """
         if nonnegative:
-            return segment_normalize(regrets, self.starts, self.segment_of, self.inv_size)
-        return segment_regret_matching(regrets, self.starts, self.segment_of, self.inv_size)
+            return segment_normalize(regrets, self.starts, self.segment_of, self.inv_size, out)
+        return segment_regret_matching(regrets, self.starts, self.segment_of, self.inv_size, out)
 
     def realization(self, sigma: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Realization plan (own reach of every sequence) of a behavioural strategy, plus the dead slot."""
