@@ -137,16 +137,17 @@ class CFRSolver:
         """Run ``n`` iterations: the exact rules on trees with a sequence-form payoff matrix compiled
         (``showdown.solvers.sequence_kernels``) once that pays for numba's import (``NUMBA_IMPORT_SECONDS``),
         everything else with numpy. Both give the same bits, so where the switch falls changes nothing."""
-        start = time.perf_counter()
+        start = now = time.perf_counter()
         done = 0
         while done < n and not self._compiled_pays():
-            t = time.perf_counter()
             self._numpy_iterations(1)
             done += 1
-            self._numpy_seconds += time.perf_counter() - t
+            then, now = now, time.perf_counter()  # one clock reading an iteration
+            self._numpy_seconds += now - then
         if done < n:
             self._compiled_iterations(n - done)
-        self.seconds += time.perf_counter() - start
+            now = time.perf_counter()
+        self.seconds += now - start
 
     def _compiled_pays(self) -> bool:
         """An exact rule on a tree with a payoff matrix, and numba already loaded or worth loading now: the
