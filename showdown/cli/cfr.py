@@ -18,7 +18,6 @@ everything (a second Ctrl-C aborts at once).
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import signal
 import sys
@@ -116,11 +115,8 @@ def write_curve(
 ) -> None:
     """Write the exploitability curve as CSV (iteration,seconds,exploitability) and as JSON (NashConv,
     named so in the JSON's ``measure``, for games of more than two players)."""
-    with csv_path.open("w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(["iteration", "seconds", "exploitability"])
-        for q in points:
-            w.writerow([q.iteration, f"{q.seconds:.6f}", repr(q.exploitability)])
+    rows = ["iteration,seconds,exploitability", *(f"{q.iteration},{q.seconds:.6f},{q.exploitability!r}" for q in points)]
+    csv_path.write_text("".join(row + "\r\n" for row in rows), encoding="utf-8", newline="")  # csv.writer's lines, numbers only
     doc = {
         "game": game,
         "algorithm": algorithm,

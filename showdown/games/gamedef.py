@@ -237,14 +237,17 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
         raise GameDefError(f"{source}: {str(exc).removeprefix('game definition: ')}") from None
 
 
-@dataclass
 class _Keys:
-    """The numbers each keyword of a ``.game`` text gave, the line it was on, and the betting."""
+    """The numbers each keyword of a ``.game`` text gave, the line it was on, and the betting.
 
-    source: str
-    raw: dict[str, list[int]]
-    lines: dict[str, int]
-    betting: Betting
+    A plain class: a dataclass would generate its methods at every import (1.8M instructions, a
+    share of each small command's start-up) for an object only the reader uses."""
+
+    def __init__(self, source: str, betting: Betting) -> None:
+        self.source = source
+        self.raw: dict[str, list[int]] = {}
+        self.lines: dict[str, int] = {}
+        self.betting = betting
 
     def where(self, key: str) -> str:
         return f"{self.source}:{self.lines[key]}" if key in self.lines else self.source
@@ -272,7 +275,7 @@ class _Keys:
 def _read_keys(text: str, source: str) -> _Keys:
     """The keywords of a ``.game`` text, as the reference reads them (case-insensitive prefixes at
     column 0; the last of ``limit``/``nolimit`` wins; ``END GAMEDEF`` ends it)."""
-    keys = _Keys(source, {}, {}, Betting.LIMIT)
+    keys = _Keys(source, Betting.LIMIT)
     for number, line in enumerate(text.splitlines(), start=1):
         where = f"{source}:{number}"
         if len(line.encode()) >= MAX_LINE_BYTES:

@@ -94,9 +94,17 @@ class CFRSolver:
         self.seconds = 0.0
         lays = self.flat.players
         self._numpy_seconds = 0.0  # spent in numpy iterations that the compiled ones could have run
-        self._state: np.ndarray | None = None  # the compiled iterations' arrays (``_compiled_iterations``)
-        self.regrets = [np.zeros(lay.num_sequences) for lay in lays]
-        self.average_sums = [np.zeros(lay.num_sequences) for lay in lays]
+        # Regrets, average sums, current strategies and realization plans (with their dead slot) of both
+        # players, padded to the longer: the attributes below are views of its rows, so that both players'
+        # average sums are updated in one operation and the compiled iterations take the rows as they are.
+        # Average sums and plans are tuples (their rows are never replaced); a regrets entry replaced from
+        # outside is copied into its row before compiled iterations (``_into_state``).
+        state = self._state = np.zeros((4, 2, max(lay.num_sequences for lay in lays) + 1))
+        self.regrets = [state[0, p, : lay.num_sequences] for p, lay in enumerate(lays)]
+        self.average_sums = tuple(state[1, p, : lay.num_sequences] for p, lay in enumerate(lays))
+        self._sigma = [state[2, p, : lay.num_sequences] for p, lay in enumerate(lays)]
+        self._x = tuple(state[3, p, : lay.num_sequences + 1] for p, lay in enumerate(lays))
+        self._sums_and_plans = (state[1], state[3])  # both players' rows, as the iterations update them
         self._refresh()
 
     @cached_property
@@ -106,9 +114,22 @@ class CFRSolver:
 
     def _refresh(self) -> None:
         """Current strategies and realization plans from the regrets (after creation or loading)."""
-        lays = self.flat.players
-        self._sigma = [lays[p].regret_matching(self.regrets[p]) for p in (0, 1)]  # RM = RM+ on floored regrets
-        self._x = [lays[p].realization(self._sigma[p]) for p in (0, 1)]
+        for p, lay in enumerate(self.flat.players):
+            lay.regret_matching(self.regrets[p], out=self._sigma[p])  # RM = RM+ on floored regrets
+            self._x[p][0] = 1.0
+            lay.realization(self._sigma[p], out=self._x[p])
+
+    def _into_state(self) -> np.ndarray:
+        """The state array, with any list entry replaced from outside copied into its row (and the list
+        holding the row again)."""
+        state = self._state
+        for k, arrays in ((0, self.regrets), (2, self._sigma)):
+            for p in (0, 1):
+                if arrays[p].base is not state:
+                    view = state[k, p, : len(arrays[p])]
+                    view[:] = arrays[p]
+                    arrays[p] = view
+        return state
 
     # ------------------------------------------------------------------ iterations
 
@@ -116,16 +137,17 @@ class CFRSolver:
         """Run ``n`` iterations: the exact rules on trees with a sequence-form payoff matrix compiled
         (``showdown.solvers.sequence_kernels``) once that pays for numba's import (``NUMBA_IMPORT_SECONDS``),
         everything else with numpy. Both give the same bits, so where the switch falls changes nothing."""
-        start = time.perf_counter()
+        start = now = time.perf_counter()
         done = 0
         while done < n and not self._compiled_pays():
-            t = time.perf_counter()
             self._numpy_iterations(1)
             done += 1
-            self._numpy_seconds += time.perf_counter() - t
+            then, now = now, time.perf_counter()  # one clock reading an iteration
+            self._numpy_seconds += now - then
         if done < n:
             self._compiled_iterations(n - done)
-        self.seconds += time.perf_counter() - start
+            now = time.perf_counter()
+        self.seconds += now - start
 
     def _compiled_pays(self) -> bool:
         """An exact rule on a tree with a payoff matrix, and numba already loaded or worth loading now: the
@@ -137,23 +159,24 @@ class CFRSolver:
     def _compiled_iterations(self, n: int) -> None:
         from showdown.solvers.sequence_kernels import sequence_cfr_iterations  # numba loads here, not where strategies are played
 
-        if self._state is None:  # regrets, average sums, sigma, realization plan (and its dead slot) of both players
-            self._state = np.zeros((4, 2, max(len(r) for r in self.regrets) + 1))
-        state = self._state
-        for k, arrays in enumerate((self.regrets, self.average_sums, self._sigma, self._x)):
-            for p in (0, 1):
-                if arrays[p].base is not state:  # the lists hold views of the state (moved in once, or after a load)
-                    view = state[k, p, : len(arrays[p])]
-                    view[:] = arrays[p]
-                    arrays[p] = view
+        state = self._into_state()
         layouts, payoffs = _kernel_arrays(self.flat)
         sequence_cfr_iterations(n, self.iterations, self.rule.alternating, kernel_rule(self.rule), layouts, payoffs, state[0], state[1], state[2], state[3])
         self.iterations += n
 
     def _numpy_iterations(self, n: int) -> None:
         """Iterations in numpy: the sampled variants, larger trees, and the tests' oracle of the compiled ones."""
+        sums, plans = self._sums_and_plans
+        gamma = self.rule.gamma
         for _ in range(n):
             self.iterations += 1
+            # Both players' average sums take the realization plans they start the iteration with (an
+            # alternating update changes a player's plan only after adding it), in one operation: the
+            # plans' dead slots and the padding are 0.
+            sums += plans
+            if gamma is not None:
+                t = self.iterations
+                sums *= (t / (t + 1.0)) ** gamma
             if self.rule.alternating:
                 for p in (0, 1):
                     self._update(p, self._values(p))
@@ -175,7 +198,7 @@ class CFRSolver:
         return flat.players[p].backward(self._sigma[p], direct)
 
     def _update(self, p: int, values: tuple[np.ndarray, np.ndarray]) -> None:
-        """Add ``p``'s instantaneous regrets and current strategy, with the rule's discounts and weights."""
+        """Add ``p``'s instantaneous regrets (with the rule's discounts), then its new strategy and plan."""
         rule = self.rule
         t = self.iterations
         lay = self.flat.players[p]
@@ -192,11 +215,7 @@ class CFRSolver:
                 r *= np.where(r > 0.0, pos, neg)
         if rule.plus:
             np.maximum(r, 0.0, out=r)
-        s = self.average_sums[p]
-        s += self._x[p][:-1]
-        if rule.gamma is not None:
-            s *= (t / (t + 1.0)) ** rule.gamma
-        self._sigma[p] = lay.regret_matching(r, nonnegative=rule.plus)
+        lay.regret_matching(r, nonnegative=rule.plus, out=self._sigma[p])
         lay.realization(self._sigma[p], out=self._x[p])
 
     def _sample_pure(self, p: int) -> np.ndarray:
@@ -229,7 +248,7 @@ class CFRSolver:
         pure = np.zeros((lay.num_sequences + 1, k))
         pure[chosen, np.arange(k)] = 1.0
         for lv in lay.levels:
-            pure[lv.lo : lv.hi] *= pure[lv.parent]
+            pure[lv.seqs] *= pure[lv.parent]
         x: np.ndarray = pure.mean(axis=1)
         x[-1] = 0.0
         return x
@@ -330,8 +349,8 @@ class CFRSolver:
         if list(meta["sequences"]) != [lay.num_sequences for lay in lays]:
             raise SolverError(f"{p}: the checkpoint's sizes do not match the game's tree")
         for q in (0, 1):
-            solver.regrets[q] = stored[f"regrets{q}"][lays[q].to_tree].astype(np.float64)
-            solver.average_sums[q] = stored[f"average{q}"][lays[q].to_tree].astype(np.float64)
+            solver.regrets[q][:] = stored[f"regrets{q}"][lays[q].to_tree]
+            solver.average_sums[q][:] = stored[f"average{q}"][lays[q].to_tree]
         solver.iterations = int(meta["iterations"])
         solver.seconds = float(meta["seconds"])
         solver.rng.bit_generator.state = meta["rng"]
@@ -348,10 +367,10 @@ def _kernel_arrays(flat: FlatTree) -> tuple[Any, Any]:
         parent = np.zeros(lay.num_sequences, dtype=np.int64)
         infoset_parent = np.zeros(lay.num_infosets + 1, dtype=np.int64)
         for lv in lay.levels:
-            parent[lv.lo : lv.hi] = lv.parent
-            infoset_parent[lv.ilo : lv.ihi] = lv.infoset_parent
+            parent[lv.seqs] = lv.parent
+            infoset_parent[lv.infosets] = lv.infoset_parent
         starts = np.append(lay.starts, lay.num_sequences).astype(np.int64)
-        level_starts = np.array([lv.ilo for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
+        level_starts = np.array([lv.infosets.start for lv in lay.levels] + [lay.num_infosets + 1], dtype=np.int64)
         single = np.array([lv.single_parent >= 0 for lv in lay.levels], dtype=np.bool_)
         layouts.append((parent, starts, lay.segment_of.astype(np.int64), infoset_parent, level_starts, single))
         payoffs.append((pay.indptr, pay.cols.astype(np.int64), pay.values.astype(np.float64)))

@@ -21,7 +21,6 @@ the same backward pass: that is all the Monte Carlo variants change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
@@ -37,28 +36,25 @@ SPARSE_PAYOFF_NONZEROS = 20_000
 """Most nonzeros for which a sparse payoff matrix beats the grouped per-round products."""
 
 
-@dataclass(frozen=True, slots=True)  # read in the innermost loops: slots are read fastest
-class Level:
-    """One depth of a player's information sets: sequences ``lo:hi``, segments ``ilo:ihi``.
+class Level(NamedTuple):
+    """One depth of a player's information sets: its sequences ``seqs`` and segments ``infosets`` (slices).
 
     ``single_parent`` is the parent sequence when every information set of the level has the same one
     (then adding the level's values into the parents is one scalar addition), else -1; ``unique_parents``
-    says no two information sets share a parent (then a fancy-indexed addition is exact).
+    says no two information sets share a parent (then a fancy-indexed addition is exact). The passes
+    unpack a level whole (a tuple is unpacked faster than its fields are read one by one).
     """
 
-    lo: int
-    hi: int
-    ilo: int
-    ihi: int
-    parent: np.ndarray  # (hi - lo,) parent sequence of each sequence
-    starts: np.ndarray  # (ihi - ilo,) first sequence of each segment, relative to lo
-    infoset_parent: np.ndarray  # (ihi - ilo,) parent sequence of each information set
+    seqs: slice
+    infosets: slice
+    parent: np.ndarray  # (sequences,) parent sequence of each sequence
+    starts: np.ndarray  # (segments,) first sequence of each segment, relative to the level's first
+    infoset_parent: np.ndarray  # (segments,) parent sequence of each information set
     single_parent: int
     unique_parents: bool
 
 
-@dataclass(frozen=True, slots=True)  # as Level
-class PlayerLayout:
+class PlayerLayout(NamedTuple):
     """One player's sequences in depth order.
 
     Sequence 0 is the empty sequence; it forms a segment of its own (segment 0, one "action"), so
@@ -84,14 +80,14 @@ class PlayerLayout:
         """Behavioural strategy (entry 0 = 1) from non-negative per-sequence weights (uniform where 0)."""
         return segment_normalize(weights, self.starts, self.segment_of, self.inv_size)
 
-    def regret_matching(self, regrets: np.ndarray, nonnegative: bool = False) -> np.ndarray:
-        """Behavioural strategy (entry 0 = 1) by regret matching on per-sequence regrets.
+    def regret_matching(self, regrets: np.ndarray, nonnegative: bool = False, out: np.ndarray | None = None) -> np.ndarray:
+        """Behavioural strategy (entry 0 = 1) by regret matching on per-sequence regrets (into ``out`` if given).
 
         ``nonnegative`` (regret matching+, whose regrets are already floored) skips the positive part.
         """
         if nonnegative:
-            return segment_normalize(regrets, self.starts, self.segment_of, self.inv_size)
-        return segment_regret_matching(regrets, self.starts, self.segment_of, self.inv_size)
+            return segment_normalize(regrets, self.starts, self.segment_of, self.inv_size, out)
+        return segment_regret_matching(regrets, self.starts, self.segment_of, self.inv_size, out)
 
     def realization(self, sigma: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """Realization plan (own reach of every sequence) of a behavioural strategy, plus the dead slot."""
@@ -99,8 +95,8 @@ class PlayerLayout:
             out = np.empty(self.num_sequences + 1)
             out[0] = 1.0
             out[-1] = 0.0
-        for lv in self.levels:
-            np.multiply(out[lv.parent], sigma[lv.lo : lv.hi], out=out[lv.lo : lv.hi])
+        for seqs, _, parent, _, _, _, _ in self.levels:
+            np.multiply(out[parent], sigma[seqs], out=out[seqs])
         return out
 
     def backward(self, sigma: np.ndarray | None, direct: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -114,19 +110,18 @@ class PlayerLayout:
         """
         v = direct
         vi = np.zeros(self.num_infosets + 1)
-        for lv in reversed(self.levels):
-            seg = v[lv.lo : lv.hi]
+        for seqs, infosets, _, starts, infoset_parent, single_parent, unique_parents in reversed(self.levels):
             if sigma is None:
-                w = np.maximum.reduceat(seg, lv.starts)
+                w = np.maximum.reduceat(v[seqs], starts)
             else:
-                w = np.add.reduceat(seg * sigma[lv.lo : lv.hi], lv.starts)
-            vi[lv.ilo : lv.ihi] = w
-            if lv.single_parent >= 0:
-                v[lv.single_parent] += w.sum()
-            elif lv.unique_parents:
-                v[lv.infoset_parent] += w
+                w = np.add.reduceat(v[seqs] * sigma[seqs], starts)
+            vi[infosets] = w
+            if single_parent >= 0:
+                v[single_parent] += np.add.reduce(w)  # w.sum() without its Python-level wrapper
+            elif unique_parents:
+                v[infoset_parent] += w
             else:
-                np.add.at(v, lv.infoset_parent, w)
+                np.add.at(v, infoset_parent, w)
         return v, vi
 
     def instant_regrets(self, v: np.ndarray, vi: np.ndarray) -> np.ndarray:
@@ -163,9 +158,11 @@ class SequencePayoff:
         np.cumsum(np.bincount(self.rows, minlength=shape[0]), out=self.indptr[1:])
 
     def times(self, x: np.ndarray, ratio: np.ndarray | None = None) -> np.ndarray:
-        """The payoff matrix times ``x``; with ``ratio``, each chance cell's weight scaled by ``ratio[cell]``."""
-        weights = self.values if ratio is None else self.values * ratio[self.cells]
-        out: np.ndarray = np.bincount(self.rows, weights=weights * x[self.cols], minlength=self.shape[0])
+        """The payoff matrix times ``x`` (entries of ``x`` past the last column, such as a realization
+        plan's dead slot, are never read); with ``ratio``, each chance cell's weight scaled by ``ratio[cell]``."""
+        terms = x[self.cols]
+        terms *= self.values if ratio is None else self.values * ratio[self.cells]
+        out: np.ndarray = np.bincount(self.rows, terms, self.shape[0])
         return out
 
 
@@ -201,7 +198,7 @@ class FlatTree:
         use the sequence-form payoff matrix (one product); larger ones the per-round matrices.
         """
         if self.payoff is not None:
-            return self.payoff[player].times(x_opponent[:-1], ratio)
+            return self.payoff[player].times(x_opponent, ratio)
         opp = 1 - player
         vals = []
         idx = []
@@ -338,7 +335,7 @@ def _layout(tree: GameTree, player: int) -> PlayerLayout:
         parents = inf_parent[ilo:ihi].copy()
         single = int(parents[0]) if (parents == parents[0]).all() else -1
         unique = len(set(parents.tolist())) == len(parents)
-        levels.append(Level(lo, hi, ilo + 1, ihi + 1, seq_parent[lo:hi].copy(), new_first[ilo:ihi] - lo, parents, single, unique))
+        levels.append(Level(slice(lo, hi), slice(ilo + 1, ihi + 1), seq_parent[lo:hi].copy(), new_first[ilo:ihi] - lo, parents, single, unique))
     node_sequences = {}
     for d, nd in enumerate(tree.decision_nodes):
         node = tree.nodes[nd]

@@ -33,23 +33,29 @@ def regret_matching(regrets: np.ndarray) -> np.ndarray:
     return out
 
 
-def segment_regret_matching(regrets: np.ndarray, starts: np.ndarray, segment_of: np.ndarray, inv_size: np.ndarray) -> np.ndarray:
-    """Regret matching over consecutive segments of a flat array, all at once.
+def segment_regret_matching(
+    regrets: np.ndarray, starts: np.ndarray, segment_of: np.ndarray, inv_size: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Regret matching over consecutive segments of a flat array, all at once (into ``out`` if given).
 
     ``starts`` (ascending, first 0) are the segments' first indices, ``segment_of[i]`` the segment of
     entry ``i`` and ``inv_size[i]`` one over the size of that segment (the uniform probability).
     """
-    pos = np.maximum(regrets, 0.0)
-    total = np.add.reduceat(pos, starts)[segment_of]
-    out: np.ndarray = np.divide(pos, total, out=inv_size.copy(), where=total > 0.0)
-    return out
+    return segment_normalize(np.maximum(regrets, 0.0), starts, segment_of, inv_size, out)
 
 
-def segment_normalize(weights: np.ndarray, starts: np.ndarray, segment_of: np.ndarray, inv_size: np.ndarray) -> np.ndarray:
-    """``weights`` (non-negative) scaled to sum to 1 in each segment; uniform where a segment sums to 0."""
+def segment_normalize(
+    weights: np.ndarray, starts: np.ndarray, segment_of: np.ndarray, inv_size: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """``weights`` (non-negative) scaled to sum to 1 in each segment, uniform where a segment sums to 0
+    (into ``out`` if given)."""
     total = np.add.reduceat(weights, starts)[segment_of]
-    out: np.ndarray = np.divide(weights, total, out=inv_size.copy(), where=total > 0.0)
-    return out
+    if out is None:
+        out = inv_size.copy()
+    else:
+        out[...] = inv_size
+    result: np.ndarray = np.divide(weights, total, out=out, where=total > 0.0)
+    return result
 
 
 class LearningRun(NamedTuple):

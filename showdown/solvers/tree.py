@@ -32,6 +32,7 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.cards import make_deck
 from showdown.games.gamedef import GameDef
+from showdown.games.hand_value import hand_value
 from showdown.games.infoset import cards_key_text
 from showdown.games.state import State
 
@@ -278,8 +279,6 @@ class GameTree:
     # ------------------------------------------------------------------ terminal matrices
 
     def _build_matrices(self) -> None:
-        from showdown.games.evaluate import hand_values
-
         rounds = {n.round for n in self.nodes if n.kind is not NodeKind.DECISION}
         fold: list[np.ndarray] = []
         show: list[np.ndarray | None] = []
@@ -290,7 +289,7 @@ class GameTree:
                 bs, hs = np.nonzero(self.compat[r])
                 cards = np.concatenate([self.hands[hs], self.boards[r][bs]], axis=1)
                 strength = np.zeros(self.compat[r].shape, dtype=np.int64)
-                strength[bs, hs] = hand_values(cards)
+                strength[bs, hs] = _hand_strengths(cards)
                 sign = np.sign(strength[:, :, None] - strength[:, None, :]).astype(np.float64)
                 show.append(sign * self.valid[r] * w)
             else:
@@ -454,6 +453,20 @@ def check_solvable(game: GameDef) -> TreeSize:
         )
     return size
 
+
+
+SCALAR_RANKING_ROWS = 1_000
+"""Showdowns of at most this many (board, hand) cells are ranked one by one (``hand_value``): the
+batch ranking (``games.evaluate``) first builds its tables: 8M instructions, 3.5 times Kuhn's whole tree."""
+
+
+def _hand_strengths(cards: np.ndarray) -> np.ndarray:
+    """``hand_value`` of every row of ``cards`` (the same integers either way)."""
+    if len(cards) <= SCALAR_RANKING_ROWS:
+        return np.array([hand_value(row) for row in cards.tolist()], dtype=np.int64)
+    from showdown.games.evaluate import hand_values
+
+    return hand_values(cards)
 
 @cache
 def build_tree(game: GameDef) -> GameTree:

@@ -45,6 +45,8 @@ NEVER_FOR_A_SMALL_SOLVE = {
     # the catalog without importlib.resources (zipfile, tempfile); argparse without shutil (terminal width)
     "importlib.resources", "importlib.metadata", "zipfile", "tempfile", "shutil",
     "threading", "subprocess", "concurrent", "multiprocessing", "hashlib", "random", "logging", "email", "http", "xml",
+    # the curve's CSV is numbers only: written without the csv module
+    "csv",
     # the other solvers
     "showdown.solvers.pcs", "showdown.solvers.one_round", "showdown.solvers.equity", "showdown.solvers.sequence_lp",
     "showdown.solvers.best_response", "showdown.solvers.kernels",
@@ -80,6 +82,14 @@ def test_a_small_solve_loads_only_what_it_uses(tmp_path: Path, game: str, solver
     if seen["threads"] is not None:
         assert seen["threads"] == 1  # OpenBLAS started no thread pool for it
     assert seen["collecting"] is True and seen["frozen"] > 0  # type: ignore[operator]  # paused while loading, then on
+
+
+@pytest.mark.parametrize("game", ["kuhn", "leduc"])
+def test_a_small_tree_ranks_its_showdowns_without_the_batch_evaluator(tmp_path: Path, game: str) -> None:
+    """A handful of showdown cells are ranked one by one: the batch evaluator's tables (built when
+    ``showdown.games.evaluate`` is imported) would cost more than the tree."""
+    modules = set(solve_and_look(tmp_path, game)["modules"])  # type: ignore[call-overload]
+    assert "showdown.solvers.tree" in modules and "showdown.games.evaluate" not in modules
 
 
 def test_every_command_runs_with_the_collector_on(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from showdown.cli.cfr import add_cfr_arguments, add_plot_arguments, output_paths
+from showdown.cli.cfr import add_cfr_arguments, add_plot_arguments, output_paths, write_curve
 from showdown.errors import ShowdownError, SolverError
 from showdown.games.catalog import get_game
 from showdown.solvers.best_response import exploitability
@@ -69,6 +69,21 @@ def test_target_and_output_name(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert "exploitability" in text.out and str(out) in text.out
     assert exploitability(get_game("kuhn"), load_strategy(out)) <= 1e-3
     assert (tmp_path / "k.curve.csv").exists() and (tmp_path / "k.curve.json").exists()
+
+
+def test_the_curve_csv_is_what_the_csv_module_writes(tmp_path: Path) -> None:
+    """The curve's CSV is written without the csv module (start-up): the same bytes, CRLF lines included."""
+    from showdown.solvers.training import CurvePoint
+
+    points = [CurvePoint(1, 0.000127, 0.4583333333333333), CurvePoint(12, 1.5, 1e-300), CurvePoint(1000, 0.04, 8.74e-05)]
+    write_curve(points, tmp_path / "c.csv", tmp_path / "c.json", "kuhn", "cfr+")
+    expected = tmp_path / "expected.csv"
+    with expected.open("w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh)
+        w.writerow(["iteration", "seconds", "exploitability"])
+        for q in points:
+            w.writerow([q.iteration, f"{q.seconds:.6f}", repr(q.exploitability)])
+    assert (tmp_path / "c.csv").read_bytes() == expected.read_bytes()
 
 
 def test_curve_paths_sit_beside_the_strategy() -> None:

@@ -114,3 +114,16 @@ def test_three_player_games_are_refused(name: str) -> None:
 
 def test_trees_are_cached_per_game() -> None:
     assert build_tree(get_game("leduc")) is build_tree(get_game("leduc"))
+
+
+@pytest.mark.parametrize("num_cards", [1, 2, 3, 5, 7])
+def test_small_showdowns_are_ranked_as_the_batch_evaluator_ranks_them(num_cards: int) -> None:
+    """Up to SCALAR_RANKING_ROWS cells are ranked one by one (no evaluator tables at start-up), more in
+    one batch: the same integers either way."""
+    from showdown.games.evaluate import hand_values
+    from showdown.solvers.tree import SCALAR_RANKING_ROWS, _hand_strengths
+
+    rng = np.random.default_rng(num_cards)
+    for rows in (SCALAR_RANKING_ROWS, SCALAR_RANKING_ROWS + 1):
+        cards = np.array([rng.choice(52, num_cards, replace=False) for _ in range(rows)])
+        assert np.array_equal(_hand_strengths(cards), hand_values(cards))
