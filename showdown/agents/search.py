@@ -195,12 +195,10 @@ class Search:
         if self._ready.is_alive():
             return None  # still loading: the blueprint this time
         if turn:
-            return self._solve_turn(steps, played, real, position, board, deadline)
+            return self._solve_turn(steps, played, real, node, position, board, deadline)
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
-        k = len(steps)
-        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
-            k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
+        k = self._gadget_step(steps, real, opp)
         reach = _floored(self.ranges(steps[:k], played, board, ranked.blocked), me, ranked.blocked)
         before = None
         if k < len(steps):
@@ -223,28 +221,79 @@ class Search:
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
         return Solved(real, game, strategies, done, alternatives is not None)
 
+    def _gadget_step(self, steps: list[Step], real: State, opp: int) -> int:
+        """How many of ``steps`` the gadget's ranges follow: all of them, or all but the opponent's last
+        action when it left the tree this round (the gadget then sits at its decision, its range before it)."""
+        k = len(steps)
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
+            k -= 1
+        return k
+
     def _solve_turn(
-        self, steps: list[Step], played: dict[int, np.ndarray], real: State, me: int, board: tuple[int, ...], deadline: float
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, me: int, board: tuple[int, ...],
+        deadline: float,
     ) -> Solved | None:
-        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, from both
-        ranges after every action so far (no gadget: the blueprint's values over every river are not
-        computed yet)."""
+        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, with the
+        resolve gadget at the last decision on the blueprint's tree: each opponent holding may take
+        instead its value there when both play the blueprint to the end of the hand, every river card
+        (``turn_subgame.strategy_values``; Brown and Sandholm 2017's safe nested solving). Where the
+        blueprint's tree has no node for the hand, without a gadget from both ranges after every action."""
         from showdown.solvers.turn_subgame import TurnSolver, TurnSubgame
 
+        opp = 1 - me
         turn = TurnSubgame.of_state(real, self.holdings, board, self.holdings.deck, self.settings.turn_sizing, self.settings.turn_river_sizing)
         blocked = turn.tables.masks.max(axis=0) == 0
-        reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
+        k = self._gadget_step(steps, real, opp)
+        alternatives = None
+        if self.settings.gadget != "off":
+            reach = _floored(self.ranges(steps[:k], played, board, blocked), me, blocked)
+            at_real, at_node = (steps[k].real, steps[k].node) if k < len(steps) else (real, node)
+            alternatives = self._turn_alternatives(at_real, at_node, opp, me, reach, board, turn)
+        if alternatives is None:
+            reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
         if time.perf_counter() >= deadline:
             return None
         seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
-        solver = TurnSolver(turn, reach, 1 - me, per_iteration=self.settings.rivers_per_iteration, seed=seed)
+        solver = TurnSolver(turn, reach, opp, alternatives, per_iteration=self.settings.rivers_per_iteration, seed=seed)
         if time.perf_counter() >= deadline:
             return None
         done = solver.run(self.settings.iterations, deadline)
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
-        return self.cap_folds(Solved(real, turn.game, strategies, done, False), steps, board)
+        return self.cap_folds(Solved(real, turn.game, strategies, done, alternatives is not None), steps, board)
+
+    def _turn_alternatives(
+        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], turn: Any,
+    ) -> np.ndarray | None:
+        """Per opponent holding, its value against the blueprint from the turn's ``node`` (the abstract
+        twin of ``real``) to the end of the hand over every river card (its best response with
+        ``gadget=best-response``), in the real pot's chips, less the margin; None off the tree."""
+        from showdown.solvers.turn_subgame import strategy_values, tree_turn
+
+        tree = self.tree
+        if (
+            node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
+            or int(tree.player[node]) != real.current_player
+        ):
+            return None
+        sub, order, river_nodes = tree_turn(tree, node, turn.cards, turn.tables)
+        every = self.boards.every_bucket(tuple(board), real.round)
+        turn_strategies: list[np.ndarray | None] = [
+            self.strategy.rows(int(order[i]), every)[:, : len(sub.game.children[i])].T if sub.game.kind[i] == DECISION else None
+            for i in range(sub.game.num_nodes)
+        ]
+        river_tables: list[np.ndarray | None] = []
+        for river, nodes in zip(sub.rivers, river_nodes):
+            decisions = [] if river is None else [i for i in range(river.num_nodes) if river.kind[i] == DECISION]
+            river_tables.append(
+                np.concatenate([self.strategy.node_table(int(nodes[i]))[:, : len(river.children[i])] for i in decisions], axis=1)  # type: ignore[union-attr]
+                if decisions else None
+            )
+        buckets = np.stack([self.boards.every_bucket((*board, card), real.round + 1) for card in turn.cards])
+        values = strategy_values(sub, turn_strategies, river_tables, buckets, reach, opp, best_response=self.settings.gadget == "best-response")
+        ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
+        return np.asarray(self._rebased(values[0], real, node, opp, me, reach) - self.settings.gadget_margin * real.pot() * ours)
 
     def cap_folds(self, solved: Solved, steps: list[Step], board: tuple[int, ...]) -> Solved:
         """``solved`` with no holding folding at its root more often than the blueprint does facing the
@@ -356,12 +405,15 @@ class Search:
             for i in range(sub.num_nodes)
         ]
         values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")
-        rows = values[[0, *sub.children[0]]]
-        # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
-        spent_abstract = tree.spent[node]
+        return self._rebased(values[[0, *sub.children[0]]], real, node, opp, me, reach)
+
+    def _rebased(self, values: np.ndarray, real: State, node: int, opp: int, me: int, reach: np.ndarray) -> np.ndarray:
+        """The opponent's counterfactual values at the abstract ``node`` (whole-hand chips) in the real
+        pot's: rebased from the abstract pot there to the real one."""
+        spent_abstract = self.tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
         ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
-        return np.asarray(scale * (rows + spent_abstract[opp] * ours) - real.spent[opp] * ours)
+        return np.asarray(scale * (values + spent_abstract[opp] * ours) - real.spent[opp] * ours)
 
     def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
         if self._ranked is None or self._ranked[0] != board:

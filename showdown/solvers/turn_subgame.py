@@ -22,11 +22,14 @@ import numpy as np
 
 from showdown.errors import SolverError
 from showdown.games.evaluate import hand_values, values_on_boards
-from showdown.games.state import State
-from showdown.solvers.betting import DECISION, SHOWDOWN
+from showdown.games.state import Action, State
+from showdown.solvers.betting import DECISION, FOLD_END, SHOWDOWN, BettingTree
 from showdown.solvers.holdings import Holdings
-from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, public_rows
+from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, decisions_up, public_rows
 from showdown.solvers.subgame_kernels import CHANCE
+
+Strategies = list[np.ndarray | None]
+"""Per node of a tree, the acting player's probabilities ((actions, H)), None off decisions."""
 
 
 def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]:
@@ -89,6 +92,95 @@ class TurnSubgame:
         """One over the last cards a pair of holdings leaves."""
         k = int(self.tables.cards.shape[1])
         return 1.0 / (len(self.cards) - 2 * k)
+
+
+def tree_turn(
+    tree: BettingTree, node: int, cards: tuple[int, ...], tables: BoardTables,
+) -> tuple[TurnSubgame, np.ndarray, tuple[np.ndarray, ...]]:
+    """The blueprint's own subtree below ``node`` (an abstract decision of the next-to-last round) as a
+    ``TurnSubgame`` on the last cards ``cards`` (``river_boards``): its turn nodes, each end (a river
+    decision, or a showdown after an all-in) a chance node with the abstract river subtree below; and
+    the abstract node of each turn node and, per end, of each river node (an all-in end: none)."""
+    last = tree.game.num_rounds - 1
+    if tree.kind[node] != DECISION or int(tree.round[node]) != last - 1:
+        raise SolverError("a blueprint's turn subtree starts at a decision of the next-to-last round")
+    order = [node]
+    rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]] = []
+    ends: list[int] = []
+    head = 0
+    while head < len(order):
+        n = order[head]
+        head += 1
+        kind, spent = int(tree.kind[n]), tuple(int(x) for x in tree.spent[n])
+        if kind == DECISION and int(tree.round[n]) == last - 1:
+            kids = []
+            for c in tree.children[n]:
+                if c >= 0:
+                    kids.append(len(order))
+                    order.append(int(c))
+            rows.append((DECISION, int(tree.player[n]), spent, tuple(kids), tree.actions[n]))
+        elif kind == FOLD_END:
+            rows.append((FOLD_END, int(tree.player[n]), spent, (), ()))
+        else:  # the turn's betting is over: the last card comes (a river to bet, or all in)
+            rows.append((CHANCE, -1, spent, (), ()))
+            ends.append(n)
+    rivers = [Subgame.of_tree(tree, n) if tree.kind[n] == DECISION else None for n in ends]
+    river_nodes = tuple(r[1] if r is not None else np.zeros(0, dtype=np.int64) for r in rivers)
+    game = Subgame._of_rows(rows)
+    return TurnSubgame(game, (), tuple(r[0] if r is not None else None for r in rivers), cards, tables), np.array(order), river_nodes
+
+
+def strategy_values(
+    turn: TurnSubgame, turn_strategies: Strategies, river_tables: list[np.ndarray | None], river_buckets: np.ndarray,
+    root_reach: np.ndarray, player: int, *, best_response: bool = False, chunk: int = 8,
+) -> np.ndarray:
+    """``player``'s counterfactual values ((turn nodes, H), whole-hand chips as ``SubgameSolver``'s) at
+    the turn's nodes when both play a bucketed strategy over every last card (with ``best_response``,
+    ``player`` best-responds to the other's): ``turn_strategies`` per turn node; per end, the river's
+    strategy rows by bucket (``river_tables[e]``, (buckets, rows): its decisions' actions in node
+    order; None where all are in) and ``river_buckets`` (cards, H) each holding's bucket under each
+    last card. Exact: every last card in the compiled pass, ``chunk`` cards a pass (the memory of a
+    pass holds ``chunk`` rivers per end)."""
+    from showdown.solvers.subgame_kernels import strategy_pass
+
+    ncards = len(turn.cards)
+    k = max(d for d in range(1, min(chunk, ncards) + 1) if ncards % d == 0)  # every card once, in equal chunks
+    layout = _Layout(turn, k)
+    flat, tables = layout.flat, turn.tables
+    dt = np.float32
+    hh = root_reach.shape[1]
+    nodes = turn.game.num_nodes
+    turn_rows = int(max((flat.row[n] + flat.count[n] for n in range(nodes) if flat.kind[n] == DECISION), default=0))
+    river_rows = [int(p) for p in layout.per_card[:-1]]
+    offset = np.cumsum([0, *river_rows])[:-1] * k + turn_rows
+    sigma = np.zeros((turn_rows + k * sum(river_rows), hh), dtype=dt)
+    for n, s in enumerate(turn_strategies[:nodes]):
+        if s is not None:
+            sigma[flat.row[n] : flat.row[n] + s.shape[0]] = s
+    decisions = layout._decisions
+    entry = layout.entry[decisions]
+    flat.row[decisions] = offset[entry] + layout.slot[decisions] * layout.per_card[entry] + layout.rel[decisions]
+    values = np.zeros((flat.kind.shape[0], hh), dtype=dt)
+    reach = np.zeros((flat.kind.shape[0], hh), dtype=dt)
+    ends = np.flatnonzero(turn.game.kind == CHANCE)
+    total = np.zeros((len(ends), hh))
+    other = np.asarray(root_reach[1 - player], dtype=dt)
+    for start in range(0, ncards, k):
+        flat.board[layout._slotted] = start + layout.slot[layout._slotted]
+        for e, table in enumerate(river_tables):
+            if table is not None and river_rows[e]:
+                rows = sigma[offset[e] : offset[e] + k * river_rows[e]].reshape(k, river_rows[e], hh)
+                rows[:] = table[river_buckets[start : start + k]].transpose(0, 2, 1)
+        strategy_pass(
+            flat.kind, flat.player, flat.first, flat.count, flat.row, flat.board, flat.spent, flat.weight, tables.cards,
+            tables.sorted_cards, tables.order, tables.group_end, tables.masks, sigma, reach, values, other, player, best_response,
+        )
+        total += values[ends]
+    # the turn's own nodes from the ends' values over every card (a best response chooses on their sum)
+    out = values[:nodes].astype(float)
+    out[ends] = total * (k / ncards)
+    decisions_up(turn.game, player, turn_strategies, out, best_response=best_response)
+    return out
 
 
 class TurnSolver(SubgameSolver):
@@ -235,4 +327,4 @@ class _Layout:
         self.flat.row[d] = self.base[self.entry[d]] + card[d] * self.per_card[self.entry[d]] + self.rel[d]
 
 
-__all__ = ["TurnSolver", "TurnSubgame", "river_boards", "turn_rows"]
+__all__ = ["TurnSolver", "TurnSubgame", "river_boards", "strategy_values", "tree_turn", "turn_rows"]
