@@ -173,6 +173,7 @@ class AbstractCFRAgent(Agent):
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
+            self._record_searched(view, action)
             self._trail.append((self._node, self._real, self._abstract))
             ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
             if self.search is not None:
@@ -190,6 +191,22 @@ class AbstractCFRAgent(Agent):
                 self._node = -1
             self._real = self._real.apply(action)
             self._actions.append(action)
+
+    def _record_searched(self, view: View, action: Action) -> None:
+        """Before the walk takes ``action``: if it is ours at a searched decision that ``act`` did not
+        play (an evaluator asking ``policy`` along the hand), every holding's probability of it in the
+        same solve, so that the ranges of later searches follow the strategy we played, not the blueprint."""
+        index = len(self._actions)
+        if self.search is None or index in self._played or self._real.current_player != view.position or self._real.is_terminal:
+            return
+        shown = sum(self.game.num_board_cards[: self._real.round + 1])
+        then = View(view.game, view.position, view.hand, view.public, view.hole, tuple(view.board[:shown]), view.betting)
+        searched = self._searched(then)
+        if searched is not None:
+            solved, node = searched
+            actions = solved.game.actions[node]
+            if action in actions:
+                self._played[index] = solved.strategies[node][actions.index(action)]
 
     def _back_to(self, length: int) -> None:
         """The walk as it was after the hand's first ``length`` actions (kept, not walked again: an

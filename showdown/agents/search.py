@@ -20,11 +20,16 @@ At a turn decision (``turn``; by default in no-limit once the opponent has left 
 tree, ``turn_off_tree``: against an opponent on the tree the blueprint plays the turn at its speed, and
 the exact measurement of ``search_edge`` covers what the river search then gains) the subgame runs to the end of the hand
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
-below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
-action so far and without a gadget yet (the blueprint's values over every river are not computed).
-At a turn solve's first decision facing a bet no holding folds more often than the blueprint does
-facing that action, averaged over its translation (``cap_folds``): cut off by its budget, the turn's
-solve is far from converged, and folded most made hands to small bets the blueprint calls.
+below each, solved by CFR+ sampling two river cards an iteration, with the resolve gadget placed as
+on the river: each opponent holding's alternative is its value when both play the blueprint from the
+abstract turn node to the end of the hand, over every river card (``turn_subgame.strategy_values``,
+the compiled evaluation pass: Brown and Sandholm 2017's safe nested solving). Without it an opponent
+that bets other hands than the blueprint would (LBR, any bot) found the turn's re-solve, whose
+ranges come from the blueprint, more exploitable than the blueprint. In a game of two rounds (Leduc)
+the first is the "turn". At a turn solve's first decision facing a bet no holding folds more often
+than the blueprint does facing that action, averaged over its translation (``cap_folds``): cut off
+by its budget, the turn's solve is far from converged, and folded most made hands to small bets the
+blueprint calls.
 ``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
 blueprint's tree. Earlier streets play the blueprint.
 """
@@ -160,11 +165,11 @@ class Search:
             river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)
 
     def applies(self, real: State) -> bool:
-        """The river always; the turn (the next-to-last round, where a board is out) with ``turn`` on."""
+        """The river always; the turn (the next-to-last round) with ``turn`` on."""
         if real.is_terminal:
             return False
         last = real.game.num_rounds - 1
-        return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
+        return real.round == last or (self.settings.turn and real.round == last - 1)
 
     def wanted(self, real: State, steps: list[Step], me: int) -> bool:
         """Whether to search at ``real`` (ours to act): ``applies``, and with ``off_tree_only`` (or on the
