@@ -17,8 +17,10 @@ decision time (``showdown.agents.search``): at our first decision of the round, 
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
 (default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
-off-tree sizes are answered as they are, not as their translation; at a turn solve's first decision
-no holding folds more often than the blueprint does there (``Search.cap_folds``). When the budget runs out before
+off-tree sizes are answered as they are, not as their translation; both streets' re-solves are safe
+(the resolve gadget with the blueprint's values, the turn's over every river card), and at a turn
+solve's first decision no holding folds more often than the blueprint does there
+(``Search.cap_folds``). When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26

@@ -253,7 +253,9 @@ class Search:
         if self.settings.gadget != "off":
             reach = _floored(self.ranges(steps[:k], played, board, blocked), me, blocked)
             at_real, at_node = (steps[k].real, steps[k].node) if k < len(steps) else (real, node)
+            began = time.perf_counter()
             alternatives = self._turn_alternatives(at_real, at_node, opp, me, reach, board, turn)
+            deadline += time.perf_counter() - began  # the gadget's exact values come on top of the solve's budget
         if alternatives is None:
             reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
         if time.perf_counter() >= deadline:

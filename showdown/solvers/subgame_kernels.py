@@ -309,6 +309,18 @@ def strategy_pass(
             _decision_value(values, n, first[n], count[n], row[n], player[n] == p, sigma, best_response)
 
 
+@njit(cache=True, nogil=True)
+def bucket_rows(sigma: np.ndarray, at: int, table: np.ndarray, buckets: np.ndarray) -> None:
+    """Rows ``at ..`` of ``sigma`` from a bucketed strategy: for each card ``s`` of ``buckets`` ((cards,
+    H), each holding's bucket), the table's rows ((rows, buckets)) read at the holdings' buckets."""
+    rows = table.shape[0]
+    for s in range(buckets.shape[0]):
+        for j in range(rows):
+            out = sigma[at + s * rows + j]
+            for h in range(buckets.shape[1]):
+                out[h] = table[j, buckets[s, h]]
+
+
 def warm_up() -> None:
     """Compile (or load from numba's cache) the passes with the argument types the solver gives them,
     on a three-node tree, so that no decision pays for it."""
@@ -325,6 +337,7 @@ def warm_up() -> None:
         z((3, 2, 2), dtype=f32), z((3, 2), dtype=f32), np.ones((2, 2), dtype=f32), 0, 1.0, False, z((1, 2, 2), dtype=f32),
     )
     strategy_pass(*tree, np.ones((2, 2), dtype=f32), z((3, 2), dtype=f32), z((3, 2), dtype=f32), np.ones(2, dtype=f32), 0, False)
+    bucket_rows(z((2, 2), dtype=f32), 0, np.ones((2, 1), dtype=f32), z((1, 2), dtype=i64))
 
 
-__all__ = ["CHANCE", "DECISION", "FOLD_END", "LEAF", "SHOWDOWN", "cfr_pass", "fold_values", "showdown_values", "strategy_pass", "warm_up"]
+__all__ = ["CHANCE", "DECISION", "FOLD_END", "LEAF", "SHOWDOWN", "bucket_rows", "cfr_pass", "fold_values", "showdown_values", "strategy_pass", "warm_up"]

@@ -132,55 +132,81 @@ def tree_turn(
 
 def strategy_values(
     turn: TurnSubgame, turn_strategies: Strategies, river_tables: list[np.ndarray | None], river_buckets: np.ndarray,
-    root_reach: np.ndarray, player: int, *, best_response: bool = False, chunk: int = 8,
+    root_reach: np.ndarray, player: int, *, best_response: bool = False, chunk: int = 8, threads: int = 2,
 ) -> np.ndarray:
     """``player``'s counterfactual values ((turn nodes, H), whole-hand chips as ``SubgameSolver``'s) at
     the turn's nodes when both play a bucketed strategy over every last card (with ``best_response``,
     ``player`` best-responds to the other's): ``turn_strategies`` per turn node; per end, the river's
     strategy rows by bucket (``river_tables[e]``, (buckets, rows): its decisions' actions in node
     order; None where all are in) and ``river_buckets`` (cards, H) each holding's bucket under each
-    last card. Exact: every last card in the compiled pass, ``chunk`` cards a pass (the memory of a
-    pass holds ``chunk`` rivers per end)."""
-    from showdown.solvers.subgame_kernels import strategy_pass
+    last card. Exact: every last card in the compiled evaluation pass, ``chunk`` cards a pass (a
+    pass's memory holds ``chunk`` rivers per end), the chunks over ``threads`` threads."""
+    from concurrent.futures import ThreadPoolExecutor
 
     ncards = len(turn.cards)
     k = max(d for d in range(1, min(chunk, ncards) + 1) if ncards % d == 0)  # every card once, in equal chunks
     layout = _Layout(turn, k)
-    flat, tables = layout.flat, turn.tables
-    dt = np.float32
-    hh = root_reach.shape[1]
+    flat = layout.flat
     nodes = turn.game.num_nodes
     turn_rows = int(max((flat.row[n] + flat.count[n] for n in range(nodes) if flat.kind[n] == DECISION), default=0))
     river_rows = [int(p) for p in layout.per_card[:-1]]
     offset = np.cumsum([0, *river_rows])[:-1] * k + turn_rows
-    sigma = np.zeros((turn_rows + k * sum(river_rows), hh), dtype=dt)
+    sigma = np.zeros((turn_rows + k * sum(river_rows), root_reach.shape[1]), dtype=np.float32)
     for n, s in enumerate(turn_strategies[:nodes]):
         if s is not None:
             sigma[flat.row[n] : flat.row[n] + s.shape[0]] = s
     decisions = layout._decisions
     entry = layout.entry[decisions]
     flat.row[decisions] = offset[entry] + layout.slot[decisions] * layout.per_card[entry] + layout.rel[decisions]
-    values = np.zeros((flat.kind.shape[0], hh), dtype=dt)
-    reach = np.zeros((flat.kind.shape[0], hh), dtype=dt)
+    tables = [None if t is None or not river_rows[e] else np.ascontiguousarray(t.T, dtype=np.float32) for e, t in enumerate(river_tables)]
+    pass_ = _EvaluationPass(layout, turn.tables, sigma, tables, offset, root_reach[1 - player], player, best_response)
+    starts = list(range(0, ncards, k))
+    workers = max(1, min(threads, len(starts)))
+    with ThreadPoolExecutor(workers) as pool:
+        parts = list(pool.map(lambda i: pass_.run(starts[i::workers], river_buckets), range(workers)))
     ends = np.flatnonzero(turn.game.kind == CHANCE)
-    total = np.zeros((len(ends), hh))
-    other = np.asarray(root_reach[1 - player], dtype=dt)
-    for start in range(0, ncards, k):
-        flat.board[layout._slotted] = start + layout.slot[layout._slotted]
-        for e, table in enumerate(river_tables):
-            if table is not None and river_rows[e]:
-                rows = sigma[offset[e] : offset[e] + k * river_rows[e]].reshape(k, river_rows[e], hh)
-                rows[:] = table[river_buckets[start : start + k]].transpose(0, 2, 1)
-        strategy_pass(
-            flat.kind, flat.player, flat.first, flat.count, flat.row, flat.board, flat.spent, flat.weight, tables.cards,
-            tables.sorted_cards, tables.order, tables.group_end, tables.masks, sigma, reach, values, other, player, best_response,
-        )
-        total += values[ends]
     # the turn's own nodes from the ends' values over every card (a best response chooses on their sum)
-    out = values[:nodes].astype(float)
-    out[ends] = total * (k / ncards)
+    out = parts[0][1].astype(float)
+    out[ends] = sum(p[0] for p in parts) * (k / ncards)
     decisions_up(turn.game, player, turn_strategies, out, best_response=best_response)
     return out
+
+
+class _EvaluationPass:
+    """One thread's share of ``strategy_values``: its own arrays, the chunks of cards it is given."""
+
+    def __init__(
+        self, layout: _Layout, tables: BoardTables, sigma: np.ndarray, river_tables: list[np.ndarray | None], offset: np.ndarray,
+        other: np.ndarray, player: int, best_response: bool,
+    ) -> None:
+        self.layout, self.tables, self.sigma, self.river_tables, self.offset = layout, tables, sigma, river_tables, offset
+        self.other = np.asarray(other, dtype=np.float32)
+        self.player, self.best_response = player, best_response
+
+    def run(self, starts: list[int], river_buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ends' values summed over the chunks from ``starts``, and the turn's nodes' of the last."""
+        from showdown.solvers.subgame_kernels import bucket_rows, strategy_pass
+
+        lay, b = self.layout, self.tables
+        f = lay.flat
+        nodes = f.kind.shape[0]
+        hh = self.sigma.shape[1]
+        sigma, board = self.sigma.copy(), f.board.copy()
+        values = np.zeros((nodes, hh), dtype=np.float32)
+        reach = np.zeros((nodes, hh), dtype=np.float32)
+        ends = np.flatnonzero(f.kind[: lay.turn_nodes] == CHANCE)
+        total = np.zeros((len(ends), hh))
+        for start in starts:
+            board[lay._slotted] = start + lay.slot[lay._slotted]
+            for e, table in enumerate(self.river_tables):
+                if table is not None:
+                    bucket_rows(sigma, int(self.offset[e]), table, river_buckets[start : start + lay.k])
+            strategy_pass(
+                f.kind, f.player, f.first, f.count, f.row, board, f.spent, f.weight, b.cards, b.sorted_cards, b.order,
+                b.group_end, b.masks, sigma, reach, values, self.other, self.player, self.best_response,
+            )
+            total += values[ends]
+        return total, values[: lay.turn_nodes]
 
 
 class TurnSolver(SubgameSolver):
@@ -286,6 +312,7 @@ class _Layout:
     def __init__(self, turn: TurnSubgame, k: int) -> None:
         game = turn.game
         self.k = k
+        self.turn_nodes = game.num_nodes
         c = _Columns([int(x) for x in game.kind], [int(x) for x in game.player],
                      [tuple(int(v) for v in x) for x in game.spent], [len(x) for x in game.children])
         c.first = [x[0] if x else -1 for x in game.children]
