@@ -15,7 +15,7 @@ from a pot of ``search_min_pot`` big blinds, default 100), and the turn once the
 blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
-(default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
+(default 300) and ``turn_budget_ms`` per turn solve (default 300; the turn gadget's values come on top), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
 off-tree sizes are answered as they are, not as their translation; both streets' re-solves are safe
 (the resolve gadget with the blueprint's values, the turn's over every river card), and at a turn

@@ -85,7 +85,7 @@ class SearchSettings:
     sizing: SubgameSizing = SubgameSizing()
     gadget: str = "blueprint"
     turn: bool = True
-    turn_budget_ms: float = 400.0
+    turn_budget_ms: float = 300.0
     off_tree_only: bool = False
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
@@ -304,8 +304,8 @@ class Search:
 
     def cap_folds(self, solved: Solved, steps: list[Step], board: tuple[int, ...]) -> Solved:
         """``solved`` with no holding folding at its root more often than the blueprint does facing the
-        opponent's last action (the excess calls), for the turn: its solve stopped by its budget, 25 to
-        30 CFR+ iterations in 400 ms, is far from converged, and folded most made hands to a quarter-pot
+        opponent's last action (the excess calls), for the turn: its solve stopped by its budget (25 to
+        30 CFR+ iterations in the 400 ms it had before the gadget) is far from converged, and folded most made hands to a quarter-pot
         bet that the blueprint calls (issue 26's cousins of the probes; the river's, 150 iterations of a
         smaller tree, is left as solved). The blueprint's fold is averaged
         over its translation of the action (mapped to a check, or to a call that ends the round, it
