@@ -71,8 +71,9 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
-    """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
-    comes first); a river solve also stops once its exploitability is at most ``target`` times the
+    """``budget_ms`` bounds the thinking per river decision and ``turn_budget_ms`` a turn's solve (the
+    turn gadget's exact values, 50 to 400 ms, come before it), ``iterations`` the CFR+ iterations
+    (whichever comes first); a river solve also stops once its exploitability is at most ``target`` times the
     pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
     lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
     an opponent holding up to that much more than the blueprint did: safety traded for gain);
