@@ -279,13 +279,9 @@ class Search:
         ``gadget=best-response``), in the real pot's chips, less the margin; None off the tree."""
         from showdown.solvers.turn_subgame import strategy_values, tree_turn
 
-        tree = self.tree
-        if (
-            node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
-            or int(tree.player[node]) != real.current_player
-        ):
+        if not self._twin(real, node):
             return None
-        sub, order, river_nodes = tree_turn(tree, node, turn.cards, turn.tables)
+        sub, order, river_nodes = tree_turn(self.tree, node, turn.cards, turn.tables)
         every = self.boards.every_bucket(tuple(board), real.round)
         turn_strategies: list[np.ndarray | None] = [
             self.strategy.rows(int(order[i]), every)[:, : len(sub.game.children[i])].T if sub.game.kind[i] == DECISION else None
@@ -401,10 +397,7 @@ class Search:
         actions there ((1 + actions, H), whole-hand chips rebased from the abstract pot to the real
         one); None off the tree."""
         tree = self.tree
-        if (
-            node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
-            or int(tree.player[node]) != real.current_player
-        ):
+        if not self._twin(real, node):
             return None
         sub, order = Subgame.of_tree(tree, node)
         every = self.boards.every_bucket(tuple(board), real.round)
@@ -414,6 +407,14 @@ class Search:
         ]
         values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")
         return self._rebased(values[[0, *sub.children[0]]], real, node, opp, me, reach)
+
+    def _twin(self, real: State, node: int) -> bool:
+        """Whether the abstract ``node`` is a decision of ``real``'s round and player (its values stand for ``real``'s)."""
+        tree = self.tree
+        return bool(
+            node >= 0 and tree.kind[node] == DECISION and int(tree.round[node]) == real.round
+            and int(tree.player[node]) == real.current_player
+        )
 
     def _rebased(self, values: np.ndarray, real: State, node: int, opp: int, me: int, reach: np.ndarray) -> np.ndarray:
         """The opponent's counterfactual values at the abstract ``node`` (whole-hand chips) in the real
