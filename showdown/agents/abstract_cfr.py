@@ -15,10 +15,12 @@ from a pot of ``search_min_pot`` big blinds, default 100), and the turn once the
 blueprint's tree (``turn=off-tree``; ``turn=on`` always), are re-solved at
 decision time (``showdown.agents.search``): at our first decision of the round, and again whenever
 the opponent's action is not in the last solution's tree, within ``budget_ms`` per river decision
-(default 300) and ``turn_budget_ms`` per turn decision (default 400), at most ``search_iterations``
+(default 300) and ``turn_budget_ms`` per turn solve (default 300; the turn gadget's values come on top), at most ``search_iterations``
 CFR+ iterations (default 150). The real pot and the opponent's actual bet are in the subgame, so
-off-tree sizes are answered as they are, not as their translation; at a turn solve's first decision
-no holding folds more often than the blueprint does there (``Search.cap_folds``). When the budget runs out before
+off-tree sizes are answered as they are, not as their translation; both streets' re-solves are safe
+(the resolve gadget with the blueprint's values, the turn's over every river card), and at a turn
+solve's first decision no holding folds more often than the blueprint does there
+(``Search.cap_folds``). When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
@@ -173,6 +175,7 @@ class AbstractCFRAgent(Agent):
         if len(actions) > len(self._actions):
             self._letters = None
         for action in actions[len(self._actions) :]:
+            self._record_searched(view, action)
             self._trail.append((self._node, self._real, self._abstract))
             ahead = not self._abstract.is_terminal and self._abstract.round > self._real.round
             if self.search is not None:
@@ -190,6 +193,22 @@ class AbstractCFRAgent(Agent):
                 self._node = -1
             self._real = self._real.apply(action)
             self._actions.append(action)
+
+    def _record_searched(self, view: View, action: Action) -> None:
+        """Before the walk takes ``action``: if it is ours at a searched decision that ``act`` did not
+        play (an evaluator asking ``policy`` along the hand), every holding's probability of it in the
+        same solve, so that the ranges of later searches follow the strategy we played, not the blueprint."""
+        index = len(self._actions)
+        if self.search is None or index in self._played or self._real.current_player != view.position or self._real.is_terminal:
+            return
+        shown = sum(self.game.num_board_cards[: self._real.round + 1])
+        then = View(view.game, view.position, view.hand, view.public, view.hole, tuple(view.board[:shown]), view.betting)
+        searched = self._searched(then)
+        if searched is not None:
+            solved, node = searched
+            actions = solved.game.actions[node]
+            if action in actions:
+                self._played[index] = solved.strategies[node][actions.index(action)]
 
     def _back_to(self, length: int) -> None:
         """The walk as it was after the hand's first ``length`` actions (kept, not walked again: an

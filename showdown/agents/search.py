@@ -20,11 +20,16 @@ At a turn decision (``turn``; by default in no-limit once the opponent has left 
 tree, ``turn_off_tree``: against an opponent on the tree the blueprint plays the turn at its speed, and
 the exact measurement of ``search_edge`` covers what the river search then gains) the subgame runs to the end of the hand
 (``solvers.turn_subgame``): the turn from the real state, every river card, and the river's betting
-below each, solved by CFR+ sampling two river cards an iteration, from both ranges after every
-action so far and without a gadget yet (the blueprint's values over every river are not computed).
-At a turn solve's first decision facing a bet no holding folds more often than the blueprint does
-facing that action, averaged over its translation (``cap_folds``): cut off by its budget, the turn's
-solve is far from converged, and folded most made hands to small bets the blueprint calls.
+below each, solved by CFR+ sampling two river cards an iteration, with the resolve gadget placed as
+on the river: each opponent holding's alternative is its value when both play the blueprint from the
+abstract turn node to the end of the hand, over every river card (``turn_subgame.strategy_values``,
+the compiled evaluation pass: Brown and Sandholm 2017's safe nested solving). Without it an opponent
+that bets other hands than the blueprint would (LBR, any bot) found the turn's re-solve, whose
+ranges come from the blueprint, more exploitable than the blueprint. In a game of two rounds (Leduc)
+the first is the "turn". At a turn solve's first decision facing a bet no holding folds more often
+than the blueprint does facing that action, averaged over its translation (``cap_folds``): cut off
+by its budget, the turn's solve is far from converged, and folded most made hands to small bets the
+blueprint calls.
 ``off_tree_only`` (``search=off-tree``) searches only once an opponent's action has left the
 blueprint's tree. Earlier streets play the blueprint.
 """
@@ -66,8 +71,9 @@ class Step:
 
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
-    """``budget_ms`` bounds the thinking per decision, ``iterations`` the CFR+ iterations (whichever
-    comes first); a river solve also stops once its exploitability is at most ``target`` times the
+    """``budget_ms`` bounds the thinking per river decision and ``turn_budget_ms`` a turn's solve (the
+    turn gadget's exact values, 50 to 400 ms, come before it), ``iterations`` the CFR+ iterations
+    (whichever comes first); a river solve also stops once its exploitability is at most ``target`` times the
     pot (0: never); ``sizing`` is the re-solved subgame's no-limit raise sizes; ``gadget_margin``
     lowers the gadget's alternatives by that fraction of the pot (a re-solved strategy may then give
     an opponent holding up to that much more than the blueprint did: safety traded for gain);
@@ -80,7 +86,7 @@ class SearchSettings:
     sizing: SubgameSizing = SubgameSizing()
     gadget: str = "blueprint"
     turn: bool = True
-    turn_budget_ms: float = 400.0
+    turn_budget_ms: float = 300.0
     off_tree_only: bool = False
     turn_sizing: SubgameSizing = SubgameSizing((0.5, 1.0), 1)
     turn_river_sizing: SubgameSizing = SubgameSizing((1.0,), 1)
@@ -160,11 +166,11 @@ class Search:
             river_boards(self.holdings, self.holdings.deck[:4], self.holdings.deck)
 
     def applies(self, real: State) -> bool:
-        """The river always; the turn (the next-to-last round, where a board is out) with ``turn`` on."""
+        """The river always; the turn (the next-to-last round) with ``turn`` on."""
         if real.is_terminal:
             return False
         last = real.game.num_rounds - 1
-        return real.round == last or (self.settings.turn and real.round == last - 1 and real.round >= 1)
+        return real.round == last or (self.settings.turn and real.round == last - 1)
 
     def wanted(self, real: State, steps: list[Step], me: int) -> bool:
         """Whether to search at ``real`` (ours to act): ``applies``, and with ``off_tree_only`` (or on the
@@ -195,12 +201,10 @@ class Search:
         if self._ready.is_alive():
             return None  # still loading: the blueprint this time
         if turn:
-            return self._solve_turn(steps, played, real, position, board, deadline)
+            return self._solve_turn(steps, played, real, node, position, board, deadline)
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
-        k = len(steps)
-        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
-            k -= 1  # an off-tree action: the gadget sits at the opponent's decision, its range before it
+        k = self._gadget_step(steps, real, opp)
         reach = _floored(self.ranges(steps[:k], played, board, ranked.blocked), me, ranked.blocked)
         before = None
         if k < len(steps):
@@ -223,33 +227,82 @@ class Search:
         strategies = [None if a is None else _normalised(a) for a in solver.average_strategy()]
         return Solved(real, game, strategies, done, alternatives is not None)
 
+    def _gadget_step(self, steps: list[Step], real: State, opp: int) -> int:
+        """How many of ``steps`` the gadget's ranges follow: all of them, or all but the opponent's last
+        action when it left the tree this round (the gadget then sits at its decision, its range before it)."""
+        k = len(steps)
+        if k and steps[-1].real.round == real.round and steps[-1].real.current_player == opp and not self._on_tree(steps[-1]):
+            k -= 1
+        return k
+
     def _solve_turn(
-        self, steps: list[Step], played: dict[int, np.ndarray], real: State, me: int, board: tuple[int, ...], deadline: float
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, me: int, board: tuple[int, ...],
+        deadline: float,
     ) -> Solved | None:
-        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, from both
-        ranges after every action so far (no gadget: the blueprint's values over every river are not
-        computed yet)."""
+        """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, with the
+        resolve gadget at the last decision on the blueprint's tree: each opponent holding may take
+        instead its value there when both play the blueprint to the end of the hand, every river card
+        (``turn_subgame.strategy_values``; Brown and Sandholm 2017's safe nested solving). Where the
+        blueprint's tree has no node for the hand, without a gadget from both ranges after every action."""
         from showdown.solvers.turn_subgame import TurnSolver, TurnSubgame
 
+        opp = 1 - me
         turn = TurnSubgame.of_state(real, self.holdings, board, self.holdings.deck, self.settings.turn_sizing, self.settings.turn_river_sizing)
         blocked = turn.tables.masks.max(axis=0) == 0
-        reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
+        k = self._gadget_step(steps, real, opp)
+        alternatives = None
+        if self.settings.gadget != "off":
+            reach = _floored(self.ranges(steps[:k], played, board, blocked), me, blocked)
+            at_real, at_node = (steps[k].real, steps[k].node) if k < len(steps) else (real, node)
+            began = time.perf_counter()
+            alternatives = self._turn_alternatives(at_real, at_node, opp, me, reach, board, turn)
+            deadline += time.perf_counter() - began  # the gadget's exact values come on top of the solve's budget
+        if alternatives is None:
+            reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
         if time.perf_counter() >= deadline:
             return None
         seed = int(sum(board) + 53 * len(steps))  # reproducible: the cards dealt to the solver follow the hand
-        solver = TurnSolver(turn, reach, 1 - me, per_iteration=self.settings.rivers_per_iteration, seed=seed)
+        solver = TurnSolver(turn, reach, opp, alternatives, per_iteration=self.settings.rivers_per_iteration, seed=seed)
         if time.perf_counter() >= deadline:
             return None
         done = solver.run(self.settings.iterations, deadline)
         if done < MIN_ITERATIONS:
             return None
         strategies = [None if a is None else _normalised(a) for a in solver.turn_strategy()]
-        return self.cap_folds(Solved(real, turn.game, strategies, done, False), steps, board)
+        return self.cap_folds(Solved(real, turn.game, strategies, done, alternatives is not None), steps, board)
+
+    def _turn_alternatives(
+        self, real: State, node: int, opp: int, me: int, reach: np.ndarray, board: tuple[int, ...], turn: Any,
+    ) -> np.ndarray | None:
+        """Per opponent holding, its value against the blueprint from the turn's ``node`` (the abstract
+        twin of ``real``) to the end of the hand over every river card (its best response with
+        ``gadget=best-response``), in the real pot's chips, less the margin; None off the tree."""
+        from showdown.solvers.turn_subgame import strategy_values, tree_turn
+
+        if not self._twin(real, node):
+            return None
+        sub, order, river_nodes = tree_turn(self.tree, node, turn.cards, turn.tables)
+        every = self.boards.every_bucket(tuple(board), real.round)
+        turn_strategies: list[np.ndarray | None] = [
+            self.strategy.rows(int(order[i]), every)[:, : len(sub.game.children[i])].T if sub.game.kind[i] == DECISION else None
+            for i in range(sub.game.num_nodes)
+        ]
+        river_tables: list[np.ndarray | None] = []
+        for river, nodes in zip(sub.rivers, river_nodes):
+            decisions = [] if river is None else [i for i in range(river.num_nodes) if river.kind[i] == DECISION]
+            river_tables.append(
+                np.concatenate([self.strategy.node_table(int(nodes[i]))[:, : len(river.children[i])] for i in decisions], axis=1)  # type: ignore[union-attr]
+                if decisions else None
+            )
+        buckets = np.stack([self.boards.every_bucket((*board, card), real.round + 1) for card in turn.cards])
+        values = strategy_values(sub, turn_strategies, river_tables, buckets, reach, opp, best_response=self.settings.gadget == "best-response")
+        ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
+        return np.asarray(self._rebased(values[0], real, node, opp, me, reach) - self.settings.gadget_margin * real.pot() * ours)
 
     def cap_folds(self, solved: Solved, steps: list[Step], board: tuple[int, ...]) -> Solved:
         """``solved`` with no holding folding at its root more often than the blueprint does facing the
-        opponent's last action (the excess calls), for the turn: its solve stopped by its budget, 25 to
-        30 CFR+ iterations in 400 ms, is far from converged, and folded most made hands to a quarter-pot
+        opponent's last action (the excess calls), for the turn: its solve stopped by its budget (25 to
+        30 CFR+ iterations in the 400 ms it had before the gadget) is far from converged, and folded most made hands to a quarter-pot
         bet that the blueprint calls (issue 26's cousins of the probes; the river's, 150 iterations of a
         smaller tree, is left as solved). The blueprint's fold is averaged
         over its translation of the action (mapped to a check, or to a call that ends the round, it
@@ -344,10 +397,7 @@ class Search:
         actions there ((1 + actions, H), whole-hand chips rebased from the abstract pot to the real
         one); None off the tree."""
         tree = self.tree
-        if (
-            node < 0 or tree.kind[node] != DECISION or int(tree.round[node]) != real.round
-            or int(tree.player[node]) != real.current_player
-        ):
+        if not self._twin(real, node):
             return None
         sub, order = Subgame.of_tree(tree, node)
         every = self.boards.every_bucket(tuple(board), real.round)
@@ -356,12 +406,23 @@ class Search:
             for i in range(sub.num_nodes)
         ]
         values = counterfactual_values(sub, ranked, opp, strategies, reach, best_response=self.settings.gadget == "best-response")
-        rows = values[[0, *sub.children[0]]]
-        # values count the chips of the whole hand: rebase from the abstract pot at node to the real one
-        spent_abstract = tree.spent[node]
+        return self._rebased(values[[0, *sub.children[0]]], real, node, opp, me, reach)
+
+    def _twin(self, real: State, node: int) -> bool:
+        """Whether the abstract ``node`` is a decision of ``real``'s round and player (its values stand for ``real``'s)."""
+        tree = self.tree
+        return bool(
+            node >= 0 and tree.kind[node] == DECISION and int(tree.round[node]) == real.round
+            and int(tree.player[node]) == real.current_player
+        )
+
+    def _rebased(self, values: np.ndarray, real: State, node: int, opp: int, me: int, reach: np.ndarray) -> np.ndarray:
+        """The opponent's counterfactual values at the abstract ``node`` (whole-hand chips) in the real
+        pot's: rebased from the abstract pot there to the real one."""
+        spent_abstract = self.tree.spent[node]
         scale = real.pot() / max(float(spent_abstract.sum()), 1.0)
         ours = disjoint_reach(self.holdings, reach[me][None, :])[0]
-        return np.asarray(scale * (rows + spent_abstract[opp] * ours) - real.spent[opp] * ours)
+        return np.asarray(scale * (values + spent_abstract[opp] * ours) - real.spent[opp] * ours)
 
     def _ranked_board(self, board: tuple[int, ...]) -> RankedBoard:
         if self._ranked is None or self._ranked[0] != board:

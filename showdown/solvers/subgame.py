@@ -214,6 +214,13 @@ def counterfactual_values(
     values = np.zeros((game.num_nodes, root_reach.shape[-1]), dtype=root_reach.dtype)
     terminals = np.flatnonzero(game.kind != DECISION)
     values[terminals] = terminal_values(game, ranked, player, terminals, reach[terminals, 1 - player])
+    decisions_up(game, player, strategies, values, best_response=best_response)
+    return values
+
+
+def decisions_up(game: Subgame, player: int, strategies: list[np.ndarray | None], values: np.ndarray, *, best_response: bool = False) -> None:
+    """``values`` (nodes, H) at every node with children, from its children's, deepest first: summed at
+    the other player's decisions, at ``player``'s the strategy's average or (``best_response``) the best."""
     for n in range(game.num_nodes - 1, -1, -1):
         kids = game.children[n]
         if not kids:
@@ -227,7 +234,6 @@ def counterfactual_values(
             sigma = strategies[n]
             assert sigma is not None
             values[n] = (sigma * kv).sum(axis=0)
-    return values
 
 
 def best_response_values(
@@ -470,6 +476,7 @@ __all__ = [
     "SubgameSolver",
     "best_response_values",
     "counterfactual_values",
+    "decisions_up",
     "disjoint_reach",
     "public_rows",
     "reaches",

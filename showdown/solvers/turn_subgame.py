@@ -22,11 +22,14 @@ import numpy as np
 
 from showdown.errors import SolverError
 from showdown.games.evaluate import hand_values, values_on_boards
-from showdown.games.state import State
-from showdown.solvers.betting import DECISION, SHOWDOWN
+from showdown.games.state import Action, State
+from showdown.solvers.betting import DECISION, FOLD_END, SHOWDOWN, BettingTree
 from showdown.solvers.holdings import Holdings
-from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, public_rows
+from showdown.solvers.subgame import BoardTables, FlatTree, Subgame, SubgameSizing, SubgameSolver, decisions_up, public_rows
 from showdown.solvers.subgame_kernels import CHANCE
+
+Strategies = list[np.ndarray | None]
+"""Per node of a tree, the acting player's probabilities ((actions, H)), None off decisions."""
 
 
 def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]:
@@ -89,6 +92,121 @@ class TurnSubgame:
         """One over the last cards a pair of holdings leaves."""
         k = int(self.tables.cards.shape[1])
         return 1.0 / (len(self.cards) - 2 * k)
+
+
+def tree_turn(
+    tree: BettingTree, node: int, cards: tuple[int, ...], tables: BoardTables,
+) -> tuple[TurnSubgame, np.ndarray, tuple[np.ndarray, ...]]:
+    """The blueprint's own subtree below ``node`` (an abstract decision of the next-to-last round) as a
+    ``TurnSubgame`` on the last cards ``cards`` (``river_boards``): its turn nodes, each end (a river
+    decision, or a showdown after an all-in) a chance node with the abstract river subtree below; and
+    the abstract node of each turn node and, per end, of each river node (an all-in end: none)."""
+    last = tree.game.num_rounds - 1
+    if tree.kind[node] != DECISION or int(tree.round[node]) != last - 1:
+        raise SolverError("a blueprint's turn subtree starts at a decision of the next-to-last round")
+    order = [node]
+    rows: list[tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[Action, ...]]] = []
+    ends: list[int] = []
+    head = 0
+    while head < len(order):
+        n = order[head]
+        head += 1
+        kind, spent = int(tree.kind[n]), tuple(int(x) for x in tree.spent[n])
+        if kind == DECISION and int(tree.round[n]) == last - 1:
+            kids = []
+            for c in tree.children[n]:
+                if c >= 0:
+                    kids.append(len(order))
+                    order.append(int(c))
+            rows.append((DECISION, int(tree.player[n]), spent, tuple(kids), tree.actions[n]))
+        elif kind == FOLD_END:
+            rows.append((FOLD_END, int(tree.player[n]), spent, (), ()))
+        else:  # the turn's betting is over: the last card comes (a river to bet, or all in)
+            rows.append((CHANCE, -1, spent, (), ()))
+            ends.append(n)
+    rivers = [Subgame.of_tree(tree, n) if tree.kind[n] == DECISION else None for n in ends]
+    river_nodes = tuple(r[1] if r is not None else np.zeros(0, dtype=np.int64) for r in rivers)
+    game = Subgame._of_rows(rows)
+    return TurnSubgame(game, (), tuple(r[0] if r is not None else None for r in rivers), cards, tables), np.array(order), river_nodes
+
+
+def strategy_values(
+    turn: TurnSubgame, turn_strategies: Strategies, river_tables: list[np.ndarray | None], river_buckets: np.ndarray,
+    root_reach: np.ndarray, player: int, *, best_response: bool = False, chunk: int = 8, threads: int = 2,
+) -> np.ndarray:
+    """``player``'s counterfactual values ((turn nodes, H), whole-hand chips as ``SubgameSolver``'s) at
+    the turn's nodes when both play a bucketed strategy over every last card (with ``best_response``,
+    ``player`` best-responds to the other's): ``turn_strategies`` per turn node; per end, the river's
+    strategy rows by bucket (``river_tables[e]``, (buckets, rows): its decisions' actions in node
+    order; None where all are in) and ``river_buckets`` (cards, H) each holding's bucket under each
+    last card. Exact: every last card in the compiled evaluation pass, ``chunk`` cards a pass (a
+    pass's memory holds ``chunk`` rivers per end), the chunks over ``threads`` threads."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    ncards = len(turn.cards)
+    k = max(d for d in range(1, min(chunk, ncards) + 1) if ncards % d == 0)  # every card once, in equal chunks
+    layout = _Layout(turn, k)
+    flat = layout.flat
+    nodes = turn.game.num_nodes
+    turn_rows = int(max((flat.row[n] + flat.count[n] for n in range(nodes) if flat.kind[n] == DECISION), default=0))
+    river_rows = [int(p) for p in layout.per_card[:-1]]
+    offset = np.cumsum([0, *river_rows])[:-1] * k + turn_rows
+    sigma = np.zeros((turn_rows + k * sum(river_rows), root_reach.shape[1]), dtype=np.float32)
+    for n, s in enumerate(turn_strategies[:nodes]):
+        if s is not None:
+            sigma[flat.row[n] : flat.row[n] + s.shape[0]] = s
+    decisions = layout._decisions
+    entry = layout.entry[decisions]
+    flat.row[decisions] = offset[entry] + layout.slot[decisions] * layout.per_card[entry] + layout.rel[decisions]
+    tables = [None if t is None or not river_rows[e] else np.ascontiguousarray(t.T, dtype=np.float32) for e, t in enumerate(river_tables)]
+    pass_ = _EvaluationPass(layout, turn.tables, sigma, tables, offset, root_reach[1 - player], player, best_response)
+    starts = list(range(0, ncards, k))
+    workers = max(1, min(threads, len(starts)))
+    with ThreadPoolExecutor(workers) as pool:
+        parts = list(pool.map(lambda i: pass_.run(starts[i::workers], river_buckets), range(workers)))
+    ends = np.flatnonzero(turn.game.kind == CHANCE)
+    # the turn's own nodes from the ends' values over every card (a best response chooses on their sum)
+    out = parts[0][1].astype(float)
+    out[ends] = sum(p[0] for p in parts) * (k / ncards)
+    decisions_up(turn.game, player, turn_strategies, out, best_response=best_response)
+    return out
+
+
+class _EvaluationPass:
+    """One thread's share of ``strategy_values``: its own arrays, the chunks of cards it is given."""
+
+    def __init__(
+        self, layout: _Layout, tables: BoardTables, sigma: np.ndarray, river_tables: list[np.ndarray | None], offset: np.ndarray,
+        other: np.ndarray, player: int, best_response: bool,
+    ) -> None:
+        self.layout, self.tables, self.sigma, self.river_tables, self.offset = layout, tables, sigma, river_tables, offset
+        self.other = np.asarray(other, dtype=np.float32)
+        self.player, self.best_response = player, best_response
+
+    def run(self, starts: list[int], river_buckets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The ends' values summed over the chunks from ``starts``, and the turn's nodes' of the last."""
+        from showdown.solvers.subgame_kernels import bucket_rows, strategy_pass
+
+        lay, b = self.layout, self.tables
+        f = lay.flat
+        nodes = f.kind.shape[0]
+        hh = self.sigma.shape[1]
+        sigma, board = self.sigma.copy(), f.board.copy()
+        values = np.zeros((nodes, hh), dtype=np.float32)
+        reach = np.zeros((nodes, hh), dtype=np.float32)
+        ends = np.flatnonzero(f.kind[: lay.turn_nodes] == CHANCE)
+        total = np.zeros((len(ends), hh))
+        for start in starts:
+            board[lay._slotted] = start + lay.slot[lay._slotted]
+            for e, table in enumerate(self.river_tables):
+                if table is not None:
+                    bucket_rows(sigma, int(self.offset[e]), table, river_buckets[start : start + lay.k])
+            strategy_pass(
+                f.kind, f.player, f.first, f.count, f.row, board, f.spent, f.weight, b.cards, b.sorted_cards, b.order,
+                b.group_end, b.masks, sigma, reach, values, self.other, self.player, self.best_response,
+            )
+            total += values[ends]
+        return total, values[: lay.turn_nodes]
 
 
 class TurnSolver(SubgameSolver):
@@ -194,6 +312,7 @@ class _Layout:
     def __init__(self, turn: TurnSubgame, k: int) -> None:
         game = turn.game
         self.k = k
+        self.turn_nodes = game.num_nodes
         c = _Columns([int(x) for x in game.kind], [int(x) for x in game.player],
                      [tuple(int(v) for v in x) for x in game.spent], [len(x) for x in game.children])
         c.first = [x[0] if x else -1 for x in game.children]
@@ -235,4 +354,4 @@ class _Layout:
         self.flat.row[d] = self.base[self.entry[d]] + card[d] * self.per_card[self.entry[d]] + self.rel[d]
 
 
-__all__ = ["TurnSolver", "TurnSubgame", "river_boards", "turn_rows"]
+__all__ = ["TurnSolver", "TurnSubgame", "river_boards", "strategy_values", "tree_turn", "turn_rows"]

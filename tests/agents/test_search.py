@@ -372,3 +372,25 @@ def test_a_quarter_pot_turn_bet_is_not_answered_by_folding_made_hands():
             if strength_class(View(NOLIMIT, me, 1, view.public, (a, b), view.board, view.betting)) >= MEDIUM]
     table = agent.range_policy(View.of(state, me, 1), np.array(made))
     assert len(made) > 500 and float(table["f"].mean()) < 0.3
+
+
+def test_leduc_turn_search_is_safe_with_its_gadget(tmp_path):
+    """Issue 26: LBR won more from the searching agent than from its blueprint, through the turn's
+    re-solve, which had no gadget: an opponent's range after its bet came from the blueprint, and
+    one that bets other hands than the blueprint would takes that. In Leduc (whose first round is
+    its next-to-last) the agent's exact exploitability with both rounds re-solved: with the turn's
+    resolve gadget (each opponent holding's blueprint value over every last card) it is below the
+    blueprint's and the river search's alone; without it, far above the blueprint's. The ranges of
+    the river's search follow what the turn's search played, also when an evaluator asks ``policy``
+    rather than ``act`` (before, they followed the blueprint there: 0.52 with the gadget)."""
+    solver = PCSSolver(LEDUC, StrengthAbstraction(LEDUC, 3), exhaustive=True)
+    solver.iterate(40)
+    path = str(solver.strategy().save(tmp_path / "leduc.pcs.npz"))
+    found = {}
+    variants = {"blueprint": {"search": "off"}, "river": {}, "turn": {"turn": "on"}, "unsafe turn": {"turn": "on", "gadget": "off"}}
+    for label, options in variants.items():
+        agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "turn_budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
+        found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
+    print("Leduc strength:3: " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))  # 0.480, 0.175, 0.140, 1.051
+    assert found["turn"] <= found["river"] < found["blueprint"] / 2
+    assert found["unsafe turn"] > found["blueprint"]
