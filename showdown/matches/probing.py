@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,8 @@ from typing import Any
 
 from showdown.evaluation.estimators import Estimator
 from showdown.matches.config import AgentSpec, MatchConfig
+from showdown.matches.kept import read as read_kept
+from showdown.matches.kept import write as write_kept
 
 OPPONENT_OPTIONS: dict[str, dict[str, str]] = {"cfr": {"search": "off"}}
 """Options of the opponents that have some: ``cfr`` is played as its blueprint (no decision-time
@@ -72,8 +73,8 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
 
     name = match_name(bot, opponent, seed, hands)
     kept = folder / f"{name}.opponent.json"  # beside the match's own ``.result.json``, which ``showdown view`` reads
-    if kept.exists():
-        doc = json.loads(kept.read_text(encoding="utf-8"))
+    doc = read_kept(kept, bot)  # only for the same bot and the same showdown (``matches.kept``)
+    if doc is not None:
         return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
     config = MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, duplicate=True,
                          estimator=Estimator.CHANCE, out=folder, name=name, progress=False, force=True, jobs=jobs).check()
@@ -91,9 +92,7 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
     seat = doc["agents"][0]
     result = OpponentResult(opponent, seat["mbb_per_hand"], tuple(seat["ci95_mbb"]), int(doc["hands"]),
                             str(doc["estimator"]), seed)
-    tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(result.to_json()), encoding="utf-8")
-    os.replace(tmp, kept)
+    write_kept(kept, result.to_json(), bot)
     return result
 
 

@@ -9,15 +9,15 @@ once and LBR spreads over ``jobs`` processes, so the cores stay busy.
 
 from __future__ import annotations
 
-import json
 import math
-import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.matches.config import AgentSpec
+from showdown.matches.kept import read as read_kept
+from showdown.matches.kept import write as write_kept
 from showdown.matches.probing import OpponentResult, play_opponent
 
 BASELINES = ("random", "call", "rules", "cfr")
@@ -39,8 +39,8 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
     if not callable(getattr(agent, "policy", None)):
         return None, "the bot has no policy(view): LBR needs its action probabilities"
     kept = folder / f"lbr-{seed}-{hands}-{'+'.join(action_sets).replace('/', '_')}.json"
-    if kept.exists():
-        doc: dict[str, Any] = json.loads(kept.read_text(encoding="utf-8"))
+    doc = read_kept(kept, bot)  # only for the same bot and the same showdown (``matches.kept``)
+    if doc is not None:
         return doc, ""
 
     def tell(done: int, total: int) -> None:
@@ -50,9 +50,7 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
     report = run_lbr_parallel(game, agent=bot.name, options=dict(bot.options), hands=hands, seed=seed, jobs=jobs,
                               action_sets=action_sets, progress=tell)
     doc = report.to_json()
-    tmp = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(doc), encoding="utf-8")
-    os.replace(tmp, kept)
+    write_kept(kept, doc, bot)
     return doc, ""
 
 

@@ -52,3 +52,38 @@ def test_the_cfr_opponent_is_its_blueprint_without_search_and_is_kept_apart(tmp_
     assert "search_off" in match_name(AgentSpec(name="rules"), "cfr", 1, 10)
     result = play_opponent("leduc", AgentSpec(name="rules"), "cfr", hands=10, seed=1, folder=tmp_path)
     assert result.hands == 20 and list(tmp_path.glob("cfr-search_off-vs-rules-1-10*"))
+
+
+def test_a_bot_file_edited_since_is_played_again_not_read_back(tmp_path: Path) -> None:
+    """A kept figure is the bot's as it was: after its file changed (same name, same command), a
+    resume must measure the new bot, not hand back the old one's figure (``matches.kept``)."""
+    bot_file = tmp_path / "bot.py"
+    source = (Path(__file__).parents[2] / "examples" / "my_bot.py").read_text()
+    bot_file.write_text(source)
+    bot = AgentSpec(command=f"{sys.executable} {bot_file}", label="bot")
+    folder = tmp_path / "run"
+    first = play_opponent("kuhn", bot, "call", hands=60, seed=3, folder=folder)
+    kept = next(folder.glob("*.opponent.json"))
+    stamp = kept.stat().st_mtime_ns
+    assert play_opponent("kuhn", bot, "call", hands=60, seed=3, folder=folder) == first  # unchanged: read back
+    assert kept.stat().st_mtime_ns == stamp
+    bot_file.write_text(source + "\n# edited\n")
+    play_opponent("kuhn", bot, "call", hands=60, seed=3, folder=folder)
+    assert kept.stat().st_mtime_ns != stamp  # played again and kept anew
+
+
+def test_a_kept_figure_of_another_showdown_or_unreadable_is_not_read_back(tmp_path: Path) -> None:
+    from showdown.matches import kept
+
+    bot = AgentSpec(name="rules")
+    path = tmp_path / "x.opponent.json"
+    kept.write(path, {"mbb": 1.0}, bot)
+    assert kept.read(path, bot) == {"mbb": 1.0}
+    assert kept.read(path, AgentSpec(name="rules", options={"seed": 1})) is None
+    doc = json.loads(path.read_text())
+    path.write_text(json.dumps({**doc, "fingerprint": "0" * 64}))  # measured by other code or data
+    assert kept.read(path, bot) is None
+    path.write_text(json.dumps({"mbb": 1.0}))  # kept before fingerprints
+    assert kept.read(path, bot) is None
+    path.write_text("{not json")
+    assert kept.read(path, bot) is None
