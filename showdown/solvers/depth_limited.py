@@ -81,7 +81,7 @@ class DepthLimitedSubgame:
             e += kind == CHANCE
         out.extend(row for row, _ in extra)
         board.extend(b for _, b in extra)
-        game = Subgame._of_rows(out)
+        game = Subgame.of_rows(out)
         return cls(game, FlatTree.of(game, board=np.array(board, dtype=np.int64)), tuple(ends), choices)
 
 
@@ -132,7 +132,7 @@ def continuation_values(
             river = turn.rivers[e]
             for c, continuation in enumerate(continuations):
                 if river is None:  # all in: the cards are shown
-                    shown = Subgame._of_rows([(SHOWDOWN, -1, tuple(end.spent), (), ())])
+                    shown = Subgame.of_rows([(SHOWDOWN, -1, tuple(end.spent), (), ())])
                     out[e, c] += pair_values(shown, [None], strength, disjoint)
                 else:
                     out[e, c] += pair_values(river, continuation(e, card), strength, disjoint)

@@ -69,7 +69,7 @@ class Subgame:
         if root.round != root.game.num_rounds - 1:
             raise SolverError("subgames are re-solved in the last betting round only")
         rows, _ = public_rows(root, sizing or SubgameSizing(), None)
-        return cls._of_rows(rows)
+        return cls.of_rows(rows)
 
     @classmethod
     def of_tree(cls, tree: BettingTree, node: int) -> tuple[Subgame, np.ndarray]:
@@ -92,10 +92,11 @@ class Subgame:
                         order.append(int(c))
             spent = tuple(int(x) for x in tree.spent[n])
             rows.append((kind, int(tree.player[n]), spent, tuple(kids), tree.actions[n] if kind == DECISION else ()))
-        return cls._of_rows(rows), np.array(order, dtype=np.int64)
+        return cls.of_rows(rows), np.array(order, dtype=np.int64)
 
     @classmethod
-    def _of_rows(cls, rows: list[Row]) -> Subgame:
+    def of_rows(cls, rows: list[Row]) -> Subgame:
+        """The subgame of ``rows`` (kind, player, spent, children, actions per node), breadth-first."""
         for row in rows:  # breadth-first: a node's children are consecutive (the sweeps slice them)
             assert row[3] == tuple(range(row[3][0], row[3][0] + len(row[3]))) if row[3] else True
         return cls(

@@ -38,7 +38,7 @@ def turn_rows(root: State, sizing: SubgameSizing) -> tuple[Subgame, list[State]]
     if root.is_terminal or root.round != root.game.num_rounds - 2:
         raise SolverError("a turn subgame starts in the next-to-last betting round")
     rows, ends = public_rows(root, sizing, CHANCE)
-    return Subgame._of_rows(rows), ends
+    return Subgame.of_rows(rows), ends
 
 
 def river_boards(holdings: Holdings, board: tuple[int, ...], deck: tuple[int, ...]) -> tuple[tuple[int, ...], BoardTables]:
@@ -126,7 +126,7 @@ def tree_turn(
             ends.append(n)
     rivers = [Subgame.of_tree(tree, n) if tree.kind[n] == DECISION else None for n in ends]
     river_nodes = tuple(r[1] if r is not None else np.zeros(0, dtype=np.int64) for r in rivers)
-    game = Subgame._of_rows(rows)
+    game = Subgame.of_rows(rows)
     return TurnSubgame(game, (), tuple(r[0] if r is not None else None for r in rivers), cards, tables), np.array(order), river_nodes
 
 
@@ -155,7 +155,7 @@ def strategy_values(
     for n, s in enumerate(turn_strategies[:nodes]):
         if s is not None:
             sigma[flat.row[n] : flat.row[n] + s.shape[0]] = s
-    decisions = layout._decisions
+    decisions = layout.decisions
     entry = layout.entry[decisions]
     flat.row[decisions] = offset[entry] + layout.slot[decisions] * layout.per_card[entry] + layout.rel[decisions]
     tables = [None if t is None or not river_rows[e] else np.ascontiguousarray(t.T, dtype=np.float32) for e, t in enumerate(river_tables)]
@@ -197,7 +197,7 @@ class _EvaluationPass:
         ends = np.flatnonzero(f.kind[: lay.turn_nodes] == CHANCE)
         total = np.zeros((len(ends), hh))
         for start in starts:
-            board[lay._slotted] = start + lay.slot[lay._slotted]
+            board[lay.slotted] = start + lay.slot[lay.slotted]
             for e, table in enumerate(self.river_tables):
                 if table is not None:
                     bucket_rows(sigma, int(self.offset[e]), table, river_buckets[start : start + lay.k])
@@ -343,14 +343,14 @@ class _Layout:
             np.array(count, dtype=np.int64), np.array(row, dtype=np.int64), np.zeros(len(kind), dtype=np.int64),
             np.array(spent, dtype=np.float64), np.array(weight), rows,
         )
-        self._slotted = self.slot >= 0
-        self._decisions = self._slotted & (self.rel >= 0)
+        self.slotted = self.slot >= 0
+        self.decisions = self.slotted & (self.rel >= 0)
 
     def deal(self, picks: np.ndarray) -> None:
         """Point the card slots at ``picks`` (indices of the last cards)."""
         card = picks[np.maximum(self.slot, 0)]
-        self.flat.board[self._slotted] = card[self._slotted]
-        d = self._decisions
+        self.flat.board[self.slotted] = card[self.slotted]
+        d = self.decisions
         self.flat.row[d] = self.base[self.entry[d]] + card[d] * self.per_card[self.entry[d]] + self.rel[d]
 
 
