@@ -137,12 +137,13 @@ class AbstractCFRAgent(Agent):
                     f"'showdown solve cfr {game.name or 'GAME'} -o FILE.pcs.npz' and give strategy=FILE.pcs.npz"
                 )
             path = shipped
+        search = search_settings(options, game)  # a bad option fails at once, before the strategy loads
+        legacy = legacy_translation(options, search)
         try:
             strategy = AbstractStrategy.load(Path(path), game)
         except SolverError as exc:
             raise ConfigError(f"agent 'cfr': {exc}") from None
-        search = search_settings(options, game)
-        return cls(game, strategy, seed=options.get("seed"), search=search, legacy_translation=legacy_translation(options, search))
+        return cls(game, strategy, seed=options.get("seed"), search=search, legacy_translation=legacy)
 
     # ------------------------------------------------------------------ following the hand
 
