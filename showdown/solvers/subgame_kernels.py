@@ -189,6 +189,32 @@ def _leaf_values(pairs: np.ndarray, other: np.ndarray, p: int, out: np.ndarray) 
 
 
 @njit(cache=True, nogil=True)
+def _end_value(
+    n: int, kind: np.ndarray, player: np.ndarray, first: np.ndarray, count: np.ndarray, board: np.ndarray,
+    spent: np.ndarray, weight: np.ndarray, cards: np.ndarray, sorted_cards: np.ndarray, order: np.ndarray,
+    group_end: np.ndarray, masks: np.ndarray, other: np.ndarray, p: int, values: np.ndarray, scratch: np.ndarray,
+) -> None:
+    """``p``'s values at fold, showdown or chance node ``n`` into ``values[n]`` (``other``: the other
+    player's reach there; a chance node's children already valued): shared by both passes."""
+    q = 1 - p
+    out = values[n]
+    k = kind[n]
+    if k == FOLD_END:
+        gain = -spent[n, p] if player[n] == p else spent[n, q]
+        fold_values(other, cards, gain, out, scratch[0, : cards.max() + 1])
+    elif k == SHOWDOWN:
+        b = board[n]
+        showdown_values(other, sorted_cards[b], order[b], group_end[b], spent[n, q], spent[n, p], out, scratch)
+    elif k == CHANCE:
+        out[:] = 0.0
+        for a in range(count[n]):
+            c = first[n] + a
+            mask = masks[board[c]]
+            for h in range(out.shape[0]):
+                out[h] += weight[n] * mask[h] * values[c, h]
+
+
+@njit(cache=True, nogil=True)
 def cfr_pass(
     kind: np.ndarray, player: np.ndarray, first: np.ndarray, count: np.ndarray, row: np.ndarray,
     board: np.ndarray, spent: np.ndarray, weight: np.ndarray,
@@ -210,22 +236,11 @@ def cfr_pass(
     q = 1 - p
     for n in range(nodes - 1, -1, -1):
         k = kind[n]
-        out = values[n]
-        if k == FOLD_END:
-            gain = -spent[n, p] if player[n] == p else spent[n, q]
-            fold_values(reach[n, q], cards, gain, out, scratch[0, : cards.max() + 1])
-        elif k == SHOWDOWN:
-            b = board[n]
-            showdown_values(reach[n, q], sorted_cards[b], order[b], group_end[b], spent[n, q], spent[n, p], out, scratch)
-        elif k == CHANCE:
-            out[:] = 0.0
-            for a in range(count[n]):
-                c = first[n] + a
-                mask = masks[board[c]]
-                for h in range(hh):
-                    out[h] += weight[n] * mask[h] * values[c, h]
-        elif k == LEAF:
-            _leaf_values(leaves[board[n]], reach[n, q], p, out)
+        if k == LEAF:
+            _leaf_values(leaves[board[n]], reach[n, q], p, values[n])
+        elif k != DECISION:
+            _end_value(n, kind, player, first, count, board, spent, weight, cards, sorted_cards, order, group_end, masks,
+                       reach[n, q], p, values, scratch)
         else:
             _decision_up(n, first[n], count[n], row[n], player[n] == p, regret, average, sigma, reach[n, p], values, t, best_response)
 
@@ -290,21 +305,9 @@ def strategy_pass(
     reach[0, :] = other_root
     _other_reach_down(kind, player, first, count, row, board, masks, sigma, reach, q)
     for n in range(kind.shape[0] - 1, -1, -1):
-        k = kind[n]
-        out = values[n]
-        if k == FOLD_END:
-            gain = -spent[n, p] if player[n] == p else spent[n, q]
-            fold_values(reach[n], cards, gain, out, scratch[0, : cards.max() + 1])
-        elif k == SHOWDOWN:
-            b = board[n]
-            showdown_values(reach[n], sorted_cards[b], order[b], group_end[b], spent[n, q], spent[n, p], out, scratch)
-        elif k == CHANCE:
-            out[:] = 0.0
-            for a in range(count[n]):
-                c = first[n] + a
-                mask = masks[board[c]]
-                for h in range(hh):
-                    out[h] += weight[n] * mask[h] * values[c, h]
+        if kind[n] != DECISION:
+            _end_value(n, kind, player, first, count, board, spent, weight, cards, sorted_cards, order, group_end, masks,
+                       reach[n], p, values, scratch)
         else:
             _decision_value(values, n, first[n], count[n], row[n], player[n] == p, sigma, best_response)
 
