@@ -228,9 +228,14 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{p}:{line}: not UTF-8 text (byte {raw[exc.start]:#04x}); save the {what} as UTF-8") from None
     try:
         loader = yaml.SafeLoader(text)
         try:

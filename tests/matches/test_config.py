@@ -83,6 +83,15 @@ def test_errors_name_the_file_and_the_key(tmp_path: Path, text: str, message: st
         load_match_config(write(tmp_path, text))
 
 
+@pytest.mark.parametrize("raw", [b"game: caf\xe9\n", b"game: kuhn\n\x00\x01\xff\xfe\n"])
+def test_a_file_that_is_not_utf8_is_one_error_naming_its_line(tmp_path: Path, raw: bytes) -> None:
+    path = tmp_path / "match.yaml"
+    path.write_bytes(raw)
+    line = raw.count(b"\n", 0, raw.index(b"\xe9") if b"\xe9" in raw else raw.index(b"\xff")) + 1
+    with pytest.raises(ConfigError, match=rf"match.yaml:{line}: not UTF-8 text .*save the config file as UTF-8"):
+        load_match_config(path)
+
+
 def test_an_unreadable_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match=r"cannot read config file .*nothing.yaml"):
         load_match_config(tmp_path / "nothing.yaml")
