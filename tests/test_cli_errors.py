@@ -32,6 +32,11 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["hand", "kuhn", "--number", "99999999999"], "expected a hand number from 0 to"),
         (["equity", "AsKs", "AsAd"], "share As"),
         (["equity", "AsAs", "KdKh"], "same card twice"),
+        (["dealer", "m", "kuhn", "4294967296", "0", "a", "b"], "hands: expected a number of hands from 0 to 4294967295"),
+        (["plan", "--difference", "5", "--agents", "rules", "call", "--game", "kuhn", "--pilot-hands", "1" + "0" * 20],
+         "--pilot-hands: expected a number of hands from 1 to 4294967295"),
+        (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
+        (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number >= 0, got -3"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:
@@ -65,8 +70,10 @@ def test_a_no_limit_game_without_stacks_is_refused() -> None:
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["match", "kuhn", "rules", "call", "--hands", "0"], "argument --hands: expected a number >= 1, got 0"),
-        (["match", "kuhn", "rules", "call", "--hands", "-5"], "argument --hands: expected a number >= 1, got -5"),
+        (["match", "kuhn", "rules", "call", "--hands", "0"], "argument --hands: expected a number from 1 to 4294967295, got 0"),
+        (["match", "kuhn", "rules", "call", "--hands", "-5"], "argument --hands: expected a number from 1 to 4294967295, got -5"),
+        # more hands than a log header can hold (a log that verify-log and --resume would refuse)
+        (["match", "kuhn", "rules", "call", "--hands", "99999999999999999999999"], "from 1 to 4294967295"),
         (["match", "kuhn", "rules", "call", "--seed", "abc"], "argument --seed: expected a whole number, got 'abc'"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file"], "out a_file is a file; give a folder"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file/deeper"], "a_file is a file"),

@@ -58,6 +58,9 @@ def whole_number(low: int | None = None, high: int | None = None, what: str = "a
     return parse
 
 
+MAX_HANDS = 2**32 - 1  # protocol.logfile.MAX_HANDS, not imported: every command's start reads this module
+hand_count = whole_number(1, MAX_HANDS, "a number of hands")
+hand_count_or_zero = whole_number(0, MAX_HANDS, "a number of hands")
 positive = whole_number(1)
 non_negative = whole_number(0)
 seed = whole_number(0, 2**32 - 1, "a seed")

@@ -30,7 +30,7 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
                    "filled in (appended when absent), e.g. --command './bot {host} {port}'")
     p.add_argument("--game", default="holdem-nolimit", help="catalog name or .game file (default holdem-nolimit)")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="dealing seed of the first check (default 0)")
-    p.add_argument("--hands", type=argtypes.positive, default=1000, help="hands of the many-hands check (default 1000)")
+    p.add_argument("--hands", type=argtypes.hand_count, default=1000, help="hands of the many-hands check (default 1000)")
     p.add_argument("--t-response-ms", type=argtypes.positive, default=7_000, help="time limit of one reply (default 7000)")
     p.add_argument("--t-per-hand-ms", type=argtypes.positive, default=7_000,
                    help="the bot's time limit in one hand, as the dealer's t_per_hand_ms (default 7000)")

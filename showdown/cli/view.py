@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -45,7 +46,7 @@ def add_view_parsers(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="match output folder, log file, or tournament folder")
     p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the file to write")
-    p.add_argument("--hands", type=int, default=200, help="hands of each match kept for the replayer (default 200)")
+    p.add_argument("--hands", type=argtypes.non_negative, default=200, help="hands of each match kept for the replayer (default 200)")
     p.set_defaults(handler=report_handler)
 
     p = sub.add_parser(
@@ -57,7 +58,7 @@ def add_view_parsers(sub: Any) -> None:
     )
     p.add_argument("game", help="catalog name or .game file (2 players)")
     p.add_argument("agent", help="the opponent: a built-in agent, ./bot.py or module:Class")
-    p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--hands", type=argtypes.hand_count, default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
     p.add_argument("--out", default="out/play", help="folder for the logs (default out/play)")
     p.add_argument("--t-response", type=float, default=300.0, metavar="S", help="your time per action in seconds (default 300)")

@@ -57,8 +57,9 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
     "text,message",
     [
         ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: address, agents, dealer, duplicate"),
-        ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer >= 1, got -3"),
+        ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got -3"),
         ("hands: many\n", r"hands: expected an integer"),
+        ("game: kuhn\nhands: 5000000000\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got 5000000000"),
         ("seed: 1.5\n", r"seed: expected an integer"),
         ("fixed_seats: yes please\n", r"fixed_seats: expected true or false"),
         ("agents: random\n", r"agents: expected a list of agents"),
