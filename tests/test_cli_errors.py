@@ -37,6 +37,13 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
          "--pilot-hands: expected a number of hands from 1 to 4294967295"),
         (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
         (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number >= 0, got -3"),
+        # NaN or infinity where a number is asked: was a traceback or an endless loop
+        (["plan", "--difference", "nan", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
+        (["plan", "--difference", "inf", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
+        (["plan", "--difference", "1e-300", "--agents", "rules", "call", "--game", "kuhn"], "too small to tell from zero"),
+        (["solve", "cfr", "kuhn", "--seconds", "nan"], "--seconds: expected a number of seconds at least 0"),
+        (["solve", "cfr", "kuhn", "--target-exploitability", "nan"], "--target-exploitability: expected an exploitability"),
+        (["play", "kuhn", "rules", "--t-response", "inf"], "--t-response: expected a number of seconds"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:

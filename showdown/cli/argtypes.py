@@ -4,6 +4,7 @@ and a parser whose errors are one line."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -53,6 +54,25 @@ def whole_number(low: int | None = None, high: int | None = None, what: str = "a
             if high is None:
                 raise argparse.ArgumentTypeError(f"expected {what} >= {low}, got {value}")
             raise argparse.ArgumentTypeError(f"expected {what} from {low} to {high}, got {value}")
+        return value
+
+    return parse
+
+
+def real_number(low: float, high: float | None = None, what: str = "a number", above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type`` accepting finite numbers from ``low`` (above it with ``above``) to ``high``:
+    never NaN or infinity, which would make a loop endless or a count meaningless."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        low_ok = value > low if above else value >= low
+        if not (math.isfinite(value) and low_ok and (high is None or value <= high)):
+            bound = f"above {low:g}" if above else f"at least {low:g}"
+            bound += f" and at most {high:g}" if high is not None else ""
+            raise argparse.ArgumentTypeError(f"expected {what} {bound}, got {text!r}")
         return value
 
     return parse

@@ -61,7 +61,7 @@ def add_view_parsers(sub: Any) -> None:
     p.add_argument("--hands", type=argtypes.hand_count, default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
     p.add_argument("--out", default="out/play", help="folder for the logs (default out/play)")
-    p.add_argument("--t-response", type=float, default=300.0, metavar="S", help="your time per action in seconds (default 300)")
+    p.add_argument("--t-response", type=argtypes.real_number(0, 1e6, "a number of seconds"), default=300.0, metavar="S", help="your time per action in seconds (default 300)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the agent")
     _server_args(p)
     p.set_defaults(handler=play_handler)
