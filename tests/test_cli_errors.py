@@ -44,6 +44,10 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["solve", "cfr", "kuhn", "--seconds", "nan"], "--seconds: expected a number of seconds at least 0"),
         (["solve", "cfr", "kuhn", "--target-exploitability", "nan"], "--target-exploitability: expected an exploitability"),
         (["play", "kuhn", "rules", "--t-response", "inf"], "--t-response: expected a number of seconds"),
+        # a port outside 0-65535: was an OverflowError traceback from bind()
+        (["view", ".", "--port", "99999"], "--port: expected a port from 0 to 65535, got 99999"),
+        (["view", ".", "--port", "-1"], "--port: expected a port from 0 to 65535, got -1"),
+        (["agent", "rules", "--game", "kuhn", "127.0.0.1", "70000"], "port: expected a port from 0 to 65535"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:

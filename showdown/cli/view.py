@@ -68,7 +68,7 @@ def add_view_parsers(sub: Any) -> None:
 
 
 def _server_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--port", type=argtypes.port, default=8765, help="port (default 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--public", action="store_true", help="allow listening beyond loopback (the pages show every card)")
 
