@@ -86,7 +86,7 @@ def run_agent_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m showdown agent``: the ``agent`` command on its own (without the other commands' parsers)."""
-    parser = argparse.ArgumentParser(prog="showdown agent", epilog=_EPILOG)
+    parser = argtypes.OneLineParser(prog="showdown agent", epilog=_EPILOG)
     _configure(parser)
     args = parser.parse_args(argv)
     try:
