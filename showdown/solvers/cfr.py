@@ -522,7 +522,7 @@ def load_solver(path: str | Path, game: GameDef | None = None) -> tuple[Solver, 
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             fmt = json.loads(str(data["meta"])).get("format") if "meta" in data else None
-    except (*read_errors(), AttributeError) as exc:
+    except read_errors() + (AttributeError,) as exc:
         raise SolverError(f"{path}: not a CFR checkpoint ({exc})") from None
     if fmt == MULTI_FORMAT:
         return MultiCFRSolver.load(path, game)
