@@ -44,6 +44,10 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["solve", "cfr", "kuhn", "--seconds", "nan"], "--seconds: expected a number of seconds at least 0"),
         (["solve", "cfr", "kuhn", "--target-exploitability", "nan"], "--target-exploitability: expected an exploitability"),
         (["play", "kuhn", "rules", "--t-response", "inf"], "--t-response: expected a number of seconds"),
+        # check-bot: an empty or unreadable command was a traceback; a program that cannot start was every check failed
+        (["check-bot", "--command", "", "--game", "kuhn"], "--command: the command is empty"),
+        (["check-bot", "--command", "sh -c 'x", "--game", "kuhn"], "no closing quotation"),
+        (["check-bot", "--command", "./no_such_bot {{host}} {{port}}", "--game", "kuhn"], "the bot could not be started: ./no_such_bot"),
         # a port outside 0-65535: was an OverflowError traceback from bind()
         (["view", ".", "--port", "99999"], "--port: expected a port from 0 to 65535, got 99999"),
         (["view", ".", "--port", "-1"], "--port: expected a port from 0 to 65535, got -1"),
