@@ -81,9 +81,19 @@ def _pilot_match(args: argparse.Namespace) -> tuple[np.ndarray, Any, str, float 
         values.append(float(record.values[record.seats.index(0)]))
 
     report = run_match(config, on_hand=on_hand, notify=lambda _text: None)
+    stop_if_interrupted(report.stop_signal)
     first = report_json(report)["agents"][0]
     reduction = first.get("variance_reduction")
     return np.array(values), get_game(args.game), first["name"], reduction
+
+
+def stop_if_interrupted(stop_signal: int) -> None:
+    """A pilot match that Ctrl-C or SIGTERM stopped stops the command too (exit 130 or 143), rather
+    than a plan made from the hands played so far."""
+    if stop_signal == 2:  # SIGINT
+        raise KeyboardInterrupt
+    if stop_signal:
+        raise SystemExit(128 + stop_signal)
 
 
 def plan_handler(args: argparse.Namespace) -> int:
@@ -132,4 +142,4 @@ def plan_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_plan_parser", "plan_handler"]
+__all__ = ["add_plan_parser", "plan_handler", "stop_if_interrupted"]
