@@ -105,10 +105,26 @@ def view_handler(args: argparse.Namespace) -> int:
     _check_host(args)
     paths = [Path(p) for p in args.paths]
     catalog = discover(paths)  # a missing path is one line now, not a page later
+    _check_named_logs(catalog, paths)
     if not catalog.matches and not catalog.tournaments:
         print(f"note: no logs or tournaments under {', '.join(map(str, paths))} yet; the page lists them as they appear", file=sys.stderr)
     asyncio.run(_serve_until_stopped(ViewApp(paths), args.host, args.port, "view at"))
     return 0
+
+
+def _check_named_logs(catalog: Any, paths: list[Path]) -> None:
+    """A log file named on the command line that is no log (binary, another format) is one line now,
+    not an error page later; one with no hands yet is fine (its match may be starting)."""
+    from showdown.view.catalog import ViewError
+    from showdown.view.data import match_summary
+
+    named = {p.resolve() for p in paths if p.is_file()}
+    for files in catalog.matches.values():
+        if named & {f.resolve() for f in (files.log, files.jsonl, files.result) if f is not None}:
+            try:
+                match_summary(files)
+            except ViewError:
+                pass
 
 
 def report_handler(args: argparse.Namespace) -> int:
