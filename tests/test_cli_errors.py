@@ -92,6 +92,9 @@ def test_a_no_limit_game_without_stacks_is_refused() -> None:
         (["match", "kuhn", "rules", "call", "--seed", "abc"], "argument --seed: expected a whole number, got 'abc'"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file"], "out a_file is a file; give a folder"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file/deeper"], "a_file is a file"),
+        # a setting given with --resume was silently ignored (the match played on to its own hand count)
+        (["match", "--resume", "out", "--hands", "10"], "--resume plays the killed match on with the settings it was started"),
+        (["match", "--resume", "out", "--fixed-seats", "--t-response", "5"], "--fixed-seats, --t-response cannot change them"),
     ],
 )
 def test_bad_match_arguments_are_one_line_without_the_usage(tmp_path: Path, args: list[str], says: str) -> None:

@@ -132,9 +132,18 @@ def _check_stopping(config: Any) -> None:
 
 def _resume(args: argparse.Namespace) -> int:
     from showdown.matches.runner import load_match_file, run_match
+    from showdown.matches.settings import DEALER_SETTINGS, MATCH_SETTINGS, flag_values
 
     if args.game or args.agents or args.config:
         raise ConfigError("--resume takes the match's own settings: give no game, agents or --config with it")
+    # a setting flag would be ignored (the match is played on as it was started): refused, not silently dropped
+    flags = {s.key: s.flag for s in (*MATCH_SETTINGS, *DEALER_SETTINGS)}
+    given = [flags[k] for k in (*flag_values(args, MATCH_SETTINGS, "match"), *flag_values(args, DEALER_SETTINGS, "match"))
+             if k != "progress"]
+    if given or args.options or args.no_log:
+        named = ", ".join(str(f) for f in given) or ("-o" if args.options else "--no-log")
+        raise ConfigError(f"--resume plays the killed match on with the settings it was started with (its .match.json): "
+                          f"{named} cannot change them; give --resume alone (a different match: run it without --resume)")
     report = run_match(load_match_file(args.resume_from))
     _print_report(report, args)
     return exit_status(report)
