@@ -49,6 +49,11 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["check-bot", "--command", "sh -c 'x", "--game", "kuhn"], "no closing quotation"),
         (["check-bot", "--command", "./no_such_bot {{host}} {{port}}", "--game", "kuhn"], "the bot could not be started: ./no_such_bot"),
         # a port outside 0-65535: was an OverflowError traceback from bind()
+        (["match", "kuhn", "rules", "call", "--view", "--view-port", "99999"], "--view-port: expected a port from 0 to 65535"),
+        # LBR of 10^20 hands built a list of 10^18 chunks (memory without end); a seed beyond 32 bits
+        (["exploit", "--lbr", "--agent", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands from 2 to"),
+        (["scorecard", "rules", "--game", "kuhn", "--hands", "1" + "0" * 17], "--hands: expected a number of hands from 2 to"),
+        (["verify-log", "x.log", "--seed", "1" + "0" * 20], "--seed: expected a seed from 0 to 4294967295"),
         (["view", ".", "--port", "99999"], "--port: expected a port from 0 to 65535, got 99999"),
         (["view", ".", "--port", "-1"], "--port: expected a port from 0 to 65535, got -1"),
         (["agent", "rules", "--game", "kuhn", "127.0.0.1", "70000"], "port: expected a port from 0 to 65535"),

@@ -85,3 +85,4 @@ positive = whole_number(1)
 non_negative = whole_number(0)
 seed = whole_number(0, 2**32 - 1, "a seed")
 port = whole_number(0, 65535, "a port")
+sampled_hands = whole_number(2, 10**8, "a number of hands")  # sampled work (LBR, a scorecard's deals): 10^8 is days of it

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["COMMAND_FLAGS", "add_match_parser", "match_config", "run_match_command"]
@@ -72,7 +73,7 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--view", action="store_true",
                    help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "
                    "until Ctrl-C after the match (needs pip install 'showdown-poker[view]')")
-    p.add_argument("--view-port", type=int, default=0, metavar="PORT", help="port of --view (default: a free one)")
+    p.add_argument("--view-port", type=argtypes.port, default=0, metavar="PORT", help="port of --view (default: a free one)")
     p.set_defaults(handler=run_match_command)
     return p
 
