@@ -134,10 +134,14 @@ def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs:
     if isinstance(given.get("out"), Path):
         given["out"] = str(given["out"])
     checked = match_settings(given, Where("run_match"))
+    if not isinstance(game, (str, Path)):
+        raise ConfigError(f"run_match: game: expected a catalog name or a .game file, got {type(game).__name__} {game!r:.40}")
+    if isinstance(agents, (str, bytes, Mapping)) or not isinstance(agents, Sequence):
+        raise ConfigError(f"run_match: agents: expected a list with one agent per seat, like ['rules', 'call'], got {agents!r:.60}")
     specs = tuple(_spec(a, f"agent {i + 1}") for i, a in enumerate(agents))
     checked.setdefault("progress", False)
     checked["out"] = checked.get("out", Path("out")) if logs else None
-    return replace(MatchConfig(game=game, agents=specs), **checked).check()
+    return replace(MatchConfig(game=str(game), agents=specs), **checked).check()
 
 
 def _logs_exist(exc: LogExistsError) -> LogExistsError:
@@ -189,6 +193,8 @@ def run_tournament(
     from showdown.matches.tournament import run_tournament as run
     from showdown.matches.tournament_config import load_tournament_config, parse_tournament_config
 
+    if not isinstance(config, (str, Path, Mapping)):
+        raise ConfigError(f"run_tournament: expected a YAML file's path or a mapping of its keys, got {type(config).__name__}")
     if isinstance(config, Mapping):
         from showdown.matches.config import Where
 

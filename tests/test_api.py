@@ -101,3 +101,16 @@ def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     r = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60, check=False)
     assert r.returncode == 0 and r.stdout.strip() == "showdown.api", r.stderr
+
+
+@pytest.mark.parametrize(("call", "says"), [
+    (lambda: showdown.run_match("kuhn", "rules", hands=2, logs=False), r"agents: expected a list with one agent per seat"),
+    (lambda: showdown.run_match(5, ["rules", "call"], hands=2, logs=False), r"game: expected a catalog name or a .game file, got int"),
+    (lambda: showdown.run_tournament(42), r"run_tournament: expected a YAML file's path or a mapping"),
+    (lambda: showdown.run_tournament(["kuhn"]), r"run_tournament: expected a YAML file's path or a mapping"),
+])
+def test_arguments_of_the_wrong_kind_say_what_was_expected(call, says):
+    from showdown.errors import ConfigError
+
+    with pytest.raises(ConfigError, match=says):  # was: "5 agents were given" (the string's letters), a TypeError
+        call()

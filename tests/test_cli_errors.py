@@ -32,6 +32,31 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["hand", "kuhn", "--number", "99999999999"], "expected a hand number from 0 to"),
         (["equity", "AsKs", "AsAd"], "share As"),
         (["equity", "AsAs", "KdKh"], "same card twice"),
+        (["dealer", "m", "kuhn", "4294967296", "0", "a", "b"], "hands: expected a number of hands from 0 to 4294967295"),
+        (["plan", "--difference", "5", "--agents", "rules", "call", "--game", "kuhn", "--pilot-hands", "1" + "0" * 20],
+         "--pilot-hands: expected a number of hands from 1 to 4294967295"),
+        (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
+        (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number >= 0, got -3"),
+        # NaN or infinity where a number is asked: was a traceback or an endless loop
+        (["plan", "--difference", "nan", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
+        (["plan", "--difference", "inf", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
+        (["plan", "--difference", "1e-300", "--agents", "rules", "call", "--game", "kuhn"], "too small to tell from zero"),
+        (["solve", "cfr", "kuhn", "--seconds", "nan"], "--seconds: expected a number of seconds at least 0"),
+        (["solve", "cfr", "kuhn", "--target-exploitability", "nan"], "--target-exploitability: expected an exploitability"),
+        (["play", "kuhn", "rules", "--t-response", "inf"], "--t-response: expected a number of seconds"),
+        # check-bot: an empty or unreadable command was a traceback; a program that cannot start was every check failed
+        (["check-bot", "--command", "", "--game", "kuhn"], "--command: the command is empty"),
+        (["check-bot", "--command", "sh -c 'x", "--game", "kuhn"], "no closing quotation"),
+        (["check-bot", "--command", "./no_such_bot {{host}} {{port}}", "--game", "kuhn"], "the bot could not be started: ./no_such_bot"),
+        # a port outside 0-65535: was an OverflowError traceback from bind()
+        (["match", "kuhn", "rules", "call", "--view", "--view-port", "99999"], "--view-port: expected a port from 0 to 65535"),
+        # LBR of 10^20 hands built a list of 10^18 chunks (memory without end); a seed beyond 32 bits
+        (["exploit", "--lbr", "--agent", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands from 2 to"),
+        (["scorecard", "rules", "--game", "kuhn", "--hands", "1" + "0" * 17], "--hands: expected a number of hands from 2 to"),
+        (["verify-log", "x.log", "--seed", "1" + "0" * 20], "--seed: expected a seed from 0 to 4294967295"),
+        (["view", ".", "--port", "99999"], "--port: expected a port from 0 to 65535, got 99999"),
+        (["view", ".", "--port", "-1"], "--port: expected a port from 0 to 65535, got -1"),
+        (["agent", "rules", "--game", "kuhn", "127.0.0.1", "70000"], "port: expected a port from 0 to 65535"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:
@@ -65,11 +90,16 @@ def test_a_no_limit_game_without_stacks_is_refused() -> None:
 @pytest.mark.parametrize(
     "args, says",
     [
-        (["match", "kuhn", "rules", "call", "--hands", "0"], "argument --hands: expected a number >= 1, got 0"),
-        (["match", "kuhn", "rules", "call", "--hands", "-5"], "argument --hands: expected a number >= 1, got -5"),
+        (["match", "kuhn", "rules", "call", "--hands", "0"], "argument --hands: expected a number from 1 to 4294967295, got 0"),
+        (["match", "kuhn", "rules", "call", "--hands", "-5"], "argument --hands: expected a number from 1 to 4294967295, got -5"),
+        # more hands than a log header can hold (a log that verify-log and --resume would refuse)
+        (["match", "kuhn", "rules", "call", "--hands", "99999999999999999999999"], "from 1 to 4294967295"),
         (["match", "kuhn", "rules", "call", "--seed", "abc"], "argument --seed: expected a whole number, got 'abc'"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file"], "out a_file is a file; give a folder"),
         (["match", "kuhn", "rules", "call", "--hands", "10", "--out", "a_file/deeper"], "a_file is a file"),
+        # a setting given with --resume was silently ignored (the match played on to its own hand count)
+        (["match", "--resume", "out", "--hands", "10"], "--resume plays the killed match on with the settings it was started"),
+        (["match", "--resume", "out", "--fixed-seats", "--t-response", "5"], "--fixed-seats, --t-response cannot change them"),
     ],
 )
 def test_bad_match_arguments_are_one_line_without_the_usage(tmp_path: Path, args: list[str], says: str) -> None:

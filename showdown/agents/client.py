@@ -19,6 +19,7 @@ import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from showdown.agents.base import Agent, View
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
@@ -307,6 +308,19 @@ async def play_async(
     return session.close()
 
 
+class _BotParser(argparse.ArgumentParser):
+    """A bot's command line, whose usage errors are one line (as the ``showdown`` commands')."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+
+
+def _port(text: str) -> int:
+    if not (text.isascii() and text.isdigit() and int(text) <= 65535):
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
+    return int(text)
+
+
 def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None = None) -> int:
     """Entry point for a bot script: ``python my_bot.py [--game GAME] HOST PORT``.
 
@@ -314,10 +328,10 @@ def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None 
     from ``--game`` or the ``SHOWDOWN_GAME`` environment variable (``showdown match`` sets it).
     Returns the exit status (also usable as ``sys.exit(run_bot(MyBot))``).
     """
-    parser = argparse.ArgumentParser(description="Play a poker bot against an ACPC dealer.")
+    parser = _BotParser(description="Play a poker bot against an ACPC dealer.")
     parser.add_argument("--game", help=f"catalog name or .game file (default: ${GAME_ENV})")
     parser.add_argument("host")
-    parser.add_argument("port", type=int)
+    parser.add_argument("port", type=_port)
     args = parser.parse_args(argv)
     try:
         game = resolve_game(args.game)

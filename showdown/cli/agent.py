@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError, ShowdownError
 
 __all__ = ["add_agent_parser", "run_agent_command", "parse_option", "main"]
@@ -37,7 +38,7 @@ def parse_option(text: str) -> tuple[str, Any]:
 def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="agent name (random, call, bluff, rules, ...), or package.module:Class")
     p.add_argument("host", help="dealer host")
-    p.add_argument("port", type=int, help="dealer port for this seat")
+    p.add_argument("port", type=argtypes.port, help="dealer port for this seat")
     p.add_argument("--game", help="catalog name or .game file (default: $SHOWDOWN_GAME)")
     p.add_argument("--seed", type=int, help="seed for the agent's randomness")
     p.add_argument(
@@ -85,7 +86,7 @@ def run_agent_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m showdown agent``: the ``agent`` command on its own (without the other commands' parsers)."""
-    parser = argparse.ArgumentParser(prog="showdown agent", epilog=_EPILOG)
+    parser = argtypes.OneLineParser(prog="showdown agent", epilog=_EPILOG)
     _configure(parser)
     args = parser.parse_args(argv)
     try:

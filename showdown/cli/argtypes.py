@@ -4,6 +4,7 @@ and a parser whose errors are one line."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -58,6 +59,30 @@ def whole_number(low: int | None = None, high: int | None = None, what: str = "a
     return parse
 
 
+def real_number(low: float, high: float | None = None, what: str = "a number", above: bool = False) -> Callable[[str], float]:
+    """An argparse ``type`` accepting finite numbers from ``low`` (above it with ``above``) to ``high``:
+    never NaN or infinity, which would make a loop endless or a count meaningless."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        low_ok = value > low if above else value >= low
+        if not (math.isfinite(value) and low_ok and (high is None or value <= high)):
+            bound = f"above {low:g}" if above else f"at least {low:g}"
+            bound += f" and at most {high:g}" if high is not None else ""
+            raise argparse.ArgumentTypeError(f"expected {what} {bound}, got {text!r}")
+        return value
+
+    return parse
+
+
+MAX_HANDS = 2**32 - 1  # protocol.logfile.MAX_HANDS, not imported: every command's start reads this module
+hand_count = whole_number(1, MAX_HANDS, "a number of hands")
+hand_count_or_zero = whole_number(0, MAX_HANDS, "a number of hands")
 positive = whole_number(1)
 non_negative = whole_number(0)
 seed = whole_number(0, 2**32 - 1, "a seed")
+port = whole_number(0, 65535, "a port")
+sampled_hands = whole_number(2, 10**8, "a number of hands")  # sampled work (LBR, a scorecard's deals): 10^8 is days of it

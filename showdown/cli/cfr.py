@@ -26,6 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
+from showdown.cli import argtypes
 from showdown.errors import SolverError
 
 DEFAULT_ITERATIONS = 1000
@@ -64,9 +65,9 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
         "Monte Carlo), es (external-sampling Monte Carlo)",
     )
     parser.add_argument("--iterations", "-n", type=int, metavar="N", help="stop after N iterations in total")
-    parser.add_argument("--seconds", type=float, metavar="T", help="stop after T seconds of solving in this run")
+    parser.add_argument("--seconds", type=argtypes.real_number(0, 1e9, "a number of seconds"), metavar="T", help="stop after T seconds of solving in this run")
     parser.add_argument(
-        "--target-exploitability", type=float, metavar="E", dest="target",
+        "--target-exploitability", type=argtypes.real_number(0, what="an exploitability"), metavar="E", dest="target",
         help="stop once the average strategy is at most E chips per hand exploitable",
     )
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
@@ -96,7 +97,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     )
     abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2; wide: 3)")
     abstract.add_argument("--sample-boards", action="store_true", help="sample one board per iteration even in small games")
-    abstract.add_argument("--every", type=float, default=10.0, metavar="S", help="seconds between progress lines and checkpoints (default 10)")
+    abstract.add_argument("--every", type=argtypes.real_number(0, 1e9, "a number of seconds", above=True), default=10.0, metavar="S", help="seconds between progress lines and checkpoints (default 10)")
     parser.set_defaults(handler=cfr_handler)
 
 

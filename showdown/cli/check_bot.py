@@ -30,7 +30,7 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
                    "filled in (appended when absent), e.g. --command './bot {host} {port}'")
     p.add_argument("--game", default="holdem-nolimit", help="catalog name or .game file (default holdem-nolimit)")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="dealing seed of the first check (default 0)")
-    p.add_argument("--hands", type=argtypes.positive, default=1000, help="hands of the many-hands check (default 1000)")
+    p.add_argument("--hands", type=argtypes.hand_count, default=1000, help="hands of the many-hands check (default 1000)")
     p.add_argument("--t-response-ms", type=argtypes.positive, default=7_000, help="time limit of one reply (default 7000)")
     p.add_argument("--t-per-hand-ms", type=argtypes.positive, default=7_000,
                    help="the bot's time limit in one hand, as the dealer's t_per_hand_ms (default 7000)")
@@ -51,12 +51,14 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
     from showdown.matches.agent_words import agent_from_word
     from showdown.matches.bot_checks import checks_for
     from showdown.matches.check_bot import BotProgram, run_check_bot
-    from showdown.matches.config import AgentSpec
+    from showdown.matches.config import AgentSpec, check_command
     from showdown.matches.sandbox import Limits
 
     if (args.bot is None) == (args.bot_command is None):
         raise ConfigError("name the bot to check: a built-in name, a bot file, module:Class, or --command 'CMD {host} {port}'")
-    spec = AgentSpec(command=args.bot_command) if args.bot_command else agent_from_word(args.bot)
+    if args.bot_command is not None:
+        check_command(args.bot_command, "--command")
+    spec = AgentSpec(command=args.bot_command) if args.bot_command is not None else agent_from_word(args.bot)
     if spec.name is not None and ":" not in spec.name and not is_known_agent(spec.name):
         raise ConfigError(f"unknown agent {spec.name!r}: give a built-in name (showdown agent --help), a bot file, or module:Class")
     game = get_game(args.game)

@@ -68,7 +68,9 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
         elif name not in FLAG_OPTIONS or eq:
             return None
     seats = len(positionals) - POSITIONALS
-    if seats < 2 or not all(p.isdigit() for p in positionals[2:POSITIONALS]):
+    # hands and seed: whole numbers the full parser will take (a 32-bit count and seed, as the reference's)
+    if seats < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 10 and int(p) <= 0xFFFFFFFF
+                            for p in positionals[2:POSITIONALS]):
         return None
     return seats, values
 

@@ -140,7 +140,7 @@ def _add_builtin_commands(sub: Subparsers) -> None:
     )
     p.add_argument("logs", nargs="+", metavar="LOGFILE")
     p.add_argument("--game", help="game file or catalog name (default: from the log header)")
-    p.add_argument("--seed", type=int, help="dealing seed (default: from the log header)")
+    p.add_argument("--seed", type=argtypes.seed, help="dealing seed (default: from the log header)")
     p.add_argument("--partial", action="store_true",
                    help="accept a match that stopped early (fewer hands than the header asks for, no SCORE line)")
     p.set_defaults(handler=_verify_log)

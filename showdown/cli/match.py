@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["COMMAND_FLAGS", "add_match_parser", "match_config", "run_match_command"]
@@ -72,7 +73,7 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--view", action="store_true",
                    help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "
                    "until Ctrl-C after the match (needs pip install 'showdown-poker[view]')")
-    p.add_argument("--view-port", type=int, default=0, metavar="PORT", help="port of --view (default: a free one)")
+    p.add_argument("--view-port", type=argtypes.port, default=0, metavar="PORT", help="port of --view (default: a free one)")
     p.set_defaults(handler=run_match_command)
     return p
 
@@ -132,9 +133,18 @@ def _check_stopping(config: Any) -> None:
 
 def _resume(args: argparse.Namespace) -> int:
     from showdown.matches.runner import load_match_file, run_match
+    from showdown.matches.settings import DEALER_SETTINGS, MATCH_SETTINGS, flag_values
 
     if args.game or args.agents or args.config:
         raise ConfigError("--resume takes the match's own settings: give no game, agents or --config with it")
+    # a setting flag would be ignored (the match is played on as it was started): refused, not silently dropped
+    flags = {s.key: s.flag for s in (*MATCH_SETTINGS, *DEALER_SETTINGS)}
+    given = [flags[k] for k in (*flag_values(args, MATCH_SETTINGS, "match"), *flag_values(args, DEALER_SETTINGS, "match"))
+             if k != "progress"]
+    if given or args.options or args.no_log:
+        named = ", ".join(str(f) for f in given) or ("-o" if args.options else "--no-log")
+        raise ConfigError(f"--resume plays the killed match on with the settings it was started with (its .match.json): "
+                          f"{named} cannot change them; give --resume alone (a different match: run it without --resume)")
     report = run_match(load_match_file(args.resume_from))
     _print_report(report, args)
     return exit_status(report)

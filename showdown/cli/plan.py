@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 
@@ -28,13 +29,13 @@ def add_plan_parser(sub: Any) -> None:
     )
     p.add_argument("--game", help="catalog name or .game file (default: from the pilot logs)")
     what = p.add_mutually_exclusive_group(required=True)
-    what.add_argument("--difference", type=float, metavar="D", help="the win rate to detect, chips per 100 hands")
-    what.add_argument("--difference-mbb", type=float, metavar="M", help="the win rate to detect, mbb per hand")
+    what.add_argument("--difference", type=argtypes.real_number(0, 1e12, "a win rate", above=True), metavar="D", help="the win rate to detect, chips per 100 hands")
+    what.add_argument("--difference-mbb", type=argtypes.real_number(0, 1e12, "a win rate", above=True), metavar="M", help="the win rate to detect, mbb per hand")
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--pilot", nargs="+", metavar="LOG", help="logs of earlier hands (.log or .jsonl)")
     src.add_argument("--agents", nargs=2, metavar="AGENT", help="play a pilot match between these two agents now")
     p.add_argument("--agent", help="with --pilot: the player whose win rate is planned (default: the first)")
-    p.add_argument("--pilot-hands", type=int, default=2000, help="hands of the pilot match (default 2000)")
+    p.add_argument("--pilot-hands", type=argtypes.hand_count, default=2000, help="hands of the pilot match (default 2000)")
     p.add_argument("--seed", type=int, default=0, help="seed of the pilot match and of the simulation (default 0)")
     p.add_argument("--power", type=float, default=0.8, help="chance of telling the difference apart (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="error rate when there is no difference (default 0.05)")
@@ -80,9 +81,19 @@ def _pilot_match(args: argparse.Namespace) -> tuple[np.ndarray, Any, str, float 
         values.append(float(record.values[record.seats.index(0)]))
 
     report = run_match(config, on_hand=on_hand, notify=lambda _text: None)
+    stop_if_interrupted(report.stop_signal)
     first = report_json(report)["agents"][0]
     reduction = first.get("variance_reduction")
     return np.array(values), get_game(args.game), first["name"], reduction
+
+
+def stop_if_interrupted(stop_signal: int) -> None:
+    """A pilot match that Ctrl-C or SIGTERM stopped stops the command too (exit 130 or 143), rather
+    than a plan made from the hands played so far."""
+    if stop_signal == 2:  # SIGINT
+        raise KeyboardInterrupt
+    if stop_signal:
+        raise SystemExit(128 + stop_signal)
 
 
 def plan_handler(args: argparse.Namespace) -> int:
@@ -131,4 +142,4 @@ def plan_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_plan_parser", "plan_handler"]
+__all__ = ["add_plan_parser", "plan_handler", "stop_if_interrupted"]

@@ -10,15 +10,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 
 def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("bot", metavar="BOT", help="a built-in agent, a bot file, module:Class, or a command line (quoted)")
     parser.add_argument("--game", required=True, help="a 2-player catalog game or .game file")
-    parser.add_argument("--hands", type=int, default=2000, help="deals per duplicate match (each played in both seatings; default 2000)")
-    parser.add_argument("--lbr-hands", type=int, default=None, help="LBR hands per action set (default: twice --hands)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of every match and of LBR (default 0)")
+    parser.add_argument("--hands", type=argtypes.sampled_hands, default=2000, help="deals per duplicate match (each played in both seatings; default 2000)")
+    parser.add_argument("--lbr-hands", type=argtypes.sampled_hands, default=None, help="LBR hands per action set (default: twice --hands)")
+    parser.add_argument("--seed", type=argtypes.seed, default=0, help="seed of every match and of LBR (default 0)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: the number of cores)")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE.html", help="also write the scorecard as an HTML page")
     parser.add_argument("--out", type=Path, metavar="DIR", help="folder of the logs and kept results (default out/scorecard-BOT-GAME); "
@@ -30,7 +31,7 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
                         "pilot does not decide (interval holding 0, or a win that could be the exploitability bound) is "
                         "played again to a 95%% half-width of MBB mbb/hand, the deals fixed from the pilot's spread (Stein's "
                         "two-stage procedure); a decided one keeps its pilot's interval (e.g. --precision 150)")
-    parser.add_argument("--max-hands", type=int, default=100_000, metavar="N", help="--precision: at most N deals a match "
+    parser.add_argument("--max-hands", type=argtypes.sampled_hands, default=100_000, metavar="N", help="--precision: at most N deals a match "
                         "(default 100000); a match that would need more says its interval is wider than asked")
     parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
     parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")

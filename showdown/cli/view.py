@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from showdown.cli import argtypes
 from showdown.errors import ConfigError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -45,7 +46,7 @@ def add_view_parsers(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="match output folder, log file, or tournament folder")
     p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the file to write")
-    p.add_argument("--hands", type=int, default=200, help="hands of each match kept for the replayer (default 200)")
+    p.add_argument("--hands", type=argtypes.non_negative, default=200, help="hands of each match kept for the replayer (default 200)")
     p.set_defaults(handler=report_handler)
 
     p = sub.add_parser(
@@ -57,17 +58,17 @@ def add_view_parsers(sub: Any) -> None:
     )
     p.add_argument("game", help="catalog name or .game file (2 players)")
     p.add_argument("agent", help="the opponent: a built-in agent, ./bot.py or module:Class")
-    p.add_argument("--hands", type=int, default=100, help="hands to play (default 100)")
+    p.add_argument("--hands", type=argtypes.hand_count, default=100, help="hands to play (default 100)")
     p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
     p.add_argument("--out", default="out/play", help="folder for the logs (default out/play)")
-    p.add_argument("--t-response", type=float, default=300.0, metavar="S", help="your time per action in seconds (default 300)")
+    p.add_argument("--t-response", type=argtypes.real_number(0, 1e6, "a number of seconds"), default=300.0, metavar="S", help="your time per action in seconds (default 300)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the agent")
     _server_args(p)
     p.set_defaults(handler=play_handler)
 
 
 def _server_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--port", type=argtypes.port, default=8765, help="port (default 8765; 0 picks a free one)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--public", action="store_true", help="allow listening beyond loopback (the pages show every card)")
 
@@ -104,10 +105,26 @@ def view_handler(args: argparse.Namespace) -> int:
     _check_host(args)
     paths = [Path(p) for p in args.paths]
     catalog = discover(paths)  # a missing path is one line now, not a page later
+    _check_named_logs(catalog, paths)
     if not catalog.matches and not catalog.tournaments:
         print(f"note: no logs or tournaments under {', '.join(map(str, paths))} yet; the page lists them as they appear", file=sys.stderr)
     asyncio.run(_serve_until_stopped(ViewApp(paths), args.host, args.port, "view at"))
     return 0
+
+
+def _check_named_logs(catalog: Any, paths: list[Path]) -> None:
+    """A log file named on the command line that is no log (binary, another format) is one line now,
+    not an error page later; one with no hands yet is fine (its match may be starting)."""
+    from showdown.view.catalog import ViewError
+    from showdown.view.data import match_summary
+
+    named = {p.resolve() for p in paths if p.is_file()}
+    for files in catalog.matches.values():
+        if named & {f.resolve() for f in (files.log, files.jsonl, files.result) if f is not None}:
+            try:
+                match_summary(files)
+            except ViewError:
+                pass
 
 
 def report_handler(args: argparse.Namespace) -> int:

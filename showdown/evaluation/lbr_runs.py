@@ -275,7 +275,7 @@ def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) 
         for task in tasks:
             take(_chunk(task))
         return
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:  # no idle process per surplus job
         for result in pool.imap_unordered(_chunk, tasks):
             take(result)
 

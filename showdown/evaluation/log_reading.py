@@ -129,6 +129,8 @@ def read_logs(
     labels = [_game_of_file(p) for p in files]
     if game is None:
         game = _resolve_game(labels[0], files[0]) if labels[0] else None
+    else:
+        _check_given_game(files, labels, game)
     _check_one_game(files, labels, game)
     encoder = encoder_for(game) if (encoder_for is not None and game is not None) else None
     corrector = None
@@ -192,6 +194,16 @@ def _check_one_game(files: list[Path], labels: list[str | None], game: GameDef |
         raise ShowdownError(
             f"{path} is a log of {label!r} but {files[0]} is one of {first!r}: analyze the games separately"
         )
+
+
+def _check_given_game(files: list[Path], labels: list[str | None], game: GameDef) -> None:
+    """A game given for logs that name another is refused: their hands would be read as the wrong
+    game's (Kuhn's one card as hold'em's two) and the figures would mean nothing."""
+    for path, label in zip(files, labels):
+        named = _resolve_game(label, path) if label else None
+        if named is not None and named != game:
+            raise ShowdownError(f"{path} is a log of {named.name or label!r}, not {game.name or 'the game given'}: "
+                                f"drop --game (the log names its game) or give the game it was played in")
 
 
 def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:

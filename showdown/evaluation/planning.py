@@ -81,12 +81,20 @@ class Plan:
         return (hi - lo) / 2 / self.anytime_median
 
 
+MAX_ROOT = 1e9
+"""The square root of the most hands a plan may ask for (1e18: a hand count a log can still hold)."""
+
+
 def fixed_sample_hands(sd: float, delta: float, alpha: float = 0.05, power: float = 0.8) -> int:
     """Hands for a two-sided level-``alpha`` test to detect a mean of ``delta`` with ``power``."""
-    if delta <= 0:
-        raise ShowdownError("the difference to detect must be above zero")
+    if not (math.isfinite(delta) and delta > 0):
+        raise ShowdownError(f"the difference to detect must be a number above zero, got {delta!r}")
     z = NormalDist().inv_cdf(1 - alpha / 2) + NormalDist().inv_cdf(power)
-    return max(2, math.ceil((z * sd / delta) ** 2))
+    root = z * sd / delta
+    if not root <= MAX_ROOT:  # NaN too
+        raise ShowdownError(f"a difference of {delta:g} a hand is too small to tell from zero with a spread of {sd:g} "
+                            f"a hand: it would take more than {MAX_ROOT**2:.0e} hands")
+    return max(2, math.ceil(root**2))
 
 
 def stopping_hands(

@@ -80,6 +80,8 @@ def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None =
     audit = _Audit(p, game, seed)
     try:
         with f:
+            if f.peek(1) == b"":  # no header, no hand: a wrong file, not a match that stopped early
+                raise ShowdownError(f"{p} is empty: not a match log (give the .log a dealer or showdown match wrote)")
             audit.read(f)
     except OSError as exc:
         raise ShowdownError(f"cannot read log {p}: {exc.strerror or exc}") from None

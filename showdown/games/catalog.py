@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import NamedTuple
 
 from showdown.errors import GameDefError
@@ -72,6 +72,10 @@ def game_names() -> list[str]:
 
 def get_game(spec: str) -> GameDef:
     """A game by catalog name (``kuhn``, ``kuhn-10``), reference file name, or path to a ``.game`` file."""
+    if isinstance(spec, PurePath):
+        spec = str(spec)
+    if not isinstance(spec, str):
+        raise GameDefError(f"a game is a catalog name or a path to a .game file, not {type(spec).__name__} {spec!r:.40}")
     if any(e.name == spec for e in CATALOG):
         return _builtin(spec)
     m = _KUHN_N.fullmatch(spec)

@@ -89,6 +89,9 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
                 count += 1
                 if progress is not None and count % 10_000 == 0:
                     progress(count)
+        if count == 0:  # nothing to write: say so rather than leave an empty file
+            why = f"; {skipped:,} without a PHH form, the first: {first_skipped}" if skipped else ""
+            raise ShowdownError(f"no hands to export in {src}{why}")
         os.replace(tmp[1], target)
     finally:
         if os.path.exists(tmp[1]):

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -192,7 +193,8 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
     except OSError as exc:
         if jail is not None:
             jail.close()
-        raise BotGone(f"it could not be started: {' '.join(agent.args)[:200]}: {exc.strerror or exc}") from None
+        # no check can run a program that cannot be started: a user error, said once, not as every check's failure
+        raise ConfigError(f"the bot could not be started: {shlex.join(agent.args)[:200]}: {exc.strerror or exc}") from None
     finally:
         server.close()
     if not got.done():

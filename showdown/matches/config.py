@@ -60,6 +60,7 @@ __all__ = [
     "ESTIMATORS",
     "MatchConfig",
     "Where",
+    "check_command",
     "check_out_folder",
     "agent_spec",
     "config_from_json",
@@ -159,6 +160,9 @@ class MatchConfig:
             raise ConfigError(f"{where}: estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
         if self.jobs is not None and self.jobs < 1:
             raise ConfigError(f"{where}: jobs must be at least 1, got {self.jobs}")
+        for seat, agent in enumerate(self.agents, 1):
+            if agent.command is not None:
+                check_command(agent.command, f"{where}: seat {seat}")
         if self.out is not None:
             check_out_folder(Path(self.out), where)
         return self
@@ -228,9 +232,14 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"{p}:{line}: not UTF-8 text (byte {raw[exc.start]:#04x}); save the {what} as UTF-8") from None
     try:
         loader = yaml.SafeLoader(text)
         try:
@@ -333,9 +342,22 @@ def _agent_program(entry: Mapping[str, Any], at: Where, base_dir: Path | None) -
         raise ConfigError(f"{at('name')}: expected an agent name, got {name!r}")
     if command is not None and (not isinstance(command, str) or not command.strip()):
         raise ConfigError(f"{at('command')}: expected a command line, got {command!r}")
+    if command is not None:
+        check_command(command, at("command"))
     if command is not None and base_dir is not None:
         command = resolve_command(command, base_dir)
     return name, command
+
+
+def check_command(command: str, where: str) -> None:
+    """``ConfigError`` unless ``command`` is a command line its words can be read from, as a shell
+    would (an unclosed quote, an empty line: no program to start)."""
+    try:
+        words = shlex.split(command)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: command {command[:80]!r} cannot be read: {str(exc).lower()} (quote as in a shell)") from None
+    if not words:
+        raise ConfigError(f"{where}: the command is empty: give the program to start, like './my_bot --fast'")
 
 
 def resolve_command(command: str, base_dir: Path) -> str:

@@ -52,7 +52,12 @@ def load_match_file(where: str | Path) -> MatchConfig:
         doc = json.loads(p.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
-    return replace(config_from_json(doc), resume=True)
+    try:  # the file is ours, but a user may have edited or cut it: any shape but the written one is said
+        config = config_from_json(doc).check(f"--resume {where}")
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        raise ConfigError(f"--resume {where}: the match file {p} is damaged ({type(exc).__name__}: {exc}); "
+                          f"start the match again without --resume (add --force to overwrite its logs)") from None
+    return replace(config, resume=True)
 
 
 def save_result_file(report: MatchReport, series: dict[str, Any] | None = None, path: Path | None = None) -> Path | None:

@@ -65,6 +65,14 @@ def match_name(bot: AgentSpec, opponent: str, seed: int, hands: int) -> str:
     return f"{_safe(opponent + mine)[:40]}-vs-{label}-{seed}-{hands}"
 
 
+def check_bot(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int) -> None:
+    """``ConfigError`` for a bot no match against ``opponent`` could start (an unknown name, a bad
+    option, a Python file that does not compile): before any folder is made or match played."""
+    from showdown.matches.checks import check_match
+
+    check_match(MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, out=None), {})
+
+
 def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
     """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
     is read back from ``folder`` when an earlier run finished it with the same settings."""
@@ -99,6 +107,8 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
 def play_opponents(game: str, bot: AgentSpec, opponents: Sequence[str], *, hands: int, seed: int, folder: Path,
                    jobs: int | None = None, progress: Callable[[int, int, str], None] | None = None) -> list[OpponentResult]:
     """``play_opponent`` for each opponent in turn (each match plays its two seatings at once)."""
+    for name in opponents[:1]:
+        check_bot(game, bot, name, hands=hands, seed=seed)
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for k, name in enumerate(opponents):
@@ -115,4 +125,4 @@ def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
     return max(results, key=lambda r: r.mbb)
 
 
-__all__ = ["OPPONENT_OPTIONS", "OpponentResult", "best_of", "match_name", "opponent_spec", "play_opponent", "play_opponents"]
+__all__ = ["OPPONENT_OPTIONS", "OpponentResult", "best_of", "check_bot", "match_name", "opponent_spec", "play_opponent", "play_opponents"]

@@ -18,7 +18,7 @@ from showdown.errors import ConfigError
 from showdown.matches.config import AgentSpec
 from showdown.matches.kept import read as read_kept
 from showdown.matches.kept import write as write_kept
-from showdown.matches.probing import OpponentResult, play_opponent
+from showdown.matches.probing import OpponentResult, check_bot, play_opponent
 
 BASELINES = ("random", "call", "rules", "cfr")
 """Reference opponents of every scorecard (the probes come after them)."""
@@ -65,8 +65,10 @@ def run_scorecard(
     ``lbr=False`` skips local best response."""
     from showdown.agents.probes import PROBES
 
-    folder.mkdir(parents=True, exist_ok=True)
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
+    for name in names[:1]:
+        check_bot(game, bot, name, hands=hands, seed=seed)
+    folder.mkdir(parents=True, exist_ok=True)
     steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1
 
     def tell(step: int, what: str) -> None:

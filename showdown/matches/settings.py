@@ -21,6 +21,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.evaluation.estimators import Estimator
+from showdown.protocol.logfile import MAX_HANDS
 from showdown.server.dealer import OnTimeout
 
 __all__ = [
@@ -268,7 +269,7 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
             no_flag="given as the first word: showdown match GAME AGENT AGENT", scopes=_MT),
     Setting("agents", Nested("list of agent entries"), "one entry per seat, seat 1 first (see below)",
             no_flag="given as the words after the game (-o sets their options)", scopes=_MT),
-    Setting("hands", Whole(1), "hands to play (per duplicate half)", "--hands", scopes=_MT, no_flag_in=_FILE_ONLY),
+    Setting("hands", Whole(1, MAX_HANDS), "hands to play (per duplicate half)", "--hands", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("seed", Whole(0, MAX_SEED), "dealing seed; each agent's seed derives from it", "--seed", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("fixed_seats", Flag(), "seat N always plays position N-1 (default: seats rotate)", "--fixed-seats"),
     Setting("out", Text("a directory path", path=True), "folder for the logs and each bot's output (default out/; tournament: the file's name)", "--out",

@@ -49,6 +49,11 @@ MAX_DIGITS = 18
 Python's ``int`` of a very long digit string is slow, then refused)."""
 
 
+MAX_HANDS = 2**32 - 1
+"""The most hands a match may have: the reference dealer reads the count as a 32-bit unsigned number,
+and a log whose header asks for more could not be verified or resumed (``MAX_DIGITS``)."""
+
+
 def parse_count(text: str, what: str) -> int:
     """A non-negative whole number of at most ``MAX_DIGITS`` ASCII digits (hand numbers, seeds)."""
     if not (text.isascii() and text.isdigit()) or len(text) > MAX_DIGITS:

@@ -22,7 +22,8 @@ MAX_LINE = MAX_LINE_BYTES - 1  # the reference cuts lines at 4095 bytes
 MATCHSTATE_PREFIX = "MATCHSTATE:"
 """How every line a seat is sent (and every reply) starts."""
 
-_HEAD = re.compile(r"MATCHSTATE:(\d+):(\d+):")
+# ASCII digits only, as the reference's sscanf reads them (\d would take any script's digits: '٣' as 3)
+_HEAD = re.compile(r"MATCHSTATE:([0-9]+):([0-9]+):")
 
 
 def position_head(position: int) -> str:
@@ -182,7 +183,7 @@ def parse_reply(line: str, game: GameDef | None = None) -> Reply:
 _ALIASES = {"f": ActionKind.FOLD, "F": ActionKind.FOLD, "c": ActionKind.CALL, "C": ActionKind.CALL,
             "k": ActionKind.CALL, "K": ActionKind.CALL, "r": ActionKind.RAISE, "R": ActionKind.RAISE,
             "b": ActionKind.RAISE, "B": ActionKind.RAISE}  # fmt: skip
-_SIZE = re.compile(r"\s*([+-]?\d+)")
+_SIZE = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")  # sscanf's %d: C white space, a sign, ASCII digits
 _INT32 = 2**31 - 1
 
 
@@ -199,7 +200,7 @@ def read_action(text: str, game: GameDef) -> Action | None:
         return None
     if kind is ActionKind.RAISE and game.is_nolimit:
         size_text = text[1:]
-        if 0 < len(size_text) <= 9 and size_text.isdecimal():  # r300, as players write it: no pattern needed
+        if 0 < len(size_text) <= 9 and size_text.isascii() and size_text.isdecimal():  # r300, as players write it: no pattern needed
             return Action(ActionKind.RAISE, int(size_text))
         m = _SIZE.match(text, 1)
         if not m:
@@ -215,7 +216,7 @@ def format_reply(ms: MatchState, action: Action) -> str:
 
 def parse_version(line: str) -> tuple[int, int, int]:
     """``VERSION:2.0.0`` -> (2, 0, 0); raises ``ProtocolError`` otherwise."""
-    m = re.fullmatch(r"VERSION:(\d+)\.(\d+)\.(\d+)", line.strip())
+    m = re.fullmatch(r"VERSION:([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})", line.strip())
     if not m:
         raise ProtocolError(f"invalid version string {line.strip()[:40]!r}: a client's first line must be {VERSION_LINE}")
     return int(m.group(1)), int(m.group(2)), int(m.group(3))

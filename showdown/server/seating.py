@@ -10,7 +10,7 @@ from enum import Enum, StrEnum
 
 from showdown.errors import ShowdownError
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import check_name
+from showdown.protocol.logfile import MAX_HANDS, check_name
 
 __all__ = ["ON_TIMEOUT", "OnTimeout", "SeatStatus", "check_match", "seatings"]
 
@@ -47,8 +47,8 @@ def check_match(game: GameDef, names: Sequence[str], hands: int, on_timeout: str
             f"player names must all differ (logs tell the seats apart by name): {' '.join(names)}; "
             f"add a suffix, like random-1 random-2"
         )
-    if hands < 0:
-        raise ShowdownError(f"number of hands must be at least 0, got {hands}")
+    if not 0 <= hands <= MAX_HANDS:
+        raise ShowdownError(f"number of hands must be 0 to {MAX_HANDS}, got {hands}")
     if on_timeout not in ON_TIMEOUT:
         raise ShowdownError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
 

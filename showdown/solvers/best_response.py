@@ -14,11 +14,13 @@ gains over the profile, which in a zero-sum game is ``BR_0 + BR_1``; ``exploitab
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 
+from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy, strategy_to_arrays
 from showdown.solvers.tree import GameTree, NodeKind, build_tree
@@ -101,11 +103,25 @@ def _plan(tree: GameTree) -> _Plan:
 
 
 def _tree_of(game: GameDef | GameTree) -> GameTree:
-    return game if isinstance(game, GameTree) else build_tree(game)
+    if isinstance(game, GameTree):
+        return game
+    if isinstance(game, str):  # a catalog name or .game file, as solve_sequence_lp takes
+        from showdown.games.catalog import get_game
+
+        game = get_game(game)
+    if not isinstance(game, GameDef):
+        raise SolverError(f"expected a game (showdown.games.get_game('leduc')) or its GameTree, got {type(game).__name__} {game!r:.40}")
+    return build_tree(game)
 
 
 def _arrays(tree: GameTree, profile: Strategy | Profile) -> Profile:
-    return strategy_to_arrays(tree, profile) if isinstance(profile, Strategy) else profile
+    """The profile's arrays: a ``Strategy`` converted, or arrays as given, one per decision node."""
+    if isinstance(profile, Strategy):
+        return strategy_to_arrays(tree, profile)
+    if isinstance(profile, (str, bytes, Mapping)) or not isinstance(profile, Sequence) or len(profile) != tree.num_decision_nodes:
+        raise SolverError(f"expected a Strategy (e.g. solve_sequence_lp(game).strategy, load_strategy(path)) or a profile of "
+                          f"{tree.num_decision_nodes} arrays, one per decision node; got {type(profile).__name__} {profile!r:.40}")
+    return profile
 
 
 def reach_probabilities(tree: GameTree, profile: Profile) -> tuple[list[np.ndarray], list[np.ndarray]]:

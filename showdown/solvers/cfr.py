@@ -51,6 +51,7 @@ from showdown.solvers.cfr_rules import (
     checkpoint_meta,
     kernel_rule,
 )
+from showdown.solvers.npz import read_errors
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
@@ -331,7 +332,7 @@ class CFRSolver:
             with np.load(p, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 stored = {k: data[k] for k in ("regrets0", "regrets1", "average0", "average1")}
-        except (OSError, KeyError, ValueError) as exc:
+        except read_errors() as exc:
             raise SolverError(f"{p}: not a CFR checkpoint ({exc})") from None
         if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
             raise SolverError(f"{p}: not a CFR checkpoint")
@@ -521,7 +522,7 @@ def load_solver(path: str | Path, game: GameDef | None = None) -> tuple[Solver, 
     try:
         with np.load(Path(path), allow_pickle=False) as data:
             fmt = json.loads(str(data["meta"])).get("format") if "meta" in data else None
-    except (OSError, KeyError, ValueError, AttributeError) as exc:
+    except read_errors() + (AttributeError,) as exc:
         raise SolverError(f"{path}: not a CFR checkpoint ({exc})") from None
     if fmt == MULTI_FORMAT:
         return MultiCFRSolver.load(path, game)

@@ -50,6 +50,7 @@ import numpy as np
 from showdown.cache import cache_dir
 from showdown.solvers.equity_boards import BATCH_BOARDS, board_counts, canonical_boards
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES, NUM_COMBOS, EquityError, pair_counts
+from showdown.solvers.npz import read_errors
 
 __all__ = [
     "BOARDS_PER_MATCHUP",
@@ -213,7 +214,7 @@ def load_equity_table(path: Path) -> EquityTable:
             table = EquityTable(
                 **{name: np.asarray(data[name], dtype=np.int64) for name in ("win", "tie", "loss", "pairs")}
             )
-    except (OSError, KeyError, ValueError) as exc:
+    except read_errors() as exc:
         raise EquityError(f"{path}: cannot read the equity table ({exc})") from None
     if table.digest() != stored:
         raise EquityError(

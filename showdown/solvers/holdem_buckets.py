@@ -33,6 +33,7 @@ from showdown.games.evaluate import compiled_preferred, hand_values, values_on_b
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
+from showdown.solvers.npz import read_errors
 
 TABLE_FORMAT = "showdown-flop-ehs2"
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -356,7 +357,7 @@ def load_tables(path: Path | None = None) -> dict[str, np.ndarray]:
             if bytes(data["format"]).decode() != TABLE_FORMAT:
                 raise SolverError(f"{p}: not a showdown flop table")
             return {"flop": data["flop"], "quantiles": data["quantiles"]}
-    except (OSError, KeyError, ValueError) as exc:
+    except read_errors() as exc:
         raise SolverError(f"{p}: cannot read the hold'em flop table ({exc}); rebuild it with 'showdown solve abstraction'") from None
 
 

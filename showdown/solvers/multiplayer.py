@@ -43,6 +43,7 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
+from showdown.solvers.npz import read_errors
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
 from showdown.solvers.strategy import Strategy, ntree_strategy
 
@@ -378,7 +379,7 @@ class MultiCFRSolver:
             with np.load(p, allow_pickle=False) as data:
                 meta = json.loads(str(data["meta"]))
                 regrets, average = data["regrets"], data["average"]
-        except (OSError, KeyError, ValueError) as exc:
+        except read_errors() as exc:
             raise SolverError(f"{p}: not a CFR checkpoint ({exc})") from None
         if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
             raise SolverError(f"{p}: not a multiplayer CFR checkpoint of version {CHECKPOINT_VERSION}")

@@ -30,6 +30,7 @@ from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
 from showdown.solvers.betting import BetSizing, BettingTree, build_tree
 from showdown.solvers.cfr_rules import needs_abstraction
 from showdown.solvers.holdings import Holdings, board_strength, game_holdings
+from showdown.solvers.npz import read_errors
 
 if TYPE_CHECKING:
     from showdown.solvers.kernels import Board
@@ -288,7 +289,7 @@ def _load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     try:
         with np.load(path, allow_pickle=False) as data:
             arrays = {k: data[k] for k in data.files}
-    except (OSError, ValueError) as exc:
+    except read_errors() as exc:
         raise SolverError(f"{path}: cannot read a strategy file ({exc})") from None
     try:
         meta = json.loads(arrays.pop("header").tobytes().decode())

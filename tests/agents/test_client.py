@@ -11,7 +11,7 @@ import pytest
 
 from showdown.agents import CALL, Agent, ClientSession, View, make_agent, play, play_async
 from showdown.agents.baseline import RandomAgent
-from showdown.agents.client import resolve_game
+from showdown.agents.client import resolve_game, run_bot
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.state import FOLD, Action, parse_action
@@ -308,3 +308,16 @@ def test_connection_refused_is_one_clear_error() -> None:
     s.close()
     with pytest.raises(ShowdownError, match="cannot connect to the dealer"):
         play(make_agent("call", get_game("kuhn")), "127.0.0.1", port, "kuhn")
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--game", "kuhn", "127.0.0.1", "99999"], "argument port: expected a port from 0 to 65535, got '99999'"),
+    (["--game", "kuhn", "127.0.0.1", "abc"], "argument port: expected a port from 0 to 65535, got 'abc'"),
+    (["--game", "kuhn", "127.0.0.1"], "the following arguments are required: port"),
+])
+def test_a_bots_command_line_errors_are_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        run_bot(RandomAgent, argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and says in err, err

@@ -97,6 +97,9 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["m", "kuhn", "1", "1", "a", "b", "-p", "5000,5000"],
         ["m", "kuhn", "1", "1", "a", "b", "--spin-us"],
         ["m", "kuhn", "x", "1", "a", "b"],
+        ["m", "kuhn", "4294967296", "1", "a", "b"],  # more hands than a log can hold: the parser says so
+        ["m", "kuhn", "1", "99999999999999999999", "a", "b"],
+        ["m", "kuhn", "\u00b2", "1", "a", "b"],  # a digit to str.isdigit, not to int()
         ["m", "kuhn", "1", "1"],
         ["m", "kuhn", "1", "1", "a"],  # one name: the game's error comes before any port
     ],

@@ -22,6 +22,18 @@ def test_fixed_sample_formula() -> None:
         fixed_sample_hands(1.0, 0.0)
 
 
+@pytest.mark.parametrize("delta", [float("nan"), float("inf"), -1.0])
+def test_a_difference_that_is_no_positive_number_is_refused(delta: float) -> None:
+    with pytest.raises(ShowdownError, match="must be a number above zero"):
+        fixed_sample_hands(1.0, delta)
+
+
+def test_a_difference_too_small_to_ever_detect_is_said_not_overflowed() -> None:
+    assert fixed_sample_hands(1.0, 1e-8) > 10**16  # still a plan
+    with pytest.raises(ShowdownError, match="too small to tell from zero .* more than 1e\\+18 hands"):
+        fixed_sample_hands(1.0, 1e-300)  # (z/delta)^2 overflows a float
+
+
 def test_the_plan_holds_when_the_match_is_played() -> None:
     """Matches of the planned length, drawn like the pilot with mean delta, separate about as often as promised."""
     rng = np.random.default_rng(1)

@@ -79,3 +79,13 @@ def test_cli_user_errors_are_one_line_exit_2(tmp_path, capsys) -> None:
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot read log" in err
     assert main(["verify-log", str(REFERENCE_LOGS[0]), "--game", "nope"]) == 2
+
+
+@pytest.mark.parametrize("partial", [False, True])
+def test_an_empty_file_is_no_log_not_a_match_that_stopped(tmp_path, partial: bool) -> None:
+    from showdown.errors import ShowdownError
+
+    path = tmp_path / "m.log"
+    path.write_bytes(b"")
+    with pytest.raises(ShowdownError, match="m.log is empty: not a match log"):
+        verify_log(path, partial=partial)

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from showdown.errors import GameDefError
 from showdown.games.cards import format_cards, make_deck
 from showdown.games.catalog import CATALOG, catalog_name, game_names, get_game, kuhn_n
+from showdown.games.gamedef import format_gamedef
 
 
 def test_catalog_has_the_promised_games() -> None:
@@ -49,3 +52,15 @@ def test_reference_file_names_resolve_to_catalog_games() -> None:
 def test_unknown_game_lists_the_catalog() -> None:
     with pytest.raises(GameDefError, match="unknown game 'chess'.*kuhn, kuhn3p, leduc"):
         get_game("chess")
+
+
+@pytest.mark.parametrize("spec", [5, None, ["kuhn"]])
+def test_a_game_that_is_no_name_or_path_is_a_game_error(spec: object) -> None:
+    with pytest.raises(GameDefError, match="a game is a catalog name or a path to a .game file, not"):
+        get_game(spec)  # type: ignore[arg-type]
+
+
+def test_a_path_object_names_a_game_file(tmp_path: Path) -> None:
+    path = tmp_path / "k.game"
+    path.write_text(format_gamedef(get_game("kuhn")))
+    assert get_game(path).num_players == 2

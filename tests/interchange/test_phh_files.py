@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from showdown.cli import main
+from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import format_gamedef
 from showdown.interchange.phh_files import export_phh, import_phh
@@ -111,6 +112,17 @@ def test_export_of_a_game_phh_cannot_state_is_one_line(tmp_path: Path) -> None:
                           "-o", str(tmp_path)], capture_output=True, text=True)  # fmt: skip
     assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1
     assert "cannot be written as PHH" in run.stderr and not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("lines", [0, 4])  # an empty file; a header with no hand (a match stopped before its first)
+def test_a_log_with_no_hands_exports_no_file_and_says_so(tmp_path: Path, lines: int) -> None:
+    log = tmp_path / "m.log"
+    log.write_text("".join(NOLIMIT_LOG.read_text().splitlines(keepends=True)[:lines]))
+    out = tmp_path / "hands"
+    out.mkdir()
+    with pytest.raises(ShowdownError, match="no hands to export in .*m.log"):
+        export_phh(log, out)
+    assert not list(out.iterdir())
 
 
 @pytest.mark.slow

@@ -57,8 +57,9 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
     "text,message",
     [
         ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: address, agents, dealer, duplicate"),
-        ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer >= 1, got -3"),
+        ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got -3"),
         ("hands: many\n", r"hands: expected an integer"),
+        ("game: kuhn\nhands: 5000000000\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got 5000000000"),
         ("seed: 1.5\n", r"seed: expected an integer"),
         ("fixed_seats: yes please\n", r"fixed_seats: expected true or false"),
         ("agents: random\n", r"agents: expected a list of agents"),
@@ -72,6 +73,7 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
         ("agents: [{command: ./bot, options: {a: 1}}]\n", r"agents\[0\].options: a command agent takes no options"),
         ("agents: [{name: random, label: 'a b'}]\n", r"agents\[0\].label"),
         ("agents: [3]\n", r"agents\[0\]: an agent is a name or a mapping"),
+        ("agents: [{command: 'sh -c \"x'}]\n", r"match.yaml:1: agents\[0\].command: command .* cannot be read: no closing quotation"),
         ("dealer: {t_response: 5}\n", r"dealer: unknown key 't_response': did you mean 't_response_ms'\? \(dealer keys:"),
         ("dealer: {on_timeout: explode}\n", r"dealer.on_timeout: expected one of fold, call, abort"),
         ("- just\n- a list\n", r"expected a mapping of settings"),
@@ -81,6 +83,24 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
 def test_errors_name_the_file_and_the_key(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_match_config(write(tmp_path, text))
+
+
+@pytest.mark.parametrize("raw", [b"game: caf\xe9\n", b"game: kuhn\n\x00\x01\xff\xfe\n"])
+def test_a_file_that_is_not_utf8_is_one_error_naming_its_line(tmp_path: Path, raw: bytes) -> None:
+    path = tmp_path / "match.yaml"
+    path.write_bytes(raw)
+    line = raw.count(b"\n", 0, raw.index(b"\xe9") if b"\xe9" in raw else raw.index(b"\xff")) + 1
+    with pytest.raises(ConfigError, match=rf"match.yaml:{line}: not UTF-8 text .*save the config file as UTF-8"):
+        load_match_config(path)
+
+
+def test_a_command_no_shell_could_read_is_refused_before_the_match() -> None:
+    from showdown.matches.config import MatchConfig
+
+    for command, says in (("./bot 'unclosed", "no closing quotation"), ("  ", "the command is empty")):
+        config = MatchConfig(game="kuhn", agents=(AgentSpec(command=command), AgentSpec(name="call")))
+        with pytest.raises(ConfigError, match=f"match: seat 1: .*{says}"):
+            config.check()
 
 
 def test_an_unreadable_file(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -28,4 +30,22 @@ def test_a_stopped_match_whose_log_ends_with_a_hand_is_resumed(tmp_path: Path) -
     (tmp_path / "m.match.json").write_text("not json")
     (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
     with pytest.raises(ConfigError, match="cannot read the match file"):  # past the check: it is resumed
+        load_match_file(tmp_path / "m.match.json")
+
+
+@pytest.mark.parametrize(("edit", "says"), [
+    (lambda d: d.pop("agents"), r"is damaged \(KeyError: 'agents'\)"),
+    (lambda d: d.update(agents="rules"), r"is damaged \(AttributeError"),
+    (lambda d: d.update(seed="abc"), r"is damaged \(ValueError"),
+    (lambda d: d["agents"][0].update(options=5), r"is damaged \(TypeError"),
+    (lambda d: d.update(hands=-5), r"--resume .*: hands must be at least 1, got -5"),
+])
+def test_a_hand_edited_match_file_is_one_error_not_a_traceback(tmp_path: Path, edit: Any, says: str) -> None:
+    from showdown.matches.config import AgentSpec, MatchConfig, config_to_json
+
+    doc = config_to_json(MatchConfig(game="kuhn", agents=(AgentSpec(name="rules"), AgentSpec(name="call")), hands=2))
+    edit(doc)
+    (tmp_path / "m.match.json").write_text(json.dumps(doc))
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
+    with pytest.raises(ConfigError, match=says):
         load_match_file(tmp_path / "m.match.json")

@@ -10,7 +10,7 @@ import pytest
 
 from showdown.errors import ShowdownError
 from showdown.matches.config import AgentSpec
-from showdown.matches.probing import match_name, play_opponent
+from showdown.matches.probing import match_name, play_opponent, play_opponents
 
 HOSTILE = Path(__file__).with_name("hostile_bot.py")
 
@@ -87,3 +87,14 @@ def test_a_kept_figure_of_another_showdown_or_unreadable_is_not_read_back(tmp_pa
     assert kept.read(path, bot) is None
     path.write_text("{not json")
     assert kept.read(path, bot) is None
+
+
+@pytest.mark.parametrize(("bot", "says"), [
+    (AgentSpec(name="no-such-agent"), "unknown agent 'no-such-agent'"),
+    (AgentSpec(name="rules", options={"no_such_option": 1}), "no_such_option"),
+])
+def test_a_bot_no_match_could_start_is_refused_before_any_folder_or_match(tmp_path: Path, bot: AgentSpec, says: str) -> None:
+    folder = tmp_path / "out" / "probes"
+    with pytest.raises(ShowdownError, match=says):
+        play_opponents("kuhn", bot, ["probe-bet", "call"], hands=10, seed=0, folder=folder)
+    assert not (tmp_path / "out").exists()

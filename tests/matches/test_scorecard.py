@@ -109,3 +109,11 @@ def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(
     assert (hi - lo) / 2 <= 40.0 + 1e-6 and lo < lbr_set["lbr_mbb"] < hi
     assert doc["found_by"] == f"LBR {lbr_set['actions']}" and doc["exploitability_lower_bound_mbb"] == lbr_set["lbr_mbb"]
     assert len(list(tmp_path.glob("lbr-*.json"))) == 2  # the first run and the second, each kept for a resume
+
+
+def test_a_scorecard_of_an_unknown_bot_makes_no_folder(tmp_path: Path) -> None:
+    from showdown.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="unknown agent 'no-such-agent'"):
+        run_scorecard("kuhn", AgentSpec(name="no-such-agent"), hands=10, seed=0, folder=tmp_path / "card", jobs=1)
+    assert not (tmp_path / "card").exists()

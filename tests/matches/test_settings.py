@@ -192,7 +192,7 @@ def test_the_api_takes_the_files_keys_as_keywords_and_names_a_misspelt_one() -> 
     assert _config("kuhn", ["rules", "call"], {"dealer": DealerSettings(spin_us=0)}, logs=False).dealer.spin_us == 0
     with pytest.raises(ConfigError, match=r"run_match: hnds: unknown key 'hnds': did you mean 'hands'\?"):
         _config("kuhn", ["rules", "call"], {"hnds": 9}, logs=True)
-    with pytest.raises(ConfigError, match=r"run_match: hands: expected an integer >= 1, got 0"):
+    with pytest.raises(ConfigError, match=r"run_match: hands: expected an integer 1 to 4294967295, got 0"):
         _config("kuhn", ["rules", "call"], {"hands": 0}, logs=True)
 
 

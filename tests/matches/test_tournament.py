@@ -40,7 +40,7 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn\nhands: 10\nagents: [rules, bluff]\ncolour: red\n", r"t.yaml:4: colour: unknown key 'colour'"),
         ("game: kuhn\nagents: [rules, bluff]\n", r"t.yaml:1: missing key 'hands'"),
         ("game: nogame\nhands: 10\nagents: [rules, bluff]\n", r"t.yaml:1: game: unknown game 'nogame'"),
-        ("game: kuhn\nhands: 0\nagents: [rules, bluff]\n", r"t.yaml:2: hands: expected an integer >= 1"),
+        ("game: kuhn\nhands: 0\nagents: [rules, bluff]\n", r"t.yaml:2: hands: expected an integer 1 to 4294967295"),
         ("game: kuhn\nhands: 10\nseed: -1\nagents: [rules, bluff]\n", r"t.yaml:3: seed: expected an integer 0 to"),
         ("game: kuhn\nhands: 10\nagents:\n  - rules\n  - nobody\n", r"t.yaml:5: agents\[1\]: unknown agent 'nobody'"),
         (

@@ -85,7 +85,7 @@ def test_all_in_view_shows_empty_rounds_and_full_board() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["hello", "MATCHSTATE:0:0", "MATCHSTATE:x:0::Ks|", "MATCHSTATE:0:0:q:Ks|", "MATCHSTATE:0:0::Zz|", "MATCHSTATE:0:0::Ks|/As/Kh/Qh/Jh/Th"],
+    ["hello", "MATCHSTATE:0:0", "MATCHSTATE:x:0::Ks|", "MATCHSTATE:0:\u0663::Ks|", "MATCHSTATE:\uff10:0::Ks|", "MATCHSTATE:0:0:q:Ks|", "MATCHSTATE:0:0::Zz|", "MATCHSTATE:0:0::Ks|/As/Kh/Qh/Jh/Th"],
 )
 def test_malformed_states_raise_protocol_error(line: str) -> None:
     with pytest.raises(ProtocolError, match="bad state"):
@@ -108,20 +108,26 @@ def test_limit_action_aliases(text: str, expected: Action | None) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "size"), [("r1", 1), ("r999999", 999999), ("r 500", 500), ("r500.7", 500), ("r-5", -5)]
+    ("text", "size"), [("r1", 1), ("r999999", 999999), ("r 500", 500), ("r500.7", 500), ("r-5", -5), ("r+20", 20),
+                       ("r0020", 20), ("r\t\v300", 300), ("r1e3", 1), ("r" + "9" * 30, 2**31 - 1)]
 )
 def test_nolimit_sizes_are_read_like_scanf(text: str, size: int) -> None:
     # edge_cases.txt e9: how the reference reads no-limit raise sizes.
     assert read_action(text, get_game("holdem-nolimit")) == Action(ActionKind.RAISE, size)
 
 
-def test_nolimit_raise_without_size_is_bad_format() -> None:
+@pytest.mark.parametrize("text", ["r", "rx", "r\uff10\uff12\uff10", "r\u0663\u0660\u0660", "r\u00a0300", "r\u00b2"])
+def test_nolimit_raise_without_an_ascii_size_is_bad_format(text: str) -> None:
+    # sscanf's %d reads ASCII digits after C white space: other scripts' digits and a no-break space are no size
     with pytest.raises(ProtocolError, match="needs its total"):
-        read_action("r", get_game("holdem-nolimit"))
+        read_action(text, get_game("holdem-nolimit"))
 
 
 def test_version_line() -> None:
     assert parse_version("VERSION:2.0.0\r\n") == (2, 0, 0)
+    for line in ("VERSION:\u0662.0.0", "VERSION:2.\uff10.0", "VERSION:2.0.0" + "0" * 5000, "version:2.0.0"):
+        with pytest.raises(ProtocolError, match="invalid version string"):  # ASCII digits only, as sscanf's %u
+            parse_version(line)
     assert version_compatible((2, 0, 9)) and not version_compatible((1, 0, 0)) and not version_compatible((2, 1, 0))
     with pytest.raises(ProtocolError, match="invalid version string 'HELLO'"):
         parse_version("HELLO")

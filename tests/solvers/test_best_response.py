@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from showdown.errors import SolverError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.games.state import State
@@ -224,3 +225,14 @@ def test_counterfactual_values_at_the_root_sum_to_the_expected_value() -> None:
     v0, v1 = counterfactual_values(game, s)
     assert v0[0].sum() == pytest.approx(expected_value(game, s), abs=1e-12)
     assert v1[0].sum() == pytest.approx(-expected_value(game, s), abs=1e-12)
+
+
+def test_exploitability_says_what_a_game_and_a_profile_are() -> None:
+    kuhn = get_game("kuhn")
+    solution = solve_sequence_lp(kuhn)
+    assert exploitability("kuhn", solution.strategy) == pytest.approx(exploitability(kuhn, solution.strategy))
+    with pytest.raises(SolverError, match="expected a game"):
+        exploitability(3, solution.strategy)  # type: ignore[arg-type]
+    for bad in ({"Q": 1}, "strategy.json", [1, 2]):
+        with pytest.raises(SolverError, match="expected a Strategy .* or a profile of 4 arrays"):
+            exploitability(kuhn, bad)  # type: ignore[arg-type]

@@ -1,0 +1,38 @@
+"""``showdown view``: a log named on the command line that is no log is one line before serving."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
+
+pytest.importorskip("aiohttp")
+
+
+@pytest.mark.parametrize("content", [b"\x00\x01\xff\xfe garbage\n", "caf\u00e9 au lait\n".encode("latin-1"), b"{}\n"])
+def test_a_named_file_that_is_no_log_is_one_line(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "m.log"
+    path.write_bytes(content)
+    done = subprocess.run([sys.executable, "-m", "showdown", "view", str(path), "--port", "0"], capture_output=True,
+                          text=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("showdown view: error: ") and "m.log:1" in done.stderr
+
+
+def test_a_named_log_with_no_hands_yet_is_served(tmp_path: Path) -> None:
+    path = tmp_path / "m.jsonl"
+    path.write_text("")  # a match that is starting: the page follows it
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "view", str(path), "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith("view at http://127.0.0.1:")
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=60)
