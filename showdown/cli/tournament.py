@@ -44,7 +44,7 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.Argume
 
 
 def run_tournament_command(args: argparse.Namespace) -> int:
-    """Handler: validate, play or resume, print. Exit 0 when complete, else 128 + the stopping signal (130 Ctrl-C, 143 SIGTERM)."""
+    """Handler: validate, play or resume, print. Exit 0 when complete, 128 + the stopping signal (130 Ctrl-C, 143 SIGTERM), 2 when a match failed."""
     from dataclasses import replace
 
     from showdown.matches.executors import make_executor
@@ -69,4 +69,8 @@ def run_tournament_command(args: argparse.Namespace) -> int:
         print(format_tournament(result))
         print(f"results: {cfg.out / 'results.json'}")
     sys.stdout.flush()
-    return 0 if result.complete else 128 + (result.stop_signal or 2)
+    if result.complete:
+        return 0
+    # stopped by a signal: 128 + it, as a shell reports; else a match failed (a bot that could not
+    # start, ...), which the notes name: exit 2, as showdown match for the same bot
+    return 128 + result.stop_signal if result.stop_signal else 2

@@ -368,7 +368,13 @@ class _TournamentRun:
         if self.analyst is not None:
             self.analyst.shutdown()
         complete = len(outcomes) == len(matches)
-        if not complete:
+        failed = sum(1 for s in states if s.error is not None)
+        if not complete and failed and not self.stop_signal:
+            notes.append(
+                f"{len(matches) - len(outcomes)} of {len(matches)} matches are not finished: {failed} failed (said above); "
+                "fix that and run the same command again: the finished matches are kept"
+            )
+        elif not complete:
             notes.append(
                 f"{len(matches) - len(outcomes)} of {len(matches)} matches are not finished: run the same command again to resume"
             )

@@ -244,3 +244,17 @@ def test_bankroll_and_runoff_disagree_on_a_hand_made_table_with_known_outcome() 
     bankroll = sorted(range(5), key=lambda i: -next(r[1].mean for r in ranks if r[0] == i))
     assert names[bankroll[0]] == "d"
     assert [names[r[0]] for r in ranks] == ["a", "b", "c", "d", "e"]
+
+
+def test_a_bot_that_exits_at_once_fails_its_matches_with_exit_2_not_an_interrupt(tmp_path: Path) -> None:
+    # it said exit 130 (Ctrl-C) and "run the same command again to resume", which fails the same way
+    out = tmp_path / "out"
+    path = write(tmp_path, f"game: kuhn\nhands: 20\nout: {out}\nagents: [rules, call, {{command: 'true', label: quitter}}]\n")
+    run = subprocess.run([sys.executable, "-m", "showdown", "tournament", str(path)], capture_output=True, text=True,
+                         env=env(), timeout=120)
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr
+    assert "agent quitter (seat 2) exited before the match began" in run.stdout
+    assert "2 of 3 matches are not finished: 2 failed (said above); fix that and run the same command again" in run.stdout
+    doc = json.loads((out / "results.json").read_text())
+    assert not doc["complete"] and len(doc["matches"]) == 1  # rules against call was played all the same
