@@ -160,6 +160,9 @@ class SeatDoors:
         if conn.pending:
             self.pending[conn.seat].pop(conn, None)
             conn.close("# ERROR: no VERSION line in time")
+            # said, so that a client that connects and waits is not taken for one that never came
+            self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
+                         "(a client's first line is 'VERSION:2.0.0')")
 
     def take_seat(self, conn: SeatConnection, first: str) -> str | None:
         """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""

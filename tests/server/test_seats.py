@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from showdown.games.catalog import get_game
 from showdown.server.tcp import DealerOptions, MatchServer
 from tests.server.clients import Client, call_policy
@@ -58,6 +60,25 @@ async def test_an_idle_squatter_cannot_block_the_start(tmp_path: Path) -> None:
         assert await asyncio.wait_for(reader.read(), 5) in (b"", b"# ERROR: seat 1 is already connected\r\n",
                                                             b"# ERROR: no VERSION line in time\r\n")
         writer.close()
+
+
+async def test_a_client_that_connects_and_never_sends_version_is_named_for_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it was only "not connected" in the summary, as if nothing had ever come to the port
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300, start_timeout_ms=2_000))
+    ports = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])  # connects, says nothing
+    client = Client(KUHN, ports[1], call_policy)
+    task = asyncio.create_task(client.run())
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await task
+    check_logs(result, 10)
+    assert await asyncio.wait_for(reader.read(), 5) == b"# ERROR: no VERSION line in time\r\n"
+    writer.close()
+    why = "it sent no VERSION line within 300 ms (a client's first line is 'VERSION:2.0.0')"
+    assert server.refused == [1, 0] and server.refusals[0] == [why]
+    assert f"WARNING: a connection to the port of seat 1 (a) was refused: {why}" in capsys.readouterr().err
 
 
 async def test_a_dead_agent_s_seat_cannot_be_taken_over_without_its_token(tmp_path: Path) -> None:
