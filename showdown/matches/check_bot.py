@@ -236,6 +236,7 @@ class _Run:
     result: CheckResult
     times_ms: list[float] = field(default_factory=list)
     slow_hands: list[tuple[int, float]] = field(default_factory=list)
+    late_hands: list[int] = field(default_factory=list)  # a decision with no reply in time (not a reply time)
     decisions: list[str] = field(default_factory=list)
     exited: bool = True
 
@@ -278,10 +279,14 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 await session.send(pending)
                 pending = []
                 started = time.perf_counter()
+                known = len(res.problems)
                 action = await _reply(session, state, position, hand, set(others), wait_s, res)
                 took = time.perf_counter() - started
                 spent_s += took
-                run.times_ms.append(took * 1000)
+                if any(p.kind == "timeout" for p in res.problems[known:]):
+                    run.late_hands.append(hand)
+                else:
+                    run.times_ms.append(took * 1000)
                 run.decisions.append(f"{line}:{action}")
                 state = state.apply(action)
             if spent_s * 1000 > t_per_hand_ms:
@@ -383,6 +388,10 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
     if many is not None:
         results.append(_match_end(many, hands))
     timing = CheckResult("response-time", f"every hand within {t_per_hand_ms:,} ms of the bot's time, every reply within {t_response_ms:,} ms")
+    late = [(check.name, h) for check, run in zip(checks, runs) for h in run.late_hands]
+    for name, h in late[:20]:
+        timing.problems.append(Problem("timeout", h, f"nothing in hand {h} of {name}", f"a reply within {t_response_ms:,} ms",
+                                       "answer every state of your turn within the time limit"))
     for name, h, ms in slow[:20]:
         timing.problems.append(Problem("slow", h, f"{ms:.0f} ms in hand {h} of {name}", f"{t_per_hand_ms:,} ms a hand",
                                        "answer faster: the dealer plays for a bot over its time"))

@@ -165,3 +165,29 @@ def test_with_sandbox_a_bot_over_its_memory_fails_naming_the_limit(tmp_path: Pat
     hint = _failed(report)["fold-preflop"]
     assert "MemoryError" in hint or "memory_mb" in hint
     assert any(p["kind"] == "limit" and "memory_mb" in p["hint"] for p in report["checks"][0]["problems"])
+
+
+SILENT_EVERY_THIRD_HAND = '''
+import socket, sys
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    if int(line.split(":")[2]) % 3:
+        conn.sendall((line + ":c\\r\\n").encode())  # (answers final states too: only the silence is checked here)
+'''
+
+
+def test_a_bot_that_does_not_answer_fails_the_response_time_check_and_its_silences_are_no_reply_times(tmp_path: Path) -> None:
+    # the waits for replies that never came were counted as replies of 300 ms (max 308 ms over a
+    # 300 ms limit) and response-time passed, saying "every reply within 300 ms"
+    bot = tmp_path / "silent_bot.py"
+    bot.write_text(SILENT_EVERY_THIRD_HAND)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--t-response", "300", "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    failed = _failed(report)
+    assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
+    assert failed["response-time"].startswith("hand 0: sent 'nothing in hand 0 of check-down'; legal: a reply within 300 ms")
+    timing = report["response_times"]
+    assert timing["max_ms"] < 300 and timing["replies"] > 0
