@@ -134,6 +134,8 @@ def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs:
     if isinstance(given.get("out"), Path):
         given["out"] = str(given["out"])
     checked = match_settings(given, Where("run_match"))
+    if not isinstance(logs, bool):  # logs="no" is true: it wrote the files it was meant not to
+        raise ConfigError(f"run_match: logs: expected True or False, got {logs!r:.40}")
     if not isinstance(game, (str, Path)):
         raise ConfigError(f"run_match: game: expected a catalog name or a .game file, got {type(game).__name__} {game!r:.40}")
     if isinstance(agents, (str, bytes, Mapping)) or not isinstance(agents, Sequence):

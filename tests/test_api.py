@@ -108,6 +108,7 @@ def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_
     (lambda: showdown.run_match(5, ["rules", "call"], hands=2, logs=False), r"game: expected a catalog name or a .game file, got int"),
     (lambda: showdown.run_tournament(42), r"run_tournament: expected a YAML file's path or a mapping"),
     (lambda: showdown.run_tournament(["kuhn"]), r"run_tournament: expected a YAML file's path or a mapping"),
+    (lambda: showdown.run_match("kuhn", ["rules", "call"], hands=2, logs="no"), r"logs: expected True or False, got 'no'"),
 ])
 def test_arguments_of_the_wrong_kind_say_what_was_expected(call, says):
     from showdown.errors import ConfigError

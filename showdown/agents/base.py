@@ -91,6 +91,8 @@ class View:
     def of(cls, state: State, position: int, hand: int = 0) -> View:
         """The view ``position`` has of an omniscient ``state`` (opponents' cards hidden
         except at a finished showdown for players who did not fold, as the dealer shows them)."""
+        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < state.game.num_players:
+            raise ShowdownError(f"View.of: position is 0 to {state.game.num_players - 1} in {state.game.name}, got {position!r:.40}")
         reveal = state.is_showdown
         hole = tuple(
             h if p == position or (reveal and not state.folded[p]) else ()

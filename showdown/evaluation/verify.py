@@ -13,6 +13,7 @@ is reported instead), and a hand already checked with the same deal and text is 
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TypeVar
@@ -72,6 +73,8 @@ def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None =
     A malformed line (``nan`` for a value, a hand number of 40 digits) is a ``ProtocolError``
     naming the file and line.
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise ShowdownError(f"verify_log: expected a log file's path, got {type(path).__name__} {path!r:.40}")
     p = Path(path)
     try:
         f = open(p, "rb")  # noqa: SIM115 (closed below; the error must be one line)

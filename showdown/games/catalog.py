@@ -91,6 +91,16 @@ def get_game(spec: str) -> GameDef:
     raise GameDefError(f"unknown game {spec!r}: give a catalog name ({names}) or a path to a .game file")
 
 
+def as_game(game: object, who: str) -> GameDef:
+    """``game`` itself, or the game its catalog name or path names; for the functions that take
+    either. Anything else is a ``GameDefError`` naming ``who`` (not an AttributeError deep inside)."""
+    if isinstance(game, GameDef):
+        return game
+    if isinstance(game, (str, PurePath)):
+        return get_game(game)  # type: ignore[arg-type]  # (a path is taken too)
+    raise GameDefError(f"{who}: expected a game (showdown.games.get_game('leduc')) or its name, got {type(game).__name__} {game!r:.40}")
+
+
 def catalog_name(game: GameDef) -> str | None:
     """The catalog name whose definition equals ``game``, if any."""
     for e in CATALOG:

@@ -13,11 +13,14 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Sequence
 
+from showdown.errors import ShowdownError
 from showdown.games.cards import Card, make_deck
 from showdown.games.gamedef import GameDef
 
 _N = 624
 _MASK = 0xFFFFFFFF
+MAX_SEED = _MASK
+"""The largest dealing seed: the reference seeds its MT19937 with 32 bits."""
 
 
 class MT19937:
@@ -49,6 +52,13 @@ class CardDealer:
     """Deals hands for one match exactly as the reference dealer does."""
 
     def __init__(self, game: GameDef, seed: int) -> None:
+        if not isinstance(game, GameDef):
+            from showdown.games.catalog import as_game
+
+            game = as_game(game, "CardDealer")
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            # the reference seeds with 32 bits: -1 or 2**32 would deal as 2**32 - 1 or 0 without a word
+            raise ShowdownError(f"CardDealer: the seed is an integer 0 to {MAX_SEED}, got {seed!r:.40}")
         self.game = game
         self.seed = seed
         self._rng = MT19937(seed)

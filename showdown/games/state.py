@@ -160,6 +160,10 @@ class State:
         board: Sequence[Card] = (),
     ) -> State:
         """The state after the blinds are posted and before the first action."""
+        if not isinstance(game, GameDef):
+            from showdown.games.catalog import as_game
+
+            game = as_game(game, "State.initial")
         s = cls.__new__(cls)
         s.game = game
         s.hole = tuple(tuple(h) for h in hole)

@@ -25,7 +25,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
-from showdown.games.dealing import CardDealer
+from showdown.games.dealing import MAX_SEED, CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, State
 from showdown.matches.agent_process import HOST, AgentProcess, agent_command, agent_environment, exit_text, send_signal
@@ -259,7 +259,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     try:
         await _version(session, start_s, res)
         others: deque[str] = deque(maxlen=64)
-        cards = CardDealer(game, seed)
+        cards = CardDealer(game, seed & MAX_SEED)  # the checks after the first take seed + 1, ...: 32 bits, as dealt
         pending: list[str] = []
         for hand in range(check.hands):
             hole, board = cards.deal()

@@ -32,7 +32,7 @@ import scipy.sparse as sp  # type: ignore[import-untyped]
 from scipy.optimize import linprog  # type: ignore[import-untyped]
 
 from showdown.errors import SolverError
-from showdown.games.catalog import get_game
+from showdown.games.catalog import as_game, get_game
 from showdown.games.gamedef import GameDef
 from showdown.solvers.best_response import complete_unreached
 from showdown.solvers.sequence_payoff import FactoredPayoff, factored_payoff, payoff_nonzeros, payoff_product
@@ -324,8 +324,7 @@ def solve_sequence_lp(game: GameDef | str, *, refine: bool = True, form: PayoffF
     ``form`` is how the LPs hold the payoff (``PayoffForm``): every form has the same optimum. Should
     HiGHS fail on the factored LPs that ``auto`` chose, the plain ones are solved instead.
     """
-    if isinstance(game, str):
-        game = get_game(game)
+    game = as_game(game, "solve_sequence_lp")
     sf = sequence_form(game)
     tree = sf.tree
     try:
@@ -345,8 +344,7 @@ def solve_sequence_lp(game: GameDef | str, *, refine: bool = True, form: PayoffF
 
 def game_value(game: GameDef | str, form: PayoffForm = "auto") -> float:
     """The game value for position 0 (main LP only, no refinement)."""
-    if isinstance(game, str):
-        game = get_game(game)
+    game = as_game(game, "game_value")
     return _solve_main(sequence_form(game), form)[0]
 
 

@@ -89,3 +89,10 @@ def test_an_empty_file_is_no_log_not_a_match_that_stopped(tmp_path, partial: boo
     path.write_bytes(b"")
     with pytest.raises(ShowdownError, match="m.log is empty: not a match log"):
         verify_log(path, partial=partial)
+
+
+def test_a_path_of_the_wrong_kind_is_said_by_verify_log() -> None:
+    from showdown.errors import ShowdownError
+
+    with pytest.raises(ShowdownError, match=r"^verify_log: expected a log file's path, got int 5$"):  # was os.fspath's TypeError
+        verify_log(5)  # type: ignore[arg-type]

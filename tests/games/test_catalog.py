@@ -64,3 +64,12 @@ def test_a_path_object_names_a_game_file(tmp_path: Path) -> None:
     path = tmp_path / "k.game"
     path.write_text(format_gamedef(get_game("kuhn")))
     assert get_game(path).num_players == 2
+
+
+def test_as_game_takes_a_game_or_its_name_and_names_the_caller_for_anything_else() -> None:
+    from showdown.games.catalog import as_game
+
+    leduc = get_game("leduc")
+    assert as_game(leduc, "f") is leduc and as_game("leduc", "f") == leduc and as_game(Path("leduc"), "f") == leduc
+    with pytest.raises(GameDefError, match=r"^solve_sequence_lp: expected a game .* or its name, got int 5$"):
+        as_game(5, "solve_sequence_lp")

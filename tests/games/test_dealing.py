@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import MT19937, CardDealer, deal_hands
 from showdown.protocol.logfile import parse_log
@@ -50,3 +51,19 @@ def test_same_seed_same_cards_whatever_the_betting() -> None:
     hole, _ = CardDealer(get_game("kuhn"), 3).deal()
     assert hole == ((4 * 11 + 3,), (4 * 10 + 3,))
     assert (DATA / "edge_cases.txt").exists()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**32, 1.5, "7", True])
+def test_a_seed_outside_the_reference_s_32_bits_is_refused_not_dealt_as_another(seed: object) -> None:
+    from showdown.errors import ShowdownError
+
+    # -1 dealt as 2**32 - 1 and 2**32 as 0, without a word; '7' was a TypeError from the bit mask
+    with pytest.raises(ShowdownError, match=r"CardDealer: the seed is an integer 0 to 4294967295"):
+        CardDealer(get_game("kuhn"), seed)  # type: ignore[arg-type]
+
+
+def test_a_dealer_takes_the_game_s_name_as_get_game_does() -> None:
+    # was: AttributeError: 'str' object has no attribute 'num_ranks'
+    assert CardDealer("leduc", 3).deal() == CardDealer(get_game("leduc"), 3).deal()  # type: ignore[arg-type]
+    with pytest.raises(ShowdownError, match=r"CardDealer: expected a game"):
+        CardDealer(None, 3)  # type: ignore[arg-type]

@@ -240,3 +240,13 @@ def test_heads_up_payoffs_are_the_side_pot_rule(spent: list[int], folded: list[b
         float(sum(spent) - spent[p]) if not folded[p] else float(-spent[p]) for p in range(2)
     )
     assert list(map(repr, quick)) == list(map(repr, general))
+
+
+def test_initial_takes_the_game_s_name_and_names_itself_for_anything_else() -> None:
+    from showdown.errors import GameDefError
+
+    leduc = get_game("leduc")
+    hole, board = CardDealer(leduc, 1).deal()
+    assert State.initial("leduc", hole, board).spent == State.initial(leduc, hole, board).spent  # type: ignore[arg-type]
+    with pytest.raises(GameDefError, match=r"^State.initial: expected a game"):  # was: 'int' object has no attribute 'blind'
+        State.initial(7, hole, board)  # type: ignore[arg-type]

@@ -174,3 +174,10 @@ def test_behaviour_of_a_plan_round_trips_where_reached(leduc: SequenceLPSolution
         reached = ~undefined[d][bs, hs]
         np.testing.assert_allclose(arrays[d][bs, hs][reached], leduc.arrays[d][bs, hs][reached], atol=1e-12)
     assert any(u.any() for u in undefined)  # the equilibrium leaves some of its own branches unplayed
+
+
+def test_solve_sequence_lp_of_no_game_says_what_it_takes() -> None:
+    from showdown.errors import GameDefError
+
+    with pytest.raises(GameDefError, match=r"^solve_sequence_lp: expected a game"):  # was: 'int' object has no attribute 'name'
+        solve_sequence_lp(5)  # type: ignore[arg-type]
