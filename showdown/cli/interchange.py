@@ -40,6 +40,7 @@ def add_import_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("files", nargs="+", metavar="FILE", help=".phh or .phhs files")
     p.add_argument("-o", "--out", required=True, metavar="MATCH", help="the log to write: MATCH.log or MATCH.jsonl")
+    p.add_argument("--force", action="store_true", help="overwrite a log already there (else it is kept and the import refused)")
     p.set_defaults(handler=_import)
 
 
@@ -79,7 +80,7 @@ def _import(args: argparse.Namespace) -> int:
     folder = Path(args.out).expanduser().parent
     if not folder.is_dir():
         raise ShowdownError(f"-o {args.out}: the folder {folder} does not exist (create it first)")
-    result = import_phh(args.files, args.out, progress=_progress("import"))
+    result = import_phh(args.files, args.out, progress=_progress("import"), force=args.force)
     extra = f" (game {result.game_file})" if result.game_file else ""
     print(f"{result.target}: {result.hands:,} hands{extra}")
     return 0

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ProtocolError, ShowdownError
+from showdown.errors import LogExistsError, ProtocolError, ShowdownError
 from showdown.evaluation.log_reading import resolve_log_game
 from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
@@ -175,13 +175,17 @@ def _match_game(first: PhhHand) -> tuple[GameDef, str | None]:
     return first.game, None
 
 
-def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progress | None = None) -> ImportResult:
+def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progress | None = None, *,
+               force: bool = False) -> ImportResult:
     """PHH hands -> one match log at ``target`` (``.log``, the default, or ``.jsonl``), every hand
     replayed through our rules. All hands must share one table (players, blinds, stacks, bets); a game
-    outside the catalog is written beside the log as ``<match>.game`` and named in its header."""
+    outside the catalog is written beside the log as ``<match>.game`` and named in its header.
+    A log already at ``target`` is kept (``LogExistsError``) unless ``force``, as a match's are."""
     out = Path(target)
     if out.suffix not in (".log", ".jsonl"):
         out = out.with_name(out.name + ".log")
+    if out.exists() and not force:
+        raise LogExistsError(str(out), "give -o another name, or --force to overwrite it")
     match = _ImportedMatch(out)
     tmp = _temp_beside(out)
     try:

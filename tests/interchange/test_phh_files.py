@@ -159,3 +159,16 @@ def test_100000_hands_export_in_10_seconds_and_import_as_fast_in_flat_memory(tmp
     assert export_s <= 10 and import_s <= 10
     assert export_rss < figures[10_000][0][1] * 1.25 and import_rss < figures[10_000][1][1] * 1.25
     shutil.rmtree(tmp_path)
+
+
+def test_import_over_an_existing_log_keeps_it_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # it overwrote any log at -o without a word: `-o out/match.log` replaced the match's own log
+    phhs = export_phh(NOLIMIT_LOG, tmp_path).target
+    kept = tmp_path / "match.log"
+    kept.write_text("a match's log\n")
+    assert main(["import", str(phhs), "-o", str(kept)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "match.log already exists: logs are never overwritten; give -o another name, or --force" in err[0]
+    assert kept.read_text() == "a match's log\n"
+    assert main(["import", str(phhs), "-o", str(kept), "--force"]) == 0
+    assert kept.read_text().splitlines()[-1] == NOLIMIT_LOG.read_text().splitlines()[-1]  # the hands, imported
