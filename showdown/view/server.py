@@ -16,6 +16,7 @@ listens on 127.0.0.1 unless told otherwise.
 from __future__ import annotations
 
 import asyncio
+import errno
 import json
 import math
 import secrets
@@ -215,6 +216,9 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
         await site.start()
     except OSError as exc:
         await runner.cleanup()
+        if exc.errno == errno.EADDRINUSE:  # (asyncio's text repeats the address: said once, with the way out)
+            raise ConfigError(f"cannot listen on {host}:{port}: the port is in use (another view or program): "
+                              "give another --port, or --port 0 for a free one") from None
         raise ConfigError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
     sockets = getattr(site._server, "sockets", None) or []
     bound = sockets[0].getsockname()[1] if sockets else port

@@ -36,3 +36,19 @@ def test_a_named_log_with_no_hands_yet_is_served(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.communicate(timeout=60)
+
+
+def test_a_second_view_on_a_port_in_use_says_so_and_how_to_choose_another(tmp_path: Path) -> None:
+    import socket
+
+    (tmp_path / "m.jsonl").write_text("")
+    with socket.socket() as first:  # the port another view (or any program) holds
+        first.bind(("127.0.0.1", 0))
+        first.listen()
+        port = first.getsockname()[1]
+        done = subprocess.run([sys.executable, "-m", "showdown", "view", str(tmp_path), "--port", str(port)],
+                              capture_output=True, text=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 2, done.stderr
+    # was: "... error while attempting to bind on address ('127.0.0.1', PORT): address already in use"
+    assert done.stderr == (f"showdown view: error: cannot listen on 127.0.0.1:{port}: the port is in use (another view or "
+                           "program): give another --port, or --port 0 for a free one\n")
