@@ -23,6 +23,7 @@ from showdown.agents.base import LETTER_ACTIONS, infoset_key
 from showdown.agents.equilibrium import StrategyAgent
 from showdown.errors import ConfigError, ShowdownError
 from showdown.games.cards import RANKS, SUITS, Card, deck_ranks, deck_suits, make_card
+from showdown.games.catalog import as_game
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.games.state import State
 from showdown.solvers.strategy import Strategy
@@ -59,8 +60,9 @@ def universal_poker_parameters(game: GameDef) -> dict[str, Any]:
     return params
 
 
-def openspiel_game(game: GameDef) -> Any:
-    """``pyspiel.load_game("universal_poker", ...)`` of ``game``."""
+def openspiel_game(game: GameDef | str) -> Any:
+    """``pyspiel.load_game("universal_poker", ...)`` of ``game`` (or of the game its name names)."""
+    game = as_game(game, "openspiel_game")
     try:
         import pyspiel
     except ImportError:
@@ -68,14 +70,31 @@ def openspiel_game(game: GameDef) -> Any:
     return pyspiel.load_game("universal_poker", universal_poker_parameters(game))
 
 
+def _same_game(game: GameDef | str, os_game: Any, who: str) -> GameDef:
+    """``game``, checked to be the one ``os_game`` plays (``openspiel_game(game)``): a policy walked over
+    another game's tree failed deep inside (an IndexError on a card, or a wrong table)."""
+    game = as_game(game, who)
+    try:
+        got = os_game.get_parameters() if os_game.get_type().short_name == "universal_poker" else None
+    except AttributeError:
+        got = None
+    if got is None:
+        raise ShowdownError(f"{who}: expected OpenSpiel's universal_poker game (openspiel_game(game)), got {type(os_game).__name__}")
+    want = universal_poker_parameters(game)
+    if any(str(got.get(k)) != str(v) for k, v in want.items()):
+        raise ShowdownError(f"{who}: the OpenSpiel game is not {game.name or 'this game'}: give openspiel_game(game) of the same game")
+    return game
+
+
 def _our_card(text: str, game: GameDef) -> Card:
     """universal_poker's card (``"2c"``: its lowest rank and suit) as ours (same place in our deck)."""
     return make_card(deck_ranks(game.num_ranks)[RANKS.index(text[0])], deck_suits(game.num_suits)[SUITS.index(text[1])])
 
 
-def walk_decisions(game: GameDef, os_game: Any) -> Iterator[tuple[Any, str, list[str]]]:
+def walk_decisions(game: GameDef | str, os_game: Any) -> Iterator[tuple[Any, str, list[str]]]:
     """Every decision state of OpenSpiel's tree: (state, our information-set key of the player to
     act, our action letter of each of its legal actions). Limit games (the tabular ones)."""
+    game = _same_game(game, os_game, "walk_decisions")
     if not game.is_limit:
         raise ShowdownError("walk_decisions: limit games only (a no-limit tree is too large to walk)")
     per_player = game.num_hole_cards
@@ -104,10 +123,13 @@ def walk_decisions(game: GameDef, os_game: Any) -> Iterator[tuple[Any, str, list
     yield from visit(os_game.new_initial_state(), State.initial(game), [[] for _ in range(game.num_players)], [])
 
 
-def to_openspiel_policy(game: GameDef, os_game: Any, strategy: Strategy) -> Any:
+def to_openspiel_policy(game: GameDef | str, os_game: Any, strategy: Strategy) -> Any:
     """Our strategy as OpenSpiel's ``TabularPolicy`` over ``os_game``."""
     from open_spiel.python import policy as os_policy
 
+    if not isinstance(strategy, Strategy):
+        raise ShowdownError(f"to_openspiel_policy: expected a Strategy (e.g. solve_sequence_lp(game).strategy), got {type(strategy).__name__}")
+    game = _same_game(game, os_game, "to_openspiel_policy")
     tabular = os_policy.TabularPolicy(os_game)
     for state, key, letters in walk_decisions(game, os_game):
         row = strategy.table.get(key)
@@ -120,8 +142,10 @@ def to_openspiel_policy(game: GameDef, os_game: Any, strategy: Strategy) -> Any:
     return tabular
 
 
-def from_openspiel_policy(game: GameDef, os_game: Any, policy: Any) -> Strategy:
+def from_openspiel_policy(game: GameDef | str, os_game: Any, policy: Any) -> Strategy:
     """Any OpenSpiel policy over ``os_game`` (``action_probabilities(state)``) as our ``Strategy``."""
+    _a_policy(policy, "from_openspiel_policy")
+    game = _same_game(game, os_game, "from_openspiel_policy")
     table: dict[str, dict[str, float]] = {}
     for state, key, letters in walk_decisions(game, os_game):
         if key in table:
@@ -131,9 +155,17 @@ def from_openspiel_policy(game: GameDef, os_game: Any, policy: Any) -> Strategy:
     return Strategy(game, table)
 
 
-def save_policy(policy: Any, os_game: Any, game: GameDef, path: str | Path) -> Path:
+def _a_policy(policy: Any, who: str) -> None:
+    if not callable(getattr(policy, "action_probabilities", None)):
+        raise ShowdownError(f"{who}: expected an OpenSpiel policy (with action_probabilities(state), e.g. "
+                            f"solver.average_policy()), got {type(policy).__name__}")
+
+
+def save_policy(policy: Any, os_game: Any, game: GameDef | str, path: str | Path) -> Path:
     """An OpenSpiel policy as a JSON file ``OpenSpielAgent`` reads: the game's parameters and, per
     information-state string, each legal action's probability (no pickle: a file users may share)."""
+    _a_policy(policy, "save_policy")
+    game = _same_game(game, os_game, "save_policy")
     doc: dict[str, Any] = {"universal_poker": universal_poker_parameters(game), "policy": {}}
     for state, _, _ in walk_decisions(game, os_game):
         key = state.information_state_string()

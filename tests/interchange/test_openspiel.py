@@ -128,3 +128,26 @@ def test_a_missing_policy_file_is_one_line_before_the_match(tmp_path: Path, caps
     assert main(["match", "leduc", f"openspiel:{tmp_path / 'none.json'}", "call", "--hands", "10", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "no such OpenSpiel policy file" in err[0]
+
+
+def test_the_bridge_takes_a_game_s_name_and_says_what_is_wrong_with_its_arguments(tmp_path: Path) -> None:
+    from showdown.agents.equilibrium import equilibrium_strategy
+    from showdown.errors import ShowdownError
+
+    leduc, kuhn = get_game("leduc"), get_game("kuhn")
+    assert openspiel_game("leduc").get_parameters() == openspiel_game(leduc).get_parameters()  # was an AttributeError
+    with pytest.raises(ShowdownError, match=r"^openspiel_game: expected a game"):
+        openspiel_game(5)  # type: ignore[arg-type]
+    ours = equilibrium_strategy(leduc)
+    # another game's OpenSpiel tree: was a TabularPolicy of kuhn filled from leduc's table, without a word
+    with pytest.raises(ShowdownError, match=r"^to_openspiel_policy: the OpenSpiel game is not leduc"):
+        to_openspiel_policy(leduc, openspiel_game(kuhn), ours)
+    with pytest.raises(ShowdownError, match=r"^save_policy: the OpenSpiel game is not kuhn"):  # was an IndexError
+        save_policy(pyspiel.CFRSolver(openspiel_game(leduc)).average_policy(), openspiel_game(leduc), kuhn, tmp_path / "p.json")
+    with pytest.raises(ShowdownError, match=r"^to_openspiel_policy: expected a Strategy"):  # was an AttributeError
+        to_openspiel_policy(leduc, openspiel_game(leduc), None)  # type: ignore[arg-type]
+    with pytest.raises(ShowdownError, match=r"^save_policy: expected an OpenSpiel policy"):
+        save_policy(None, openspiel_game(leduc), leduc, tmp_path / "p.json")
+    with pytest.raises(ShowdownError, match=r"^from_openspiel_policy: expected OpenSpiel's universal_poker game"):
+        from_openspiel_policy(leduc, pyspiel.load_game("kuhn_poker"), pyspiel.CFRSolver(pyspiel.load_game("kuhn_poker")).average_policy())
+    assert not (tmp_path / "p.json").exists()
