@@ -17,6 +17,8 @@ all in; the pot and the chips to call (big blinds); per round the calls and the 
 
 from __future__ import annotations
 
+import math
+import numbers
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -37,6 +39,13 @@ class ActionMap:
 
     game: GameDef
     fractions: tuple[float, ...] = DEFAULT_FRACTIONS
+
+    def __post_init__(self) -> None:
+        # fractions="x" made 'x' * pot a string and a TypeError at the first raise; -1 or 0 a raise
+        # index that is never legal; nan a ValueError mid-episode
+        bad = next((f for f in self.fractions if isinstance(f, bool) or not isinstance(f, numbers.Real) or not 0 < f < math.inf), None)
+        if bad is not None or not isinstance(self.fractions, tuple):
+            raise ValueError(f"fractions: expected pot fractions above 0, like (0.5, 1.0, 2.0), got {self.fractions!r:.60}")
 
     @property
     def size(self) -> int:
