@@ -249,6 +249,7 @@ class _TournamentRun:
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}
         self.todo: list[tuple[PlannedMatch, int]] = []
+        stale = 0  # halves played here before with other settings (or whose logs are gone)
         for m in self.matches:
             for k, half in enumerate(m.halves):
                 got = _finished(half, self.game)
@@ -256,7 +257,12 @@ class _TournamentRun:
                     self.finished[(m.id, k)] = got
                 else:
                     self.todo.append((m, k))
+                    stale += _done_path(half).exists()
         self.newly_done_matches = 0
+        if stale:  # said: the folder may be another tournament's, whose logs are about to be replaced
+            print(f"tournament: {stale} match half{'s' if stale > 1 else ''} in {cfg.out} {'were' if stale > 1 else 'was'} played with "
+                  "other settings or lost their logs (another tournament's folder, or this file changed): played again, "
+                  "replacing their logs", file=stream, flush=True)
         # each match's figures, worked out in a thread as soon as its last half is in, while the
         # other matches play (all at the end, they were 0.48 s of CPU each, one after another)
         self.analyst: ThreadPoolExecutor | None = None

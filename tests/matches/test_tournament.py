@@ -258,3 +258,16 @@ def test_a_bot_that_exits_at_once_fails_its_matches_with_exit_2_not_an_interrupt
     assert "2 of 3 matches are not finished: 2 failed (said above); fix that and run the same command again" in run.stdout
     doc = json.loads((out / "results.json").read_text())
     assert not doc["complete"] and len(doc["matches"]) == 1  # rules against call was played all the same
+
+
+def test_a_folder_played_with_other_settings_is_said_before_its_logs_are_replaced(tmp_path: Path) -> None:
+    # another tournament's folder (or this file changed): its matches were replayed over, without a word
+    out = tmp_path / "shared"
+    first = write(tmp_path, f"game: kuhn\nhands: 20\nout: {out}\nagents: [rules, call]\n", "a.yaml")
+    other = write(tmp_path, f"game: leduc\nhands: 20\nout: {out}\nagents: [rules, call]\n", "b.yaml")
+    runs = [subprocess.run([sys.executable, "-m", "showdown", "tournament", str(path)], capture_output=True, text=True,
+                           env=env(), timeout=120) for path in (first, other, other)]
+    assert [r.returncode for r in runs] == [0, 0, 0], runs[-1].stderr
+    said = "tournament: 1 match half in"
+    assert said not in runs[0].stderr and said not in runs[2].stderr  # the same file again: nothing replaced
+    assert f"{said} {out} was played with other settings or lost their logs (another tournament's folder" in runs[1].stderr
