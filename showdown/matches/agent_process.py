@@ -27,6 +27,7 @@ HOST = "127.0.0.1"
 AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes their connection
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _LINE_KEPT = 300  # characters of each output line kept for messages
+_EXIT_POLL = 0.1  # seconds between looks at whether a process whose pipes are still open has ended
 
 
 def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
@@ -118,7 +119,9 @@ class AgentProcess:
     async def exit_status(self) -> int:
         """Wait for the process to end (and its last output to be read); its return code."""
         assert self.proc is not None
-        rc = await self.proc.wait()
+        await wait_exit(self.proc)
+        rc = self.proc.returncode
+        assert rc is not None
         if self.reader is not None:
             try:
                 await asyncio.wait_for(self.reader, 1.0)
@@ -158,24 +161,47 @@ async def reap(agents: Sequence[AgentProcess]) -> None:
     for a in procs:
         assert a.proc is not None
         if a.proc.returncode is None:
-            try:
-                await asyncio.wait_for(a.proc.wait(), max(0.05, deadline - time.monotonic()))
-            except TimeoutError:
+            if not await wait_exit(a.proc, max(0.05, deadline - time.monotonic())):
                 a.killed = True
                 send_signal(a.proc, signal.SIGTERM)
     for a in procs:
         assert a.proc is not None
-        if a.proc.returncode is None:
-            try:
-                await asyncio.wait_for(a.proc.wait(), 2.0)
-            except TimeoutError:
-                send_signal(a.proc, signal.SIGKILL)
-                await a.proc.wait()
+        if a.proc.returncode is None and not await wait_exit(a.proc, 2.0):
+            send_signal(a.proc, signal.SIGKILL)
+            await wait_exit(a.proc)
     tasks = [t for a in procs for t in (a.watcher, a.reader) if t is not None]
     if tasks:
         await asyncio.wait(tasks, timeout=2.0)
     for t in tasks:
         t.cancel()
+    for a in procs:
+        assert a.proc is not None
+        release(a.proc)
+
+
+async def wait_exit(proc: asyncio.subprocess.Process, within: float | None = None) -> bool:
+    """Whether ``proc`` ended within ``within`` s (None: wait for it). Its exit, not its pipes:
+    ``proc.wait()`` also waits until its output is closed, which a child it left behind may hold
+    open for ever (the bot had ended, and was reported as still running)."""
+    deadline = None if within is None else time.monotonic() + within
+    waiter = asyncio.ensure_future(proc.wait())  # the usual case: its pipes close as it ends
+    try:
+        while proc.returncode is None:
+            left = _EXIT_POLL if deadline is None else min(_EXIT_POLL, deadline - time.monotonic())
+            if left <= 0:
+                return False
+            await asyncio.wait([waiter], timeout=left)
+        return True
+    finally:
+        waiter.cancel()
+
+
+def release(proc: asyncio.subprocess.Process) -> None:
+    """Close our ends of an ended process's pipes, which a child it left may hold open (asyncio
+    would otherwise close them when the loop is gone, printing a traceback)."""
+    transport = getattr(proc, "_transport", None)
+    if proc.returncode is not None and transport is not None:
+        transport.close()
 
 
 def send_signal(proc: asyncio.subprocess.Process, sig: int) -> None:

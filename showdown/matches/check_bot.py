@@ -28,7 +28,16 @@ from showdown.games.catalog import get_game
 from showdown.games.dealing import MAX_SEED, CardDealer
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, Action, State
-from showdown.matches.agent_process import HOST, AgentProcess, agent_command, agent_environment, exit_text, send_signal
+from showdown.matches.agent_process import (
+    HOST,
+    AgentProcess,
+    agent_command,
+    agent_environment,
+    exit_text,
+    release,
+    send_signal,
+    wait_exit,
+)
 from showdown.matches.bot_checks import Check, Problem, Transport, checks_for, judge_reply
 from showdown.matches.config import AgentSpec
 from showdown.matches.sandbox import Jail, Limits, limit_hit
@@ -187,7 +196,7 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
     try:
         await agent.start(agent_environment(game_arg))
         assert agent.proc is not None
-        ended: asyncio.Future[Any] = asyncio.ensure_future(agent.proc.wait())
+        ended: asyncio.Future[Any] = asyncio.ensure_future(wait_exit(agent.proc))
         await asyncio.wait([got, ended], timeout=start_s, return_when=asyncio.FIRST_COMPLETED)
         ended.cancel()
     except OSError as exc:
@@ -218,15 +227,15 @@ async def _stop(agent: AgentProcess, grace: float) -> bool:
     if agent.proc is None:
         return True
     try:
-        await asyncio.wait_for(agent.proc.wait(), grace)
-        return True
-    except TimeoutError:
+        if await wait_exit(agent.proc, grace):
+            return True
         send_signal(agent.proc, 9)
-        await agent.proc.wait()
+        await wait_exit(agent.proc)
         return False
     finally:
         if agent.reader is not None:
             agent.reader.cancel()
+        release(agent.proc)
 
 
 @dataclass
@@ -337,11 +346,7 @@ def _sandbox_limit(agent: AgentProcess, hand: int, res: CheckResult) -> None:
 
 async def _exited(agent: AgentProcess, within: float) -> bool:
     assert agent.proc is not None
-    try:
-        await asyncio.wait_for(agent.proc.wait(), within)
-    except TimeoutError:
-        return False
-    return True
+    return await wait_exit(agent.proc, within)
 
 
 async def _reply(session: _Session, state: State, position: int, hand: int, others: set[str], wait_s: float,

@@ -1,0 +1,58 @@
+"""Bot processes: a bot that leaves a child holding its output open has still ended when it exits."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# a correct Kuhn bot (answers its own turns only) that first forks a child of its own session, which
+# keeps the bot's stdout and stderr open for a minute and writes its pid to CHILD
+LEAVES_A_CHILD = '''
+import os, socket, sys, time
+if os.fork() == 0:
+    os.setsid()
+    open(os.environ.get("CHILD_PID_FILE", "child.pid"), "w").write(str(os.getpid()))
+    time.sleep(60)
+    os._exit(0)
+from showdown.games.catalog import get_game
+from showdown.protocol.matchstate import parse_matchstate
+game = get_game("kuhn")
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+token = os.environ.get("SHOWDOWN_SEAT_TOKEN")
+conn.sendall(("VERSION:2.0.0" + (" token=" + token if token else "") + "\\r\\n").encode())
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    view = parse_matchstate(line, game)
+    state = view.to_state(game)
+    if not state.finished and state.current_player == view.position:
+        conn.sendall((line + ":c\\r\\n").encode())
+'''
+
+
+def _run(tmp_path: Path, command: list[str], after: list[str]) -> subprocess.CompletedProcess[str]:
+    bot = tmp_path / "parent_bot.py"
+    bot.write_text(LEAVES_A_CHILD)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    try:
+        return subprocess.run([sys.executable, "-m", "showdown", *command, str(bot), *after],
+                              capture_output=True, text=True, timeout=50, cwd=tmp_path, env=env)
+    finally:
+        for pid_file in tmp_path.rglob("child.pid"):
+            try:
+                os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            except (ValueError, ProcessLookupError):
+                pass
+
+
+def test_check_bot_sees_the_bot_exit_though_a_child_holds_its_output(tmp_path: Path) -> None:
+    # match-end failed ("still running") and asyncio printed "Event loop is closed" tracebacks
+    done = _run(tmp_path, ["check-bot"], ["--game", "kuhn", "--hands", "10", "--only", "many-hands", "--json"])
+    report = json.loads(done.stdout)
+    assert {c["name"]: c["passed"] for c in report["checks"]}["match-end"], report
+    assert "Traceback" not in done.stderr, done.stderr
