@@ -66,7 +66,8 @@ def seat_ports(options: DealerOptions, seats: int) -> list[int]:
     """The port each seat listens on (0: any free one)."""
     ports = list(options.ports) if options.ports else [0] * seats
     if len(ports) != seats:
-        raise ShowdownError(f"{len(ports)} ports given for {seats} seats")
+        example = ",".join(str(18791 + s) for s in range(seats))
+        raise ShowdownError(f"{len(ports)} ports given for {seats} seats: give one per seat, like -p {example} (0: a free one)")
     taken = [p for p in ports if p]
     if len(set(taken)) != len(taken):
         raise ShowdownError(f"the same port is given to two seats ({','.join(map(str, ports))}): give each seat its own")

@@ -64,7 +64,7 @@ async def test_trace_is_on_by_default_like_the_reference(tmp_path: Path) -> None
         (["m", "nosuchgame", "1", "1", "a", "b"], "unknown game"),
         (["m", "kuhn-14", "1", "1", "a", "b"], "14 ranks"),
         (["m", "kuhn", "1", "1", "a"], "needs 2 players"),
-        (["m", "kuhn", "1", "1", "a", "b", "-p", "1,2,3"], "3 ports given for 2 seats"),
+        (["m", "kuhn", "1", "1", "a", "b", "-p", "1,2,3"], "3 ports given for 2 seats: give one per seat, like -p 18791,18792 (0: a free one)"),
     ],
 )
 def test_user_errors_are_one_line_and_exit_2(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
