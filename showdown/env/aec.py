@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from showdown.agents.base import infoset_key
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward
+from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward, dealing_seed
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -86,7 +86,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self._dealer is None:
-            self._dealer = CardDealer(self.game, 0 if seed is None else int(seed))
+            self._dealer = CardDealer(self.game, 0 if seed is None else dealing_seed(seed))
             self.hand_number = -1
         hole, board = self._dealer.deal()
         self.hand_number += 1

@@ -27,6 +27,7 @@ import numpy.typing as npt
 
 from showdown.errors import IllegalActionError
 from showdown.games.cards import deck_ranks, deck_suits, make_card
+from showdown.games.dealing import MAX_SEED
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 
@@ -149,6 +150,18 @@ class Encoder:
             for _, a in actions:
                 out[self.history_at + 2 * r + (a.kind is ActionKind.RAISE)] += 1.0
         return out
+
+
+def dealing_seed(seed: int) -> int:
+    """The dealer's 32-bit seed for a ``reset(seed=...)``: the seed itself when it fits (so an
+    environment deals as ``showdown dealer`` with that seed), else a 32-bit digest of it, since
+    Gymnasium and PettingZoo allow any non-negative integer (``SeedSequence`` entropy is 128 bits)."""
+    if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
+        raise ValueError(f"reset(seed=...): expected a non-negative integer, got {seed!r:.40}")
+    seed = int(seed)
+    if seed <= MAX_SEED:
+        return seed
+    return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
 
 
 def chips_to_reward(values: Sequence[float], game: GameDef, unit: str) -> list[float]:

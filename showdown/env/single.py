@@ -25,7 +25,7 @@ from gymnasium import spaces
 
 from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward
+from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward, dealing_seed
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -77,10 +77,10 @@ class SingleAgentEnv(gymnasium.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None or self._dealer is None:
-            self._dealer = CardDealer(self.game, 0 if seed is None else int(seed))
+            self._dealer = CardDealer(self.game, 0 if seed is None else dealing_seed(seed))
             self.hand_number = -1
             if seed is not None:
-                self.opponents = self._make_opponents(int(seed))
+                self.opponents = self._make_opponents(dealing_seed(seed))
         hole, board = self._dealer.deal()
         self.hand_number += 1
         n = self.game.num_players
