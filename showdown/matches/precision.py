@@ -38,6 +38,12 @@ SECOND_STAGE_SEED = 1_000_003
 """Added to the seed for the second match (other deals than the pilot's)."""
 
 
+def second_stage_seed(seed: int) -> int:
+    """The second match's seed: ``SECOND_STAGE_SEED`` on, kept to the 32 bits a match is dealt from
+    (a pilot seeded near 2**32 - 1 would otherwise ask for a seed no match takes)."""
+    return (seed + SECOND_STAGE_SEED) % 2**32
+
+
 @dataclass(frozen=True, slots=True)
 class Plan:
     """The second match's deals (``total``; ``wanted`` before the cap) after a pilot of ``pilot``, and
@@ -79,7 +85,7 @@ def second_stage(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult
                  seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
     """The refined figure of a match (module docstring): a second match of the deals its pilot needs."""
     plan = deals_needed(pilot, precision_mbb, max_deals)
-    rest = play_opponent(game, bot, opponent, hands=plan.total, seed=seed + SECOND_STAGE_SEED, folder=folder, jobs=jobs)
+    rest = play_opponent(game, bot, opponent, hands=plan.total, seed=second_stage_seed(seed), folder=folder, jobs=jobs)
     mean = rest.mbb
     estimator = f"{rest.estimator}, two-stage (Stein 1945) to +/-{precision_mbb:g}" + (" (capped)" if plan.capped else "")
     result = replace(rest, ci95_mbb=(mean - plan.half_width_mbb, mean + plan.half_width_mbb), estimator=estimator)

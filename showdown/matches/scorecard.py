@@ -126,7 +126,7 @@ def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], re
     """LBR's sets that could be the exploitability bound (upper end above the largest figure's lower
     end), each run again on other deals for the hands its first run's spread asks for (Stein's
     two-stage procedure, as the matches: ``matches.precision``); the others keep their first run."""
-    from showdown.matches.precision import SECOND_STAGE_SEED
+    from showdown.matches.precision import second_stage_seed
 
     if report is None:
         return None
@@ -141,7 +141,7 @@ def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], re
             sets.append({**first, "stage": "first run" if hi < best_low else "first run: within the precision asked"})
             continue
         total = min(wanted, max_deals)
-        again, why_not = _lbr(game, bot, hands=total, seed=seed + SECOND_STAGE_SEED, folder=folder, jobs=jobs,
+        again, why_not = _lbr(game, bot, hands=total, seed=second_stage_seed(seed), folder=folder, jobs=jobs,
                               action_sets=[first["actions"]], progress=None)
         if again is None:
             sets.append({**first, "stage": f"first run ({why_not})"})

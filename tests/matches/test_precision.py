@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from showdown.matches.config import AgentSpec
-from showdown.matches.precision import Z95, deals_needed, play_to_precision
+from showdown.matches.precision import Z95, deals_needed, play_to_precision, second_stage_seed
 from showdown.matches.probing import OpponentResult
 
 
@@ -44,6 +44,15 @@ def test_the_second_stage_is_played_on_other_deals_and_pooled_with_the_pilot(tmp
                                  folder=tmp_path)
     assert again == result
     assert Z95 == pytest.approx(1.96, abs=1e-3)
+
+
+def test_a_pilot_seeded_at_the_last_32_bit_seed_is_refined_on_a_seed_a_match_takes(tmp_path: Path) -> None:
+    # the second stage's seed was seed + 1,000,003: past 2**32 - 1, which no match (nor the reference dealer) takes
+    last = 2**32 - 1
+    assert second_stage_seed(last) == 1_000_002 and second_stage_seed(4) == 1_000_007
+    result, plan = play_to_precision("kuhn", AgentSpec(name="rules"), "random", precision_mbb=20.0, pilot_deals=100,
+                                     max_deals=5000, seed=last, folder=tmp_path)
+    assert plan.total > plan.pilot and result.hands == 2 * plan.total
 
 
 def test_scorecard_refuses_a_precision_that_is_not_positive(tmp_path: Path) -> None:
