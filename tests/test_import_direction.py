@@ -11,9 +11,10 @@ import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "showdown"
-BASE = {"errors", "cache", "status", "_lazy"}
+BASE = {"errors", "cache", "status", "_lazy", "argtypes"}
 ALLOWED: dict[str, set[str]] = {
     "_lazy": set(),
+    "argtypes": set(),
     "errors": set(),
     "cache": set(),
     "status": set(),

@@ -13,14 +13,13 @@ and builds a ``View`` only for decisions and hooks the agent actually overrides.
 
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
 
+from showdown import argtypes
 from showdown.agents.base import Agent, View
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
@@ -308,19 +307,6 @@ async def play_async(
     return session.close()
 
 
-class _BotParser(argparse.ArgumentParser):
-    """A bot's command line, whose usage errors are one line (as the ``showdown`` commands')."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
-
-
-def _port(text: str) -> int:
-    if not (text.isascii() and text.isdigit() and int(text) <= 65535):
-        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {text!r}")
-    return int(text)
-
-
 def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None = None) -> int:
     """Entry point for a bot script: ``python my_bot.py [--game GAME] HOST PORT``.
 
@@ -328,10 +314,10 @@ def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None 
     from ``--game`` or the ``SHOWDOWN_GAME`` environment variable (``showdown match`` sets it).
     Returns the exit status (also usable as ``sys.exit(run_bot(MyBot))``).
     """
-    parser = _BotParser(description="Play a poker bot against an ACPC dealer.")
+    parser = argtypes.OneLineParser(description="Play a poker bot against an ACPC dealer.")
     parser.add_argument("--game", help=f"catalog name or .game file (default: ${GAME_ENV})")
     parser.add_argument("host")
-    parser.add_argument("port", type=_port)
+    parser.add_argument("port", type=argtypes.port)
     args = parser.parse_args(argv)
     try:
         game = resolve_game(args.game)

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError, ShowdownError
 
 __all__ = ["add_agent_parser", "run_agent_command", "parse_option", "main"]

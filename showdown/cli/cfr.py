@@ -26,7 +26,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import SolverError
 
 DEFAULT_ITERATIONS = 1000

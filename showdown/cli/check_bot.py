@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["add_check_bot_parser", "run_check_bot_command"]

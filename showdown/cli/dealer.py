@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from showdown.cli import argtypes, dealer_ports
+from showdown import argtypes
+from showdown.cli import dealer_ports
 from showdown.errors import ShowdownError
 from showdown.games.catalog import get_game
 from showdown.matches.settings import DEALER_SETTINGS, add_flags, flag_values

@@ -8,7 +8,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from showdown.cli import argtypes, startup
+from showdown import argtypes
+from showdown.cli import startup
 from showdown.errors import ShowdownError
 
 Handler = Callable[[argparse.Namespace], int]

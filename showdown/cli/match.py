@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 __all__ = ["COMMAND_FLAGS", "add_match_parser", "match_config", "run_match_command"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.errors import ConfigError
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")

@@ -311,8 +311,8 @@ def test_connection_refused_is_one_clear_error() -> None:
 
 
 @pytest.mark.parametrize(("argv", "says"), [
-    (["--game", "kuhn", "127.0.0.1", "99999"], "argument port: expected a port from 0 to 65535, got '99999'"),
-    (["--game", "kuhn", "127.0.0.1", "abc"], "argument port: expected a port from 0 to 65535, got 'abc'"),
+    (["--game", "kuhn", "127.0.0.1", "99999"], "argument port: expected a port from 0 to 65535, got 99999"),
+    (["--game", "kuhn", "127.0.0.1", "abc"], "argument port: expected a whole number, got 'abc'"),
     (["--game", "kuhn", "127.0.0.1"], "the following arguments are required: port"),
 ])
 def test_a_bots_command_line_errors_are_one_line(argv: list[str], says: str, capsys: pytest.CaptureFixture[str]) -> None:

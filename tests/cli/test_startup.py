@@ -78,7 +78,7 @@ def test_a_small_solve_loads_only_what_it_uses(tmp_path: Path, game: str, solver
     heavy = {m for m in modules if m in NEVER_FOR_A_SMALL_SOLVE or m.split(".")[0] in NEVER_FOR_A_SMALL_SOLVE}
     assert not heavy, sorted(heavy)
     layers = {m.split(".")[1] for m in modules if m.startswith("showdown.")}
-    assert layers <= {"_lazy", "errors", "cli", "games", "solvers"}, layers
+    assert layers <= {"_lazy", "errors", "argtypes", "cli", "games", "solvers"}, layers
     if seen["threads"] is not None:
         assert seen["threads"] == 1  # OpenBLAS started no thread pool for it
     assert seen["collecting"] is True and seen["frozen"] > 0  # type: ignore[operator]  # paused while loading, then on

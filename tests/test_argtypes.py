@@ -6,7 +6,7 @@ import argparse
 
 import pytest
 
-from showdown.cli import argtypes
+from showdown import argtypes
 from showdown.protocol.logfile import MAX_HANDS
 
 
