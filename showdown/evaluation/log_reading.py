@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
@@ -16,7 +16,7 @@ from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, jsonl_record, parse_header_line, read_records
 
-__all__ = ["NOT_LOGS", "LogSet", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -30,15 +30,31 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
+MAX_LOG_LINE = 1 << 20
+"""Bytes at most in one line of a log: a hand's line or record is a few KB, so a longer line is no
+match log's, and is refused before it is held in memory (a 1 GB line with no line end would be)."""
+
+
+def log_lines(f: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of a log opened in binary, with their numbers from 1, each of at most
+    ``MAX_LOG_LINE`` bytes (a longer one is a ``ProtocolError`` naming ``source`` and the line)."""
+    number = 0
+    while raw := f.readline(MAX_LOG_LINE + 1):
+        number += 1
+        if len(raw) > MAX_LOG_LINE:
+            raise ProtocolError(f"{source}:{number}: a line of more than {MAX_LOG_LINE:,} bytes, which no match "
+                                "log has (a hand's line is a few KB): not a log, or a damaged one")
+        yield number, raw
+
+
 def _is_jsonl(path: Path) -> bool:
     if path.suffix == ".jsonl":
         return True
     if path.suffix == ".log":
         return False
-    with path.open("r", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.strip():
-                return line.lstrip().startswith("{")
+    for _, line in _iter_file(path):
+        if line.strip():
+            return line.lstrip().startswith("{")
     return False
 
 
@@ -46,11 +62,12 @@ def _iter_file(path: Path, torn: list[str] | None = None) -> Iterator[tuple[int,
     """The file's lines with their numbers. A last line with no line end is what a crash leaves
     mid-write: it is not read (even if it would parse, it may be cut short), and ``torn`` says so."""
     try:
-        f = path.open("r", encoding="utf-8", errors="replace")
+        f = path.open("rb")
     except OSError as exc:
         raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
     with f:
-        for number, line in enumerate(f, start=1):
+        for number, raw in log_lines(f, str(path)):
+            line = raw.decode("utf-8", "replace")
             if not line.endswith("\n"):
                 if torn is not None and line.strip():
                     torn.append(

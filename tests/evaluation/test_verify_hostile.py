@@ -153,3 +153,29 @@ def test_a_jsonl_record_with_an_impossible_hand_number_or_seat_is_one_line(tmp_p
     path.write_text(json.dumps({**record, field: value}) + "\n")
     r = run("analyze", str(path))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ a line without end
+
+@pytest.mark.parametrize("name", ["huge.log", "huge.jsonl", "huge.txt"])
+def test_a_16_mb_line_is_refused_without_holding_it(tmp_path: Path, name: str) -> None:
+    """A file of one 16 MB line (no line end): both commands read the whole line into memory before
+    (250 MB of the process for a 50 MB line); now a line over 1 MiB is one line naming the file, exit 2."""
+    import tracemalloc
+
+    from showdown.evaluation.log_reading import read_logs
+
+    path = tmp_path / name
+    path.write_bytes((b'{"hand": "' if name.endswith(".jsonl") else b"STATE:0:") + b"c" * (16 << 20))
+    for read in (lambda: verify_log(path), lambda: read_logs([path])):
+        tracemalloc.start()
+        try:
+            with pytest.raises(ShowdownError, match=rf"{name}:1: a line of more than 1,048,576 bytes"):
+                read()
+            assert tracemalloc.get_traced_memory()[1] < 4 << 20
+        finally:
+            tracemalloc.stop()
+    for command in ("verify-log", "analyze"):
+        done = run(command, str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip().splitlines() == [done.stderr.strip()]
