@@ -14,7 +14,16 @@ from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, jsonl_record, parse_header_line, read_records
+from showdown.protocol.logfile import (
+    HandRecord,
+    LoggedHand,
+    LogHeader,
+    MatchSummary,
+    Score,
+    jsonl_record,
+    parse_header_line,
+    read_records,
+)
 
 __all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "read_logs", "resolve_log_game"]
 
@@ -235,8 +244,16 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
     streamed); the match's total if the file has one (its SCORE line or summary record)."""
     score: Score | None = None
+    game: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
     for number, record in read_records(lines, source=str(path), jsonl=jsonl):
+        named = record.game if isinstance(record, (LogHeader, HandRecord)) else None
+        if named:
+            if game is not None and named != game:
+                raise ShowdownError(f"{path}:{number}: a {'hand' if jsonl else 'header'} of game {named!r} in a log "
+                                    f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
+                                    "log on its own")
+            game = named
         try:
             if isinstance(record, HandRecord):
                 collector.add_record(record, half)

@@ -142,6 +142,9 @@ class _Audit:
                         header = parse_header_line(line)
                         if header is not None and self.header is None:
                             self.header = header
+                elif line.lstrip().startswith("{"):
+                    raise ProtocolError("a JSON Lines record: verify-log checks the ACPC .log that the dealer writes "
+                                        "beside each .jsonl; give that .log")
                 elif line.strip():
                     raise ProtocolError(f"unexpected line {line[:80]!r}")
             except ProtocolError as exc:
