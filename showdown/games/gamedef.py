@@ -217,20 +217,25 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
         value = f.single(key, label)
         if not 1 <= value <= top:
             raise GameDefError(f"{f.where(key)}: {label} = {value}: must be 1 to {top}")
+    # read before the GameDef is made: their errors already name the file and line
+    stack = f.listed("stack", "stack", num_players, UNLIMITED_STACK, "position")
+    blind = f.listed("blind", "blind", num_players, None, "position")
+    max_raises = f.listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round")
+    num_board_cards = f.listed("numboardcards", "numBoardCards", num_rounds, None, "round")
     try:
         return GameDef(
             betting=f.betting,
             num_players=num_players,
             num_rounds=num_rounds,
-            stack=f.listed("stack", "stack", num_players, UNLIMITED_STACK, "position"),
-            blind=f.listed("blind", "blind", num_players, None, "position"),
+            stack=stack,
+            blind=blind,
             raise_size=raise_size,
             first_player=tuple(p - 1 for p in first),
-            max_raises=f.listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round"),
+            max_raises=max_raises,
             num_suits=f.raw["numsuits"][0],
             num_ranks=f.raw["numranks"][0],
             num_hole_cards=f.raw["numholecards"][0],
-            num_board_cards=f.listed("numboardcards", "numBoardCards", num_rounds, None, "round"),
+            num_board_cards=num_board_cards,
             name=name,
         )
     except GameDefError as exc:

@@ -99,6 +99,22 @@ def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
         parse_gamedef(edit(KUHN), source="file.game")
 
 
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1 1"), "file.game:5: blind has 3 values but the game has 2 positions"),
+        (lambda t: t.replace("maxRaises = 1", "maxRaises = 1 1"), "file.game:8: maxRaises has 2 values but the game has 1 rounds"),
+        (lambda t: t.replace("numBoardCards = 0", "numBoardCards = 0 0"), "file.game:12: numBoardCards has 2 values"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 5"), "file.game:6: stack has 1 value but"),
+    ],
+)
+def test_a_list_of_the_wrong_length_names_the_file_once(edit, message) -> None:
+    """These were 'file.game: file.game:5: blind has ...' (the file named twice)."""
+    with pytest.raises(GameDefError) as caught:
+        parse_gamedef(edit(KUHN), source="file.game")
+    assert str(caught.value).startswith(message)
+
+
 def test_unreadable_file_is_a_gamedef_error(tmp_path) -> None:
     with pytest.raises(GameDefError, match="cannot read game file"):
         load_gamedef(tmp_path / "missing.game")
