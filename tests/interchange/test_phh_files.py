@@ -95,6 +95,8 @@ def test_exported_hands_load_in_pokerkit_from_the_file(tmp_path: Path) -> None:
     ('[1]\nvariant = "NT"\n', "bad.phhs:1 [1]: field 'blinds_or_straddles': missing"),
     ("[1]\nvariant = \n", "bad.phhs:1: not valid PHH (TOML)"),
     ('[1]\nvariant = "F7S"\n', "bad.phhs:1 [1]: field 'variant'"),
+    # arrays nested 5,000 deep: was a RecursionError traceback from tomllib
+    ("[1]\nactions = " + "[" * 5000 + "]" * 5000 + "\n", "bad.phhs:1: not valid PHH: arrays nested too deep"),
 ])
 def test_bad_phh_is_one_line_naming_file_and_field_exit_2(tmp_path: Path, content: str, says: str) -> None:
     bad = tmp_path / "bad.phhs"
