@@ -51,8 +51,8 @@ def log_lines(f: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
     while raw := f.readline(MAX_LOG_LINE + 1):
         number += 1
         if len(raw) > MAX_LOG_LINE:
-            raise ProtocolError(f"{source}:{number}: a line of more than {MAX_LOG_LINE:,} bytes, which no match "
-                                "log has (a hand's line is a few KB): not a log, or a damaged one")
+            raise ProtocolError(f"{source}:{number}: a line of more than {MAX_LOG_LINE:,} bytes, where a log's or a "
+                                "hand history's lines are a few KB: a wrong or damaged file")
         yield number, raw
 
 

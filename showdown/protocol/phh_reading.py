@@ -28,22 +28,33 @@ __all__ = ["parse_phh_hand", "split_phhs"]
 _TABLE = re.compile(r"\[\s*([^\]\[]+?)\s*\]\s*(#.*)?")
 
 
-def split_phhs(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+MAX_PHH_HAND = 1 << 20
+"""Characters at most in one hand's text: a 10-player no-limit hand is a few KB, so a longer one (a
+``.phh`` of a million lines and no table header) is refused rather than held in memory."""
+
+
+def split_phhs(lines: Iterable[str], source: str = "<phh>") -> Iterator[tuple[int, str]]:
     """The hands of a ``.phh`` or ``.phhs`` text, one at a time: (first line number, TOML text).
 
     A ``.phhs`` starts each hand with a table header at the start of a line (``[12]``); a ``.phh``
-    is one hand with no header. Memory stays flat however many hands the file holds."""
+    is one hand with no header. Memory stays flat however many hands the file holds: a hand of more
+    than ``MAX_PHH_HAND`` characters is a ``ProtocolError`` naming ``source`` and its first line."""
     chunk: list[str] = []
+    size = 0
     start = 1
     content = False  # whether the chunk has more than blank lines and comments
     for number, line in enumerate(lines, start=1):
         if line[:1] == "[" and _TABLE.fullmatch(line.rstrip("\r\n")):
             if content:
                 yield start, "".join(chunk)
-            chunk, start, content = [], number, False
+            chunk, size, start, content = [], 0, number, False
         elif not content:
             bare = line.strip()
             content = bool(bare) and bare[0] != "#"
+        size += len(line)
+        if size > MAX_PHH_HAND:
+            raise ProtocolError(f"{source}:{start}: a hand of more than {MAX_PHH_HAND:,} characters (a PHH hand is a "
+                                "few KB; a .phhs starts each hand with a table header like [1])")
         chunk.append(line if line.endswith("\n") else line + "\n")
     if content:
         yield start, "".join(chunk)
