@@ -351,7 +351,8 @@ class HandRecord:
                 values=tuple(finite(v) for v in d["values"]),
                 events=tuple(HandEvent.from_dict(e) for e in d.get("events", ())),
             )
-        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, CardError, ProtocolError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, CardError,
+                ProtocolError) as exc:  # RecursionError: arrays nested thousands deep
             raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
 
     def to_logged_hand(self) -> LoggedHand:
@@ -413,7 +414,7 @@ class MatchSummary:
                 replacements={str(k): {str(a): int(b) for a, b in v.items()} for k, v in (d.get("replacements") or {}).items()},
                 replaced_hands={str(k): int(v) for k, v in (d.get("replaced_hands") or {}).items()},
             )  # fmt: skip
-        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
+        except (ValueError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
             raise ProtocolError(f"bad summary record {text[:80]!r}: {exc}") from None
 
     @property
