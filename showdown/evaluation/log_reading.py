@@ -169,10 +169,8 @@ def read_logs(
     scores: list[tuple[Path, Score]] = []
     for k, path in enumerate(files):
         half = k if halves else 0
-        if _is_jsonl(path):
-            score = _read_jsonl(path, collector, half, notes)
-        else:
-            score = _read_acpc(path, collector, half, notes)
+        players = game.num_players if game is not None else None
+        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players)
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
@@ -232,17 +230,11 @@ def _check_given_game(files: list[Path], labels: list[str | None], game: GameDef
                                 f"drop --game (the log names its game) or give the game it was played in")
 
 
-def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
-    return _read_log_file(path, collector, half, notes, jsonl=False)
-
-
-def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
-    return _read_log_file(path, collector, half, notes, jsonl=True)
-
-
-def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool) -> Score | None:
+def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
+                   players: int | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
-    streamed); the match's total if the file has one (its SCORE line or summary record)."""
+    streamed); the match's total if the file has one (its SCORE line or summary record). ``players``:
+    the game's, which every hand must have."""
     score: Score | None = None
     game: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
@@ -254,6 +246,10 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
                                     f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
                                     "log on its own")
             game = named
+        seated = len(record.values) if isinstance(record, (HandRecord, LoggedHand)) else None
+        if seated is not None and players is not None and seated != players:
+            raise ShowdownError(f"{path}:{number}: a hand of {seated} players in a log of a {players}-player game: "
+                                "not a hand of this match (give each match's log on its own)")
         try:
             if isinstance(record, HandRecord):
                 collector.add_record(record, half)

@@ -66,6 +66,17 @@ def test_two_games_joined_in_one_file_are_not_pooled(tmp_path: Path) -> None:
                                   "(two matches' logs joined in one file?): analyze each match's log on its own")
 
 
+def test_a_hand_with_more_players_than_the_game_is_one_line(tmp_path: Path) -> None:
+    """A 3-player hand in a Kuhn log: an IndexError traceback from the chance corrections."""
+    head = [x for x in (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True) if x.startswith("#")]
+    bad = tmp_path / "three.log"
+    bad.write_text("".join(head) + "STATE:0:cc:Ks|As|Qs:-1|1|0:a|b|c\n")
+    with pytest.raises(ShowdownError, match=r"three.log:\d+: a hand of 3 players in a log of a 2-player game"):
+        read_logs([bad])
+    out = cli(tmp_path, "analyze", bad.name)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
 def test_verify_log_given_the_jsonl_says_to_give_the_log(tmp_path: Path) -> None:
     r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "5", "--out", ".", "--no-progress")
     assert r.returncode == 0, r.stderr
