@@ -128,6 +128,9 @@ def _chips_problem(g: GameDef) -> str | None:
         return "stack values must be positive"
     if any(b > s for b, s in zip(g.blind, g.stack)):
         return "a blind is larger than its stack"
+    if all(b == s for b, s in zip(g.blind, g.stack)):
+        # nobody could ever act (the reference dealer loops for ever looking for a player who can)
+        return "every stack equals its blind: every player is all in before the first action"
     return None
 
 
@@ -186,7 +189,11 @@ def _ints(rest: str, key: str, where: str) -> list[int]:
     for token in text.split():
         if not _INT.fullmatch(token):
             break  # the reference's sscanf stops at the first non-number
-        values.append(int(token))
+        value = int(token)
+        if abs(value) > UNLIMITED_STACK:  # the reference reads 32-bit numbers; our agents draw sizes below 2^32
+            raise GameDefError(f"{where}: {key} {token}: numbers in a .game file are at most {UNLIMITED_STACK:,} "
+                               "(the reference dealer reads 32-bit numbers)")
+        values.append(value)
     if not values:
         raise GameDefError(f"{where}: {key} needs a number, got {rest.strip()!r}")
     return values

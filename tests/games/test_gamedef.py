@@ -92,6 +92,12 @@ def test_first_player_defaults_to_one() -> None:
         (lambda t: t.replace("firstPlayer = 1", "firstPlayer = 3"), "1-based"),
         (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "deck has 3 cards but a hand deals 4"),
         (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs a number"),
+        # every player all in by the blinds: the dealer waited for position -1 (every seat 'ran out of
+        # time'); the reference dealer loops for ever looking for a player who can act
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 1 1"), "every stack equals its blind"),
+        # a stack beyond 32 bits: the reference cannot read it, and the random agent crashed drawing a size
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 99999999999 20"),
+         r"file.game:6: stack 99999999999: numbers in a .game file are at most 2,147,483,647"),
     ],
 )
 def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
