@@ -232,9 +232,12 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
 
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_YAML_BYTES:  # a log or a device given by mistake: not read whole, not parsed for minutes
+        raise ConfigError(f"{p}: over {MAX_YAML_BYTES >> 20} MiB: not a {what} (one is a few KB of YAML)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -261,6 +264,9 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
         _record_lines(node, (), lines)
     return data, Where(str(p), lines)
 
+
+MAX_YAML_BYTES = 1 << 20
+"""The largest config file read: a match or tournament file is a few KB."""
 
 MAX_YAML_DEPTH = 64
 """Values inside values a config file may nest (a match file needs 4)."""

@@ -149,3 +149,14 @@ def test_a_merge_key_may_be_overridden(tmp_path: Path) -> None:
     """``<<: *base`` then a key of the merged mapping is YAML's override, not a repeated key."""
     path = write(tmp_path, "game: kuhn\nagents: [random, {<<: {name: call, seed: 1}, seed: 2}]\n")
     assert load_match_config(path)["agents"][1] == AgentSpec(name="call", seed=2)
+
+
+def test_a_file_far_too_large_for_a_config_is_refused_unread(tmp_path: Path) -> None:
+    """A 1 GB log given as --config by mistake (or /dev/zero) was read whole, then parsed for minutes:
+    now the first MiB is enough to say it is no config file."""
+    path = tmp_path / "match.log"
+    path.write_text("STATE:0:cc:Ks|As:-1|1:a|b\n" * 60_000)  # 1.6 MB
+    with pytest.raises(ConfigError, match=r"match.log: over 1 MiB: not a config file"):
+        load_match_config(path)
+    with pytest.raises(ConfigError, match=r"/dev/zero: over 1 MiB: not a config file"):
+        load_match_config("/dev/zero")
