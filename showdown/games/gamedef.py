@@ -310,10 +310,17 @@ def load_gamedef(path: str | Path) -> GameDef:
     """Read a ``.game`` file; a missing or unreadable file is a ``GameDefError`` too."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        with p.open("rb") as f:
+            raw = f.read(MAX_GAMEDEF_BYTES + 1)
     except OSError as exc:
         raise GameDefError(f"cannot read game file {p}: {exc.strerror or exc}") from None
-    return parse_gamedef(text, source=str(p), name=p.stem)
+    if len(raw) > MAX_GAMEDEF_BYTES:  # (a 12 MB file of comments took 4 s and 290 MB to say it holds no game)
+        raise GameDefError(f"{p}: over {MAX_GAMEDEF_BYTES >> 10} KiB: not a .game file (one is a dozen short lines)")
+    return parse_gamedef(raw.decode("utf-8", "replace"), source=str(p), name=p.stem)
+
+
+MAX_GAMEDEF_BYTES = 1 << 16
+"""The largest ``.game`` file read (the reference's files are a few hundred bytes)."""
 
 
 def format_gamedef(g: GameDef) -> str:

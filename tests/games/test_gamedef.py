@@ -121,6 +121,14 @@ def test_a_list_of_the_wrong_length_names_the_file_once(edit, message) -> None:
     assert str(caught.value).startswith(message)
 
 
+def test_a_file_far_too_large_for_a_game_is_refused_unread(tmp_path) -> None:
+    """A 12 MB file of comments was read and parsed whole (4 s, 290 MB) to say it names no game."""
+    path = tmp_path / "huge.game"
+    path.write_text(KUHN + "# a comment\n" * 10_000)
+    with pytest.raises(GameDefError, match=r"huge.game: over 64 KiB: not a .game file"):
+        load_gamedef(path)
+
+
 def test_unreadable_file_is_a_gamedef_error(tmp_path) -> None:
     with pytest.raises(GameDefError, match="cannot read game file"):
         load_gamedef(tmp_path / "missing.game")
