@@ -1,13 +1,15 @@
 """A policy trained in showdown's environment, as a bot: ``showdown match kuhn ./examples/kuhn_policy.py cfr``.
 
 The table (observation -> action index) is the JSON file ``train_kuhn_policy.py`` writes, named by
-$KUHN_POLICY (default: kuhn_policy.json beside this file). An observation it has not seen checks or calls.
+$KUHN_POLICY (default: kuhn_policy.json beside this file, which ``python examples/train_kuhn_policy.py
+--out examples`` writes; without it the bot refuses to start). An observation it has not seen checks or calls.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -34,5 +36,14 @@ def policy(observation: np.ndarray, action_mask: np.ndarray) -> int:
     return action if action_mask[action] else 1
 
 
+def main() -> int:
+    if not TABLE_FILE.is_file():  # without its table this bot would only check and call, and say nothing
+        print(f"kuhn_policy: no policy table at {TABLE_FILE}: train one first with "
+              "'python examples/train_kuhn_policy.py --out examples' (it writes examples/kuhn_policy.json), "
+              "or name one with $KUHN_POLICY", file=sys.stderr)
+        return 2
+    return run_policy(policy)
+
+
 if __name__ == "__main__":
-    raise SystemExit(run_policy(policy))
+    raise SystemExit(main())

@@ -247,7 +247,7 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
             label = p.name.removesuffix(".curve.csv")
             rows = list(csv.DictReader(text.splitlines()))
             points = [(int(r["iteration"]), float(r["seconds"]), float(r["exploitability"])) for r in rows]
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ShowdownError(f"{p}: not a curve file ({exc})") from None
     return label, points
 

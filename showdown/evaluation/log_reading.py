@@ -7,16 +7,27 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from io import BytesIO
+from itertools import chain
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
-from showdown.protocol.logfile import HandRecord, LoggedHand, MatchSummary, Score, jsonl_record, parse_header_line, read_records
+from showdown.protocol.logfile import (
+    HandRecord,
+    LoggedHand,
+    LogHeader,
+    MatchSummary,
+    Score,
+    jsonl_record,
+    parse_header_line,
+    read_records,
+)
 
-__all__ = ["NOT_LOGS", "LogSet", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -30,15 +41,43 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
+MAX_LOG_LINE = 1 << 20
+"""Bytes at most in one line of a log: a hand's line or record is a few KB, so a longer line is no
+match log's, and is refused before it is held in memory (a 1 GB line with no line end would be)."""
+
+
+def log_lines(f: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
+    """The lines of a log opened in binary, with their numbers from 1 (as ``enumerate(f, 1)`` gives
+    them, as fast), read 64 KiB at a time: a line still without its end after ``MAX_LOG_LINE`` bytes
+    is a ``ProtocolError`` naming ``source`` and the line, never held whole."""
+    return enumerate(chain.from_iterable(_line_blocks(f, source)), start=1)
+
+
+def _line_blocks(f: IO[bytes], source: str) -> Iterator[list[bytes]]:
+    """The lines of each 64 KiB read (split by ``BytesIO``, in C: a generator per line would cost half
+    a microsecond each, a fifth of verify-log's time; a small block keeps the list of its lines small)."""
+    rest = b""
+    count = 0
+    while block := f.read(1 << 16):
+        lines = BytesIO(rest + block if rest else block).readlines()
+        rest = b"" if lines[-1].endswith(b"\n") else lines.pop()
+        count += len(lines)
+        if len(rest) > MAX_LOG_LINE:
+            raise ProtocolError(f"{source}:{count + 1}: a line of more than {MAX_LOG_LINE:,} bytes, where a log's or a "
+                                "hand history's lines are a few KB: a wrong or damaged file")
+        yield lines
+    if rest:
+        yield [rest]
+
+
 def _is_jsonl(path: Path) -> bool:
     if path.suffix == ".jsonl":
         return True
     if path.suffix == ".log":
         return False
-    with path.open("r", encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.strip():
-                return line.lstrip().startswith("{")
+    for _, line in _iter_file(path):
+        if line.strip():
+            return line.lstrip().startswith("{")
     return False
 
 
@@ -46,11 +85,12 @@ def _iter_file(path: Path, torn: list[str] | None = None) -> Iterator[tuple[int,
     """The file's lines with their numbers. A last line with no line end is what a crash leaves
     mid-write: it is not read (even if it would parse, it may be cut short), and ``torn`` says so."""
     try:
-        f = path.open("r", encoding="utf-8", errors="replace")
+        f = path.open("rb")
     except OSError as exc:
         raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
     with f:
-        for number, line in enumerate(f, start=1):
+        for number, raw in log_lines(f, str(path)):
+            line = raw.decode("utf-8", "replace")
             if not line.endswith("\n"):
                 if torn is not None and line.strip():
                     torn.append(
@@ -143,10 +183,8 @@ def read_logs(
     scores: list[tuple[Path, Score]] = []
     for k, path in enumerate(files):
         half = k if halves else 0
-        if _is_jsonl(path):
-            score = _read_jsonl(path, collector, half, notes)
-        else:
-            score = _read_acpc(path, collector, half, notes)
+        players = game.num_players if game is not None else None
+        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players)
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
@@ -206,20 +244,26 @@ def _check_given_game(files: list[Path], labels: list[str | None], game: GameDef
                                 f"drop --game (the log names its game) or give the game it was played in")
 
 
-def _read_acpc(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
-    return _read_log_file(path, collector, half, notes, jsonl=False)
-
-
-def _read_jsonl(path: Path, collector: HandCollector, half: int, notes: list[str] | None = None) -> Score | None:
-    return _read_log_file(path, collector, half, notes, jsonl=True)
-
-
-def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool) -> Score | None:
+def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
+                   players: int | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
-    streamed); the match's total if the file has one (its SCORE line or summary record)."""
+    streamed); the match's total if the file has one (its SCORE line or summary record). ``players``:
+    the game's, which every hand must have."""
     score: Score | None = None
+    game: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
     for number, record in read_records(lines, source=str(path), jsonl=jsonl):
+        named = record.game if isinstance(record, (LogHeader, HandRecord)) else None
+        if named:
+            if game is not None and named != game:
+                raise ShowdownError(f"{path}:{number}: a {'hand' if jsonl else 'header'} of game {named!r} in a log "
+                                    f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
+                                    "log on its own")
+            game = named
+        seated = len(record.values) if isinstance(record, (HandRecord, LoggedHand)) else None
+        if seated is not None and players is not None and seated != players:
+            raise ShowdownError(f"{path}:{number}: a hand of {seated} players in a log of a {players}-player game: "
+                                "not a hand of this match (give each match's log on its own)")
         try:
             if isinstance(record, HandRecord):
                 collector.add_record(record, half)

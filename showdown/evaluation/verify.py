@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
-from showdown.evaluation.log_reading import resolve_log_game
+from showdown.evaluation.log_reading import log_lines, resolve_log_game
 from showdown.games.cards import Card, cards_text
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -123,7 +123,7 @@ class _Audit:
 
     def read(self, f: IO[bytes]) -> None:
         source = str(self.path)
-        for number, raw in enumerate(f, start=1):
+        for number, raw in log_lines(f, source):
             if not raw.endswith(b"\n"):
                 if raw.strip():
                     self.torn = True
@@ -142,6 +142,9 @@ class _Audit:
                         header = parse_header_line(line)
                         if header is not None and self.header is None:
                             self.header = header
+                elif line.lstrip().startswith("{"):
+                    raise ProtocolError("a JSON Lines record: verify-log checks the ACPC .log that the dealer writes "
+                                        "beside each .jsonl; give that .log")
                 elif line.strip():
                     raise ProtocolError(f"unexpected line {line[:80]!r}")
             except ProtocolError as exc:

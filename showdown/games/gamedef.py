@@ -128,6 +128,9 @@ def _chips_problem(g: GameDef) -> str | None:
         return "stack values must be positive"
     if any(b > s for b, s in zip(g.blind, g.stack)):
         return "a blind is larger than its stack"
+    if all(b == s for b, s in zip(g.blind, g.stack)):
+        # nobody could ever act (the reference dealer loops for ever looking for a player who can)
+        return "every stack equals its blind: every player is all in before the first action"
     return None
 
 
@@ -186,7 +189,11 @@ def _ints(rest: str, key: str, where: str) -> list[int]:
     for token in text.split():
         if not _INT.fullmatch(token):
             break  # the reference's sscanf stops at the first non-number
-        values.append(int(token))
+        value = int(token)
+        if abs(value) > UNLIMITED_STACK:  # the reference reads 32-bit numbers; our agents draw sizes below 2^32
+            raise GameDefError(f"{where}: {key} {token}: numbers in a .game file are at most {UNLIMITED_STACK:,} "
+                               "(the reference dealer reads 32-bit numbers)")
+        values.append(value)
     if not values:
         raise GameDefError(f"{where}: {key} needs a number, got {rest.strip()!r}")
     return values
@@ -217,20 +224,25 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
         value = f.single(key, label)
         if not 1 <= value <= top:
             raise GameDefError(f"{f.where(key)}: {label} = {value}: must be 1 to {top}")
+    # read before the GameDef is made: their errors already name the file and line
+    stack = f.listed("stack", "stack", num_players, UNLIMITED_STACK, "position")
+    blind = f.listed("blind", "blind", num_players, None, "position")
+    max_raises = f.listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round")
+    num_board_cards = f.listed("numboardcards", "numBoardCards", num_rounds, None, "round")
     try:
         return GameDef(
             betting=f.betting,
             num_players=num_players,
             num_rounds=num_rounds,
-            stack=f.listed("stack", "stack", num_players, UNLIMITED_STACK, "position"),
-            blind=f.listed("blind", "blind", num_players, None, "position"),
+            stack=stack,
+            blind=blind,
             raise_size=raise_size,
             first_player=tuple(p - 1 for p in first),
-            max_raises=f.listed("maxraises", "maxRaises", num_rounds, UNLIMITED_RAISES, "round"),
+            max_raises=max_raises,
             num_suits=f.raw["numsuits"][0],
             num_ranks=f.raw["numranks"][0],
             num_hole_cards=f.raw["numholecards"][0],
-            num_board_cards=f.listed("numboardcards", "numBoardCards", num_rounds, None, "round"),
+            num_board_cards=num_board_cards,
             name=name,
         )
     except GameDefError as exc:
@@ -298,10 +310,17 @@ def load_gamedef(path: str | Path) -> GameDef:
     """Read a ``.game`` file; a missing or unreadable file is a ``GameDefError`` too."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        with p.open("rb") as f:
+            raw = f.read(MAX_GAMEDEF_BYTES + 1)
     except OSError as exc:
         raise GameDefError(f"cannot read game file {p}: {exc.strerror or exc}") from None
-    return parse_gamedef(text, source=str(p), name=p.stem)
+    if len(raw) > MAX_GAMEDEF_BYTES:  # (a 12 MB file of comments took 4 s and 290 MB to say it holds no game)
+        raise GameDefError(f"{p}: over {MAX_GAMEDEF_BYTES >> 10} KiB: not a .game file (one is a dozen short lines)")
+    return parse_gamedef(raw.decode("utf-8", "replace"), source=str(p), name=p.stem)
+
+
+MAX_GAMEDEF_BYTES = 1 << 16
+"""The largest ``.game`` file read (the reference's files are a few hundred bytes)."""
 
 
 def format_gamedef(g: GameDef) -> str:

@@ -197,7 +197,7 @@ def load_policy(path: str | Path, game: GameDef) -> Strategy:
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
         params, table = doc["universal_poker"], doc["policy"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ConfigError(f"OpenSpiel policy {p}: cannot read it ({exc}); write it with showdown.interchange.openspiel.save_policy") from None
     if {k: str(v) for k, v in params.items()} != {k: str(v) for k, v in universal_poker_parameters(game).items()}:
         raise ConfigError(f"OpenSpiel policy {p}: made for universal_poker({params}), not for {game.name or 'this game'}")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import LogExistsError, ProtocolError, ShowdownError
-from showdown.evaluation.log_reading import resolve_log_game
+from showdown.evaluation.log_reading import log_lines, resolve_log_game
 from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef
@@ -58,9 +58,11 @@ class ImportResult:
 
 
 def _open_text(path: Path) -> Iterator[str]:
+    """The file's lines, each at most ``MAX_LOG_LINE`` bytes (a longer one is one error, not held)."""
     try:
-        with path.open(encoding="utf-8", errors="replace", newline="") as f:
-            yield from f
+        with path.open("rb") as f:
+            for _, raw in log_lines(f, str(path)):
+                yield raw.decode("utf-8", "replace")
     except OSError as exc:
         raise ShowdownError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -156,7 +158,7 @@ def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
     index = 0
     for p in map(Path, paths):
-        for line, text in split_phhs(_open_text(p)):
+        for line, text in split_phhs(_open_text(p), str(p)):
             yield parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
 

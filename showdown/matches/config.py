@@ -232,9 +232,12 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
 
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        with p.open("rb") as f:
+            raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_YAML_BYTES:  # a log or a device given by mistake: not read whole, not parsed for minutes
+        raise ConfigError(f"{p}: over {MAX_YAML_BYTES >> 20} MiB: not a {what} (one is a few KB of YAML)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -244,9 +247,13 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
         loader = yaml.SafeLoader(text)
         try:
             node = loader.get_single_node()
+            if node is not None:
+                _check_nodes(node, p)  # before building the values: aliases are shared there, not yet counted
             data = loader.construct_document(node) if node is not None else None
         finally:
             loader.dispose()
+    except RecursionError:  # PyYAML reads nested values recursively
+        raise ConfigError(_too_deep(p, None)) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f":{mark.line + 1}" if mark is not None else ""
@@ -256,6 +263,74 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
     if node is not None:
         _record_lines(node, (), lines)
     return data, Where(str(p), lines)
+
+
+MAX_YAML_BYTES = 1 << 20
+"""The largest config file read: a match or tournament file is a few KB."""
+
+MAX_YAML_DEPTH = 64
+"""Values inside values a config file may nest (a match file needs 4)."""
+
+MAX_YAML_VALUES = 100_000
+"""Values a config file may hold once its aliases (``*name``) are expanded: far more than any match or
+tournament needs, and few enough that a "billion laughs" file (aliases of aliases) is refused at once."""
+
+
+def _too_deep(path: Path, line: int | None) -> str:
+    at = f":{line}" if line is not None else ""
+    return f"{path}{at}: values are nested more than {MAX_YAML_DEPTH} deep; a config file needs a few levels"
+
+
+def _check_nodes(root: Any, path: Path) -> None:
+    """``ConfigError`` for a key given twice in one mapping (YAML forbids it; PyYAML would keep the last
+    silently), an alias to a value holding itself, values nested over ``MAX_YAML_DEPTH`` deep, or more
+    than ``MAX_YAML_VALUES`` values once aliases are expanded (each node's size is counted once)."""
+    import yaml
+
+    sizes: dict[int, int] = {}
+    open_nodes: set[int] = set()
+
+    def size(node: Any, depth: int = 0) -> int:
+        if depth > MAX_YAML_DEPTH:
+            raise ConfigError(_too_deep(path, node.start_mark.line + 1))
+        key = id(node)
+        known = sizes.get(key)
+        if known is not None:
+            return known
+        if key in open_nodes:
+            raise ConfigError(f"{path}:{node.start_mark.line + 1}: an alias refers to a value that holds it "
+                              "(a YAML value cannot contain itself); write the value out")
+        total = 1
+        if isinstance(node, yaml.MappingNode):
+            _no_repeated_key(node, path)
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            open_nodes.add(key)
+            children = [n for pair in node.value for n in pair] if isinstance(node, yaml.MappingNode) else node.value
+            for child in children:
+                total += size(child, depth + 1)
+                if total > MAX_YAML_VALUES:
+                    raise ConfigError(f"{path}:{node.start_mark.line + 1}: this value holds more than "
+                                      f"{MAX_YAML_VALUES:,} values (each alias *name counted as the copy it "
+                                      "stands for); a config file holds a few dozen")
+            open_nodes.discard(key)
+        sizes[key] = total
+        return total
+
+    size(root)
+
+
+def _no_repeated_key(node: Any, path: Path) -> None:
+    import yaml
+
+    seen: set[tuple[str, str]] = set()
+    for key_node, _ in node.value:
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag == "tag:yaml.org,2002:merge":
+            continue
+        key = (key_node.tag, key_node.value)
+        if key in seen:
+            raise ConfigError(f"{path}:{key_node.start_mark.line + 1}: {key_node.value}: this key is given twice "
+                              "in the same mapping; keep one")
+        seen.add(key)
 
 
 def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:

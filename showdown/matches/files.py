@@ -50,7 +50,7 @@ def load_match_file(where: str | Path) -> MatchConfig:
         raise ConfigError(f"--resume {where}: that match already finished (it was not stopped early): nothing to resume")
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:
         raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
     try:  # the file is ours, but a user may have edited or cut it: any shape but the written one is said
         config = config_from_json(doc).check(f"--resume {where}")

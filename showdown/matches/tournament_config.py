@@ -147,6 +147,12 @@ def _tournament_labels(specs: Sequence[AgentSpec], game: Any, at: Where) -> list
     n = game.num_players
     if len(specs) < n:
         raise ConfigError(f"{at()}: {game.name or 'the game'} is a {n}-player game: a tournament needs at least {n} agents, got {len(specs)}")
+    displays = [s.display for s in specs]
+    for i, spec in enumerate(specs):  # a label is a name the user chose: never renamed to 'rules-2' in the tables
+        other = next((j for j, d in enumerate(displays) if d == spec.label and j != i), None) if spec.label else None
+        if other is not None:
+            raise ConfigError(f"{at(i, 'label')}: {spec.label!r} is also the name of agents[{other}]; give each agent "
+                              "its own label (a tournament's tables name agents by label)")
     labels = _unique_labels(specs)
     if len(set(labels)) != len(labels):
         raise ConfigError(f"{at()}: agent labels must differ, got {', '.join(labels)}")

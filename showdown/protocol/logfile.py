@@ -38,9 +38,15 @@ def parse_value(text: str) -> float:
         value = float(text)
     except ValueError:
         value = _NAN
-    if not _isfinite(value):
-        raise ProtocolError(f"bad value {text[:40]!r}: expected a finite number like -100 or 2.5")
+    if not _isfinite(value) or abs(value) > MAX_VALUE:
+        raise ProtocolError(f"bad value {text[:40]!r}: expected a finite number like -100 or 2.5, "
+                            f"at most {MAX_VALUE:.0e} in size")
     return value
+
+
+MAX_VALUE = 1e18
+"""The largest chip value (a hand's or a match's total) a log may hold: a hand moves at most 10
+stacks of 2^31 chips, 2e10; a value of 1e308 is finite, but every mean and interval built on it is not."""
 
 
 _NAN = float("nan")
@@ -64,8 +70,8 @@ def parse_count(text: str, what: str) -> int:
 def finite(value: Any, what: str = "value") -> float:
     """``value`` as a float, refusing what is not a finite number (JSON allows NaN and Infinity)."""
     number = float(value)
-    if not _isfinite(number):
-        raise ValueError(f"{what} {value!r} is not a finite number")
+    if not _isfinite(number) or abs(number) > MAX_VALUE:
+        raise ValueError(f"{what} {value!r} is not a finite number of at most {MAX_VALUE:.0e} in size")
     return number
 
 
@@ -351,7 +357,8 @@ class HandRecord:
                 values=tuple(finite(v) for v in d["values"]),
                 events=tuple(HandEvent.from_dict(e) for e in d.get("events", ())),
             )
-        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, CardError, ProtocolError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, CardError,
+                ProtocolError) as exc:  # RecursionError: arrays nested thousands deep
             raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
 
     def to_logged_hand(self) -> LoggedHand:
@@ -413,7 +420,7 @@ class MatchSummary:
                 replacements={str(k): {str(a): int(b) for a, b in v.items()} for k, v in (d.get("replacements") or {}).items()},
                 replaced_hands={str(k): int(v) for k, v in (d.get("replaced_hands") or {}).items()},
             )  # fmt: skip
-        except (ValueError, TypeError, AttributeError, OverflowError) as exc:
+        except (ValueError, TypeError, AttributeError, OverflowError, RecursionError) as exc:
             raise ProtocolError(f"bad summary record {text[:80]!r}: {exc}") from None
 
     @property

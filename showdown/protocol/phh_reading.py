@@ -18,7 +18,7 @@ from showdown.games.gamedef import MAX_PLAYERS, GameDef
 from showdown.games.hand_value import hand_value
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_pots
-from showdown.protocol.logfile import LoggedHand, format_value
+from showdown.protocol.logfile import MAX_HANDS, LoggedHand, format_value
 from showdown.protocol.phh import PhhHand, fresh_live_hand, game_from_phh, illegal_reason
 
 __all__ = ["parse_phh_hand", "split_phhs"]
@@ -28,22 +28,33 @@ __all__ = ["parse_phh_hand", "split_phhs"]
 _TABLE = re.compile(r"\[\s*([^\]\[]+?)\s*\]\s*(#.*)?")
 
 
-def split_phhs(lines: Iterable[str]) -> Iterator[tuple[int, str]]:
+MAX_PHH_HAND = 1 << 20
+"""Characters at most in one hand's text: a 10-player no-limit hand is a few KB, so a longer one (a
+``.phh`` of a million lines and no table header) is refused rather than held in memory."""
+
+
+def split_phhs(lines: Iterable[str], source: str = "<phh>") -> Iterator[tuple[int, str]]:
     """The hands of a ``.phh`` or ``.phhs`` text, one at a time: (first line number, TOML text).
 
     A ``.phhs`` starts each hand with a table header at the start of a line (``[12]``); a ``.phh``
-    is one hand with no header. Memory stays flat however many hands the file holds."""
+    is one hand with no header. Memory stays flat however many hands the file holds: a hand of more
+    than ``MAX_PHH_HAND`` characters is a ``ProtocolError`` naming ``source`` and its first line."""
     chunk: list[str] = []
+    size = 0
     start = 1
     content = False  # whether the chunk has more than blank lines and comments
     for number, line in enumerate(lines, start=1):
         if line[:1] == "[" and _TABLE.fullmatch(line.rstrip("\r\n")):
             if content:
                 yield start, "".join(chunk)
-            chunk, start, content = [], number, False
+            chunk, size, start, content = [], 0, number, False
         elif not content:
             bare = line.strip()
             content = bool(bare) and bare[0] != "#"
+        size += len(line)
+        if size > MAX_PHH_HAND:
+            raise ProtocolError(f"{source}:{start}: a hand of more than {MAX_PHH_HAND:,} characters (a PHH hand is a "
+                                "few KB; a .phhs starts each hand with a table header like [1])")
         chunk.append(line if line.endswith("\n") else line + "\n")
     if content:
         yield start, "".join(chunk)
@@ -110,6 +121,9 @@ def _clean_name(name: str, p: int) -> str:
 
 _SIMPLE_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*) = (-?(?:0|[1-9][0-9]*)|true|false|"[^"\\\x00-\x1f\x7f]*"'
                           r'|\[(?:-?(?:0|[1-9][0-9]*)(?:, -?(?:0|[1-9][0-9]*))*|"[^"\\\x00-\x1f\x7f]*"(?:, "[^"\\\x00-\x1f\x7f]*")*)?\])')
+MAX_SEED = 2**32 - 1
+"""The largest dealing seed (the reference dealer's is 32 bits): a larger ``_seed`` is not one."""
+
 _SIMPLE_TABLE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
 
 
@@ -150,8 +164,8 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     actions = f.strings("actions")
     assert actions is not None
     number = f.doc.get("hand", index)
-    if isinstance(number, bool) or not isinstance(number, int) or number < 0:
-        number = index
+    if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < MAX_HANDS:
+        number = index  # (a log's hand numbers are those of a match: 0 to 2^32 - 2)
     players = f.strings("players", n, required=False)
     names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
     seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
@@ -161,7 +175,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     return PhhHand(
         game, hand, seats,
         label if isinstance(label, str) else None,
-        seed if isinstance(seed, int) and not isinstance(seed, bool) and seed >= 0 else None,
+        seed if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED else None,
         match if isinstance(match, str) else None,
         betting,
     )  # fmt: skip
@@ -174,6 +188,8 @@ def _read_fields(text: str, where: str) -> _Fields:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
+        except RecursionError:  # tomllib reads nested arrays recursively
+            raise ProtocolError(f"{where}: not valid PHH: arrays nested too deep (a hand's fields are flat lists)") from None
     tables = [v for v in doc.values() if isinstance(v, dict)]
     if len(doc) == 1 and len(tables) == 1:
         key = next(iter(doc))

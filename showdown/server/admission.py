@@ -192,7 +192,7 @@ class SeatDoors:
         want = self.tokens[seat]
         if want is not None and token is None:
             return "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
-        if want is not None and not hmac.compare_digest(token or "", want):
+        if want is not None and not hmac.compare_digest(_secret_bytes(token or ""), _secret_bytes(want)):
             return "wrong seat token"
         if self.conns[seat] is not None:
             if want is None:
@@ -241,6 +241,12 @@ class SeatDoors:
         self.conns[seat] = None
         conn.close(last_line)
         self.reopen(seat)
+
+
+def _secret_bytes(text: str) -> bytes:
+    """A token as bytes: ``compare_digest`` refuses str with characters beyond ASCII (a TypeError
+    that killed the connection's transport with a traceback), and any client may send such a token."""
+    return text.encode("utf-8", "surrogatepass")
 
 
 async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:

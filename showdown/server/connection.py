@@ -10,8 +10,9 @@ from functools import partial
 from typing import Any, Protocol, cast
 
 from showdown.server.framing import LineSplitter
+from showdown.server.outputs import SeatWarning
 
-__all__ = ["WRITE_BUFFER_LIMIT", "ConnectionHost", "SeatConnection"]
+__all__ = ["WRITE_BUFFER_LIMIT", "ConnectionHost", "SeatConnection", "warning_detail"]
 
 WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
 
@@ -66,3 +67,15 @@ class SeatConnection(asyncio.Protocol):
             if last_line is not None:
                 t.write(last_line.encode("utf-8") + b"\r\n")
             t.close()
+
+
+def warning_detail(warning: SeatWarning, conn: SeatConnection | None) -> str:
+    """The end of a seat's warning line: its own detail, or, for a timeout, the bytes the seat sent
+    with no line end after them (a bot that ends replies with '\\r' alone, or none: the commonest
+    first mistake, which otherwise reads as a slow bot)."""
+    if warning.detail:
+        return f": {warning.detail}"
+    if conn is None or not conn.splitter.pending or not warning.text.startswith("ran out of time"):
+        return ""
+    held = conn.splitter.held()
+    return f": it had sent {held!r} with no line end yet; a reply ends with '\\n' (or '\\r\\n')"

@@ -26,6 +26,10 @@ class LineSplitter:
         """Bytes held back waiting for a line end."""
         return len(self._buf)
 
+    def held(self, most: int = 80) -> str:
+        """The start of the bytes held back (a line with no end yet), as the lines are decoded."""
+        return self._buf[:most].decode("latin-1")
+
     def feed(self, data: bytes) -> list[str]:
         last = len(data) - 1
         if last >= 0 and not self._buf and data.find(b"\n") == last and last < self.limit:

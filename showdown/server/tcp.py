@@ -45,7 +45,7 @@ from showdown.protocol.events import DEALER_CHOSE, chosen_why, seats_with
 from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
 from showdown.server.admission import SeatDoors
 from showdown.server.busy_wait import BusyWait, SpinTrial
-from showdown.server.connection import SeatConnection
+from showdown.server.connection import SeatConnection, warning_detail
 from showdown.server.dealer import MatchEngine
 from showdown.server.event_loop import new_event_loop
 from showdown.server.match_logs import MatchLogs
@@ -366,7 +366,7 @@ class MatchServer:
         shown = self._warnings_shown[o.seat]
         self._warnings_shown[o.seat] = shown + 1
         if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}" + (f": {o.detail}" if o.detail else ""))
+            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}" + warning_detail(o, self._conns[o.seat]))
         elif shown == WARNINGS_SHOWN:
             _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): more warnings are counted in the summary at the end")
 

@@ -355,7 +355,7 @@ def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[s
     """A JSON strategy file's fields and its table (information set -> action -> probability)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:  # (arrays nested thousands deep)
         raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
     if not isinstance(doc, dict):
         raise StrategyError(f"{p}: a strategy file is a JSON object")

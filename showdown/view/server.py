@@ -178,7 +178,8 @@ class ViewApp:
         web = _aiohttp()
         if self.seat is None:
             return web.json_response({"error": "no seat to play here: start one with showdown play GAME AGENT"}, status=404)
-        if not self.play_token or not secrets.compare_digest(request.query.get("token", ""), self.play_token):
+        if not self.play_token or not secrets.compare_digest(request.query.get("token", "").encode("utf-8", "surrogatepass"),
+                                                             self.play_token.encode("utf-8", "surrogatepass")):
             return web.json_response({"error": "wrong or missing token: open the address showdown play printed"}, status=403)
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096)
         await ws.prepare(request)

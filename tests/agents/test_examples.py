@@ -61,3 +61,19 @@ def test_the_python_example_bot_is_ten_lines_of_code() -> None:
         if line.strip() and not line.strip().startswith("#")
     ]  # fmt: skip
     assert len(code) <= 10
+
+
+def test_the_policy_bot_without_its_table_says_how_to_train_one(tmp_path: Path) -> None:
+    """README: 'showdown match kuhn ./examples/kuhn_policy.py cfr'. In a fresh clone there is no table
+    (train_kuhn_policy.py writes it in a temporary folder unless --out), and the bot checked and
+    called in silence, losing -56/100 to cfr; now the match stops before it begins, quoting the bot."""
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "KUHN_POLICY"}
+    env["KUHN_POLICY"] = str(tmp_path / "missing.json")
+    run = subprocess.run([sys.executable, "-m", "showdown", "match", "kuhn", str(EXAMPLES / "kuhn_policy.py"), "cfr",
+                          "--hands", "10", "--out", str(tmp_path), "--no-progress"],
+                         capture_output=True, text=True, env=env, timeout=120, check=False)  # fmt: skip
+    assert run.returncode == 2, run.stderr
+    assert "no policy table at" in run.stderr and "train_kuhn_policy.py --out examples" in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1

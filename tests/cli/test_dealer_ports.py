@@ -102,6 +102,13 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["m", "kuhn", "\u00b2", "1", "a", "b"],  # a digit to str.isdigit, not to int()
         ["m", "kuhn", "1", "1"],
         ["m", "kuhn", "1", "1", "a"],  # one name: the game's error comes before any port
+        # names the dealer refuses: the ports line came first, then the error
+        ["m", "kuhn", "1", "1", "a|b", "c"],
+        ["m", "kuhn", "1", "1", "a", "b:c"],
+        ["m", "kuhn", "1", "1", "a", ""],
+        ["m", "kuhn", "1", "1", "a", "b c"],
+        ["x/y", "kuhn", "1", "1", "a", "b"],
+        ["", "kuhn", "1", "1", "a", "b"],
     ],
 )
 def test_other_command_lines_take_the_ordinary_path(argv: list[str]) -> None:
@@ -119,6 +126,14 @@ def test_a_port_in_use_takes_the_ordinary_path_and_its_error(tmp_path: Path) -> 
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"showdown dealer: error: cannot listen on 127.0.0.1 port {port}: ")
     assert "in use" in lines[0].lower()
+
+
+def test_a_bad_player_name_is_one_line_before_any_port(tmp_path: Path) -> None:
+    proc = showdown(["dealer", "m", "kuhn", "1", "1", "a|b", "c", "-q"], tmp_path)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 2 and out == ""
+    assert err.strip() == ("showdown dealer: error: bad player name 'a|b': use letters, digits, '-', '_' or '.' "
+                           "(no ':', '|' or spaces)")
 
 
 def test_an_error_found_after_the_ports_is_one_line_and_exit_2(tmp_path: Path) -> None:

@@ -47,6 +47,45 @@ def test_logs_of_different_games_are_not_pooled() -> None:
         read_logs([DATA / "kuhn.limit.2p.1000h.seed0.log", DATA / "leduc.limit.2p.1000h.seed0.log"])
 
 
+def test_two_games_joined_in_one_file_are_not_pooled(tmp_path: Path) -> None:
+    """``cat kuhn.log leduc.log > both.log`` was analysed as '92 hands of kuhn' (Leduc's cards read as
+    Kuhn's); now the line where the second game starts is named, for .log and .jsonl alike."""
+    joined = tmp_path / "both.log"
+    kuhn, leduc = (DATA / f"{g}.limit.2p.1000h.seed0.log" for g in ("kuhn", "leduc"))
+    joined.write_text("".join(kuhn.read_text().splitlines(keepends=True)[:50] + leduc.read_text().splitlines(keepends=True)[:50]))
+    with pytest.raises(ShowdownError, match=r"both.log:51: a header of game 'leduc.limit.2p.game' in a log of 'kuhn.limit.2p.game'"):
+        read_logs([joined])
+    for game in ("kuhn", "leduc"):
+        r = cli(tmp_path, "match", game, "random", "call", "--hands", "20", "--out", ".", "--no-progress")
+        assert r.returncode == 0, r.stderr
+    both = tmp_path / "both.jsonl"
+    both.write_text("".join(p.read_text() for p in sorted(tmp_path.glob("*.seed0.jsonl"))))
+    out = cli(tmp_path, "analyze", both.name)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == ("showdown analyze: error: both.jsonl:22: a hand of game 'leduc' in a log of 'kuhn' "
+                                  "(two matches' logs joined in one file?): analyze each match's log on its own")
+
+
+def test_a_hand_with_more_players_than_the_game_is_one_line(tmp_path: Path) -> None:
+    """A 3-player hand in a Kuhn log: an IndexError traceback from the chance corrections."""
+    head = [x for x in (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True) if x.startswith("#")]
+    bad = tmp_path / "three.log"
+    bad.write_text("".join(head) + "STATE:0:cc:Ks|As|Qs:-1|1|0:a|b|c\n")
+    with pytest.raises(ShowdownError, match=r"three.log:\d+: a hand of 3 players in a log of a 2-player game"):
+        read_logs([bad])
+    out = cli(tmp_path, "analyze", bad.name)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_verify_log_given_the_jsonl_says_to_give_the_log(tmp_path: Path) -> None:
+    r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "5", "--out", ".", "--no-progress")
+    assert r.returncode == 0, r.stderr
+    out = cli(tmp_path, "verify-log", "kuhn.random-call.seed0.jsonl")
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith("jsonl:1: a JSON Lines record: verify-log checks the ACPC .log that the dealer "
+                                       "writes beside each .jsonl; give that .log")
+
+
 def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
     out = cli(tmp_path, "analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"))
     assert out.returncode == 0

@@ -39,7 +39,8 @@ def with_hand(line: str, number: str) -> str:
 # ------------------------------------------------------------------ non-finite numbers (item 3)
 
 
-@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "NaN", "infinity"])
+# 1e308 is finite, but analyze printed '+inf/100' from it (100 times it is not): values over 1e18 are refused
+@pytest.mark.parametrize("bad", ["nan", "inf", "-inf", "NaN", "infinity", "1e308", "-2e18"])
 def test_a_non_finite_value_on_a_state_line_is_one_line_exit_2(tmp_path: Path, bad: str) -> None:
     parts = HANDS[3].rstrip("\n").split(":")
     parts[4] = f"{bad}|{bad}"
@@ -59,7 +60,7 @@ def test_a_non_finite_score_is_one_line_exit_2(tmp_path: Path) -> None:
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "finite" in r.stderr, r.stderr
 
 
-@pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e999"])
+@pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity", "1e999", "1e308"])
 def test_a_non_finite_value_in_a_jsonl_record_is_one_line_exit_2(tmp_path: Path, bad: str) -> None:
     record = {"hand": 0, "game": "kuhn", "players": ["a", "b"], "seats": [0, 1], "hole": ["Ks", "Qs"], "board": [],
               "betting": "cc", "values": [1.0, -1.0], "events": []}
@@ -153,3 +154,29 @@ def test_a_jsonl_record_with_an_impossible_hand_number_or_seat_is_one_line(tmp_p
     path.write_text(json.dumps({**record, field: value}) + "\n")
     r = run("analyze", str(path))
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and says in r.stderr, r.stderr
+
+
+# ------------------------------------------------------------------ a line without end
+
+@pytest.mark.parametrize("name", ["huge.log", "huge.jsonl", "huge.txt"])
+def test_a_16_mb_line_is_refused_without_holding_it(tmp_path: Path, name: str) -> None:
+    """A file of one 16 MB line (no line end): both commands read the whole line into memory before
+    (250 MB of the process for a 50 MB line); now a line over 1 MiB is one line naming the file, exit 2."""
+    import tracemalloc
+
+    from showdown.evaluation.log_reading import read_logs
+
+    path = tmp_path / name
+    path.write_bytes((b'{"hand": "' if name.endswith(".jsonl") else b"STATE:0:") + b"c" * (16 << 20))
+    for read in (lambda: verify_log(path), lambda: read_logs([path])):
+        tracemalloc.start()
+        try:
+            with pytest.raises(ShowdownError, match=rf"{name}:1: a line of more than 1,048,576 bytes"):
+                read()
+            assert tracemalloc.get_traced_memory()[1] < 8 << 20  # a MiB read at a time, never the 16 MB
+        finally:
+            tracemalloc.stop()
+    for command in ("verify-log", "analyze"):
+        done = run(command, str(path))
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.strip().splitlines() == [done.stderr.strip()]

@@ -92,11 +92,41 @@ def test_first_player_defaults_to_one() -> None:
         (lambda t: t.replace("firstPlayer = 1", "firstPlayer = 3"), "1-based"),
         (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "deck has 3 cards but a hand deals 4"),
         (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs a number"),
+        # every player all in by the blinds: the dealer waited for position -1 (every seat 'ran out of
+        # time'); the reference dealer loops for ever looking for a player who can act
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 1 1"), "every stack equals its blind"),
+        # a stack beyond 32 bits: the reference cannot read it, and the random agent crashed drawing a size
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 99999999999 20"),
+         r"file.game:6: stack 99999999999: numbers in a .game file are at most 2,147,483,647"),
     ],
 )
 def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
     with pytest.raises(GameDefError, match=message):
         parse_gamedef(edit(KUHN), source="file.game")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1 1"), "file.game:5: blind has 3 values but the game has 2 positions"),
+        (lambda t: t.replace("maxRaises = 1", "maxRaises = 1 1"), "file.game:8: maxRaises has 2 values but the game has 1 rounds"),
+        (lambda t: t.replace("numBoardCards = 0", "numBoardCards = 0 0"), "file.game:12: numBoardCards has 2 values"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 5"), "file.game:6: stack has 1 value but"),
+    ],
+)
+def test_a_list_of_the_wrong_length_names_the_file_once(edit, message) -> None:
+    """These were 'file.game: file.game:5: blind has ...' (the file named twice)."""
+    with pytest.raises(GameDefError) as caught:
+        parse_gamedef(edit(KUHN), source="file.game")
+    assert str(caught.value).startswith(message)
+
+
+def test_a_file_far_too_large_for_a_game_is_refused_unread(tmp_path) -> None:
+    """A 12 MB file of comments was read and parsed whole (4 s, 290 MB) to say it names no game."""
+    path = tmp_path / "huge.game"
+    path.write_text(KUHN + "# a comment\n" * 10_000)
+    with pytest.raises(GameDefError, match=r"huge.game: over 64 KiB: not a .game file"):
+        load_gamedef(path)
 
 
 def test_unreadable_file_is_a_gamedef_error(tmp_path) -> None:

@@ -95,6 +95,8 @@ def test_exported_hands_load_in_pokerkit_from_the_file(tmp_path: Path) -> None:
     ('[1]\nvariant = "NT"\n', "bad.phhs:1 [1]: field 'blinds_or_straddles': missing"),
     ("[1]\nvariant = \n", "bad.phhs:1: not valid PHH (TOML)"),
     ('[1]\nvariant = "F7S"\n', "bad.phhs:1 [1]: field 'variant'"),
+    # arrays nested 5,000 deep: was a RecursionError traceback from tomllib
+    ("[1]\nactions = " + "[" * 5000 + "]" * 5000 + "\n", "bad.phhs:1: not valid PHH: arrays nested too deep"),
 ])
 def test_bad_phh_is_one_line_naming_file_and_field_exit_2(tmp_path: Path, content: str, says: str) -> None:
     bad = tmp_path / "bad.phhs"
@@ -172,3 +174,26 @@ def test_import_over_an_existing_log_keeps_it_unless_forced(tmp_path: Path, caps
     assert kept.read_text() == "a match's log\n"
     assert main(["import", str(phhs), "-o", str(kept), "--force"]) == 0
     assert kept.read_text().splitlines()[-1] == NOLIMIT_LOG.read_text().splitlines()[-1]  # the hands, imported
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("lines.phh", "# a comment\n" * 200_000, "lines.phh:1: a hand of more than 1,048,576 characters"),
+    ("line.phhs", '[1]\nactions = ["' + "x" * (4 << 20) + '"]\n', "line.phhs:2: a line of more than 1,048,576 bytes"),
+])
+def test_a_hand_history_too_large_for_a_hand_is_refused_in_flat_memory(tmp_path: Path, name: str, content: str,
+                                                                       says: str) -> None:
+    """Both were held whole in memory (164 MB of the process for a 44 MB .phh of comments) before
+    their error; now reading stops at 1 MiB of one hand or one line."""
+    import tracemalloc
+
+    from showdown.interchange.phh_files import read_phh_hands
+
+    path = tmp_path / name
+    path.write_text(content)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ShowdownError, match=says):
+            list(read_phh_hands([path]))
+        assert tracemalloc.get_traced_memory()[1] < 8 << 20
+    finally:
+        tracemalloc.stop()

@@ -115,3 +115,48 @@ def test_missing_game_or_agents() -> None:
         merge_config({"game": "kuhn"})
     with pytest.raises(ConfigError, match="at least two agents"):
         merge_config({"game": "kuhn", "agents": (AgentSpec(name="call"),)})
+
+
+_LAUGHS = "a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n" + "".join(
+    f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]\n" for i in range(1, 10))
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        # 9^10 values once expanded: walking them for the lines of the keys was a hang without end
+        (_LAUGHS + "game: kuhn\n", r"match.yaml:\d+: this value holds more than 100,000 values"),
+        # an alias inside its own anchor: was a RecursionError traceback
+        ("game: kuhn\nagents: &x [random, *x]\n", r"match.yaml:2: an alias refers to a value that holds it"),
+        # nesting deeper than Python's recursion limit: was a RecursionError traceback from PyYAML itself
+        ("game: kuhn\nagents: " + "[" * 3000 + "]" * 3000 + "\n", r"match.yaml: values are nested more than 64 deep"),
+        ("game: kuhn\nagents: " + "[" * 100 + "]" * 100 + "\n", r"match.yaml:2: values are nested more than 64 deep"),
+        # PyYAML kept the last of two equal keys without a word: the user's first 'game' was ignored
+        ("game: kuhn\nhands: 3\ngame: leduc\n", r"match.yaml:3: game: this key is given twice in the same mapping"),
+        ("agents: [{name: call, seed: 1, seed: 2}]\n", r"match.yaml:1: seed: this key is given twice"),
+    ],
+)
+def test_hostile_yaml_is_one_error_at_once(tmp_path: Path, text: str, message: str) -> None:
+    import time
+
+    started = time.perf_counter()
+    with pytest.raises(ConfigError, match=message):
+        load_match_config(write(tmp_path, text))
+    assert time.perf_counter() - started < 5
+
+
+def test_a_merge_key_may_be_overridden(tmp_path: Path) -> None:
+    """``<<: *base`` then a key of the merged mapping is YAML's override, not a repeated key."""
+    path = write(tmp_path, "game: kuhn\nagents: [random, {<<: {name: call, seed: 1}, seed: 2}]\n")
+    assert load_match_config(path)["agents"][1] == AgentSpec(name="call", seed=2)
+
+
+def test_a_file_far_too_large_for_a_config_is_refused_unread(tmp_path: Path) -> None:
+    """A 1 GB log given as --config by mistake (or /dev/zero) was read whole, then parsed for minutes:
+    now the first MiB is enough to say it is no config file."""
+    path = tmp_path / "match.log"
+    path.write_text("STATE:0:cc:Ks|As:-1|1:a|b\n" * 60_000)  # 1.6 MB
+    with pytest.raises(ConfigError, match=r"match.log: over 1 MiB: not a config file"):
+        load_match_config(path)
+    with pytest.raises(ConfigError, match=r"/dev/zero: over 1 MiB: not a config file"):
+        load_match_config("/dev/zero")

@@ -56,6 +56,15 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
         ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
         ("- kuhn\n", r"t.yaml:1: expected a mapping of settings"),
+        # a label equal to another agent's name: both were renamed 'rules-1' and 'rules-2' in the tables,
+        # and nothing said which one was the 'call' agent labelled 'rules'
+        ("game: kuhn\nhands: 10\nagents:\n  - rules\n  - {name: call, label: rules}\n",
+         r"t.yaml:5: agents\[1\].label: 'rules' is also the name of agents\[0\]; give each agent its own label"),
+        ("game: kuhn\nhands: 10\nagents:\n  - {name: call, label: x}\n  - {name: rules, label: x}\n",
+         r"t.yaml:4: agents\[0\].label: 'x' is also the name of agents\[1\]"),
+        # a YAML bomb in a tournament file (match files share the reader: tests/matches/test_config.py)
+        ("a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(f"a{i}: &a{i} [{', '.join(['*a' if i == 1 else f'*a{i - 1}'] * 10)}]\n"
+                                                            for i in range(1, 8)), r"t.yaml:\d+: this value holds more than 100,000 values"),
     ],
 )
 def test_bad_configs_name_the_line_and_the_key(tmp_path: Path, text: str, message: str) -> None:

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -16,6 +17,7 @@ from showdown.protocol.logfile import (
     HandRecord,
     LoggedHand,
     LogHeader,
+    MatchSummary,
     Score,
     format_score_line,
     format_state_line,
@@ -173,3 +175,11 @@ def test_one_reader_streams_both_logs() -> None:
     assert [n for n, _ in got] == [1, 3] and got[0][1] == record and isinstance(got[1][1], MatchSummary)
     with pytest.raises(ProtocolError, match="x.jsonl:1: bad hand record"):
         list(read_records(iter(['{"hand": 1}']), source="x.jsonl", jsonl=True))
+
+
+@pytest.mark.parametrize("reader", [HandRecord.from_json, MatchSummary.from_json])
+@pytest.mark.parametrize("line", ["[" * 100_000 + "]" * 100_000, '{"hand": 0, "x": ' + "[" * 100_000 + "]" * 100_000 + "}"])
+def test_a_jsonl_line_nested_thousands_deep_is_a_bad_record_not_a_recursion_error(reader: Any, line: str) -> None:
+    """json.loads raised RecursionError, which analyze and export let through as a traceback."""
+    with pytest.raises(ProtocolError, match=r"bad (hand|summary) record .*maximum recursion depth"):
+        reader(line)

@@ -150,6 +150,14 @@ def test_bad_phh_names_the_file_and_the_field(change: tuple[str, str], field: st
         parse_phh_hand(GOOD.replace(*change), "f.phhs:3")
 
 
+@pytest.mark.parametrize("field, value", [("hand", "99999999999999999999999"), ("hand", "4294967295"), ("_seed", "4294967296")])
+def test_a_hand_number_or_seed_no_match_has_is_not_carried_into_the_log(field: str, value: str) -> None:
+    """They were written into the imported log, which verify-log and analyze then refused ('bad hand
+    number ...: expected a whole number of at most 18 digits'); now they count as absent, like -1."""
+    got = parse_phh_hand(GOOD + f"{field} = {value}\n", "f.phhs:1", index=3)
+    assert got.hand.hand == 3 and got.seed is None
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_damage_to_a_phh_hand_is_one_protocol_error_never_a_crash(data: st.DataObject) -> None:

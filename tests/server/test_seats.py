@@ -47,6 +47,22 @@ async def test_a_client_without_the_seat_token_is_refused_and_the_match_is_undis
     assert "wrong seat token" in server.refusals[0][-1]
 
 
+@pytest.mark.parametrize("token", ["\u00e9t\u00e9".encode(), b"\xff\xfe\x00", "a" * 31 + "\u00e9"])
+async def test_a_token_beyond_ascii_is_a_wrong_token_not_a_transport_crash(tmp_path: Path, token: bytes | str) -> None:
+    """Any client may send one: compare_digest refused the str ('comparing strings with non-ASCII
+    characters is not supported'), and asyncio printed 'Fatal error on transport' with a traceback."""
+    raw = token if isinstance(token, bytes) else token.encode()
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, tokens=TOKENS))
+    ports = await server.start()
+    assert (await refused_line(ports[0], b"VERSION:2.0.0 token=" + raw + b"\r\n")).startswith(b"# ERROR: wrong seat token")
+    clients = [with_token(ports[0], TOKENS[0]), with_token(ports[1], TOKENS[1])]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 10)
+    assert server.refused == [1, 0] and "wrong seat token" in server.refusals[0][-1]
+
+
 async def test_an_idle_squatter_cannot_block_the_start(tmp_path: Path) -> None:
     server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300))
     ports = await server.start()

@@ -118,6 +118,22 @@ async def test_silent_client_past_the_time_limit_is_played_check_fold(tmp_path: 
     assert all(r["events"][0]["kind"] == "timeout" for r in records[:-1])
 
 
+async def test_a_reply_ended_by_cr_alone_is_a_timeout_that_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A reply ending in '\\r' with no '\\n' waits for its line end, as the reference's fgets does; the
+    warning said only 'ran out of time', as for a slow bot: now it quotes what waits for its line end."""
+
+    def cr_only(line: str, my_turn: bool, client: Client) -> bytes:
+        return f"{line}:c\r".encode() if my_turn else b""
+
+    result, _ = await play(KUHN, 3, lambda ports: [Client(KUHN, ports[0], cr_only), normal(ports[1])], tmp_path,
+                           t_response_ms=50)
+    check_logs(result, 3)
+    assert result.replacements["P1"]["timeout"] == 3
+    first = next(x for x in capsys.readouterr().err.splitlines() if "ran out of time" in x)
+    assert first.startswith("WARNING: seat 1 (P1): ran out of time; played c: it had sent 'MATCHSTATE:0:0:")
+    assert first.endswith(":c\\r' with no line end yet; a reply ends with '\\n' (or '\\r\\n')")
+
+
 async def test_disconnect_and_reconnect_resumes_from_the_current_state(tmp_path: Path) -> None:
     rejoined: list[Client] = []
     left = asyncio.Event()

@@ -147,3 +147,11 @@ def test_kuhn_past_thirteen_ranks_round_trips_through_a_file(tmp_path) -> None:
     strategy = uniform_strategy(get_game("kuhn-100"))
     path = save_strategy(strategy, tmp_path / "k100.json")
     assert load_strategy(path) == strategy
+
+
+def test_a_strategy_file_nested_thousands_deep_is_one_error(tmp_path: Path) -> None:
+    """json.loads raised RecursionError: a traceback from exploit, match -o strategy=, agent."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(StrategyError, match=r"deep.json: not a JSON strategy file \(maximum recursion depth"):
+        load_strategy(path)

@@ -208,3 +208,23 @@ def test_the_summary_of_a_played_match_reads_well(tmp_path: Path) -> None:
     text = str(showdown.run_match("kuhn", [Caller(), "rules"], hands=50, logs=False))
     assert "unknown agent" not in text and "in-process" not in text
     assert "strategy not used for Caller: it plays in this process" in text
+
+
+def test_a_play_token_beyond_ascii_is_refused_not_a_server_error(tmp_path: Path) -> None:
+    """secrets.compare_digest refused the str ('comparing strings with non-ASCII characters is not
+    supported'): a 500 and a traceback for anyone who knocked with '?token=été'; now a 403."""
+    import urllib.error
+    import urllib.request
+
+    proc, url = _start("kuhn", "call", 3, tmp_path)
+    try:
+        base = url.split("?")[0].rstrip("/")
+        for token in ("%C3%A9t%C3%A9", "abc"):
+            try:
+                urllib.request.urlopen(f"{base}/api/play/ws?token={token}", timeout=10)  # noqa: S310 (loopback)
+                raise AssertionError("the socket opened without the token")
+            except urllib.error.HTTPError as exc:
+                assert exc.code == 403 and b"wrong or missing token" in exc.read()
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
