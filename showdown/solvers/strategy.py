@@ -330,6 +330,8 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
     """
     p = Path(path)
     try:
+        if p.exists() and not p.is_file() and not p.is_dir():  # /dev/zero, a pipe: read_bytes would never end
+            raise StrategyError(f"{p}: not a regular file; a strategy file is a .json or .npz file")
         raw = p.read_bytes()
     except OSError as exc:
         raise StrategyError(f"cannot read strategy file {p}: {exc.strerror or exc}") from None

@@ -24,11 +24,13 @@ def build_report(paths: list[Path], *, hands: int = 200) -> tuple[str, dict[str,
         raise ViewError(f"no match logs or tournaments under {', '.join(map(str, paths))}")
     data: dict[str, Any] = {"matches": {}, "hands": {}, "replays": {}, "tournaments": {}}
     listed: list[dict[str, Any]] = []
+    left_out: list[str] = []
     for key, files in catalog.matches.items():
         try:
             data["matches"][key] = match_summary(files)
-        except ViewError:
-            continue  # a log with no hands yet, or of an unknown game: left out of the report
+        except ViewError as exc:
+            left_out.append(str(exc))  # a log with no hands yet, or of an unknown game: left out of the report
+            continue
         listed.append({"key": key, "title": files.title, "finished": True})
         if files.jsonl is not None and hands > 0:
             got: list[dict[str, Any]] = []
@@ -39,6 +41,8 @@ def build_report(paths: list[Path], *, hands: int = 200) -> tuple[str, dict[str,
                 start = page["next"]
             data["hands"][key] = {"hands": got}
             data["replays"][key] = {str(h["offset"]): hand_replay(files, int(h["offset"])) for h in got}
+    if not listed and not catalog.tournaments:  # an empty report says nothing: say why instead
+        raise ViewError(f"no match with a hand to show under {', '.join(map(str, paths))}: {left_out[0]}")
     for key, folder in catalog.tournaments.items():
         data["tournaments"][key] = tournament_summary(folder, catalog)
     data["index"] = {"matches": listed, "tournaments": [{"key": k, "title": k} for k in catalog.tournaments], "play": False}

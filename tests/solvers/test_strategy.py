@@ -155,3 +155,21 @@ def test_a_strategy_file_nested_thousands_deep_is_one_error(tmp_path: Path) -> N
     path.write_text("[" * 100_000 + "]" * 100_000)
     with pytest.raises(StrategyError, match=r"deep.json: not a JSON strategy file \(maximum recursion depth"):
         load_strategy(path)
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_a_device_given_as_a_strategy_file_is_refused_unread(device: str) -> None:
+    """``showdown exploit /dev/zero`` read it for ever."""
+    if not Path(device).exists():
+        pytest.skip(f"{device} is not on this machine")
+    with pytest.raises(StrategyError, match="not a regular file"):
+        load_strategy(device)
+
+
+def test_a_pipe_given_as_a_strategy_file_is_refused_unread(tmp_path: Path) -> None:
+    import os
+
+    fifo = tmp_path / "strategy.json"
+    os.mkfifo(fifo)  # no writer: opening it to read would block for ever
+    with pytest.raises(StrategyError, match="not a regular file"):
+        load_strategy(fifo)

@@ -103,6 +103,20 @@ def test_report_embeds_everything(played: Path) -> None:
         build_report([played / "nothing"] if (played / "nothing").mkdir() is None else [])
 
 
+def test_a_report_of_files_with_no_hand_is_an_error_saying_why(tmp_path: Path) -> None:
+    """An empty or garbled log gave an empty report ('0 match(es)', exit 0); a folder with none already was an error."""
+    pytest.importorskip("aiohttp")
+    from showdown.view.report import build_report
+
+    empty, junk = tmp_path / "empty.log", tmp_path / "junk.jsonl"
+    empty.write_text("")
+    junk.write_text("garbage\n")
+    with pytest.raises(ViewError, match="no match with a hand to show under .*empty.log: no hands in this log"):
+        build_report([empty])
+    with pytest.raises(ViewError, match="junk.jsonl: line 1.*not a showdown .jsonl log"):
+        build_report([junk])
+
+
 def test_match_with_view_serves_it_live_then_stops_on_ctrl_c(tmp_path: Path) -> None:
     pytest.importorskip("aiohttp")
     import signal
