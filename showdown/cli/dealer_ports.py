@@ -7,7 +7,7 @@ settings table) takes about ten times Python's own start, so for the usual comma
 and the ports printed with nothing but ``socket`` loaded; ``MatchServer`` then serves on those
 very sockets (``DealerOptions.bound``), and a client that connects in between waits in the
 listen backlog. Any other command line (``--help``, tokens, another host, an option not listed
-here, a port that cannot be had, a match or player name the dealer refuses) takes the ordinary path, which reports its errors before any
+here, a port that cannot be had, a match or player name the dealer refuses, a name given twice) takes the ordinary path, which reports its errors before any
 port is printed. An error the full parser or the game file finds afterwards is still one line
 and exit 2, after the ports line. A SIGINT or SIGTERM in between is kept and acted on once the
 dealer runs (stop after the current hand), as it is later.
@@ -73,7 +73,8 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
                             for p in positionals[2:POSITIONALS]):
         return None
     # a match name and player names the dealer will take (else its error comes before any ports line)
-    if not _plain(positionals[0], "/") or not all(_plain(name, ":|") for name in positionals[POSITIONALS:]):
+    names = positionals[POSITIONALS:]
+    if not _plain(positionals[0], "/") or not all(_plain(name, ":|") for name in names) or len(set(names)) < len(names):
         return None
     return seats, values
 

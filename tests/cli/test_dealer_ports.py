@@ -109,6 +109,7 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["m", "kuhn", "1", "1", "a", "b c"],
         ["x/y", "kuhn", "1", "1", "a", "b"],
         ["", "kuhn", "1", "1", "a", "b"],
+        ["m", "kuhn", "1", "1", "a", "a"],  # a name given twice
     ],
 )
 def test_other_command_lines_take_the_ordinary_path(argv: list[str]) -> None:

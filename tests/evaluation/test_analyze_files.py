@@ -77,6 +77,18 @@ def test_a_hand_with_more_players_than_the_game_is_one_line(tmp_path: Path) -> N
     assert out.returncode == 2 and "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
+def test_two_seats_of_one_name_are_not_pooled_into_one_agent(tmp_path: Path) -> None:
+    """The reference dealer takes 'Alice Alice': analyze pooled both into one row of total 0."""
+    text = (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text()
+    same = tmp_path / "same.log"
+    same.write_text(text.replace("|Bob", "|Alice").replace("Bob|", "Alice|"))
+    out = cli(tmp_path, "analyze", same.name)
+    assert out.returncode == 2 and out.stdout == "" and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == [
+        "showdown analyze: error: same.log:5: hand 0 names 'Alice' at two positions: the seats cannot be told apart, "
+        "so no agent's win rate can be given; give each seat its own name when the match is played"]
+
+
 def test_verify_log_given_the_jsonl_says_to_give_the_log(tmp_path: Path) -> None:
     r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "5", "--out", ".", "--no-progress")
     assert r.returncode == 0, r.stderr
