@@ -43,8 +43,9 @@ check: $(TEST_STAMP)
 docs: $(TEST_STAMP)
 	$(BIN)/python docs/build_api.py build/api
 
+# one test process a core (pytest-xdist): the default run on 2 cores in half the time of one process
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m slow
