@@ -104,10 +104,6 @@ class HandCollector:
             self.num_positions = n
         elif n != self.num_positions:
             raise ProtocolError(f"hand {number} has {n} players where earlier hands had {self.num_positions}")
-        if len(set(players)) < n:
-            twice = next(name for name in players if list(players).count(name) > 1)
-            raise ProtocolError(f"hand {number} names {twice!r} at two positions: the seats cannot be told apart, "
-                                "so no agent's win rate can be given; give each seat its own name when the match is played")
         if self.encoder is not None:
             codes = self.encoder.encode(hole, board, betting)
             for column, c in zip(self._codes, codes):

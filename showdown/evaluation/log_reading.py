@@ -244,6 +244,17 @@ def _check_given_game(files: list[Path], labels: list[str | None], game: GameDef
                                 f"drop --game (the log names its game) or give the game it was played in")
 
 
+def _check_seats(where: str, hand: int, names: Sequence[str], players: int | None) -> None:
+    """A logged hand's seats: as many as the game has, and each named once (else no agent's figure means anything)."""
+    if players is not None and len(names) != players:
+        raise ShowdownError(f"{where}: a hand of {len(names)} players in a log of a {players}-player game: "
+                            "not a hand of this match (give each match's log on its own)")
+    if len(set(names)) < len(names):
+        twice = next(name for name in names if names.count(name) > 1)
+        raise ShowdownError(f"{where}: hand {hand} names {twice!r} at two positions: the seats cannot be told apart, "
+                            "so no agent's win rate can be given; give each seat its own name when the match is played")
+
+
 def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
                    players: int | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
@@ -260,10 +271,9 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
                                     f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
                                     "log on its own")
             game = named
-        seated = len(record.values) if isinstance(record, (HandRecord, LoggedHand)) else None
-        if seated is not None and players is not None and seated != players:
-            raise ShowdownError(f"{path}:{number}: a hand of {seated} players in a log of a {players}-player game: "
-                                "not a hand of this match (give each match's log on its own)")
+        names = record.players if isinstance(record, HandRecord) else record.names if isinstance(record, LoggedHand) else None
+        if names is not None:
+            _check_seats(f"{path}:{number}", record.hand, names, players)  # type: ignore[union-attr]
         try:
             if isinstance(record, HandRecord):
                 collector.add_record(record, half)

@@ -14,6 +14,7 @@ from typing import Any
 
 from showdown.errors import CardError, GameDefError, ProtocolError
 from showdown.games.cards import Card, format_cards, parse_cards
+from showdown.games.dealing import MAX_SEED
 from showdown.games.gamedef import MAX_PLAYERS, GameDef
 from showdown.games.hand_value import hand_value
 from showdown.games.live_hand import LiveHand
@@ -121,9 +122,6 @@ def _clean_name(name: str, p: int) -> str:
 
 _SIMPLE_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*) = (-?(?:0|[1-9][0-9]*)|true|false|"[^"\\\x00-\x1f\x7f]*"'
                           r'|\[(?:-?(?:0|[1-9][0-9]*)(?:, -?(?:0|[1-9][0-9]*))*|"[^"\\\x00-\x1f\x7f]*"(?:, "[^"\\\x00-\x1f\x7f]*")*)?\])')
-MAX_SEED = 2**32 - 1
-"""The largest dealing seed (the reference dealer's is 32 bits): a larger ``_seed`` is not one."""
-
 _SIMPLE_TABLE = re.compile(r"\[([A-Za-z0-9_-]+)\]")
 
 

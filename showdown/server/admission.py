@@ -23,7 +23,7 @@ from showdown.protocol.matchstate import split_token
 from showdown.server.connection import ConnectionHost, SeatConnection
 from showdown.server.options import DealerOptions, seat_ports, seat_tokens
 
-__all__ = ["REFUSALS_SHOWN", "SeatDoors", "SeatKeeper"]
+__all__ = ["REFUSALS_SHOWN", "SeatDoors", "SeatKeeper", "same_secret"]
 
 REFUSALS_SHOWN = 5
 """Refused connections said on stderr; the rest are only counted (``SeatDoors.refused``)."""
@@ -192,7 +192,7 @@ class SeatDoors:
         want = self.tokens[seat]
         if want is not None and token is None:
             return "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
-        if want is not None and not hmac.compare_digest(_secret_bytes(token or ""), _secret_bytes(want)):
+        if want is not None and not same_secret(token or "", want):
             return "wrong seat token"
         if self.conns[seat] is not None:
             if want is None:
@@ -243,10 +243,11 @@ class SeatDoors:
         self.reopen(seat)
 
 
-def _secret_bytes(text: str) -> bytes:
-    """A token as bytes: ``compare_digest`` refuses str with characters beyond ASCII (a TypeError
-    that killed the connection's transport with a traceback), and any client may send such a token."""
-    return text.encode("utf-8", "surrogatepass")
+def same_secret(given: str, wanted: str) -> bool:
+    """Whether a token a client sent is the secret, in constant time. Compared as bytes:
+    ``compare_digest`` refuses str with characters beyond ASCII (a TypeError that killed the
+    connection's transport with a traceback), and any client may send such a token."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), wanted.encode("utf-8", "surrogatepass"))
 
 
 async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str]:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
+from showdown.server.admission import same_secret
 from showdown.view.catalog import Catalog, ViewError, discover
 from showdown.view.data import LogFollower, match_summary, tournament_summary
 from showdown.view.hands import hand_list, hand_replay
@@ -178,8 +179,7 @@ class ViewApp:
         web = _aiohttp()
         if self.seat is None:
             return web.json_response({"error": "no seat to play here: start one with showdown play GAME AGENT"}, status=404)
-        if not self.play_token or not secrets.compare_digest(request.query.get("token", "").encode("utf-8", "surrogatepass"),
-                                                             self.play_token.encode("utf-8", "surrogatepass")):
+        if not self.play_token or not same_secret(request.query.get("token", ""), self.play_token):
             return web.json_response({"error": "wrong or missing token: open the address showdown play printed"}, status=403)
         ws = web.WebSocketResponse(heartbeat=20.0, max_msg_size=4096)
         await ws.prepare(request)
