@@ -28,6 +28,7 @@ AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes the
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _LINE_KEPT = 300  # characters of each output line kept for messages
 _EXIT_POLL = 0.1  # seconds between looks at whether a process whose pipes are still open has ended
+OUTPUT_CAP = 16 << 20  # bytes of a bot's output copied beside the logs; the rest is read and dropped
 
 
 def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
@@ -94,19 +95,28 @@ class AgentProcess:
         self.reader = asyncio.ensure_future(self._read_output(stream))
 
     async def _read_output(self, stream: asyncio.StreamReader) -> None:
-        """Keep the last lines for messages and copy everything to the seat's output file."""
+        """Keep the last lines for messages and copy the first ``OUTPUT_CAP`` bytes to the seat's
+        output file, then one line saying the rest was not kept; read to the end all the same (a bot
+        must never block on a full pipe)."""
         sink = None
         if self.output_path is not None:
             try:
                 sink = open(self.output_path, "wb")
             except OSError:
                 sink = None
+        kept = 0
         try:
             while raw := await _read_line(stream):
                 if sink is not None:
                     try:
-                        sink.write(raw)
-                        sink.flush()
+                        if kept + len(raw) > OUTPUT_CAP:
+                            sink.write(_cap_line(raw[: OUTPUT_CAP - kept]))
+                            sink.close()
+                            sink = None
+                        else:
+                            sink.write(raw)
+                            sink.flush()
+                            kept += len(raw)
                     except OSError:
                         sink = None
                 text = raw.decode("utf-8", "replace").rstrip()
@@ -145,6 +155,12 @@ async def _read_line(stream: asyncio.StreamReader) -> bytes:
         return await stream.readline()
     except ValueError:  # a line over the reader's limit: keep its start
         return await stream.read(1 << 16)
+
+
+def _cap_line(start: bytes) -> bytes:
+    """What ends an output file at its cap: the start of the line that reached it, then the marker."""
+    return start + (b"" if not start or start.endswith(b"\n") else b"\n") + (
+        f"[showdown: the bot's output past {OUTPUT_CAP >> 20} MiB was not kept]\n".encode())
 
 
 def exit_text(rc: int) -> str:
