@@ -34,7 +34,6 @@ from showdown.matches.agent_process import (
     agent_command,
     agent_environment,
     exit_text,
-    release,
     send_signal,
     wait_exit,
 )
@@ -235,7 +234,7 @@ async def _stop(agent: AgentProcess, grace: float) -> bool:
     finally:
         if agent.reader is not None:
             agent.reader.cancel()
-        release(agent.proc)
+        agent.release()
 
 
 @dataclass

@@ -92,3 +92,11 @@ def test_output_copy_stops_at_its_cap_with_one_line_saying_so(tmp_path: Path, mo
 def test_output_under_its_cap_is_copied_whole(tmp_path: Path) -> None:
     data = b"".join(b"line %d\n" % i for i in range(100))
     assert _copy(tmp_path, data)[0] == data
+
+
+def test_match_ends_though_a_bot_left_a_child_holding_its_output(tmp_path: Path) -> None:
+    # our end of the bot's output pipe is closed through public API (was asyncio's private _transport)
+    done = _run(tmp_path, ["match", "kuhn"], ["call", "--hands", "10", "--out", str(tmp_path / "out")])
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr, done.stderr
+    assert list((tmp_path / "out").glob("*.stderr"))
