@@ -161,8 +161,10 @@ class SeatDoors:
             self.pending[conn.seat].pop(conn, None)
             conn.close("# ERROR: no VERSION line in time")
             # said, so that a client that connects and waits is not taken for one that never came
+            held = (f"; it had sent {conn.splitter.held()!r} with no line end: a line ends with '\\n' (or '\\r\\n')"
+                    if conn.splitter.pending else "")
             self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
-                         "(a client's first line is 'VERSION:2.0.0')")
+                         f"(a client's first line is 'VERSION:2.0.0'){held}")
 
     def take_seat(self, conn: SeatConnection, first: str) -> str | None:
         """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
