@@ -191,3 +191,17 @@ def test_a_bot_that_does_not_answer_fails_the_response_time_check_and_its_silenc
     assert failed["response-time"].startswith("hand 0: sent 'nothing in hand 0 of check-down'; legal: a reply within 300 ms")
     timing = report["response_times"]
     assert timing["max_ms"] < 300 and timing["replies"] > 0
+
+
+def test_a_bot_that_never_connects_fails_the_response_time_check_too(tmp_path: Path) -> None:
+    # response-time passed 'every reply within 7,000 ms' over 0 replies of a bot that exited without connecting
+    bot = tmp_path / "gone_bot.py"
+    bot.write_text("import sys; sys.exit('bye')\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    failed = _failed(report)
+    assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
+    assert "the bot never connected: it exited with status 1 first: bye" in failed["check-down"]
+    assert failed["response-time"] == "hand 0: legal: replies within the limits; no reply was timed: the bot never played a hand (see the checks above)"
+    assert report["response_times"]["replies"] == 0
