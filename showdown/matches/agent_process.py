@@ -64,7 +64,7 @@ class AgentProcess:
     seat: int
     label: str
     args: list[str]
-    output_path: Path | None = None  # where its stdout and stderr go (beside the logs)
+    output_path: Path | None = None  # where its stdout and stderr are copied (beside the logs; None: nowhere)
     env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=20))  # a traceback's end
@@ -94,8 +94,9 @@ class AgentProcess:
             self.proc = await asyncio.create_subprocess_exec(
                 *self.args,
                 stdin=asyncio.subprocess.DEVNULL,
-                # its stdout and stderr in one stream: read for messages, copied beside the logs
-                stdout=asyncio.subprocess.DEVNULL if self.output_path is None else write_fd,
+                # its stdout and stderr in one stream: read for messages (a shell script says why it
+                # stopped on stdout as often as not), copied beside the logs when there are logs
+                stdout=write_fd,
                 stderr=write_fd,
                 env=env,
                 start_new_session=True,  # the terminal's Ctrl-C is for the runner only

@@ -212,7 +212,7 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         if agent.proc is not None and agent.proc.returncode is None:
             await _stop(agent, 0)
             raise BotGone(f"it did not connect within {start_s:g} s: {agent.last_words()}")
-        rc = agent.proc.returncode if agent.proc is not None else None
+        rc = await agent.exit_status() if agent.proc is not None else None  # (its last output read)
         raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}")
     reader, writer = got.result()
     sock = writer.get_extra_info("socket")

@@ -205,3 +205,14 @@ def test_a_bot_that_never_connects_fails_the_response_time_check_too(tmp_path: P
     assert "the bot never connected: it exited with status 1 first: bye" in failed["check-down"]
     assert failed["response-time"] == "hand 0: legal: replies within the limits; no reply was timed: the bot never played a hand (see the checks above)"
     assert report["response_times"]["replies"] == 0
+
+
+def test_what_a_bot_said_on_stdout_before_it_exited_is_quoted(tmp_path: Path) -> None:
+    # a script that said why it stopped on stdout ('echo usage: ...; exit 1') was 'it printed nothing'
+    bot = tmp_path / "usage_bot.sh"
+    bot.write_text("#!/bin/sh\necho 'usage: usage_bot.sh HOST PORT MODEL'\nexit 1\n")
+    bot.chmod(0o755)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    failed = _failed(json.loads(done.stdout))
+    assert failed["check-down"].endswith("the bot never connected: it exited with status 1 first: usage: usage_bot.sh HOST PORT MODEL")
