@@ -115,27 +115,30 @@ class ViewApp:
         }
 
     def match(self, q: dict[str, str]) -> dict[str, Any]:
-        return match_summary(self.catalog().match(q["key"]))
+        return match_summary(self.catalog().match(_key(q)))
 
     def hands(self, q: dict[str, str]) -> dict[str, Any]:
-        files = self.catalog().match(q["key"])
+        files = self.catalog().match(_key(q))
         showdown = {"yes": True, "no": False}.get(q.get("showdown", ""))
         return hand_list(
             files,
             agent=q.get("agent") or None,
-            position=int(q["position"]) if q.get("position") else None,
+            position=_whole(q, "position", None),
             showdown=showdown,
-            min_won=float(q["min_won"]) if q.get("min_won") else None,
-            start=int(q.get("start") or 0),
-            limit=int(q.get("limit") or 50),
+            min_won=_chips(q, "min_won"),
+            start=_whole(q, "start", 0) or 0,
+            limit=_whole(q, "limit", 50) or 50,
         )
 
     def hand(self, q: dict[str, str]) -> dict[str, Any]:
-        return hand_replay(self.catalog().match(q["key"]), int(q["offset"]))
+        offset = _whole(q, "offset", None)
+        if offset is None:
+            raise ViewError("no offset=: name a hand by the byte offset the hand list gives")
+        return hand_replay(self.catalog().match(_key(q)), offset)
 
     def tournament(self, q: dict[str, str]) -> dict[str, Any]:
         c = self.catalog()
-        return tournament_summary(c.tournament(q["key"]), c)
+        return tournament_summary(c.tournament(_key(q)), c)
 
     # ------------------------------------------------------------------ live
 
@@ -143,7 +146,7 @@ class ViewApp:
         """Server-sent events: ``summary`` each time the log grew, ``done`` once the match ended."""
         web = _aiohttp()
         try:
-            files = self.catalog().match(request.query["key"])
+            files = self.catalog().match(_key(dict(request.query)))
         except (ViewError, KeyError) as exc:
             return web.json_response({"error": _one_line(exc)}, status=404)
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
@@ -185,6 +188,43 @@ class ViewApp:
         await ws.prepare(request)
         await self.seat.attach(ws)
         return ws
+
+
+_MAX_QUERY_DIGITS = 18  # a byte offset, a count or chips: below 10^18 (a seek takes 2^63 - 1 at most)
+
+
+def _key(q: dict[str, str]) -> str:
+    """The ``key`` a request names its match or tournament by (the keys ``/api/index`` gives)."""
+    key = q.get("key")
+    if not key:
+        raise ViewError("no key=: name a match or tournament by a key /api/index gives")
+    return key
+
+
+def _whole(q: dict[str, str], name: str, default: int | None) -> int | None:
+    """The query's ``name`` as a whole number of at most 18 digits, or ``default`` when absent;
+    anything else is a ``ViewError`` naming it (int() said 'invalid literal for int() with base 10',
+    a negative start was a 500 from seek)."""
+    text = q.get(name) or ""
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= _MAX_QUERY_DIGITS):
+        raise ViewError(f"{name}={text[:40]!r}: expected a whole number (at most {_MAX_QUERY_DIGITS} digits 0-9)")
+    return int(text)
+
+
+def _chips(q: dict[str, str], name: str) -> float | None:
+    """The query's ``name`` as a finite number of chips, or None when absent."""
+    text = q.get(name) or ""
+    if not text:
+        return None
+    try:
+        value = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ViewError(f"{name}={text[:40]!r}: expected a number of chips")
+    return value
 
 
 def _one_line(exc: BaseException) -> str:

@@ -1,0 +1,52 @@
+"""The view's JSON API without a browser: bad query parameters are one line naming the parameter."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("aiohttp")
+
+from showdown.api import run_match  # noqa: E402
+from showdown.view.catalog import ViewError  # noqa: E402
+from showdown.view.server import ViewApp  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> tuple[ViewApp, str]:
+    out = tmp_path_factory.mktemp("m")
+    run_match("kuhn", ["rules", "random"], hands=60, seed=3, out=out)
+    view = ViewApp([out])
+    (key,) = view.catalog().matches
+    return view, key
+
+
+@pytest.mark.parametrize("query, said", [
+    ({"start": "-5"}, "start='-5': expected a whole number"),  # was a 500: 'OSError: [Errno 22] Invalid argument' (seek)
+    ({"start": "9" * 30}, "start='" + "9" * 30 + "': expected a whole number"),  # 'cannot fit 'int' into an offset-sized integer'
+    ({"position": "abc"}, "position='abc': expected a whole number"),  # "invalid literal for int() with base 10: 'abc'"
+    ({"limit": "1e3"}, "limit='1e3': expected a whole number"),
+    ({"min_won": "nan"}, "min_won='nan': expected a number of chips"),  # nan listed every hand, inf none
+    ({"min_won": "x"}, "min_won='x': expected a number of chips"),  # "could not convert string to float: 'x'"
+])
+def test_a_bad_hand_list_parameter_is_one_line_naming_it(app: tuple[ViewApp, str], query: dict[str, str], said: str) -> None:
+    view, key = app
+    with pytest.raises(ViewError, match="^" + said.replace("(", r"\(").replace("[", r"\[")):
+        view.hands({"key": key, **query})
+
+
+def test_a_missing_key_or_offset_is_said_as_such(app: tuple[ViewApp, str]) -> None:
+    view, key = app
+    for handler in (view.match, view.hands, view.tournament):
+        with pytest.raises(ViewError, match=r"^no key=: name a match or tournament"):  # was "'key'" (a KeyError)
+            handler({})
+    with pytest.raises(ViewError, match=r"^no offset=: name a hand by the byte offset"):  # was "'offset'"
+        view.hand({"key": key})
+    with pytest.raises(ViewError, match=r"^offset='abc': expected a whole number"):
+        view.hand({"key": key, "offset": "abc"})
+
+
+def test_good_parameters_still_list_and_replay(app: tuple[ViewApp, str]) -> None:
+    view, key = app
+    page = view.hands({"key": key, "start": "0", "limit": "5", "min_won": "1.5", "position": "0"})
+    assert 0 < len(page["hands"]) <= 5 and all(h["won"] >= 1.5 for h in page["hands"])
+    assert view.hand({"key": key, "offset": str(page["hands"][0]["offset"])})
