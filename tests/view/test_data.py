@@ -244,3 +244,17 @@ def test_same_named_matches_from_different_folders_stay_apart(tmp_path: Path) ->
     assert sorted(match_summary(catalog.matches[k])["hands"] for k in keys) == [30, 50]
     one = discover([tmp_path])  # one root: the folders are part of the keys
     assert sorted(f.folder for f in one.matches.values()) == ["a/out", "b/out"]
+
+
+def test_the_hand_list_refuses_a_line_of_no_end_without_holding_it(tmp_path: Path, played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hand list read each line whole ('for raw in f'): a 200 MB line took 650 MB before its error
+    from showdown.protocol import lines
+
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    log = tmp_path / files.jsonl.name
+    log.write_bytes(files.jsonl.read_bytes() + b'{"hand": ' + b"1" * 5000)
+    (_, grown), = discover([tmp_path]).matches.items()
+    monkeypatch.setattr(lines, "MAX_LOG_LINE", 2000)
+    with pytest.raises(ViewError, match=r"\.jsonl:402: a line of more than 2,000 bytes"):
+        hand_list(grown, min_won=10**9)
