@@ -247,10 +247,16 @@ def _dumps(doc: Any) -> str:
     return json.dumps(_clean(doc), allow_nan=False, default=str)
 
 
+IDLE_S = 15.0
+"""Seconds a connection may stay idle (before its first request, or between two) before it is closed."""
+
+
 async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     """Start serving ``app``; returns (runner, the port it listens on)."""
     web = _aiohttp()
-    runner = web.AppRunner(app.build(), access_log=None)
+    # a connection idle that long (silent since it opened, or between requests) is closed: aiohttp's
+    # own default kept one that never sent a byte for an hour, so silent clients could use up the files
+    runner = web.AppRunner(app.build(), access_log=None, keepalive_timeout=IDLE_S)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:
@@ -266,7 +272,7 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     return runner, int(bound)
 
 
-__all__ = ["ViewApp", "start_server", "static_text"]
+__all__ = ["IDLE_S", "ViewApp", "start_server", "static_text"]
 
 
 def view_url(host: str, port: int) -> str:

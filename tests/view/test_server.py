@@ -50,3 +50,23 @@ def test_good_parameters_still_list_and_replay(app: tuple[ViewApp, str]) -> None
     page = view.hands({"key": key, "start": "0", "limit": "5", "min_won": "1.5", "position": "0"})
     assert 0 < len(page["hands"]) <= 5 and all(h["won"] >= 1.5 for h in page["hands"])
     assert view.hand({"key": key, "offset": str(page["hands"][0]["offset"])})
+
+
+async def test_a_connection_that_sends_nothing_is_closed_once_idle(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # aiohttp's default kept a silent connection open for an hour (3,630 s): enough of them use up the files
+    import asyncio
+
+    from showdown.view import server
+
+    monkeypatch.setattr(server, "IDLE_S", 0.3)
+    runner, port = await server.start_server(app[0], "127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, having sent nothing
+        writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # and it still serves
+        writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
+        writer.close()
+    finally:
+        await runner.cleanup()
