@@ -40,6 +40,16 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
+def _not_a_log_file(p: Path) -> str:
+    """Why ``p``, which is no regular file, cannot be read as a log (it said 'no such log file' of a
+    folder or of /dev/null, which are there)."""
+    if p.is_dir():
+        return f"{p} is a folder: give the log files in it ({p / '*.log'})"
+    if p.exists():
+        return f"{p} is not a regular file (a device or a pipe): give a .log or .jsonl file"
+    return f"no such log file: {p}"
+
+
 def _is_jsonl(path: Path) -> bool:
     if path.suffix == ".jsonl":
         return True
@@ -127,12 +137,14 @@ def read_logs(
     ``halves``. ``chance``: with the cards' luck taken out (``evaluation.chance``; ``sample_boards``:
     the flop's too, from sampled boards). Errors name the file and line.
     """
+    if any(str(p) == "" for p in paths):
+        raise ShowdownError("an empty path where a log file was expected: give the .log or .jsonl a match wrote")
     files = [Path(p) for p in paths]
     if not files:
         raise ShowdownError("no log files given")
     for p in files:
         if not p.is_file():
-            raise ShowdownError(f"no such log file: {p}")
+            raise ShowdownError(_not_a_log_file(p))
     notes: list[str] = []
     files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)
