@@ -48,6 +48,8 @@ __all__ = ["BotReport", "CheckResult", "check_bot", "run_check_bot"]
 AT_ONCE = 2  # short checks played at once (each its own bot process)
 MATCH_END_GRACE = 3.0  # seconds a bot has to exit once the dealer closed the connection
 _SPLIT_PAUSE = 0.003
+_HELD_WAIT = 0.05  # seconds to read what a bot sent with no line end, once a wait for its line is over
+_NO_LINE_END = "end every line with '\\n' (or '\\r\\n'): this came with no line end"
 
 
 @dataclass
@@ -157,6 +159,15 @@ class _Session:
         if not raw:
             raise BotGone()
         return raw.decode("utf-8", "replace").rstrip("\r\n")
+
+    async def held(self) -> str:
+        """What the bot sent after its last line end, once a wait for a line is over (read, so only
+        for a message): a line ended by '\\r' alone, or by nothing, is the commonest first mistake."""
+        try:
+            raw = await asyncio.wait_for(self.reader.read(MAX_LINE), _HELD_WAIT)
+        except (TimeoutError, ConnectionError):
+            return ""
+        return raw.decode("utf-8", "replace")
 
 
 @dataclass
@@ -324,8 +335,11 @@ async def _version(session: _Session, start_s: float, res: CheckResult) -> None:
     try:
         first = await session.line(start_s)
     except TimeoutError:
-        res.problems.append(Problem("version", 0, "(nothing)", "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
-                                    f"(nothing came within {start_s:g} s)"))
+        if held := await session.held():
+            res.problems.append(Problem("version", 0, held, "VERSION:2.0.0", f"{_NO_LINE_END} (no line end came within {start_s:g} s)"))
+        else:
+            res.problems.append(Problem("version", 0, "(nothing)", "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
+                                        f"(nothing came within {start_s:g} s)"))
         raise BotGone("no version") from None
     head, _token = split_token(first)
     try:
@@ -359,8 +373,9 @@ async def _reply(session: _Session, state: State, position: int, hand: int, othe
                 raise TimeoutError
             line = await session.line(left)
         except TimeoutError:
-            res.problems.append(Problem("timeout", hand, "(nothing)", f"a reply within {wait_s * 1000:.0f} ms",
-                                        "answer every state of your turn within the time limit"))
+            held = await session.held()
+            res.problems.append(Problem("timeout", hand, held or "(nothing)", f"a reply within {wait_s * 1000:.0f} ms",
+                                        _NO_LINE_END if held else "answer every state of your turn within the time limit"))
             return FOLD if state.can_fold() else CALL
         judged = judge_reply(line, state, position, hand, others)
         res.problems.extend(judged.problems)

@@ -216,3 +216,33 @@ def test_what_a_bot_said_on_stdout_before_it_exited_is_quoted(tmp_path: Path) ->
                            "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     failed = _failed(json.loads(done.stdout))
     assert failed["check-down"].endswith("the bot never connected: it exited with status 1 first: usage: usage_bot.sh HOST PORT MODEL")
+
+
+CR_ONLY = '''
+import socket, sys
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0" + {version_end!r})
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    conn.sendall((line + ":c\\r").encode())  # every reply ends with '\\r' alone
+'''
+
+
+@pytest.mark.parametrize("version_end", [b"\r", b"\r\n"])
+def test_a_line_ended_by_cr_alone_is_quoted_not_called_nothing(tmp_path: Path, version_end: bytes) -> None:
+    # check-bot said "sent '(nothing)' ... nothing came within 15 s" of a bot whose lines end with '\r' alone
+    import asyncio
+
+    from showdown.matches.agent_words import agent_from_word
+    from showdown.matches.check_bot import BotProgram, run_one
+
+    bot = tmp_path / "cr_bot.py"
+    bot.write_text(CR_ONLY.format(version_end=version_end))
+    game = get_game("kuhn")
+    check = next(c for c in checks_for(game, 10) if c.name == "check-down")
+    program = BotProgram(agent_from_word(str(bot)), "cr_bot")
+    run = asyncio.run(run_one(check, program, game, "kuhn", 0, 300, 7_000, start_s=1.0))
+    first = run.result.problems[0]
+    assert first.kind == ("version" if version_end == b"\r" else "timeout"), first
+    assert first.sent.startswith("VERSION:2.0.0\r" if version_end == b"\r" else "MATCHSTATE:"), first
+    assert first.hint.startswith("end every line with '\\n' (or '\\r\\n'): this came with no line end"), first
