@@ -160,7 +160,7 @@ class ViewApp:
                     await resp.write(b"event: fail\ndata: " + json.dumps({"error": "no .jsonl log to follow"}).encode() + b"\n\n")
                     break
                 try:
-                    added = follower.poll()
+                    added = await loop.run_in_executor(None, follower.poll)  # a long log: the loop serves on
                 except ViewError as exc:
                     await resp.write(b"event: fail\ndata: " + json.dumps({"error": str(exc)}).encode() + b"\n\n")
                     break

@@ -70,3 +70,35 @@ async def test_a_connection_that_sends_nothing_is_closed_once_idle(app: tuple[Vi
         writer.close()
     finally:
         await runner.cleanup()
+
+
+def test_the_live_page_reads_a_long_log_without_stopping_the_server(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the live page read the log on the event loop: a 60 MB log held every other request 16 s
+    import socket
+    import threading
+
+    from showdown.view.data import LogFollower
+    from showdown.view.server import start_view_thread
+
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_poll(self: LogFollower) -> int:
+        started.set()
+        release.wait(10)
+        raise ViewError("done")  # ends the live page
+
+    monkeypatch.setattr(LogFollower, "poll", slow_poll)
+    view, key = app
+    url, stop = start_view_thread(view.paths)
+    port = int(url.rstrip("/").rpartition(":")[2])
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as live:
+            live.sendall(f"GET /api/live?key={key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert started.wait(5)
+            with socket.create_connection(("127.0.0.1", port), timeout=3) as other:
+                other.sendall(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                assert other.recv(100).startswith(b"HTTP/1.1 200")  # served while the log is read
+    finally:
+        release.set()
+        stop()
