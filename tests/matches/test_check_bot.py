@@ -203,8 +203,31 @@ def test_a_bot_that_never_connects_fails_the_response_time_check_too(tmp_path: P
     failed = _failed(report)
     assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
     assert "the bot never connected: it exited with status 1 first: bye" in failed["check-down"]
-    assert failed["response-time"] == "hand 0: legal: replies within the limits; no reply was timed: the bot never played a hand (see the checks above)"
+    assert failed["response-time"] == ("hand 0: legal: replies within the limits; no reply was timed: the bot answered no state of "
+                                       "its turn (see the checks above)")
     assert report["response_times"]["replies"] == 0
+
+
+HALF_CLOSES = '''
+import socket, sys
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+conn.shutdown(socket.SHUT_WR)  # says its VERSION line, then never another word
+for raw in conn.makefile("rb"):
+    pass
+'''
+
+
+def test_a_bot_that_half_closes_after_version_fails_the_response_time_check_too(tmp_path: Path) -> None:
+    # it answered nothing (its connection closed mid-match) and response-time passed over 0 replies
+    bot = tmp_path / "half_bot.py"
+    bot.write_text(HALF_CLOSES)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    failed = _failed(json.loads(done.stdout))
+    assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
+    assert "the bot closed its connection mid-match" in failed["check-down"]
+    assert "no reply was timed" in failed["response-time"]
 
 
 def test_what_a_bot_said_on_stdout_before_it_exited_is_quoted(tmp_path: Path) -> None:
