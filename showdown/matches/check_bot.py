@@ -278,6 +278,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     try:
         await _version(session, start_s, res)
         others: deque[str] = deque(maxlen=64)
+        answered: deque[str] = deque(maxlen=64)
         cards = CardDealer(game, seed & MAX_SEED)  # the checks after the first take seed + 1, ...: 32 bits, as dealt
         pending: list[str] = []
         for hand in range(check.hands):
@@ -299,7 +300,8 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 pending = []
                 started = time.perf_counter()
                 known = len(res.problems)
-                action = await _reply(session, state, position, hand, set(others), wait_s, res)
+                action = await _reply(session, state, position, hand, (set(others), set(answered)), wait_s, res)
+                answered.append(line)
                 took = time.perf_counter() - started
                 spent_s += took
                 if any(p.kind == "timeout" for p in res.problems[known:]):
@@ -312,7 +314,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 run.slow_hands.append((hand, spent_s * 1000))
             reached = reached or check.reached(state, position)
         await session.send(pending)
-        await _stray_lines(session, set(others), check.hands - 1, res)
+        await _stray_lines(session, set(answered), check.hands - 1, res)
     except BotGone as gone:
         assert agent.proc is not None
         if str(gone) == "no version":
@@ -362,9 +364,10 @@ async def _exited(agent: AgentProcess, within: float) -> bool:
     return await wait_exit(agent.proc, within)
 
 
-async def _reply(session: _Session, state: State, position: int, hand: int, others: set[str], wait_s: float,
+async def _reply(session: _Session, state: State, position: int, hand: int, sent: tuple[set[str], set[str]], wait_s: float,
                  res: CheckResult) -> Action:
-    """The bot's action at ``state``: its reply, or the dealer's replacement for a wrong or late one."""
+    """The bot's action at ``state``: its reply, or the dealer's replacement for a wrong or late one. ``sent``:
+    the states sent that were not its turn, and those it answered (see ``judge_reply``)."""
     deadline = time.perf_counter() + wait_s
     while True:
         left = deadline - time.perf_counter()
@@ -377,18 +380,24 @@ async def _reply(session: _Session, state: State, position: int, hand: int, othe
             res.problems.append(Problem("timeout", hand, held or "(nothing)", f"a reply within {wait_s * 1000:.0f} ms",
                                         _NO_LINE_END if held else "answer every state of your turn within the time limit"))
             return FOLD if state.can_fold() else CALL
-        judged = judge_reply(line, state, position, hand, others)
+        judged = judge_reply(line, state, position, hand, *sent)
         res.problems.extend(judged.problems)
         if judged.action is not None:
             return judged.action
 
 
-async def _stray_lines(session: _Session, others: set[str], hand: int, res: CheckResult) -> None:
-    """Lines sent after the last state (answers to a final state): each is an answer out of turn."""
+async def _stray_lines(session: _Session, answered: set[str], hand: int, res: CheckResult) -> None:
+    """Lines sent after the last state: each is an answer out of turn (to a final state), or a
+    second reply to a state the bot had answered."""
     try:
         while True:
             line = await session.line(0.05)
-            if line.strip() and not line.startswith(("#", ";")):
+            if not line.strip() or line.startswith(("#", ";")):
+                continue
+            if line.rpartition(":")[0] in answered:
+                res.problems.append(Problem("repeated", hand, line, "no reply (the bot had answered that state already)",
+                                            "send one reply per state of your turn"))
+            else:
                 res.problems.append(Problem("out-of-turn", hand, line, "no reply (the hand was over)",
                                             "do not answer the final state of a hand"))
     except (TimeoutError, BotGone):

@@ -269,3 +269,32 @@ def test_a_line_ended_by_cr_alone_is_quoted_not_called_nothing(tmp_path: Path, v
     assert first.kind == ("version" if version_end == b"\r" else "timeout"), first
     assert first.sent.startswith("VERSION:2.0.0\r" if version_end == b"\r" else "MATCHSTATE:"), first
     assert first.hint.startswith("end every line with '\\n' (or '\\r\\n'): this came with no line end"), first
+
+
+TWICE = '''
+import os, socket, sys
+from showdown.games.catalog import get_game
+from showdown.protocol.matchstate import parse_matchstate
+game = get_game(os.environ["SHOWDOWN_GAME"])
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    view = parse_matchstate(line, game)
+    state = view.to_state(game)
+    if not state.finished and state.current_player == view.position:
+        conn.sendall(((line + ":c\\r\\n") * 2).encode())  # every reply sent twice
+'''
+
+
+def test_a_reply_sent_twice_is_said_as_such_not_as_a_wrong_echo_of_the_next_state(tmp_path: Path) -> None:
+    # the second copy was judged a wrong echo of the state after it and played as c, and every later
+    # reply came one state late ('echo the state exactly as received (and 16 more)'); the dealer ignores it
+    bot = tmp_path / "twice_bot.py"
+    bot.write_text(TWICE)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    problems = next(c for c in report["checks"] if c["name"] == "check-down")["problems"]
+    assert problems and {p["kind"] for p in problems} == {"repeated"}, problems
+    assert problems[0]["hint"] == "send one reply per state of your turn"
