@@ -57,6 +57,12 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["view", ".", "--port", "99999"], "--port: expected a port from 0 to 65535, got 99999"),
         (["view", ".", "--port", "-1"], "--port: expected a port from 0 to 65535, got -1"),
         (["agent", "rules", "--game", "kuhn", "127.0.0.1", "70000"], "port: expected a port from 0 to 65535"),
+        # an empty agent word was an AssertionError traceback (a seat of no name)
+        (["match", "kuhn", "", "call"], "an empty agent name (''): give a built-in name"),
+        (["match", "kuhn", "call", " "], "an empty agent name (' '): give a built-in name"),
+        (["scorecard", "", "--game", "kuhn"], "an empty agent name"),
+        (["play", "kuhn", ""], "an empty agent name"),
+        (["plan", "--difference", "5", "--agents", "", "call", "--game", "kuhn"], "an empty agent name"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:

@@ -107,6 +107,9 @@ class ClientSession:
                 self.agent.hand_start(self._view(state))
         if state.current_player != codec.position:
             return None
+        if len(codec.own) != self.game.num_hole_cards:  # (an agent reading its cards failed: an IndexError traceback)
+            raise ProtocolError(f"no hole cards of this seat's in {line[:80]!r}: a state on its turn shows its "
+                                f"{self.game.num_hole_cards} card(s) at position {codec.position}")
         action = self._act(View(self.game, codec.position, codec.hand, state, codec.own, codec.board, betting, codec.hole))
         self.decisions += 1
         if self.strict:

@@ -24,7 +24,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from showdown.agents.base import infoset_key
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward, dealing_seed
+from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, chips_to_reward, dealing_seed
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -162,7 +162,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
             return parse_action(action)
         if action is None:
             raise IllegalActionError("no action given for a player still in the hand")
-        return self.actions.action(state, int(action))
+        return self.actions.action(state, action_index(action, self.actions.size))
 
     def _note_infosets(self) -> None:
         state = self.state

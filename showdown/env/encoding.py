@@ -152,6 +152,18 @@ class Encoder:
         return out
 
 
+def action_index(action: object, size: int) -> int:
+    """``action`` as an action index: an int or a numpy integer (a 0-d integer array too), as
+    Gymnasium's ``Discrete`` space holds them. Anything else (1.5, nan, None, 'c', [1]) is an
+    ``IllegalActionError`` saying what an action is; it was cut to an int (1.5 played 1) or was
+    a TypeError from ``int()``."""
+    if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
+        action = action[()]
+    if isinstance(action, (int, np.integer)):
+        return int(action)
+    raise IllegalActionError(f"an action is an index from 0 to {size - 1} (an int or a numpy integer), not {action!r:.60}")
+
+
 def dealing_seed(seed: int) -> int:
     """The dealer's 32-bit seed for a ``reset(seed=...)``: the seed itself when it fits (so an
     environment deals as ``showdown dealer`` with that seed), else a 32-bit digest of it, since

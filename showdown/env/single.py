@@ -25,7 +25,7 @@ from gymnasium import spaces
 
 from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, chips_to_reward, dealing_seed
+from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, chips_to_reward, dealing_seed
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -97,7 +97,7 @@ class SingleAgentEnv(gymnasium.Env):
         if isinstance(action, Action):
             chosen = action
         else:
-            index = int(action)
+            index = action_index(action, self.actions.size)
             chosen = self.actions.action(state, index) if 0 <= index < self.actions.size and self.actions.mask(state)[index] else CALL
         self.state = state.apply_legal(state.repair(chosen)[0])  # as the dealer: what the rules refuse becomes a call
         self._play_opponents()

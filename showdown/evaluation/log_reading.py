@@ -7,15 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from io import BytesIO
-from itertools import chain
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
+from showdown.protocol.lines import MAX_LOG_LINE, log_lines
 from showdown.protocol.logfile import (
     HandRecord,
     LoggedHand,
@@ -41,33 +40,14 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
-MAX_LOG_LINE = 1 << 20
-"""Bytes at most in one line of a log: a hand's line or record is a few KB, so a longer line is no
-match log's, and is refused before it is held in memory (a 1 GB line with no line end would be)."""
-
-
-def log_lines(f: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
-    """The lines of a log opened in binary, with their numbers from 1 (as ``enumerate(f, 1)`` gives
-    them, as fast), read 64 KiB at a time: a line still without its end after ``MAX_LOG_LINE`` bytes
-    is a ``ProtocolError`` naming ``source`` and the line, never held whole."""
-    return enumerate(chain.from_iterable(_line_blocks(f, source)), start=1)
-
-
-def _line_blocks(f: IO[bytes], source: str) -> Iterator[list[bytes]]:
-    """The lines of each 64 KiB read (split by ``BytesIO``, in C: a generator per line would cost half
-    a microsecond each, a fifth of verify-log's time; a small block keeps the list of its lines small)."""
-    rest = b""
-    count = 0
-    while block := f.read(1 << 16):
-        lines = BytesIO(rest + block if rest else block).readlines()
-        rest = b"" if lines[-1].endswith(b"\n") else lines.pop()
-        count += len(lines)
-        if len(rest) > MAX_LOG_LINE:
-            raise ProtocolError(f"{source}:{count + 1}: a line of more than {MAX_LOG_LINE:,} bytes, where a log's or a "
-                                "hand history's lines are a few KB: a wrong or damaged file")
-        yield lines
-    if rest:
-        yield [rest]
+def _not_a_log_file(p: Path) -> str:
+    """Why ``p``, which is no regular file, cannot be read as a log (it said 'no such log file' of a
+    folder or of /dev/null, which are there)."""
+    if p.is_dir():
+        return f"{p} is a folder: give the log files in it ({p / '*.log'})"
+    if p.exists():
+        return f"{p} is not a regular file (a device or a pipe): give a .log or .jsonl file"
+    return f"no such log file: {p}"
 
 
 def _is_jsonl(path: Path) -> bool:
@@ -157,12 +137,14 @@ def read_logs(
     ``halves``. ``chance``: with the cards' luck taken out (``evaluation.chance``; ``sample_boards``:
     the flop's too, from sampled boards). Errors name the file and line.
     """
+    if any(str(p) == "" for p in paths):
+        raise ShowdownError("an empty path where a log file was expected: give the .log or .jsonl a match wrote")
     files = [Path(p) for p in paths]
     if not files:
         raise ShowdownError("no log files given")
     for p in files:
         if not p.is_file():
-            raise ShowdownError(f"no such log file: {p}")
+            raise ShowdownError(_not_a_log_file(p))
     notes: list[str] = []
     files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)

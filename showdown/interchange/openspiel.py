@@ -15,6 +15,7 @@ Tabular: for the games whose tree can be walked (Kuhn, Leduc and the like).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -91,12 +92,26 @@ def _our_card(text: str, game: GameDef) -> Card:
     return make_card(deck_ranks(game.num_ranks)[RANKS.index(text[0])], deck_suits(game.num_suits)[SUITS.index(text[1])])
 
 
+MAX_WALK_DEALS = 10**6
+"""Most deals of the cards a tree walked whole may have (3-player Leduc: 1,680; limit hold'em: 10^15)."""
+
+
+def _walkable(game: GameDef, who: str) -> None:
+    """Refuse a game whose OpenSpiel tree could not be walked in a lifetime (limit hold'em was walked
+    for ever, memory growing, as ``TabularPolicy`` of it is built)."""
+    if not game.is_limit:
+        raise ShowdownError(f"{who}: limit games only (a no-limit tree is too large to walk)")
+    deals = math.perm(game.deck_size, game.num_hole_cards * game.num_players + game.total_board_cards)
+    if deals > MAX_WALK_DEALS:
+        raise ShowdownError(f"{who}: {game.name or 'this game'} has {deals:.1e} deals of the cards, a tree too large to walk "
+                            f"(at most {MAX_WALK_DEALS:,}: Kuhn, Leduc and games of their size)")
+
+
 def walk_decisions(game: GameDef | str, os_game: Any) -> Iterator[tuple[Any, str, list[str]]]:
     """Every decision state of OpenSpiel's tree: (state, our information-set key of the player to
     act, our action letter of each of its legal actions). Limit games (the tabular ones)."""
     game = _same_game(game, os_game, "walk_decisions")
-    if not game.is_limit:
-        raise ShowdownError("walk_decisions: limit games only (a no-limit tree is too large to walk)")
+    _walkable(game, "walk_decisions")
     per_player = game.num_hole_cards
 
     def visit(state: Any, ours: State, hole: list[list[Card]], board: list[Card]) -> Iterator[tuple[Any, str, list[str]]]:
@@ -130,6 +145,7 @@ def to_openspiel_policy(game: GameDef | str, os_game: Any, strategy: Strategy) -
     if not isinstance(strategy, Strategy):
         raise ShowdownError(f"to_openspiel_policy: expected a Strategy (e.g. solve_sequence_lp(game).strategy), got {type(strategy).__name__}")
     game = _same_game(game, os_game, "to_openspiel_policy")
+    _walkable(game, "to_openspiel_policy")  # before OpenSpiel's table of every state is built
     tabular = os_policy.TabularPolicy(os_game)
     for state, key, letters in walk_decisions(game, os_game):
         row = strategy.table.get(key)

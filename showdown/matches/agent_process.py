@@ -28,6 +28,8 @@ AGENT_EXIT_GRACE = 5.0  # seconds agents get to exit after the dealer closes the
 _PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
 _LINE_KEPT = 300  # characters of each output line kept for messages
 _EXIT_POLL = 0.1  # seconds between looks at whether a process whose pipes are still open has ended
+_READ_LIMIT = 1 << 16  # bytes of one output line read as a line (asyncio's default)
+OUTPUT_CAP = 16 << 20  # bytes of a bot's output copied beside the logs; the rest is read and dropped
 
 
 def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
@@ -62,7 +64,7 @@ class AgentProcess:
     seat: int
     label: str
     args: list[str]
-    output_path: Path | None = None  # where its stdout and stderr go (beside the logs)
+    output_path: Path | None = None  # where its stdout and stderr are copied (beside the logs; None: nowhere)
     env: dict[str, str] = field(default_factory=dict)
     proc: asyncio.subprocess.Process | None = None
     stderr_tail: deque[str] = field(default_factory=lambda: deque(maxlen=20))  # a traceback's end
@@ -70,6 +72,12 @@ class AgentProcess:
     watcher: asyncio.Task[None] | None = None
     killed: bool = False
     jail: Jail | None = None  # its sandbox (None: it runs as we do)
+    pipe: asyncio.ReadTransport | None = None  # our end of its output's pipe
+
+    def release(self) -> None:
+        """Close our end of its output's pipe, which a child it left may hold open for ever."""
+        if self.pipe is not None:
+            self.pipe.close()
 
     async def start(self, common_env: dict[str, str]) -> None:
         """Start the process (``OSError`` when it cannot be) and begin reading its output."""
@@ -78,35 +86,56 @@ class AgentProcess:
         if jail is not None:
             paths = os.pathsep.join((_PACKAGE_ROOT, *jail.keep_paths))
             env = jail.environment({**{k: env[k] for k in ("SHOWDOWN_GAME",) if k in env}, **self.env, "PYTHONPATH": paths})
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.args,
-            stdin=asyncio.subprocess.DEVNULL,
-            # its stdout and stderr in one stream: read for messages, copied beside the logs
-            stdout=asyncio.subprocess.DEVNULL if self.output_path is None else asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE if self.output_path is None else asyncio.subprocess.STDOUT,
-            env=env,
-            start_new_session=True,  # the terminal's Ctrl-C is for the runner only
-            preexec_fn=None if jail is None else jail.preexec,
-            cwd=None if jail is None else jail.workdir,
-        )
-        stream = self.proc.stderr if self.output_path is None else self.proc.stdout
-        assert stream is not None
+        # its output through a pipe of our own, read by a transport we hold (asyncio's own pipes
+        # would be closed only through the process's private transport, and would make its exit
+        # wait for a child the bot left holding them)
+        read_fd, write_fd = os.pipe()
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *self.args,
+                stdin=asyncio.subprocess.DEVNULL,
+                # its stdout and stderr in one stream: read for messages (a shell script says why it
+                # stopped on stdout as often as not), copied beside the logs when there are logs
+                stdout=write_fd,
+                stderr=write_fd,
+                env=env,
+                start_new_session=True,  # the terminal's Ctrl-C is for the runner only
+                preexec_fn=None if jail is None else jail.preexec,
+                cwd=None if jail is None else jail.workdir,
+            )
+        except BaseException:
+            os.close(read_fd)
+            raise
+        finally:
+            os.close(write_fd)
+        stream = asyncio.StreamReader(limit=_READ_LIMIT)
+        self.pipe, _ = await asyncio.get_running_loop().connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(stream), os.fdopen(read_fd, "rb", buffering=0))
         self.reader = asyncio.ensure_future(self._read_output(stream))
 
     async def _read_output(self, stream: asyncio.StreamReader) -> None:
-        """Keep the last lines for messages and copy everything to the seat's output file."""
+        """Keep the last lines for messages and copy the first ``OUTPUT_CAP`` bytes to the seat's
+        output file, then one line saying the rest was not kept; read to the end all the same (a bot
+        must never block on a full pipe)."""
         sink = None
         if self.output_path is not None:
             try:
                 sink = open(self.output_path, "wb")
             except OSError:
                 sink = None
+        kept = 0
         try:
             while raw := await _read_line(stream):
                 if sink is not None:
                     try:
-                        sink.write(raw)
-                        sink.flush()
+                        if kept + len(raw) > OUTPUT_CAP:
+                            sink.write(_cap_line(raw[: OUTPUT_CAP - kept]))
+                            sink.close()
+                            sink = None
+                        else:
+                            sink.write(raw)
+                            sink.flush()
+                            kept += len(raw)
                     except OSError:
                         sink = None
                 text = raw.decode("utf-8", "replace").rstrip()
@@ -147,6 +176,12 @@ async def _read_line(stream: asyncio.StreamReader) -> bytes:
         return await stream.read(1 << 16)
 
 
+def _cap_line(start: bytes) -> bytes:
+    """What ends an output file at its cap: the start of the line that reached it, then the marker."""
+    return start + (b"" if not start or start.endswith(b"\n") else b"\n") + (
+        f"[showdown: the bot's output past {OUTPUT_CAP >> 20} MiB was not kept]\n".encode())
+
+
 def exit_text(rc: int) -> str:
     """How a process ended, in words."""
     if rc > 0:
@@ -175,8 +210,7 @@ async def reap(agents: Sequence[AgentProcess]) -> None:
     for t in tasks:
         t.cancel()
     for a in procs:
-        assert a.proc is not None
-        release(a.proc)
+        a.release()
 
 
 async def wait_exit(proc: asyncio.subprocess.Process, within: float | None = None) -> bool:
@@ -194,14 +228,6 @@ async def wait_exit(proc: asyncio.subprocess.Process, within: float | None = Non
         return True
     finally:
         waiter.cancel()
-
-
-def release(proc: asyncio.subprocess.Process) -> None:
-    """Close our ends of an ended process's pipes, which a child it left may hold open (asyncio
-    would otherwise close them when the loop is gone, printing a traceback)."""
-    transport = getattr(proc, "_transport", None)
-    if proc.returncode is not None and transport is not None:
-        transport.close()
 
 
 def send_signal(proc: asyncio.subprocess.Process, sig: int) -> None:

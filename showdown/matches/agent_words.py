@@ -29,6 +29,8 @@ OPENSPIEL_AGENT = "showdown.interchange.openspiel:OpenSpielAgent"
 
 def agent_from_word(word: str) -> AgentSpec:
     """The seat a command-line word names (see the module docstring)."""
+    if not word.strip():  # (was an AgentSpec of no name: an AssertionError traceback when the seats were named)
+        raise ConfigError(f"an empty agent name ({word!r}): give a built-in name (showdown agent --help), a bot file, or module:Class")
     if word.startswith(OPENSPIEL_PREFIX):  # an OpenSpiel policy file (showdown.interchange.openspiel)
         policy = Path(word[len(OPENSPIEL_PREFIX):])
         if not policy.is_file():

@@ -11,7 +11,7 @@ came. Deals are the reference dealing for the check's seed, so a run is the same
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -232,9 +232,10 @@ class Judged:
     problems: list[Problem] = field(default_factory=list)
 
 
-def judge_reply(line: str, state: State, position: int, hand: int, others: set[str]) -> Judged:
+def judge_reply(line: str, state: State, position: int, hand: int, others: set[str], answered: Collection[str] = ()) -> Judged:
     """Judge ``line`` read while the bot is to act at ``state``. ``others`` are the states sent that
-    were not its turn (a reply to one is an answer out of turn). A line that is not the reply to
+    were not its turn (a reply to one is an answer out of turn), ``answered`` those it answered (a
+    reply to one again is a second reply, ignored as the dealer ignores it). A line that is not the reply to
     the current state returns no action (keep reading); a wrong reply to it returns the action the
     dealer plays instead (its repair, as the reference dealer does)."""
     game = state.game
@@ -249,6 +250,9 @@ def judge_reply(line: str, state: State, position: int, hand: int, others: set[s
                                      "an action (f, c, or r / r<total>), ending in a newline")])
     echo = format_matchstate(reply.state)
     if echo != current:
+        if echo in answered:  # (a bot that sends each reply twice: was a wrong echo of the state after it, played as c)
+            return Judged(None, [Problem("repeated", hand, line, "no reply (the bot had answered that state already)",
+                                         "send one reply per state of your turn")])
         if echo in others:
             return Judged(None, [Problem("out-of-turn", hand, line, "no reply (it was not the bot's turn)",
                                          "answer only states where it is your turn: not the opponent's turns and "

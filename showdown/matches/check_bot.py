@@ -34,7 +34,6 @@ from showdown.matches.agent_process import (
     agent_command,
     agent_environment,
     exit_text,
-    release,
     send_signal,
     wait_exit,
 )
@@ -49,6 +48,8 @@ __all__ = ["BotReport", "CheckResult", "check_bot", "run_check_bot"]
 AT_ONCE = 2  # short checks played at once (each its own bot process)
 MATCH_END_GRACE = 3.0  # seconds a bot has to exit once the dealer closed the connection
 _SPLIT_PAUSE = 0.003
+_HELD_WAIT = 0.05  # seconds to read what a bot sent with no line end, once a wait for its line is over
+_NO_LINE_END = "end every line with '\\n' (or '\\r\\n'): this came with no line end"
 
 
 @dataclass
@@ -159,6 +160,15 @@ class _Session:
             raise BotGone()
         return raw.decode("utf-8", "replace").rstrip("\r\n")
 
+    async def held(self) -> str:
+        """What the bot sent after its last line end, once a wait for a line is over (read, so only
+        for a message): a line ended by '\\r' alone, or by nothing, is the commonest first mistake."""
+        try:
+            raw = await asyncio.wait_for(self.reader.read(MAX_LINE), _HELD_WAIT)
+        except (TimeoutError, ConnectionError):
+            return ""
+        return raw.decode("utf-8", "replace")
+
 
 @dataclass
 class BotProgram:
@@ -213,7 +223,7 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         if agent.proc is not None and agent.proc.returncode is None:
             await _stop(agent, 0)
             raise BotGone(f"it did not connect within {start_s:g} s: {agent.last_words()}")
-        rc = agent.proc.returncode if agent.proc is not None else None
+        rc = await agent.exit_status() if agent.proc is not None else None  # (its last output read)
         raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}")
     reader, writer = got.result()
     sock = writer.get_extra_info("socket")
@@ -235,7 +245,7 @@ async def _stop(agent: AgentProcess, grace: float) -> bool:
     finally:
         if agent.reader is not None:
             agent.reader.cancel()
-        release(agent.proc)
+        agent.release()
 
 
 @dataclass
@@ -268,6 +278,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     try:
         await _version(session, start_s, res)
         others: deque[str] = deque(maxlen=64)
+        answered: deque[str] = deque(maxlen=64)
         cards = CardDealer(game, seed & MAX_SEED)  # the checks after the first take seed + 1, ...: 32 bits, as dealt
         pending: list[str] = []
         for hand in range(check.hands):
@@ -289,7 +300,8 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 pending = []
                 started = time.perf_counter()
                 known = len(res.problems)
-                action = await _reply(session, state, position, hand, set(others), wait_s, res)
+                action = await _reply(session, state, position, hand, (set(others), set(answered)), wait_s, res)
+                answered.append(line)
                 took = time.perf_counter() - started
                 spent_s += took
                 if any(p.kind == "timeout" for p in res.problems[known:]):
@@ -302,7 +314,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 run.slow_hands.append((hand, spent_s * 1000))
             reached = reached or check.reached(state, position)
         await session.send(pending)
-        await _stray_lines(session, set(others), check.hands - 1, res)
+        await _stray_lines(session, set(answered), check.hands - 1, res)
     except BotGone as gone:
         assert agent.proc is not None
         if str(gone) == "no version":
@@ -325,8 +337,11 @@ async def _version(session: _Session, start_s: float, res: CheckResult) -> None:
     try:
         first = await session.line(start_s)
     except TimeoutError:
-        res.problems.append(Problem("version", 0, "(nothing)", "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
-                                    f"(nothing came within {start_s:g} s)"))
+        if held := await session.held():
+            res.problems.append(Problem("version", 0, held, "VERSION:2.0.0", f"{_NO_LINE_END} (no line end came within {start_s:g} s)"))
+        else:
+            res.problems.append(Problem("version", 0, "(nothing)", "VERSION:2.0.0", f"send VERSION:2.0.0 as soon as you connect "
+                                        f"(nothing came within {start_s:g} s)"))
         raise BotGone("no version") from None
     head, _token = split_token(first)
     try:
@@ -349,9 +364,10 @@ async def _exited(agent: AgentProcess, within: float) -> bool:
     return await wait_exit(agent.proc, within)
 
 
-async def _reply(session: _Session, state: State, position: int, hand: int, others: set[str], wait_s: float,
+async def _reply(session: _Session, state: State, position: int, hand: int, sent: tuple[set[str], set[str]], wait_s: float,
                  res: CheckResult) -> Action:
-    """The bot's action at ``state``: its reply, or the dealer's replacement for a wrong or late one."""
+    """The bot's action at ``state``: its reply, or the dealer's replacement for a wrong or late one. ``sent``:
+    the states sent that were not its turn, and those it answered (see ``judge_reply``)."""
     deadline = time.perf_counter() + wait_s
     while True:
         left = deadline - time.perf_counter()
@@ -360,21 +376,28 @@ async def _reply(session: _Session, state: State, position: int, hand: int, othe
                 raise TimeoutError
             line = await session.line(left)
         except TimeoutError:
-            res.problems.append(Problem("timeout", hand, "(nothing)", f"a reply within {wait_s * 1000:.0f} ms",
-                                        "answer every state of your turn within the time limit"))
+            held = await session.held()
+            res.problems.append(Problem("timeout", hand, held or "(nothing)", f"a reply within {wait_s * 1000:.0f} ms",
+                                        _NO_LINE_END if held else "answer every state of your turn within the time limit"))
             return FOLD if state.can_fold() else CALL
-        judged = judge_reply(line, state, position, hand, others)
+        judged = judge_reply(line, state, position, hand, *sent)
         res.problems.extend(judged.problems)
         if judged.action is not None:
             return judged.action
 
 
-async def _stray_lines(session: _Session, others: set[str], hand: int, res: CheckResult) -> None:
-    """Lines sent after the last state (answers to a final state): each is an answer out of turn."""
+async def _stray_lines(session: _Session, answered: set[str], hand: int, res: CheckResult) -> None:
+    """Lines sent after the last state: each is an answer out of turn (to a final state), or a
+    second reply to a state the bot had answered."""
     try:
         while True:
             line = await session.line(0.05)
-            if line.strip() and not line.startswith(("#", ";")):
+            if not line.strip() or line.startswith(("#", ";")):
+                continue
+            if line.rpartition(":")[0] in answered:
+                res.problems.append(Problem("repeated", hand, line, "no reply (the bot had answered that state already)",
+                                            "send one reply per state of your turn"))
+            else:
                 res.problems.append(Problem("out-of-turn", hand, line, "no reply (the hand was over)",
                                             "do not answer the final state of a hand"))
     except (TimeoutError, BotGone):
@@ -400,6 +423,10 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
     for name, h, ms in slow[:20]:
         timing.problems.append(Problem("slow", h, f"{ms:.0f} ms in hand {h} of {name}", f"{t_per_hand_ms:,} ms a hand",
                                        "answer faster: the dealer plays for a bot over its time"))
+    if not times and runs:
+        # no reply to time is no pass: every reply 'within the limit' would be said of none
+        timing.problems.append(Problem("start", 0, "", "replies within the limits",
+                                       "no reply was timed: the bot answered no state of its turn (see the checks above)"))
     results.append(timing)
     if deterministic and many is not None:
         again = await run_one(checks[-1], bot, game, game_arg, seed + len(checks) - 1, t_response_ms, t_per_hand_ms)

@@ -204,6 +204,7 @@ class MatchStateDecoder:
                     f"{line[:80]!r} has {len(hole)} players' cards but {self.game.name or 'the game'} "
                     f"has {self.game.num_players} players: is the game right?"
                 )
+            self._check_cards(hole, groups, line)
             parsed = (hole, tuple(c for g in groups for c in g))
             if len(self._parsed_cards) >= self.CARDS_CACHE:
                 self._parsed_cards.clear()
@@ -213,6 +214,20 @@ class MatchStateDecoder:
             raise ProtocolError(f"position {self.position} out of range in {line[:80]!r}")
         self.own = self.hole[self.position]
         self.cards = cards
+
+    def _check_cards(self, hole: tuple[tuple[Card, ...], ...], groups: tuple[tuple[Card, ...], ...], line: str) -> None:
+        """Cards a deal could show: each seat's hole cards hidden or all there, each round's board
+        its number of cards, no card twice (a dealer's impossible state reached the agents: 'card 47
+        appears twice in one hand' from an evaluator, 'no information set Ks:Ks/' from a strategy)."""
+        game = self.game
+        if any(len(h) not in (0, game.num_hole_cards) for h in hole):
+            raise ProtocolError(f"bad cards in {line[:80]!r}: a seat's hole cards are {game.num_hole_cards} (or hidden)")
+        if any(len(g) != n for g, n in zip(groups, game.num_board_cards)):
+            raise ProtocolError(f"bad cards in {line[:80]!r}: the board's rounds show {'/'.join(map(str, game.num_board_cards))} "
+                                "cards in this game")
+        shown = [c for h in hole for c in h] + [c for g in groups for c in g]
+        if len(set(shown)) != len(shown):
+            raise ProtocolError(f"bad cards in {line[:80]!r}: a card is shown twice")
 
     def _advance(self, betting: str, line: str) -> State:
         """The betting-only state after ``betting``: the last state extended by the new actions."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import re
 import socket
 import sys
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ __all__ = ["REFUSALS_SHOWN", "SeatDoors", "SeatKeeper", "same_secret"]
 
 REFUSALS_SHOWN = 5
 """Refused connections said on stderr; the rest are only counted (``SeatDoors.refused``)."""
+_SECRET = re.compile(r"token=\S*")  # a seat token in what a client sent, quoted in a refusal
 
 
 class SeatKeeper(ConnectionHost, Protocol):
@@ -161,8 +163,10 @@ class SeatDoors:
             self.pending[conn.seat].pop(conn, None)
             conn.close("# ERROR: no VERSION line in time")
             # said, so that a client that connects and waits is not taken for one that never came
+            sent = _SECRET.sub("token=...", conn.splitter.held())  # a seat's secret is not for the terminal
+            held = f"; it had sent {sent!r} with no line end: a line ends with '\\n' (or '\\r\\n')" if conn.splitter.pending else ""
             self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
-                         "(a client's first line is 'VERSION:2.0.0')")
+                         f"(a client's first line is 'VERSION:2.0.0'){held}")
 
     def take_seat(self, conn: SeatConnection, first: str) -> str | None:
         """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""

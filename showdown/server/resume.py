@@ -19,10 +19,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from itertools import accumulate
 from pathlib import Path
+from typing import IO
 
 from showdown.errors import ProtocolError, ShowdownError
+from showdown.protocol.lines import log_lines
 from showdown.protocol.logfile import HandRecord, LoggedHand, LogHeader, read_records
 
 __all__ = ["ResumePoint", "resume_point", "truncate"]
@@ -41,71 +42,79 @@ class ResumePoint:
     jsonl_size: int = 0
 
 
-def _complete_lines(path: Path) -> list[bytes]:
-    """The file's lines with their line ends; a last line without one (torn) is left out."""
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    lines.pop()  # b"" after a final line end, or the torn remainder
-    return [line + b"\n" for line in lines]
-
-
 def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tuple[str, ...]) -> ResumePoint:
     """Read the logs of a killed or stopped match and say where to continue (``ShowdownError`` if
     they are not this match's, or if it played all its hands). A match stopped early (Ctrl-C, an
-    abort) ends with its SCORE line and summary record: they are cut, and it continues."""
-    log_lines = _complete_lines(log_path)
-    logged, state_ends = _logged_hands(log_path, log_lines, header, names)
-    if len(logged) >= header.hands:
-        raise ShowdownError(f"{log_path}: this match already finished ({len(logged)} of {header.hands} hands): nothing to resume")
-    records, record_ends = _recorded_hands(jsonl_path, len(logged))
-    finished = len(records)  # a hand in the .log but not yet in the .jsonl is played again
-    # what follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match
-    log_size = state_ends[finished - 1] if finished else _header_size(log_lines)
-    totals = dict.fromkeys(names, 0.0)
-    for hand in logged[:finished]:
-        for name, value in zip(hand.names, hand.values):
-            totals[name] += value
-    counts: dict[int, dict[str, int]] = {}
-    for record in records:
-        for event in record.events:
-            if event.seat >= 0:
-                by_kind = counts.setdefault(event.seat, {})
-                by_kind[event.kind] = by_kind.get(event.kind, 0) + 1
-    jsonl_size = record_ends[finished - 1] if finished else 0
-    return ResumePoint(finished, totals, counts, log_size, jsonl_size)
+    abort) ends with its SCORE line and summary record: they are cut, and it continues. Both logs
+    are read a line at a time (``protocol.lines``): memory stays flat however long they are."""
+    scan = _scan_log(log_path, header, names)
+    if scan.hands >= header.hands:
+        raise ShowdownError(f"{log_path}: this match already finished ({scan.hands} of {header.hands} hands): nothing to resume")
+    finished, counts, jsonl_size = _recorded_hands(jsonl_path, scan.hands)
+    # a hand in the .log but not yet in the .jsonl is played again (the usual crash: one hand); what
+    # follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match
+    if finished == scan.hands - 1 and scan.before is not None:
+        scan = scan.before
+    elif finished < scan.hands:
+        scan = _scan_log(log_path, header, names, finished)
+    return ResumePoint(finished, scan.totals, counts, scan.size, jsonl_size)
 
 
-def _decoded(lines: list[bytes]) -> Iterator[str]:
-    for line in lines:
-        yield line.decode("utf-8")
+@dataclass
+class _LogScan:
+    """The first ``hands`` hands of a ``.log``: the chips each name won in them, the log's length up
+    to the last one's STATE line (its header's, with none), and the same one hand earlier."""
+
+    hands: int
+    totals: dict[str, float]
+    size: int
+    before: _LogScan | None = None
 
 
-def _logged_hands(
-    log_path: Path, lines: list[bytes], header: LogHeader, names: tuple[str, ...]
-) -> tuple[list[LoggedHand], list[int]]:
-    """The ``.log``'s hands in order, checked to be this match's, and the byte length of the log up
-    to each one's STATE line (a SCORE line ends the reading: a stopped match's, which is cut)."""
-    ends = list(accumulate(len(line) for line in lines))
-    hands: list[LoggedHand] = []
-    hand_ends: list[int] = []
+def _complete_lines(f: IO[bytes], source: str, size: list[int]) -> Iterator[str]:
+    """The file's lines decoded (a last line without its end, torn, is left out), ``size[0]`` the
+    bytes read up to the end of the last one given, ``size[1]`` those of its leading '#' lines."""
+    header = True
+    for _, raw in log_lines(f, source):
+        if not raw.endswith(b"\n"):
+            return
+        size[0] += len(raw)
+        header = header and raw.startswith(b"#")
+        if header:
+            size[1] = size[0]
+        yield raw.decode("utf-8")
+
+
+def _scan_log(log_path: Path, header: LogHeader, names: tuple[str, ...], upto: int | None = None) -> _LogScan:
+    """The ``.log``'s hands in order (the first ``upto`` of them), checked to be this match's; a SCORE
+    line ends the reading (a stopped match's, which is cut)."""
     first: LogHeader | None = None
+    size = [0, 0]
+    scan = _LogScan(0, dict.fromkeys(names, 0.0), 0)
     try:
-        for number, record in read_records(_decoded(lines), source=str(log_path)):
-            if isinstance(record, LogHeader):
-                if first is None:
-                    first = record
-                    _check_header(log_path, first, header)
-            elif isinstance(record, LoggedHand):
-                _check_hand(log_path, record, len(hands), names)
-                hands.append(record)
-                hand_ends.append(ends[number - 1])
-            else:
-                break
+        with log_path.open("rb") as f:
+            lines = _complete_lines(f, str(log_path), size)
+            for _, record in read_records(lines, source=str(log_path)):
+                if isinstance(record, LogHeader):
+                    if first is None:
+                        first = record
+                        _check_header(log_path, first, header)
+                        scan.size = size[1]
+                elif isinstance(record, LoggedHand) and scan.hands != upto:
+                    _check_hand(log_path, record, scan.hands, names)
+                    totals = dict(scan.totals)
+                    for name, value in zip(record.names, record.values):
+                        totals[name] += value
+                    scan = _LogScan(scan.hands + 1, totals, size[0], _LogScan(scan.hands, scan.totals, scan.size))
+                else:
+                    break
     except (ProtocolError, UnicodeDecodeError) as exc:
         raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None
+    except OSError as exc:
+        raise ShowdownError(f"cannot read {log_path}: {exc.strerror or exc}") from None
     if first is None:
         raise ShowdownError(f"{log_path}: no header line: not the log of a match, cannot resume from it")
-    return hands, hand_ends
+    return scan
 
 
 def _check_header(log_path: Path, got: LogHeader, header: LogHeader) -> None:
@@ -126,34 +135,30 @@ def _check_hand(log_path: Path, hand: LoggedHand, number: int, names: tuple[str,
         raise ShowdownError(f"{log_path}: hand {hand.hand} was played by {'|'.join(hand.names)}, not {'|'.join(names)}")
 
 
-def _recorded_hands(jsonl_path: Path, hands: int) -> tuple[list[HandRecord], list[int]]:
-    """The whole hand records at the start of the ``.jsonl`` (at most ``hands``, numbered from 0 with
-    no gap), and the byte length up to each one's end. A summary, a damaged or an unexpected record
-    ends them: what follows is cut."""
-    records: list[HandRecord] = []
-    if not jsonl_path.exists():
-        return records, []
-    lines = _complete_lines(jsonl_path)
-    ends = list(accumulate(len(line) for line in lines))
-    record_ends: list[int] = []
+def _recorded_hands(jsonl_path: Path, hands: int) -> tuple[int, dict[int, dict[str, int]], int]:
+    """How many whole hand records start the ``.jsonl`` (at most ``hands``, numbered from 0 with no
+    gap), the dealer's replacement counts in them, and the byte length up to the last one's end. A
+    summary, a damaged or an unexpected record ends them: what follows is cut."""
+    finished = 0
+    counts: dict[int, dict[str, int]] = {}
+    size = [0, 0]
+    end = 0
     try:
-        for number, record in read_records(_decoded(lines), source=str(jsonl_path), jsonl=True):
-            if len(records) == hands or not isinstance(record, HandRecord) or record.hand != len(records):
-                break
-            records.append(record)
-            record_ends.append(ends[number - 1])
-    except (ProtocolError, UnicodeDecodeError):
+        with jsonl_path.open("rb") as f:
+            for _, record in read_records(_complete_lines(f, str(jsonl_path), size), source=str(jsonl_path), jsonl=True):
+                if finished == hands or not isinstance(record, HandRecord) or record.hand != finished:
+                    break
+                finished += 1
+                end = size[0]
+                for event in record.events:
+                    if event.seat >= 0:
+                        by_kind = counts.setdefault(event.seat, {})
+                        by_kind[event.kind] = by_kind.get(event.kind, 0) + 1
+    except (FileNotFoundError, ProtocolError, UnicodeDecodeError):
         pass
-    return records, record_ends
-
-
-def _header_size(lines: list[bytes]) -> int:
-    size = 0
-    for line in lines:
-        if not line.startswith(b"#"):
-            break
-        size += len(line)
-    return size
+    except OSError as exc:
+        raise ShowdownError(f"cannot read {jsonl_path}: {exc.strerror or exc}") from None
+    return finished, counts, end
 
 
 def truncate(path: Path, size: int) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ProtocolError
+from showdown.evaluation.log_reading import MAX_LOG_LINE
 from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
@@ -33,6 +34,8 @@ __all__ = ["LogFollower", "match_summary", "tournament_summary"]
 
 
 # ---------------------------------------------------------------------- following a log
+
+_READ = 1 << 20  # bytes of a growing log read at a time
 
 
 def _estimate_json(e: Estimate) -> dict[str, Any]:
@@ -70,23 +73,34 @@ class LogFollower:
         return self.stats.hands if self.stats is not None else 0
 
     def poll(self) -> int:
+        """Read the complete lines added since the last call, ``_READ`` bytes at a time; how many
+        hands they were. A line longer than ``MAX_LOG_LINE`` is a ``ViewError``, never held whole."""
+        added = 0
         try:
             with self.path.open("rb") as f:
                 f.seek(self.offset)
-                chunk = f.read()
+                rest = b""
+                while chunk := f.read(_READ):
+                    rest += chunk
+                    end = rest.rfind(b"\n")
+                    if end >= 0:
+                        added += self._read_lines(rest[: end + 1])
+                        rest = rest[end + 1 :]
+                    elif len(rest) > MAX_LOG_LINE:
+                        raise ViewError(f"{self.path}: a line of more than {MAX_LOG_LINE:,} bytes past byte {self.offset}, "
+                                        "where a log's lines are a few KB: not a showdown .jsonl log")
         except OSError as exc:
             raise ViewError(f"cannot read {self.path}: {exc.strerror or exc}") from None
-        end = chunk.rfind(b"\n")
-        if end < 0:
-            self.torn = bool(chunk.strip())
-            return 0
-        self.torn = bool(chunk[end + 1 :].strip())
-        self.offset += end + 1
+        self.torn = bool(rest.strip())
+        return added
+
+    def _read_lines(self, block: bytes) -> int:
+        """Count the complete lines of ``block`` (read from ``self.offset``); how many hands they were."""
         seats: list[list[int]] = []
         values: list[list[float]] = []
-        for number, raw in enumerate(chunk[: end + 1].splitlines()):
+        for number, raw in enumerate(block.splitlines()):
             try:
-                record = jsonl_record(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw)
+                record = jsonl_record(raw.decode("utf-8", "replace"))
             except ProtocolError as exc:
                 raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: {exc}: not a showdown .jsonl log") from None
             if record is None:
@@ -101,6 +115,7 @@ class LogFollower:
                 if 0 <= event.seat < len(self.names):
                     counts = self.replacements.setdefault(self.names[event.seat], {})
                     counts[event.kind.value] = counts.get(event.kind.value, 0) + 1
+        self.offset += len(block)
         if seats and self.stats is not None and self.series is not None:
             self.stats.add_many(seats, values)
             for s, v in zip(seats, values):

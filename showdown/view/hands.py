@@ -10,6 +10,7 @@ from typing import Any
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import format_cards
 from showdown.games.state import Action, ActionKind, State, parse_betting
+from showdown.protocol.lines import log_lines
 from showdown.protocol.logfile import HandRecord, jsonl_record
 from showdown.view.catalog import MatchFiles, ViewError, game_named
 
@@ -23,25 +24,25 @@ MAX_SCAN_BYTES = 512 * 1024 * 1024
 
 
 def _records(path: Path, start: int = 0) -> Iterator[tuple[int, HandRecord]]:
-    """(byte offset, record) of every complete hand record from byte ``start`` on."""
+    """(byte offset, record) of every complete hand record from byte ``start`` on; a line longer
+    than ``MAX_LOG_LINE`` is a ``ViewError``, never held whole."""
     with path.open("rb") as f:
         f.seek(start)
         offset = start
-        scanned = 0
-        for raw in f:
-            here = offset
-            offset += len(raw)
-            scanned += len(raw)
-            if not raw.endswith(b"\n"):
-                return
-            if scanned > MAX_SCAN_BYTES:
-                return
-            try:
-                record = jsonl_record(raw.decode("utf-8", "replace"))
-            except ProtocolError as exc:
-                raise ViewError(f"{path}: byte {here}: {exc}: not a showdown .jsonl log") from None
-            if isinstance(record, HandRecord):
-                yield here, record
+        try:
+            for _, raw in log_lines(f, str(path) if not start else f"{path}, from byte {start}"):
+                here = offset
+                offset += len(raw)
+                if not raw.endswith(b"\n") or offset - start > MAX_SCAN_BYTES:
+                    return
+                try:
+                    record = jsonl_record(raw.decode("utf-8", "replace"))
+                except ProtocolError as exc:
+                    raise ViewError(f"{path}: byte {here}: {exc}: not a showdown .jsonl log") from None
+                if isinstance(record, HandRecord):
+                    yield here, record
+        except ProtocolError as exc:  # a line of no end
+            raise ViewError(str(exc)) from None
 
 
 def _won(record: HandRecord) -> float:

@@ -115,27 +115,30 @@ class ViewApp:
         }
 
     def match(self, q: dict[str, str]) -> dict[str, Any]:
-        return match_summary(self.catalog().match(q["key"]))
+        return match_summary(self.catalog().match(_key(q)))
 
     def hands(self, q: dict[str, str]) -> dict[str, Any]:
-        files = self.catalog().match(q["key"])
+        files = self.catalog().match(_key(q))
         showdown = {"yes": True, "no": False}.get(q.get("showdown", ""))
         return hand_list(
             files,
             agent=q.get("agent") or None,
-            position=int(q["position"]) if q.get("position") else None,
+            position=_whole(q, "position", None),
             showdown=showdown,
-            min_won=float(q["min_won"]) if q.get("min_won") else None,
-            start=int(q.get("start") or 0),
-            limit=int(q.get("limit") or 50),
+            min_won=_chips(q, "min_won"),
+            start=_whole(q, "start", 0) or 0,
+            limit=_whole(q, "limit", 50) or 50,
         )
 
     def hand(self, q: dict[str, str]) -> dict[str, Any]:
-        return hand_replay(self.catalog().match(q["key"]), int(q["offset"]))
+        offset = _whole(q, "offset", None)
+        if offset is None:
+            raise ViewError("no offset=: name a hand by the byte offset the hand list gives")
+        return hand_replay(self.catalog().match(_key(q)), offset)
 
     def tournament(self, q: dict[str, str]) -> dict[str, Any]:
         c = self.catalog()
-        return tournament_summary(c.tournament(q["key"]), c)
+        return tournament_summary(c.tournament(_key(q)), c)
 
     # ------------------------------------------------------------------ live
 
@@ -143,7 +146,7 @@ class ViewApp:
         """Server-sent events: ``summary`` each time the log grew, ``done`` once the match ended."""
         web = _aiohttp()
         try:
-            files = self.catalog().match(request.query["key"])
+            files = self.catalog().match(_key(dict(request.query)))
         except (ViewError, KeyError) as exc:
             return web.json_response({"error": _one_line(exc)}, status=404)
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
@@ -157,7 +160,7 @@ class ViewApp:
                     await resp.write(b"event: fail\ndata: " + json.dumps({"error": "no .jsonl log to follow"}).encode() + b"\n\n")
                     break
                 try:
-                    added = follower.poll()
+                    added = await loop.run_in_executor(None, follower.poll)  # a long log: the loop serves on
                 except ViewError as exc:
                     await resp.write(b"event: fail\ndata: " + json.dumps({"error": str(exc)}).encode() + b"\n\n")
                     break
@@ -187,6 +190,43 @@ class ViewApp:
         return ws
 
 
+_MAX_QUERY_DIGITS = 18  # a byte offset, a count or chips: below 10^18 (a seek takes 2^63 - 1 at most)
+
+
+def _key(q: dict[str, str]) -> str:
+    """The ``key`` a request names its match or tournament by (the keys ``/api/index`` gives)."""
+    key = q.get("key")
+    if not key:
+        raise ViewError("no key=: name a match or tournament by a key /api/index gives")
+    return key
+
+
+def _whole(q: dict[str, str], name: str, default: int | None) -> int | None:
+    """The query's ``name`` as a whole number of at most 18 digits, or ``default`` when absent;
+    anything else is a ``ViewError`` naming it (int() said 'invalid literal for int() with base 10',
+    a negative start was a 500 from seek)."""
+    text = q.get(name) or ""
+    if not text:
+        return default
+    if not (text.isascii() and text.isdigit() and len(text) <= _MAX_QUERY_DIGITS):
+        raise ViewError(f"{name}={text[:40]!r}: expected a whole number (at most {_MAX_QUERY_DIGITS} digits 0-9)")
+    return int(text)
+
+
+def _chips(q: dict[str, str], name: str) -> float | None:
+    """The query's ``name`` as a finite number of chips, or None when absent."""
+    text = q.get(name) or ""
+    if not text:
+        return None
+    try:
+        value = float(text) if len(text) <= 40 else math.nan
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise ViewError(f"{name}={text[:40]!r}: expected a number of chips")
+    return value
+
+
 def _one_line(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return text.strip().splitlines()[0] if text.strip() else type(exc).__name__
@@ -207,10 +247,16 @@ def _dumps(doc: Any) -> str:
     return json.dumps(_clean(doc), allow_nan=False, default=str)
 
 
+IDLE_S = 15.0
+"""Seconds a connection may stay idle (before its first request, or between two) before it is closed."""
+
+
 async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     """Start serving ``app``; returns (runner, the port it listens on)."""
     web = _aiohttp()
-    runner = web.AppRunner(app.build(), access_log=None)
+    # a connection idle that long (silent since it opened, or between requests) is closed: aiohttp's
+    # own default kept one that never sent a byte for an hour, so silent clients could use up the files
+    runner = web.AppRunner(app.build(), access_log=None, keepalive_timeout=IDLE_S)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:
@@ -226,7 +272,7 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     return runner, int(bound)
 
 
-__all__ = ["ViewApp", "start_server", "static_text"]
+__all__ = ["IDLE_S", "ViewApp", "start_server", "static_text"]
 
 
 def view_url(host: str, port: int) -> str:

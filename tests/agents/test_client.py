@@ -185,6 +185,18 @@ def test_drivers_skip_a_broken_line_with_a_warning(capsys: pytest.CaptureFixture
         ClientSession(make_agent("call", game), game, strict=True).feed("HELLO")
 
 
+@pytest.mark.parametrize("game_name, line", [("kuhn", "MATCHSTATE:0:0::|"), ("leduc", "MATCHSTATE:1:3:r:|"),
+                                             ("holdem-limit", "MATCHSTATE:1:0::|")])
+def test_a_state_on_our_turn_without_our_cards_is_a_warning_not_an_agent_crash(
+    game_name: str, line: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the rules agent read its cards from an empty tuple: an IndexError traceback ended showdown agent
+    game = get_game(game_name)
+    session = ClientSession(make_agent("rules", game), game)
+    assert session.feed(line) is None and session.warnings == 1
+    assert f"showdown client: warning: no hole cards of this seat's in {line!r}" in capsys.readouterr().err
+
+
 def test_strict_mode_catches_an_illegal_agent_action() -> None:
     game = get_game("kuhn")
     session = ClientSession(Scripted([FOLD]), game, strict=True)

@@ -182,3 +182,15 @@ def test_plot_without_matplotlib_is_one_clear_line(tmp_path: Path) -> None:
     lines = run.stderr.strip().splitlines()
     assert len(lines) == 1 and "matplotlib" in lines[0] and "pip install" in lines[0]
     assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("path, said", [
+    ("", "an empty path where a log file was expected"),  # was 'no such log file: .'
+    ("{tmp}", "{tmp} is a folder: give the log files in it ({tmp}/*.log)"),  # was 'no such log file: {tmp}'
+    ("/dev/null", "/dev/null is not a regular file (a device or a pipe)"),  # was 'no such log file: /dev/null'
+])
+def test_a_path_that_is_there_but_no_log_file_is_said_as_such(tmp_path: Path, path: str, said: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["analyze", path.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert said.format(tmp=tmp_path) in err and len(err.strip().splitlines()) == 1

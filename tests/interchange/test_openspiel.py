@@ -151,3 +151,29 @@ def test_the_bridge_takes_a_game_s_name_and_says_what_is_wrong_with_its_argument
     with pytest.raises(ShowdownError, match=r"^from_openspiel_policy: expected OpenSpiel's universal_poker game"):
         from_openspiel_policy(leduc, pyspiel.load_game("kuhn_poker"), pyspiel.CFRSolver(pyspiel.load_game("kuhn_poker")).average_policy())
     assert not (tmp_path / "p.json").exists()
+
+
+def test_a_tree_too_large_to_walk_is_refused_at_once() -> None:
+    # limit hold'em (10^15 deals) was walked for ever, memory growing, by every function of the bridge
+    import time
+
+    from open_spiel.python.policy import UniformRandomPolicy
+
+    from showdown.errors import ShowdownError
+    from showdown.interchange.openspiel import walk_decisions
+
+    game = get_game("holdem-limit")
+    os_game = openspiel_game(game)
+    started = time.monotonic()
+    said = r"has 1\.3e\+15 deals of the cards, a tree too large to walk \(at most 1,000,000"
+    with pytest.raises(ShowdownError, match="walk_decisions: holdem-limit " + said):
+        next(walk_decisions(game, os_game))
+    with pytest.raises(ShowdownError, match="to_openspiel_policy: holdem-limit " + said):
+        to_openspiel_policy(game, os_game, Strategy(game, {}))
+    uniform = UniformRandomPolicy(os_game)
+    with pytest.raises(ShowdownError, match="walk_decisions: holdem-limit " + said):
+        from_openspiel_policy(game, os_game, uniform)
+    with pytest.raises(ShowdownError, match="walk_decisions: holdem-limit " + said):
+        save_policy(uniform, os_game, game, "never.json")
+    assert time.monotonic() - started < 5
+    assert next(walk_decisions("leduc3p", openspiel_game("leduc3p")))  # 1,680 deals: walked (777,168 decisions)

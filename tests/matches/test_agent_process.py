@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from showdown.matches import agent_process
+from showdown.matches.agent_process import AgentProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -56,3 +62,41 @@ def test_check_bot_sees_the_bot_exit_though_a_child_holds_its_output(tmp_path: P
     report = json.loads(done.stdout)
     assert {c["name"]: c["passed"] for c in report["checks"]}["match-end"], report
     assert "Traceback" not in done.stderr, done.stderr
+
+
+def _copy(tmp_path: Path, data: bytes) -> tuple[bytes, AgentProcess]:
+    agent = AgentProcess(seat=0, label="bot", args=[], output_path=tmp_path / "bot.stderr")
+
+    async def main() -> None:
+        stream = asyncio.StreamReader()
+        stream.feed_data(data)
+        stream.feed_eof()
+        await agent._read_output(stream)
+
+    asyncio.run(main())
+    return (tmp_path / "bot.stderr").read_bytes(), agent
+
+
+def test_output_copy_stops_at_its_cap_with_one_line_saying_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a bot printing gigabytes filled the disk beside the logs: the copy had no cap
+    monkeypatch.setattr(agent_process, "OUTPUT_CAP", 1000)
+    data = b"".join(b"line %d\n" % i for i in range(5000))
+    copied, agent = _copy(tmp_path, data)
+    marker = b"[showdown: the bot's output past 0 MiB was not kept]\n"
+    assert copied.endswith(marker), copied[-200:]
+    assert len(copied) <= 1000 + 1 + len(marker)
+    assert data.startswith(copied[: -len(marker)].rstrip(b"\n"))
+    assert agent.stderr_tail[-1] == "line 4999"  # read to the end: its last lines are kept for messages
+
+
+def test_output_under_its_cap_is_copied_whole(tmp_path: Path) -> None:
+    data = b"".join(b"line %d\n" % i for i in range(100))
+    assert _copy(tmp_path, data)[0] == data
+
+
+def test_match_ends_though_a_bot_left_a_child_holding_its_output(tmp_path: Path) -> None:
+    # our end of the bot's output pipe is closed through public API (was asyncio's private _transport)
+    done = _run(tmp_path, ["match", "kuhn"], ["call", "--hands", "10", "--out", str(tmp_path / "out")])
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr, done.stderr
+    assert list((tmp_path / "out").glob("*.stderr"))

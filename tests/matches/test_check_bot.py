@@ -191,3 +191,110 @@ def test_a_bot_that_does_not_answer_fails_the_response_time_check_and_its_silenc
     assert failed["response-time"].startswith("hand 0: sent 'nothing in hand 0 of check-down'; legal: a reply within 300 ms")
     timing = report["response_times"]
     assert timing["max_ms"] < 300 and timing["replies"] > 0
+
+
+def test_a_bot_that_never_connects_fails_the_response_time_check_too(tmp_path: Path) -> None:
+    # response-time passed 'every reply within 7,000 ms' over 0 replies of a bot that exited without connecting
+    bot = tmp_path / "gone_bot.py"
+    bot.write_text("import sys; sys.exit('bye')\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    failed = _failed(report)
+    assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
+    assert "the bot never connected: it exited with status 1 first: bye" in failed["check-down"]
+    assert failed["response-time"] == ("hand 0: legal: replies within the limits; no reply was timed: the bot answered no state of "
+                                       "its turn (see the checks above)")
+    assert report["response_times"]["replies"] == 0
+
+
+HALF_CLOSES = '''
+import socket, sys
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+conn.shutdown(socket.SHUT_WR)  # says its VERSION line, then never another word
+for raw in conn.makefile("rb"):
+    pass
+'''
+
+
+def test_a_bot_that_half_closes_after_version_fails_the_response_time_check_too(tmp_path: Path) -> None:
+    # it answered nothing (its connection closed mid-match) and response-time passed over 0 replies
+    bot = tmp_path / "half_bot.py"
+    bot.write_text(HALF_CLOSES)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    failed = _failed(json.loads(done.stdout))
+    assert done.returncode == 1 and set(failed) == {"check-down", "response-time"}, failed
+    assert "the bot closed its connection mid-match" in failed["check-down"]
+    assert "no reply was timed" in failed["response-time"]
+
+
+def test_what_a_bot_said_on_stdout_before_it_exited_is_quoted(tmp_path: Path) -> None:
+    # a script that said why it stopped on stdout ('echo usage: ...; exit 1') was 'it printed nothing'
+    bot = tmp_path / "usage_bot.sh"
+    bot.write_text("#!/bin/sh\necho 'usage: usage_bot.sh HOST PORT MODEL'\nexit 1\n")
+    bot.chmod(0o755)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    failed = _failed(json.loads(done.stdout))
+    assert failed["check-down"].endswith("the bot never connected: it exited with status 1 first: usage: usage_bot.sh HOST PORT MODEL")
+
+
+CR_ONLY = '''
+import socket, sys
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0" + {version_end!r})
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    conn.sendall((line + ":c\\r").encode())  # every reply ends with '\\r' alone
+'''
+
+
+@pytest.mark.parametrize("version_end", [b"\r", b"\r\n"])
+def test_a_line_ended_by_cr_alone_is_quoted_not_called_nothing(tmp_path: Path, version_end: bytes) -> None:
+    # check-bot said "sent '(nothing)' ... nothing came within 15 s" of a bot whose lines end with '\r' alone
+    import asyncio
+
+    from showdown.matches.agent_words import agent_from_word
+    from showdown.matches.check_bot import BotProgram, run_one
+
+    bot = tmp_path / "cr_bot.py"
+    bot.write_text(CR_ONLY.format(version_end=version_end))
+    game = get_game("kuhn")
+    check = next(c for c in checks_for(game, 10) if c.name == "check-down")
+    program = BotProgram(agent_from_word(str(bot)), "cr_bot")
+    run = asyncio.run(run_one(check, program, game, "kuhn", 0, 300, 7_000, start_s=1.0))
+    first = run.result.problems[0]
+    assert first.kind == ("version" if version_end == b"\r" else "timeout"), first
+    assert first.sent.startswith("VERSION:2.0.0\r" if version_end == b"\r" else "MATCHSTATE:"), first
+    assert first.hint.startswith("end every line with '\\n' (or '\\r\\n'): this came with no line end"), first
+
+
+TWICE = '''
+import os, socket, sys
+from showdown.games.catalog import get_game
+from showdown.protocol.matchstate import parse_matchstate
+game = get_game(os.environ["SHOWDOWN_GAME"])
+conn = socket.create_connection((sys.argv[1], int(sys.argv[2])))
+conn.sendall(b"VERSION:2.0.0\\r\\n")
+for raw in conn.makefile("rb"):
+    line = raw.decode().rstrip("\\r\\n")
+    view = parse_matchstate(line, game)
+    state = view.to_state(game)
+    if not state.finished and state.current_player == view.position:
+        conn.sendall(((line + ":c\\r\\n") * 2).encode())  # every reply sent twice
+'''
+
+
+def test_a_reply_sent_twice_is_said_as_such_not_as_a_wrong_echo_of_the_next_state(tmp_path: Path) -> None:
+    # the second copy was judged a wrong echo of the state after it and played as c, and every later
+    # reply came one state late ('echo the state exactly as received (and 16 more)'); the dealer ignores it
+    bot = tmp_path / "twice_bot.py"
+    bot.write_text(TWICE)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "12",
+                           "--only", "check-down", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    report = json.loads(done.stdout)
+    problems = next(c for c in report["checks"] if c["name"] == "check-down")["problems"]
+    assert problems and {p["kind"] for p in problems} == {"repeated"}, problems
+    assert problems[0]["hint"] == "send one reply per state of your turn"

@@ -5,6 +5,7 @@ decoder against ``parse_matchstate``."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -88,3 +89,17 @@ def test_the_decoder_reads_what_parse_matchstate_reads(name: str, seed: int, dat
 def test_the_decoder_refuses_lines_it_cannot_follow(line: str) -> None:
     with pytest.raises(ProtocolError):
         MatchStateDecoder(get_game("kuhn")).read(line)
+
+
+@pytest.mark.parametrize("game_name, line, said", [
+    ("leduc", "MATCHSTATE:0:0::Ks|/Ks", "the board's rounds show 0/1 cards"),  # a board before its round
+    ("leduc", "MATCHSTATE:1:0:r/:|Kh/KhQh", "the board's rounds show 0/1 cards"),
+    ("leduc", "MATCHSTATE:1:0:r:|Kh/Kh", "the board's rounds show 0/1 cards"),
+    ("kuhn", "MATCHSTATE:0:0::Ks|Ks", "a card is shown twice"),  # the other seat holds our card
+    ("leduc", "MATCHSTATE:0:0:cc/:Ks|/Ks", "a card is shown twice"),  # the board is our card
+    ("holdem-limit", "MATCHSTATE:0:0::As|", "a seat's hole cards are 2 (or hidden)"),
+])
+def test_the_decoder_refuses_cards_no_deal_could_show(game_name: str, line: str, said: str) -> None:
+    # they reached the agents: 'card 47 appears twice in one hand' (rules), 'no information set Ks:Ks/' (cfr)
+    with pytest.raises(ProtocolError, match=f"bad cards in .*: {re.escape(said)}"):
+        MatchStateDecoder(get_game(game_name)).read(line)

@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from showdown.errors import ShowdownError
 from showdown.evaluation.verify import verify_log
-from showdown.protocol.logfile import LogHeader
+from showdown.protocol.lines import MAX_LOG_LINE
+from showdown.protocol.logfile import LoggedHand, LogHeader, read_records
 from showdown.server.resume import resume_point
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -124,3 +126,29 @@ def test_a_torn_tail_and_a_hand_missing_from_the_jsonl_are_played_again(tmp_path
     dealer, agents = start(tmp_path, "--resume")
     assert finish(dealer, agents) == 0
     check_identical(tmp_path, reference)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 37, 99, 100])
+def test_resume_point_reads_the_logs_a_line_at_a_time_to_the_same_point(tmp_path: Path, reference: Path, cut: int) -> None:
+    # the logs were read whole into memory (a 1 GB log took a GB); they are now streamed
+    log = (reference / "m.log").read_bytes().splitlines(keepends=True)
+    jsonl = (reference / "m.jsonl").read_bytes().splitlines(keepends=True)
+    header = [x for x in log if x.startswith(b"#")]
+    states = [x for x in log if x.startswith(b"STATE:")]
+    (tmp_path / "m.log").write_bytes(b"".join(header + states[:100]) + b"SCORE:1|2:p1|p2\n")
+    (tmp_path / "m.jsonl").write_bytes(b"".join(jsonl[:cut]) + b'{"torn')
+    point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+    totals = {"p1": 0.0, "p2": 0.0}
+    for _, hand in read_records([x.decode() for x in states[:cut]]):
+        assert isinstance(hand, LoggedHand)
+        for name, value in zip(hand.names, hand.values):
+            totals[name] += value
+    assert (point.hands, point.totals) == (cut, totals)
+    assert (point.log_size, point.jsonl_size) == (len(b"".join(header + states[:cut])), len(b"".join(jsonl[:cut])))
+
+
+def test_resume_refuses_a_log_line_of_no_end_without_holding_it(tmp_path: Path, reference: Path) -> None:
+    header = [x for x in (reference / "m.log").read_bytes().splitlines(keepends=True) if x.startswith(b"#")]
+    (tmp_path / "m.log").write_bytes(b"".join(header) + b"STATE:0:" + b"c" * (MAX_LOG_LINE + 10))
+    with pytest.raises(ShowdownError, match=r"m.log: cannot resume from a damaged log: .*m.log:\d+: a line of more than"):
+        resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))

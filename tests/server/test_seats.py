@@ -188,3 +188,39 @@ async def test_the_seat_holder_reconnecting_at_once_is_taken_back(tmp_path: Path
     check_logs(result, 200)
     assert reconnected and sum(1 for line in back.received if line.startswith("MATCHSTATE:")) > 300
     assert server.replaced_hands[0] <= 1 and server.refused == [0, 0]
+
+
+@pytest.mark.parametrize("sent", [b"VERSION:2.0.0\r", b"VERSION:2.0.0"])
+async def test_a_version_line_with_no_line_end_is_quoted_in_its_refusal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], sent: bytes
+) -> None:
+    # a bash bot ending its lines with '\r' alone (or none) was told only 'it sent no VERSION line', as silence is
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300, start_timeout_ms=2_000))
+    ports = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
+    writer.write(sent)
+    client = Client(KUHN, ports[1], call_policy)
+    task = asyncio.create_task(client.run())
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await task
+    check_logs(result, 10)
+    writer.close()
+    why = (f"it sent no VERSION line within 300 ms (a client's first line is 'VERSION:2.0.0'); it had sent "
+           f"{sent.decode()!r} with no line end: a line ends with '\\n' (or '\\r\\n')")
+    assert server.refused == [1, 0] and server.refusals[0] == [why]
+    assert f"WARNING: a connection to the port of seat 1 (a) was refused: {why}" in capsys.readouterr().err
+
+
+async def test_a_seat_token_in_a_version_line_with_no_end_is_not_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # the refusal quoted 'VERSION:2.0.0 token=<the seat's secret>\r' on the terminal
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300, start_timeout_ms=2_000,
+                                                                     tokens=TOKENS))
+    ports = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
+    writer.write(f"VERSION:2.0.0 token={TOKENS[0]}\r".encode())
+    task = asyncio.create_task(with_token(ports[1], TOKENS[1]).run())
+    await asyncio.wait_for(server.run(), LIMIT)
+    await task
+    writer.close()
+    assert "it had sent 'VERSION:2.0.0 token=...\\r' with no line end" in server.refusals[0][0]
+    assert TOKENS[0] not in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from showdown.api import run_match
+from showdown.view import data
 from showdown.view.catalog import ViewError, discover
 from showdown.view.data import LogFollower, match_summary
 from showdown.view.hands import hand_list, hand_replay
@@ -51,6 +52,34 @@ def test_a_follower_reads_only_complete_lines(tmp_path: Path, played: Path) -> N
     assert f.poll() == 10 and f.torn
     log.write_bytes(b"".join(lines[:25]))
     assert f.poll() == 15 and not f.torn and f.hands == 25
+
+
+def test_a_follower_reads_a_grown_log_a_chunk_at_a_time(tmp_path: Path, played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rest of a growing log was read at once (a 1 GB log, a GB of memory); now _READ bytes a read
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    lines = files.jsonl.read_bytes().splitlines(keepends=True)
+    log = tmp_path / "growing.jsonl"
+    log.write_bytes(b"".join(lines[:30]) + lines[30][:20])
+    monkeypatch.setattr(data, "_READ", 97)
+    f = LogFollower(log)
+    assert f.poll() == 30 and f.torn and f.hands == 30
+    assert f.offset == len(b"".join(lines[:30]))
+    whole = LogFollower(files.jsonl)
+    whole.poll()
+    grown = LogFollower(files.jsonl)
+    monkeypatch.setattr(data, "_READ", 1 << 20)
+    grown.poll()
+    assert whole.summary() == grown.summary()
+
+
+def test_a_follower_refuses_a_line_with_no_end_without_holding_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = tmp_path / "endless.jsonl"
+    log.write_bytes(b'{"hand": ' + b"1" * 5000)
+    monkeypatch.setattr(data, "_READ", 1000)
+    monkeypatch.setattr(data, "MAX_LOG_LINE", 2000)
+    with pytest.raises(ViewError, match=r"endless.jsonl: a line of more than 2,000 bytes past byte 0"):
+        LogFollower(log).poll()
 
 
 @pytest.mark.parametrize("bad", ["NaN", "Infinity", "-Infinity"])
@@ -215,3 +244,17 @@ def test_same_named_matches_from_different_folders_stay_apart(tmp_path: Path) ->
     assert sorted(match_summary(catalog.matches[k])["hands"] for k in keys) == [30, 50]
     one = discover([tmp_path])  # one root: the folders are part of the keys
     assert sorted(f.folder for f in one.matches.values()) == ["a/out", "b/out"]
+
+
+def test_the_hand_list_refuses_a_line_of_no_end_without_holding_it(tmp_path: Path, played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the hand list read each line whole ('for raw in f'): a 200 MB line took 650 MB before its error
+    from showdown.protocol import lines
+
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    log = tmp_path / files.jsonl.name
+    log.write_bytes(files.jsonl.read_bytes() + b'{"hand": ' + b"1" * 5000)
+    (_, grown), = discover([tmp_path]).matches.items()
+    monkeypatch.setattr(lines, "MAX_LOG_LINE", 2000)
+    with pytest.raises(ViewError, match=r"\.jsonl:402: a line of more than 2,000 bytes"):
+        hand_list(grown, min_won=10**9)

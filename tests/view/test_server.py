@@ -1,0 +1,104 @@
+"""The view's JSON API without a browser: bad query parameters are one line naming the parameter."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("aiohttp")
+
+from showdown.api import run_match  # noqa: E402
+from showdown.view.catalog import ViewError  # noqa: E402
+from showdown.view.server import ViewApp  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> tuple[ViewApp, str]:
+    out = tmp_path_factory.mktemp("m")
+    run_match("kuhn", ["rules", "random"], hands=60, seed=3, out=out)
+    view = ViewApp([out])
+    (key,) = view.catalog().matches
+    return view, key
+
+
+@pytest.mark.parametrize("query, said", [
+    ({"start": "-5"}, "start='-5': expected a whole number"),  # was a 500: 'OSError: [Errno 22] Invalid argument' (seek)
+    ({"start": "9" * 30}, "start='" + "9" * 30 + "': expected a whole number"),  # 'cannot fit 'int' into an offset-sized integer'
+    ({"position": "abc"}, "position='abc': expected a whole number"),  # "invalid literal for int() with base 10: 'abc'"
+    ({"limit": "1e3"}, "limit='1e3': expected a whole number"),
+    ({"min_won": "nan"}, "min_won='nan': expected a number of chips"),  # nan listed every hand, inf none
+    ({"min_won": "x"}, "min_won='x': expected a number of chips"),  # "could not convert string to float: 'x'"
+])
+def test_a_bad_hand_list_parameter_is_one_line_naming_it(app: tuple[ViewApp, str], query: dict[str, str], said: str) -> None:
+    view, key = app
+    with pytest.raises(ViewError, match="^" + said.replace("(", r"\(").replace("[", r"\[")):
+        view.hands({"key": key, **query})
+
+
+def test_a_missing_key_or_offset_is_said_as_such(app: tuple[ViewApp, str]) -> None:
+    view, key = app
+    for handler in (view.match, view.hands, view.tournament):
+        with pytest.raises(ViewError, match=r"^no key=: name a match or tournament"):  # was "'key'" (a KeyError)
+            handler({})
+    with pytest.raises(ViewError, match=r"^no offset=: name a hand by the byte offset"):  # was "'offset'"
+        view.hand({"key": key})
+    with pytest.raises(ViewError, match=r"^offset='abc': expected a whole number"):
+        view.hand({"key": key, "offset": "abc"})
+
+
+def test_good_parameters_still_list_and_replay(app: tuple[ViewApp, str]) -> None:
+    view, key = app
+    page = view.hands({"key": key, "start": "0", "limit": "5", "min_won": "1.5", "position": "0"})
+    assert 0 < len(page["hands"]) <= 5 and all(h["won"] >= 1.5 for h in page["hands"])
+    assert view.hand({"key": key, "offset": str(page["hands"][0]["offset"])})
+
+
+async def test_a_connection_that_sends_nothing_is_closed_once_idle(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # aiohttp's default kept a silent connection open for an hour (3,630 s): enough of them use up the files
+    import asyncio
+
+    from showdown.view import server
+
+    monkeypatch.setattr(server, "IDLE_S", 0.3)
+    runner, port = await server.start_server(app[0], "127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, having sent nothing
+        writer.close()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # and it still serves
+        writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
+        writer.close()
+    finally:
+        await runner.cleanup()
+
+
+def test_the_live_page_reads_a_long_log_without_stopping_the_server(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # the live page read the log on the event loop: a 60 MB log held every other request 16 s
+    import socket
+    import threading
+
+    from showdown.view.data import LogFollower
+    from showdown.view.server import start_view_thread
+
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_poll(self: LogFollower) -> int:
+        started.set()
+        release.wait(10)
+        raise ViewError("done")  # ends the live page
+
+    monkeypatch.setattr(LogFollower, "poll", slow_poll)
+    view, key = app
+    url, stop = start_view_thread(view.paths)
+    port = int(url.rstrip("/").rpartition(":")[2])
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as live:
+            live.sendall(f"GET /api/live?key={key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+            assert started.wait(5)
+            with socket.create_connection(("127.0.0.1", port), timeout=3) as other:
+                other.sendall(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                assert other.recv(100).startswith(b"HTTP/1.1 200")  # served while the log is read
+    finally:
+        release.set()
+        stop()
