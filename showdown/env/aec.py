@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
@@ -101,8 +102,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         self._note_infosets()
 
     def observe(self, agent: str) -> dict[str, Any]:
-        state = self.state
-        assert state is not None, "reset() first"
+        state = self._started()
         cached = self._observed.get(agent)
         if cached is not None and cached[0] is state:  # the wrappers ask again for the same state
             return cached[1]
@@ -114,6 +114,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         return seen
 
     def step(self, action: int | np.integer[Any] | Action | str | None) -> None:
+        self._started()
+        if not self.agents:
+            raise ResetNeeded("the hand is over and every agent has left it: call reset() for the next hand")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -163,6 +166,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         if action is None:
             raise IllegalActionError("no action given for a player still in the hand")
         return self.actions.action(state, action_index(action, self.actions.size))
+
+    def _started(self) -> State:
+        """The hand in play; Gymnasium's ``ResetNeeded`` before the first ``reset()``."""
+        if self.state is None:
+            raise ResetNeeded("call reset() before step() or observe()")
+        return self.state
 
     def _note_infosets(self) -> None:
         state = self.state

@@ -22,6 +22,7 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
@@ -93,7 +94,8 @@ class SingleAgentEnv(gymnasium.Env):
 
     def step(self, action: int | np.integer[Any] | Action) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         state = self.state
-        assert state is not None and not state.finished, "reset() first"
+        if state is None or state.finished:
+            raise ResetNeeded("call reset() before step()" if state is None else "the hand is over: call reset() for the next hand")
         if isinstance(action, Action):
             chosen = action
         else:

@@ -140,3 +140,23 @@ def test_an_action_that_is_no_index_is_illegal_and_ends_a_wrapped_hand(action: o
     first = wrapped.agent_selection
     wrapped.step(action)
     assert wrapped.terminations[first] and wrapped.rewards[first] == -1
+
+
+def test_stepping_before_reset_or_after_the_hand_is_gymnasiums_reset_needed() -> None:
+    """Not an AttributeError, an assertion or a KeyError 'player_0': the exception Gymnasium's own
+    order checks raise, saying what to call."""
+    from gymnasium.error import ResetNeeded
+
+    env = showdown.env.raw_env(game="kuhn")
+    with pytest.raises(ResetNeeded, match="reset"):
+        env.step(1)
+    with pytest.raises(ResetNeeded, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=1)
+    while env.agents:
+        agent = env.agent_selection
+        env.step(None if env.terminations[agent] else int(np.flatnonzero(env.observe(agent)["action_mask"])[0]))
+    with pytest.raises(ResetNeeded, match="hand is over"):
+        env.step(1)
+    env.reset()
+    assert env.agents == env.possible_agents  # and the next hand plays

@@ -80,3 +80,17 @@ def test_an_action_that_is_no_index_is_refused_saying_what_an_action_is(action: 
     for index in (np.int64(1), np.int32(1), np.array(1), True):  # what Discrete holds still plays
         env.reset(seed=1)
         assert env.step(index)[1] in (-1.0, 1.0)  # type: ignore[arg-type]
+
+
+def test_stepping_before_reset_or_after_the_hand_is_gymnasiums_reset_needed() -> None:
+    from gymnasium.error import ResetNeeded
+
+    env = SingleAgentEnv(game="kuhn", opponents=["call"])
+    with pytest.raises(ResetNeeded, match="before step"):
+        env.step(1)
+    obs, _ = env.reset(seed=1)
+    done = False
+    while not done:
+        obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ResetNeeded, match="hand is over"):
+        env.step(1)
