@@ -26,7 +26,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.server.admission import same_secret
-from showdown.view.catalog import Catalog, ViewError, discover
+from showdown.view.catalog import Catalog, MatchFiles, ViewError, discover
 from showdown.view.data import LogFollower, match_summary, tournament_summary
 from showdown.view.hands import hand_list, hand_replay
 
@@ -34,6 +34,9 @@ LIVE_POLL_S = 0.5
 """How often a live page's log is looked at."""
 LIVE_MAX_S = 24 * 3600.0
 """A live stream ends after this long (the page reconnects)."""
+MAX_LIVE_STREAMS = 16
+"""Live streams served at once: each follows its log from the start (a long log is seconds of CPU), so
+many open tabs cannot add up without bound; one more is refused with a line saying so."""
 
 
 def _aiohttp() -> Any:
@@ -56,6 +59,7 @@ class ViewApp:
         self.paths = paths
         self.seat = seat  # a play.HumanSeat, or None
         self.play_token = secrets.token_urlsafe(16) if seat is not None else None
+        self.live_streams = 0
 
     def catalog(self) -> Catalog:
         return discover(self.paths) if self.paths else Catalog()
@@ -149,7 +153,17 @@ class ViewApp:
             files = self.catalog().match(_key(dict(request.query)))
         except (ViewError, KeyError) as exc:
             return web.json_response({"error": _one_line(exc)}, status=404)
-        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
+        if self.live_streams >= MAX_LIVE_STREAMS:
+            return web.json_response({"error": f"{MAX_LIVE_STREAMS} live pages are open on this server: close one and reload"},
+                                     status=503)
+        self.live_streams += 1
+        try:
+            return await self._stream(request, files)
+        finally:
+            self.live_streams -= 1
+
+    async def _stream(self, request: Any, files: MatchFiles) -> Any:
+        resp = _aiohttp().StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"})
         await resp.prepare(request)
         follower = LogFollower(files.jsonl) if files.jsonl is not None else None
         loop = asyncio.get_running_loop()

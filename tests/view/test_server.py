@@ -102,3 +102,49 @@ def test_the_live_page_reads_a_long_log_without_stopping_the_server(app: tuple[V
     finally:
         release.set()
         stop()
+
+
+def test_live_pages_past_the_cap_are_refused_in_one_line(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # each live page follows its log from the start: open tabs on a long log added up without bound
+    import socket
+    import threading
+
+    from showdown.view import server
+    from showdown.view.data import LogFollower
+    from showdown.view.server import start_view_thread
+
+    release = threading.Event()
+    started = threading.Event()
+
+    def slow_poll(self: LogFollower) -> int:
+        started.set()
+        release.wait(10)
+        raise ViewError("done")  # ends the live page
+
+    monkeypatch.setattr(LogFollower, "poll", slow_poll)
+    monkeypatch.setattr(server, "MAX_LIVE_STREAMS", 1)
+    view, key = app
+    url, stop = start_view_thread(view.paths)
+    port = int(url.rstrip("/").rpartition(":")[2])
+    request = f"GET /api/live?key={key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+
+    def ask() -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(request)
+            return b"".join(iter(lambda: s.recv(4096), b""))
+
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as live:
+            live.sendall(request)
+            assert started.wait(5)
+            refused = ask()
+            assert refused.startswith(b"HTTP/1.1 503") and b"1 live pages are open on this server: close one" in refused
+        release.set()
+        for _ in range(50):  # the first stream's end is seen by the server a moment after it closes
+            answer = ask()
+            if not answer.startswith(b"HTTP/1.1 503"):
+                break
+        assert answer.startswith(b"HTTP/1.1 200") and b"event: fail" in answer
+    finally:
+        release.set()
+        stop()
