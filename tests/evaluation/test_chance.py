@@ -63,7 +63,7 @@ def test_holdem_turn_and_river_terms_have_mean_zero() -> None:
 def test_agrees_with_the_exact_value_and_cuts_the_variance(tmp_path: Path) -> None:
     """Leduc, rules against random: both strategies are known, so AIVAT gives the exact value; the
     chance estimate (which does not use them) must agree within its interval, with a smaller one."""
-    run = [sys.executable, "-m", "showdown", "match", "leduc", "rules", "random", "--hands", "6000", "--seed", "9",
+    run = [sys.executable, "-m", "showdown", "match", "leduc", "rules", "random", "--hands", "3000", "--seed", "9",
            "--out", str(tmp_path), "--json"]
     exact = json.loads(subprocess.run(run + ["--estimator", "aivat", "--force"], capture_output=True, text=True, check=True, timeout=300).stdout)
     chance = json.loads(subprocess.run(run + ["--estimator", "chance", "--force"], capture_output=True, text=True, check=True, timeout=300).stdout)
