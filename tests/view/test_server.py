@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import socket
+import threading
+from collections.abc import Iterator
+from typing import NamedTuple
+
 import pytest
 
 pytest.importorskip("aiohttp")
@@ -72,79 +77,66 @@ async def test_a_connection_that_sends_nothing_is_closed_once_idle(app: tuple[Vi
         await runner.cleanup()
 
 
-def test_the_live_page_reads_a_long_log_without_stopping_the_server(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
-    # the live page read the log on the event loop: a 60 MB log held every other request 16 s
-    import socket
-    import threading
+class HeldLive(NamedTuple):
+    """A view server in a thread whose live pages hold in their first read of the log until released."""
 
+    port: int
+    key: str
+    started: threading.Event  # a live page is reading
+    release: threading.Event  # lets it end (its read fails, which ends the page)
+
+
+@pytest.fixture
+def held_live(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[HeldLive]:
     from showdown.view.data import LogFollower
     from showdown.view.server import start_view_thread
 
-    release = threading.Event()
-    started = threading.Event()
+    held = HeldLive(0, app[1], threading.Event(), threading.Event())
 
     def slow_poll(self: LogFollower) -> int:
-        started.set()
-        release.wait(10)
+        held.started.set()
+        held.release.wait(10)
         raise ViewError("done")  # ends the live page
 
     monkeypatch.setattr(LogFollower, "poll", slow_poll)
-    view, key = app
-    url, stop = start_view_thread(view.paths)
-    port = int(url.rstrip("/").rpartition(":")[2])
+    url, stop = start_view_thread(app[0].paths)
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as live:
-            live.sendall(f"GET /api/live?key={key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
-            assert started.wait(5)
-            with socket.create_connection(("127.0.0.1", port), timeout=3) as other:
-                other.sendall(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                assert other.recv(100).startswith(b"HTTP/1.1 200")  # served while the log is read
+        yield held._replace(port=int(url.rstrip("/").rpartition(":")[2]))
     finally:
-        release.set()
+        held.release.set()
         stop()
 
 
-def test_live_pages_past_the_cap_are_refused_in_one_line(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_live_page_reads_a_long_log_without_stopping_the_server(held_live: HeldLive) -> None:
+    # the live page read the log on the event loop: a 60 MB log held every other request 16 s
+    with socket.create_connection(("127.0.0.1", held_live.port), timeout=5) as live:
+        live.sendall(f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        assert held_live.started.wait(5)
+        with socket.create_connection(("127.0.0.1", held_live.port), timeout=3) as other:
+            other.sendall(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert other.recv(100).startswith(b"HTTP/1.1 200")  # served while the log is read
+
+
+def test_live_pages_past_the_cap_are_refused_in_one_line(held_live: HeldLive, monkeypatch: pytest.MonkeyPatch) -> None:
     # each live page follows its log from the start: open tabs on a long log added up without bound
-    import socket
-    import threading
-
     from showdown.view import server
-    from showdown.view.data import LogFollower
-    from showdown.view.server import start_view_thread
 
-    release = threading.Event()
-    started = threading.Event()
-
-    def slow_poll(self: LogFollower) -> int:
-        started.set()
-        release.wait(10)
-        raise ViewError("done")  # ends the live page
-
-    monkeypatch.setattr(LogFollower, "poll", slow_poll)
     monkeypatch.setattr(server, "MAX_LIVE_STREAMS", 1)
-    view, key = app
-    url, stop = start_view_thread(view.paths)
-    port = int(url.rstrip("/").rpartition(":")[2])
-    request = f"GET /api/live?key={key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    request = f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
 
     def ask() -> bytes:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        with socket.create_connection(("127.0.0.1", held_live.port), timeout=5) as s:
             s.sendall(request)
             return b"".join(iter(lambda: s.recv(4096), b""))
 
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=5) as live:
-            live.sendall(request)
-            assert started.wait(5)
-            refused = ask()
-            assert refused.startswith(b"HTTP/1.1 503") and b"1 live pages are open on this server: close one" in refused
-        release.set()
-        for _ in range(50):  # the first stream's end is seen by the server a moment after it closes
-            answer = ask()
-            if not answer.startswith(b"HTTP/1.1 503"):
-                break
-        assert answer.startswith(b"HTTP/1.1 200") and b"event: fail" in answer
-    finally:
-        release.set()
-        stop()
+    with socket.create_connection(("127.0.0.1", held_live.port), timeout=5) as live:
+        live.sendall(request)
+        assert held_live.started.wait(5)
+        refused = ask()
+        assert refused.startswith(b"HTTP/1.1 503") and b"1 live pages are open on this server: close one" in refused
+    held_live.release.set()
+    for _ in range(50):  # the first stream's end is seen by the server a moment after it closes
+        answer = ask()
+        if not answer.startswith(b"HTTP/1.1 503"):
+            break
+    assert answer.startswith(b"HTTP/1.1 200") and b"event: fail" in answer
