@@ -22,10 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ProtocolError
-from showdown.evaluation.log_reading import MAX_LOG_LINE
 from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
+from showdown.protocol import lines
+from showdown.protocol.lines import log_lines
 from showdown.protocol.logfile import HandRecord, MatchSummary, jsonl_record
 from showdown.view.catalog import Catalog, MatchFiles, ViewError, game_named
 from showdown.view.paired import half_of, paired_figures
@@ -35,7 +36,7 @@ __all__ = ["LogFollower", "match_summary", "tournament_summary"]
 
 # ---------------------------------------------------------------------- following a log
 
-_READ = 1 << 20  # bytes of a growing log read at a time
+_BATCH = 4096  # lines of a growing log taken at a time
 
 
 def _estimate_json(e: Estimate) -> dict[str, Any]:
@@ -73,32 +74,36 @@ class LogFollower:
         return self.stats.hands if self.stats is not None else 0
 
     def poll(self) -> int:
-        """Read the complete lines added since the last call, ``_READ`` bytes at a time; how many
-        hands they were. A line longer than ``MAX_LOG_LINE`` is a ``ViewError``, never held whole."""
+        """Read the complete lines added since the last call (``protocol.lines``: a line longer than
+        ``MAX_LOG_LINE`` is a ``ViewError``, never held whole); how many hands they were."""
         added = 0
+        batch: list[bytes] = []
+        rest = b""
         try:
             with self.path.open("rb") as f:
                 f.seek(self.offset)
-                rest = b""
-                while chunk := f.read(_READ):
-                    rest += chunk
-                    end = rest.rfind(b"\n")
-                    if end >= 0:
-                        added += self._read_lines(rest[: end + 1])
-                        rest = rest[end + 1 :]
-                    elif len(rest) > MAX_LOG_LINE:
-                        raise ViewError(f"{self.path}: a line of more than {MAX_LOG_LINE:,} bytes past byte {self.offset}, "
-                                        "where a log's lines are a few KB: not a showdown .jsonl log")
+                for _, raw in log_lines(f, str(self.path)):
+                    if not raw.endswith(b"\n"):
+                        rest = raw  # torn: still being written
+                        break
+                    batch.append(raw)
+                    if len(batch) == _BATCH:
+                        added += self._read_lines(batch)
+                        batch = []
+        except ProtocolError:
+            raise ViewError(f"{self.path}: a line of more than {lines.MAX_LOG_LINE:,} bytes past byte {self.offset}, "
+                            "where a log's lines are a few KB: not a showdown .jsonl log") from None
         except OSError as exc:
             raise ViewError(f"cannot read {self.path}: {exc.strerror or exc}") from None
+        added += self._read_lines(batch)
         self.torn = bool(rest.strip())
         return added
 
-    def _read_lines(self, block: bytes) -> int:
-        """Count the complete lines of ``block`` (read from ``self.offset``); how many hands they were."""
+    def _read_lines(self, batch: list[bytes]) -> int:
+        """Take the complete lines of ``batch`` (read from ``self.offset``); how many hands they were."""
         seats: list[list[int]] = []
         values: list[list[float]] = []
-        for number, raw in enumerate(block.splitlines()):
+        for number, raw in enumerate(batch):
             try:
                 record = jsonl_record(raw.decode("utf-8", "replace"))
             except ProtocolError as exc:
@@ -115,7 +120,7 @@ class LogFollower:
                 if 0 <= event.seat < len(self.names):
                     counts = self.replacements.setdefault(self.names[event.seat], {})
                     counts[event.kind.value] = counts.get(event.kind.value, 0) + 1
-        self.offset += len(block)
+        self.offset += sum(map(len, batch))
         if seats and self.stats is not None and self.series is not None:
             self.stats.add_many(seats, values)
             for s, v in zip(seats, values):

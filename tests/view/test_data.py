@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from showdown.api import run_match
+from showdown.protocol import lines as line_reader
 from showdown.view import data
 from showdown.view.catalog import ViewError, discover
 from showdown.view.data import LogFollower, match_summary
@@ -55,20 +56,20 @@ def test_a_follower_reads_only_complete_lines(tmp_path: Path, played: Path) -> N
 
 
 def test_a_follower_reads_a_grown_log_a_chunk_at_a_time(tmp_path: Path, played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    # the rest of a growing log was read at once (a 1 GB log, a GB of memory); now _READ bytes a read
+    # the rest of a growing log was read at once (a 1 GB log, a GB of memory); now a line at a time, _BATCH lines taken at once
     (_, files), = discover([played]).matches.items()
     assert files.jsonl is not None
     lines = files.jsonl.read_bytes().splitlines(keepends=True)
     log = tmp_path / "growing.jsonl"
     log.write_bytes(b"".join(lines[:30]) + lines[30][:20])
-    monkeypatch.setattr(data, "_READ", 97)
+    monkeypatch.setattr(data, "_BATCH", 7)
     f = LogFollower(log)
     assert f.poll() == 30 and f.torn and f.hands == 30
     assert f.offset == len(b"".join(lines[:30]))
     whole = LogFollower(files.jsonl)
     whole.poll()
     grown = LogFollower(files.jsonl)
-    monkeypatch.setattr(data, "_READ", 1 << 20)
+    monkeypatch.setattr(data, "_BATCH", 4096)
     grown.poll()
     assert whole.summary() == grown.summary()
 
@@ -76,8 +77,7 @@ def test_a_follower_reads_a_grown_log_a_chunk_at_a_time(tmp_path: Path, played: 
 def test_a_follower_refuses_a_line_with_no_end_without_holding_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     log = tmp_path / "endless.jsonl"
     log.write_bytes(b'{"hand": ' + b"1" * 5000)
-    monkeypatch.setattr(data, "_READ", 1000)
-    monkeypatch.setattr(data, "MAX_LOG_LINE", 2000)
+    monkeypatch.setattr(line_reader, "MAX_LOG_LINE", 2000)
     with pytest.raises(ViewError, match=r"endless.jsonl: a line of more than 2,000 bytes past byte 0"):
         LogFollower(log).poll()
 
