@@ -9,9 +9,10 @@ dealer never imports numpy), while ``from showdown.solvers import CFRSolver`` wo
 
 from __future__ import annotations
 
+import os  # os and sys: loaded with the interpreter, free to import
 import sys
 
-TYPE_CHECKING = False  # nothing but sys at start-up (see showdown/__init__.py)
+TYPE_CHECKING = False  # nothing else at start-up (see showdown/__init__.py)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
@@ -41,6 +42,10 @@ def lazy_exports(package: str, init_file: str) -> tuple[Callable[[str], Any], Ca
     """
 
     read: dict[str, str] = {}
+    folder = os.path.dirname(init_file)
+
+    def _is_submodule(name: str) -> bool:
+        return os.path.exists(os.path.join(folder, name + ".py")) or os.path.isdir(os.path.join(folder, name))
 
     def where() -> dict[str, str]:
         if not read:
@@ -49,7 +54,9 @@ def lazy_exports(package: str, init_file: str) -> tuple[Callable[[str], Any], Ca
         return read
 
     def __getattr__(name: str) -> Any:
-        if name.startswith("__"):  # import machinery probes (__path__, __wrapped__...): never ours
+        if name.startswith("__") or _is_submodule(name):
+            # import machinery probes (__path__, __wrapped__...), and ``from package import submodule``,
+            # which asks the package first: never ours, and answered without reading the file
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         module = where().get(name)
         if module is None:

@@ -48,3 +48,20 @@ def test_a_command_builds_only_its_own_parser_and_the_dealer_starts_without_nump
     code = "import sys; from showdown.cli.main import build_parser; build_parser('dealer'); print(sorted(m for m in ('numpy', 'scipy', 'showdown.solvers.solve') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_list_of_commands_imports_none_of_their_modules() -> None:
+    """`showdown --help` lists every command from main's table alone: no command module, no numpy."""
+    from showdown.cli.main import _COMMANDS, COMMAND_HELP
+
+    assert list(COMMAND_HELP) == list(_COMMANDS)
+    code = (
+        "import sys; from showdown.cli.main import main\n"
+        "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('numpy', 'asyncio', 'showdown.cli.')) and m not in "
+        "('showdown.cli.main', 'showdown.cli.startup')), file=sys.stderr)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip() == "[]"
+    for name, line in COMMAND_HELP.items():
+        assert name in done.stdout and line.split(" (")[0][:40] in " ".join(done.stdout.split())

@@ -57,3 +57,11 @@ def test_the_rules_protocol_and_dealer_packages_load_without_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_importing_a_submodule_from_its_package_does_not_read_the_exports() -> None:
+    # ``from showdown import argtypes`` asks the package for the name first: a submodule is answered
+    # without parsing the package's exports (which would import ast on every command's start)
+    code = "import sys\nfrom showdown import argtypes\nfrom showdown.games import cards\nassert 'ast' not in sys.modules, 'ast was imported'\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr

@@ -59,7 +59,6 @@ def add_agent_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     """Add the ``agent`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "agent",
-        help="connect a built-in agent to a dealer",
         description="Connect a built-in agent to an ACPC dealer seat and play until the dealer closes "
         "the connection. Example: showdown agent random --game kuhn --seed 3 127.0.0.1 18791",
         epilog=_EPILOG,

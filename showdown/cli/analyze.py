@@ -23,7 +23,6 @@ def add_analyze_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentP
     """Add the ``analyze`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "analyze",
-        help="win rates with confidence intervals from match logs (.log or .jsonl)",
         description="Read ACPC match logs (ours or the reference dealer's) and JSON Lines logs and print, "
         "per player name and per position, the total, chips per 100 hands (mbb/hand in hold'em) with a "
         "95% confidence interval, and each pair's difference with its p-value. "

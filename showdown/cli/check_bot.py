@@ -17,7 +17,6 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
     """Add the ``check-bot`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "check-bot",
-        help="check a bot against the protocol and the rules before a match (one line per check)",
         description="Play scripted situations against a bot and report each check: every street ending in a fold, "
         "checks through to the showdown, all-ins on each street, the limit raise cap, no-limit minimum raises, "
         "raises 1 chip over the minimum and all-ins short of a full raise, both positions, lines split across "

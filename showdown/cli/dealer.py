@@ -85,8 +85,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
 
 def add_dealer_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Register ``dealer`` on a ``showdown`` subparsers object; the handler is ``run_dealer``."""
-    p: argparse.ArgumentParser = subparsers.add_parser("dealer", help="serve one ACPC match over TCP (the reference dealer's command line)",
-                              description=DESCRIPTION)
+    p: argparse.ArgumentParser = subparsers.add_parser("dealer", description=DESCRIPTION)
     configure_parser(p)
     p.set_defaults(handler=run_dealer)
     return p

@@ -16,7 +16,6 @@ __all__ = ["add_export_parser", "add_import_parser"]
 def add_export_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "export",
-        help="write match logs as PHH hand histories (pokerkit's format)",
         description="Write each log (.log, ours or the reference dealer's, or .jsonl) as DIR/<log name>.phhs, one "
         "PHH table per hand: variant, blinds, stacks, names, seats, hole and board cards, every action with its "
         "size, and the final stacks. Hold'em games only (PHH's NT and FT variants). "
@@ -32,7 +31,6 @@ def add_export_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 def add_import_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "import",
-        help="read PHH hand histories into a match log (for analyze, view, report, verify-log)",
         description="Replay every hand of the .phh/.phhs files through showdown's rules and write one match log: "
         "MATCH.log (ACPC format, the default) or MATCH.jsonl. No-limit (NT) and fixed-limit (FT) hold'em, 2 to 10 "
         "players, every card known, one table (blinds, stacks) for all hands. A game outside the catalog is written "

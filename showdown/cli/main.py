@@ -102,10 +102,10 @@ def build_parser(only: str | None = None, method: str | None = None) -> argparse
 
     parser.add_argument("--version", action="version", version=f"showdown {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    if only is None:
+    if only is None:  # the list of commands: each one's line, none of their modules imported
         _add_builtin_commands(sub)
-        for add in dict.fromkeys(_COMMANDS.values()):
-            add(sub)
+        for name, line in COMMAND_HELP.items():
+            sub.add_parser(name, help=line, add_help=False)
     elif only == "solve" and method in _SOLVE_METHODS:
         _add_solve(sub, method)
     else:
@@ -158,7 +158,6 @@ def _add_solve(sub: Subparsers, method: str | None = None) -> None:
     """``solve`` and its methods' parsers; with ``method``, that one alone (its module alone is imported)."""
     solve = sub.add_parser(
         "solve",
-        help="solve a game: exact LPs, the analytic Kuhn family, CFR, one-round hold'em",
         description="Compute a strategy and write it in the shared strategy format.",
     )
     methods = solve.add_subparsers(dest="method_command", metavar="METHOD", required=True)
@@ -222,8 +221,7 @@ _SOLVE_METHODS: dict[str, Callable[[Subparsers, str], None]] = {
 def _add_exploit(sub: Subparsers) -> None:
     from showdown.cli.exploit import add_exploit_arguments
 
-    exploit = sub.add_parser("exploit", help="best-response values and exploitability of a strategy or agent",
-                             description="Exact best responses to a strategy file or a built-in agent's strategy; "
+    exploit = sub.add_parser("exploit", description="Exact best responses to a strategy file or a built-in agent's strategy; "
                              "exploitability = (BR value of position 0 + BR value of position 1) / 2 in chips per hand. "
                              "For 3 or more players (kuhn3p, leduc3p): each position's value, best response and gain, "
                              "and NashConv (the sum of the gains). With --lbr, in any 2-player game (hold'em too): "
@@ -235,8 +233,7 @@ def _add_scorecard(sub: Subparsers) -> None:
     from showdown.cli.scorecard import add_scorecard_arguments
 
     scorecard = sub.add_parser(
-        "scorecard", help="one bot's duplicate matches vs baselines, cfr and probes, LBR, and its exploitability lower bound",
-        description="Duplicate matches (chance-corrected) of BOT against random, call, rules, cfr and the probe opponents, "
+        "scorecard", description="Duplicate matches (chance-corrected) of BOT against random, call, rules, cfr and the probe opponents, "
         "local best response when the bot tells its policy, and the exploitability lower bound they give (the largest "
         "win, and which opponent found it); a table, --json, or an HTML page (-o). Interrupted runs resume.")
     add_scorecard_arguments(scorecard)
@@ -245,7 +242,7 @@ def _add_scorecard(sub: Subparsers) -> None:
 def _add_equity(sub: Subparsers) -> None:
     from showdown.cli.one_round import add_equity_arguments, equity_handler
 
-    equity = sub.add_parser("equity", help="the exact 169 x 169 preflop all-in equity table")
+    equity = sub.add_parser("equity", description="The exact 169 x 169 preflop all-in equity table.")
     add_equity_arguments(equity)
     equity.set_defaults(handler=equity_handler)
 
@@ -254,8 +251,7 @@ def _add_plot(sub: Subparsers) -> None:
     from showdown.cli.cfr import add_plot_arguments
 
     add_plot_arguments(
-        sub.add_parser("plot", help="draw a strategy chart or an exploitability curve (needs matplotlib)",
-                       description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown-poker[plot]'.")
+        sub.add_parser("plot", description="Pictures of strategies and CFR curves; needs the plot extra: pip install 'showdown-poker[plot]'.")
     )
 
 
@@ -289,7 +285,29 @@ _COMMANDS: dict[str, Callable[[Subparsers], None]] = {
     "export": _adder("showdown.cli.interchange", "add_export_parser"),
     "import": _adder("showdown.cli.interchange", "add_import_parser"),
 }
-"""Command name -> the adder of its parser, in the order ``showdown --help`` lists them."""
+"""Command name -> the adder of its parser (which imports the command's module)."""
+
+COMMAND_HELP: dict[str, str] = {
+    "match": "play a match between agents (each its own process) and report win rates",
+    "tournament": "round robin between agents from a YAML file: cross table, ranking, results.json (resumable)",
+    "plan": "how many hands until a win rate of D per 100 is told apart from zero (from a pilot)",
+    "analyze": "win rates with confidence intervals from match logs (.log or .jsonl)",
+    "view": "browse matches, hands and tournaments in a browser (live while a match runs)",
+    "report": "write the browser view of matches/tournaments as one self-contained HTML file",
+    "play": "play a seat yourself, in the browser, against an agent",
+    "dealer": "serve one ACPC match over TCP (the reference dealer's command line)",
+    "agent": "connect a built-in agent to a dealer",
+    "check-bot": "check a bot against the protocol and the rules before a match (one line per check)",
+    "solve": "solve a game: exact LPs, the analytic Kuhn family, CFR, one-round hold'em",
+    "exploit": "best-response values and exploitability of a strategy or agent",
+    "scorecard": "one bot's duplicate matches vs baselines, cfr and probes, LBR, and its exploitability lower bound",
+    "equity": "the exact 169 x 169 preflop all-in equity table",
+    "plot": "draw a strategy chart or an exploitability curve (needs matplotlib)",
+    "export": "write match logs as PHH hand histories (pokerkit's format)",
+    "import": "read PHH hand histories into a match log (for analyze, view, report, verify-log)",
+}
+"""Each command's line in ``showdown --help``, in its order: that list is built from here alone, so that it
+imports no command's module (``showdown --help`` starts as fast as ``showdown games``)."""
 
 
 OUTPUT_OPTIONS = ("output", "checkpoint", "plot")

@@ -46,7 +46,6 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
 
     p = subparsers.add_parser(
         "match",
-        help="play a match between agents (each its own process) and report win rates",
         description="Start the dealer, launch each agent as a separate process, play, and print each "
         "agent's total and chips per 100 hands (mbb/hand in hold'em) with a 95% confidence interval, "
         "and the same per position, with the difference between agents and its p-value. With --duplicate "

@@ -21,7 +21,6 @@ from showdown.errors import ConfigError
 def add_plan_parser(sub: Any) -> None:
     p = sub.add_parser(
         "plan",
-        help="how many hands until a win rate of D per 100 is told apart from zero (from a pilot)",
         description="Estimate the hands a match needs so that a true win rate of --difference chips per 100 hands "
         "(or --difference-mbb mbb/hand) is told apart from zero: with a number of hands fixed in advance (95%% level, "
         "80%% power by default), and with showdown match --until-separated (an anytime-valid confidence sequence, "

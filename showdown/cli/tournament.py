@@ -32,7 +32,6 @@ def add_tournament_parser(subparsers: argparse._SubParsersAction[argparse.Argume
     """Add the ``tournament`` subcommand to ``showdown``'s subparsers."""
     p = subparsers.add_parser(
         "tournament",
-        help="round robin between agents from a YAML file: cross table, ranking, results.json (resumable)",
         description="Play every pair of agents (every seating of every three in 3-player games) as the YAML "
         "file says, print the cross table (row against column, chips per 100 hands with a 95% interval) and "
         "the ranking, and write results.json and each match's logs to the output directory. Running the same "

@@ -29,7 +29,6 @@ def add_view_parsers(sub: Any) -> None:
     """Add ``view``, ``report`` and ``play`` to ``showdown``'s subcommands."""
     p = sub.add_parser(
         "view",
-        help="browse matches, hands and tournaments in a browser (live while a match runs)",
         description="Serve a browser view of match output folders, logs (.jsonl, .log) or tournament folders: "
         "results with intervals, a chart of winnings, a hand list with a replayer, a tournament's cross table; a "
         "match still running updates live. Prints the address; needs pip install 'showdown-poker[view]'.",
@@ -40,7 +39,6 @@ def add_view_parsers(sub: Any) -> None:
 
     p = sub.add_parser(
         "report",
-        help="write the browser view of matches/tournaments as one self-contained HTML file",
         description="Write the view's pages as one HTML file with the data inside (no server, no network): "
         "attach it to a paper or send it to a friend.",
     )
@@ -51,7 +49,6 @@ def add_view_parsers(sub: Any) -> None:
 
     p = sub.add_parser(
         "play",
-        help="play a seat yourself, in the browser, against an agent",
         description="Start a dealer, AGENT as its own process, and a page where you play the other seat: your "
         "cards, the board, the legal actions (bet sizes in no-limit), your running score with its interval and "
         "the last hands. The page is a seat client like any bot: time limits, logs and replacements apply.",

@@ -58,7 +58,7 @@ def test_a_local_match_waits_seconds_per_decision_and_the_reference_dealer_keeps
     from showdown.cli.dealer import options_from_args
     from showdown.cli.main import build_parser
 
-    dealer = options_from_args(build_parser().parse_args(["dealer", "m", "kuhn", "10", "0", "a", "b"]))
+    dealer = options_from_args(build_parser("dealer").parse_args(["dealer", "m", "kuhn", "10", "0", "a", "b"]))
     assert dealer.t_response_ms == 600_000 and dealer.t_hand_ms == 600_000
 
 
