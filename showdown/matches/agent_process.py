@@ -182,6 +182,33 @@ def _cap_line(start: bytes) -> bytes:
         f"[showdown: the bot's output past {OUTPUT_CAP >> 20} MiB was not kept]\n".encode())
 
 
+def left_processes(proc: asyncio.subprocess.Process | None) -> bool:
+    """Whether processes ``proc`` started are still running after it ended: its process group (its
+    own session, started with it) has members. A launcher does this: a script that starts the bot in
+    the background and exits 0 while the bot connects."""
+    if proc is None:
+        return False
+    try:
+        os.killpg(proc.pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # members running as another user (a sandbox's): still there
+        return True
+    return True
+
+
+def end_group(proc: asyncio.subprocess.Process | None) -> bool:
+    """Kill what ``proc`` left running in its process group (``left_processes``); whether there was any."""
+    if not left_processes(proc):
+        return False
+    assert proc is not None
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    return True
+
+
 def exit_text(rc: int) -> str:
     """How a process ended, in words."""
     if rc > 0:
@@ -204,6 +231,13 @@ async def reap(agents: Sequence[AgentProcess]) -> None:
         if a.proc.returncode is None and not await wait_exit(a.proc, 2.0):
             send_signal(a.proc, signal.SIGKILL)
             await wait_exit(a.proc)
+    # what a launcher left running (its bot) has the same grace, then the match is over for it too
+    left = [a.proc for a in procs if left_processes(a.proc)]
+    while left and time.monotonic() < deadline:
+        await asyncio.sleep(_EXIT_POLL)
+        left = [proc for proc in left if left_processes(proc)]
+    for proc in left:
+        end_group(proc)
     tasks = [t for a in procs for t in (a.watcher, a.reader) if t is not None]
     if tasks:
         await asyncio.wait(tasks, timeout=2.0)

@@ -33,13 +33,15 @@ from showdown.matches.agent_process import (
     AgentProcess,
     agent_command,
     agent_environment,
+    end_group,
     exit_text,
+    left_processes,
     send_signal,
     wait_exit,
 )
 from showdown.matches.bot_checks import Check, Problem, Transport, checks_for, judge_reply
 from showdown.matches.config import AgentSpec
-from showdown.matches.sandbox import Jail, Limits, limit_hit
+from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS, Jail, Limits, limit_hit
 from showdown.matches.seating import game_argument
 from showdown.protocol.matchstate import MAX_LINE, format_matchstate, parse_version, split_token, view_of
 
@@ -207,8 +209,12 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         await agent.start(agent_environment(game_arg))
         assert agent.proc is not None
         ended: asyncio.Future[Any] = asyncio.ensure_future(wait_exit(agent.proc))
+        deadline = loop.time() + start_s
         await asyncio.wait([got, ended], timeout=start_s, return_when=asyncio.FIRST_COMPLETED)
         ended.cancel()
+        if not got.done() and jail is None and agent.proc.returncode == 0 and left_processes(agent.proc):
+            # a launcher (it exited 0 and left the bot running): its bot has the rest of the time, as in a match
+            await asyncio.wait([got], timeout=max(0.0, deadline - loop.time()))
     except OSError as exc:
         if jail is not None:
             jail.close()
@@ -220,11 +226,14 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         got.cancel()
         if jail is not None:
             jail.close()
-        if agent.proc is not None and agent.proc.returncode is None:
+        if agent.proc is not None and (agent.proc.returncode is None or jail is None and left_processes(agent.proc)):
             await _stop(agent, 0)
-            raise BotGone(f"it did not connect within {start_s:g} s: {agent.last_words()}")
+            launcher = "" if agent.proc.returncode is None else "it exited at once and what it left running"
+            raise BotGone(f"{launcher or 'it'} did not connect within {start_s:g} s: {agent.last_words()}")
+        left = jail is not None and agent.proc is not None and agent.proc.returncode == 0 and end_group(agent.proc)
         rc = await agent.exit_status() if agent.proc is not None else None  # (its last output read)
-        raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}")
+        raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}"
+                      f"{SANDBOX_ENDS_LEFTOVERS if left else ''}")
     reader, writer = got.result()
     sock = writer.get_extra_info("socket")
     if sock is not None:
@@ -237,10 +246,14 @@ async def _stop(agent: AgentProcess, grace: float) -> bool:
     if agent.proc is None:
         return True
     try:
+        deadline = time.monotonic() + grace
         if await wait_exit(agent.proc, grace):
-            return True
+            while left_processes(agent.proc) and time.monotonic() < deadline:  # a launcher's bot: the same grace
+                await asyncio.sleep(0.05)
+            return not end_group(agent.proc)
         send_signal(agent.proc, 9)
         await wait_exit(agent.proc)
+        end_group(agent.proc)
         return False
     finally:
         if agent.reader is not None:

@@ -36,6 +36,7 @@ from showdown.matches.agent_process import (
     agent_command,
     agent_environment,
     exit_text,
+    left_processes,
     reap,
 )
 from showdown.matches.config import MatchConfig
@@ -155,8 +156,14 @@ class MatchRun:
 
         for agent in self.agents:
             seat = agent.seat
-            if self.strangers[seat] and self.server.engine.status(seat) is not SeatStatus.ACTIVE:
+            if self.server.engine.status(seat) is SeatStatus.ACTIVE:
+                continue
+            if self.strangers[seat]:
                 self._cannot_start(f"agent {agent.label} (seat {seat + 1}) never took its seat{self._refusals_text(seat)}")
+                return
+            if agent.proc is not None and agent.proc.returncode == 0:  # a launcher whose bot never came
+                self._cannot_start(f"agent {agent.label} (seat {seat + 1}) exited at once and what it left running never "
+                                   f"took its seat: {agent.last_words()}")
                 return
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
@@ -167,6 +174,10 @@ class MatchRun:
     async def _watch(self, agent: AgentProcess) -> None:
         """Say what became of an agent process that ended on its own."""
         rc = await agent.exit_status()
+        launcher = rc == 0 and not self.over and left_processes(agent.proc)  # it exited 0 and left its bot running
+        jailed = self.jails is not None and self.jails.jails[agent.seat] is not None
+        if launcher and not jailed:
+            return  # the bot it started plays the seat (or never comes: _never_came says so)
         if self.jails is not None and (hit := self.jails.ended(agent.seat, agent.proc, rc, agent.last_words(), agent.killed)):
             line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
             self.limits_hit.append(line)
@@ -175,9 +186,11 @@ class MatchRun:
         if agent.killed or (self.over and rc == 0) or self.config_errors:  # the first seat that could not play is the news
             return
         if not self.server.engine.started and not self.over:
+            from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS  # loaded with the jails
+
             self._cannot_start(
                 f"agent {agent.label} (seat {agent.seat + 1}) {exit_text(rc)} before the match began: {agent.last_words()}"
-                f"{self._refusals_text(agent.seat)}"
+                f"{self._refusals_text(agent.seat)}{SANDBOX_ENDS_LEFTOVERS if launcher else ''}"
             )
             return
         name = self.config.agents[agent.seat].name

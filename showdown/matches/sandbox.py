@@ -318,6 +318,11 @@ def make_jails(specs: Any, sandbox: bool, host: str, commands: list[list[str]]) 
     ]
 
 
+SANDBOX_ENDS_LEFTOVERS = ("; in the sandbox what a program leaves running ends with it: start the bot in the foreground "
+                          "(exec it from a launcher script) or run it unsandboxed")
+"""Said of a launcher (a program that exits 0 and leaves its bot running) that exited in the sandbox."""
+
+
 class MatchJails:
     """The jails of one match's seats (None where a seat is not sandboxed), from start to clean-up:
     what ``MatchRun`` asks of the sandbox."""

@@ -100,3 +100,67 @@ def test_match_ends_though_a_bot_left_a_child_holding_its_output(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Event loop is closed" not in done.stderr, done.stderr
     assert list((tmp_path / "out").glob("*.stderr"))
+
+
+# a launcher: starts the bot in the background after a pause (as a slow runtime would) and exits 0 at once
+LAUNCHER = '#!/bin/sh\n(sleep {pause}; exec "{python}" "{bot}" "$@") > /dev/null 2>&1 &\necho launched\n'
+
+
+def _launcher(tmp_path: Path, pause: float, bot: str) -> Path:
+    (tmp_path / "bot.py").write_text(bot)
+    launcher = tmp_path / "launch.sh"
+    launcher.write_text(LAUNCHER.format(pause=pause, python=sys.executable, bot=tmp_path / "bot.py"))
+    launcher.chmod(0o755)
+    return launcher
+
+
+def _showdown(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "showdown", *args], capture_output=True, text=True, timeout=60, cwd=tmp_path, env=env)
+
+
+def _running(launcher: Path) -> list[str]:
+    return subprocess.run(["pgrep", "-f", str(launcher.parent / "bot.py")], capture_output=True, text=True).stdout.split()
+
+
+# the bot of LEAVES_A_CHILD without its child: it answers its turns until the dealer closes
+PLAIN_BOT = LEAVES_A_CHILD.split("from showdown.games.catalog", 1)[0].split("if os.fork()", 1)[0] + "from showdown.games.catalog" + LEAVES_A_CHILD.split("from showdown.games.catalog", 1)[1]
+
+
+def test_a_launcher_that_exits_0_while_its_bot_starts_is_played_by_match_and_check_bot(tmp_path: Path) -> None:
+    # was: "exited before the match began" whenever the bot took over a second to connect (match), and
+    # "it exited first" always (check-bot), though match played it when its bot connected at once
+    launcher = _launcher(tmp_path, 1.5, f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n" + PLAIN_BOT)
+    done = _showdown(tmp_path, "match", "kuhn", str(launcher), "call", "--hands", "200", "--out", "m", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["hands"] == 200 and not report.get("failures"), report
+    assert "exited" not in done.stderr, done.stderr
+    checked = _showdown(tmp_path, "check-bot", str(launcher), "--game", "kuhn", "--only", "fold-round1", "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert not _running(launcher)  # its bot saw the dealer close and ended, or was ended with the match
+
+
+def test_a_launcher_whose_bot_never_comes_is_told_in_one_line_and_leaves_nothing_running(tmp_path: Path) -> None:
+    launcher = _launcher(tmp_path, 0, "import time\ntime.sleep(60)\n")
+    done = _showdown(tmp_path, "match", "kuhn", str(launcher), "call", "--hands", "20", "--start-timeout", "2000")
+    assert done.returncode == 2
+    assert "exited at once and what it left running never took its seat: launched" in done.stderr, done.stderr
+    assert not _running(launcher)
+    from showdown.matches.check_bot import BotGone, BotProgram, _connect
+    from showdown.matches.config import AgentSpec
+
+    bot = BotProgram(AgentSpec(command=str(launcher)), "launch")
+    with pytest.raises(BotGone, match="it exited at once and what it left running did not connect within 2 s: launched"):
+        asyncio.run(_connect(bot, "kuhn", 0, 2.0))  # check-bot's wait for the bot (15 s there)
+    assert not _running(launcher)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the sandbox is Linux's")
+def test_in_the_sandbox_a_launcher_is_told_at_once_that_its_leftovers_end_with_it(tmp_path: Path) -> None:
+    # a tournament (sandboxed by default) waited out the start limit and then blamed the bot for never coming
+    launcher = _launcher(tmp_path, 1.0, f"import sys\nsys.path.insert(0, {str(ROOT)!r})\n" + PLAIN_BOT)
+    done = _showdown(tmp_path, "match", "kuhn", str(launcher), "call", "--hands", "20", "--sandbox")
+    assert done.returncode == 2
+    assert "exited before the match began: launched" in done.stderr and "in the sandbox what a program leaves running ends with it" in done.stderr, done.stderr
+    assert not _running(launcher)
