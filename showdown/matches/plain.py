@@ -35,6 +35,7 @@ from showdown.matches.agent_process import (
     AgentProcess,
     agent_command,
     agent_environment,
+    end_group,
     exit_text,
     left_processes,
     reap,
@@ -162,6 +163,7 @@ class MatchRun:
                 self._cannot_start(f"agent {agent.label} (seat {seat + 1}) never took its seat{self._refusals_text(seat)}")
                 return
             if agent.proc is not None and agent.proc.returncode == 0:  # a launcher whose bot never came
+                end_group(agent.proc)  # (no grace at the end for what will not play)
                 self._cannot_start(f"agent {agent.label} (seat {seat + 1}) exited at once and what it left running never "
                                    f"took its seat: {agent.last_words()}")
                 return
