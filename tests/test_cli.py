@@ -65,3 +65,11 @@ def test_the_list_of_commands_imports_none_of_their_modules() -> None:
     assert done.stderr.strip() == "[]"
     for name, line in COMMAND_HELP.items():
         assert name in done.stdout and line.split(" (")[0][:40] in " ".join(done.stdout.split())
+
+
+def test_a_matchs_options_are_read_without_the_sandbox_or_asyncio() -> None:
+    """`showdown match --help` (and reading a match file's settings) loads neither the sandbox nor asyncio."""
+    code = ("import sys; from showdown.cli.main import build_parser; build_parser('match'); "
+            "print(sorted(m for m in ('asyncio', 'ssl', 'showdown.matches.sandbox') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"

@@ -38,7 +38,7 @@ from typing import Any
 
 from showdown.errors import ConfigError
 from showdown.evaluation.estimators import ESTIMATORS, Estimator
-from showdown.matches.sandbox import Limits
+from showdown.matches.limits import Limits
 from showdown.matches.settings import (
     DEALER_SETTINGS,
     LIMIT_SETTINGS,

@@ -32,9 +32,10 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from showdown.matches.limits import Limits
 
 __all__ = [
     "Jail", "Limits", "MatchJails", "confine", "is_sandboxed", "limit_hit", "make_jails", "network_namespace", "watch_cpu",
@@ -43,20 +44,6 @@ __all__ = [
 _CLONE_NEWNET = 0x40000000
 _UID_BASE = 1_500_000_000  # far above real accounts; one id per (dealer process, seat)
 _CPU_POLL_S = 0.2
-
-
-@dataclass(frozen=True, slots=True)
-class Limits:
-    """What one sandboxed bot may use (YAML ``limits:`` of an agent; every key optional; checked as
-    ``settings.LIMIT_SETTINGS`` declares)."""
-
-    memory_mb: int = 2048  # address space of each of its processes
-    cpu_s_per_hand: float = 7.0  # CPU seconds between two hands' ends (checked five times a second)
-    cpu_s: int = 3600  # CPU seconds of its main process in the whole match (the kernel's RLIMIT_CPU)
-    processes: int = 64  # processes and threads it may have at once (the kernel's RLIMIT_NPROC)
-    open_files: int = 256  # file descriptors
-    file_mb: int = 1024  # the largest file it may write
-    network: bool = False  # true: keep the machine's network (no namespace of its own)
 
 
 # --------------------------------------------------------------------------- the network
