@@ -114,6 +114,19 @@ def test_bad_budgets_are_refused() -> None:
         run(["kuhn", "-n", "-1"])
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_file_that_cannot_be_written_is_one_line_and_the_checkpoint_is_kept(tmp_path: Path) -> None:
+    """-o /dev/full (a full disk) was an OSError traceback after the run, and the checkpoint, written
+    last, was lost with it."""
+    ck = tmp_path / "run.npz"
+    with pytest.raises(SolverError, match="cannot write strategy file /dev/full: No space left on device"):
+        run(["kuhn", "-n", "10", "--checkpoint", str(ck), "-o", "/dev/full", "-q"])
+    assert ck.exists()
+    with pytest.raises(SolverError, match="cannot write curve file .*c.curve.csv: Is a directory"):
+        (tmp_path / "c.curve.csv").mkdir()
+        run(["kuhn", "-n", "10", "-o", str(tmp_path / "c.json"), "-q"])
+
+
 def _driver(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.Popen(
