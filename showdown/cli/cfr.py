@@ -68,7 +68,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", "-n", type=int, metavar="N", help="stop after N iterations in total")
     parser.add_argument("--seconds", type=argtypes.real_number(0, 1e9, "a number of seconds"), metavar="T", help="stop after T seconds of solving in this run")
     parser.add_argument(
-        "--target-exploitability", type=argtypes.real_number(0, what="an exploitability"), metavar="E", dest="target",
+        "--target-exploitability", type=argtypes.real_number(0, what="an exploitability", above=True), metavar="E", dest="target",
         help="stop once the average strategy is at most E chips per hand exploitable",
     )
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
