@@ -171,6 +171,21 @@ def test_plot_needs_matplotlib_and_says_so(tmp_path: Path, monkeypatch: pytest.M
     assert "\n" not in str(err.value)
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_picture_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    """plot (and analyze --plot) -o /dev/full said the picture's name, exit 0: PIL let the error of
+    writing a full disk pass, and a cut image was left behind a success."""
+    pytest.importorskip("matplotlib")
+    strategy = tmp_path / "k.json"
+    assert run(["kuhn", "-n", "20", "-o", str(strategy), "-q"]) == 0
+    for kind, source in (("strategy", strategy), ("curve", tmp_path / "k.curve.json")):
+        parser = argparse.ArgumentParser()
+        add_plot_arguments(parser)
+        args = parser.parse_args([kind, str(source), "-o", "/dev/full"])
+        with pytest.raises(ShowdownError, match="cannot write /dev/full: No space left on device"):
+            args.handler(args)
+
+
 def test_plot_strategy_and_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
