@@ -79,9 +79,16 @@ def save_figure(fig: Any, path: str | Path, dpi: int) -> Path:
     from showdown.errors import ShowdownError
 
     out = Path(path)
+    kind = out.suffix[1:].lower() or None  # none: matplotlib's default, PNG
+    canvas = getattr(fig, "canvas", None)
+    kinds = canvas.get_supported_filetypes() if canvas is not None else {}
+    if kind is not None and kinds and kind not in kinds:  # (was a ValueError traceback, after the file was emptied)
+        raise ShowdownError(f"cannot write {out}: no picture is written as .{kind}; end the name with "
+                            f"{', '.join('.' + k for k in ('png', 'svg', 'pdf') if k in kinds)} or another of "
+                            f"{', '.join(sorted(kinds))}")
     try:
         with out.open("wb") as fh:
-            fig.savefig(fh, dpi=dpi, format=out.suffix[1:].lower() or None)
+            fig.savefig(fh, dpi=dpi, format=kind)
     except OSError as exc:
         raise ShowdownError(f"cannot write {out}: {exc.strerror or exc}") from None
     return out

@@ -186,6 +186,22 @@ def test_a_picture_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
             args.handler(args)
 
 
+def test_a_picture_name_of_no_picture_format_is_one_line(tmp_path: Path) -> None:
+    """-o chart.txt was matplotlib's ValueError traceback ('Format 'txt' is not supported'), a file
+    of that name emptied first."""
+    pytest.importorskip("matplotlib")
+    strategy = tmp_path / "k.json"
+    assert run(["kuhn", "-n", "20", "-o", str(strategy), "-q"]) == 0
+    target = tmp_path / "chart.txt"
+    target.write_text("kept")
+    parser = argparse.ArgumentParser()
+    add_plot_arguments(parser)
+    args = parser.parse_args(["strategy", str(strategy), "-o", str(target)])
+    with pytest.raises(ShowdownError, match=r"chart.txt: no picture is written as .txt; end the name with .png, .svg, .pdf"):
+        args.handler(args)
+    assert target.read_text() == "kept"
+
+
 def test_plot_strategy_and_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("matplotlib")
     monkeypatch.chdir(tmp_path)
