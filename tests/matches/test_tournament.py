@@ -53,6 +53,8 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn3p\nhands: 10\nagents: [rules, bluff]\n", r"agents: .*needs at least 3 agents"),
         ("game: kuhn\nhands: 10\nestimator: duplicate\nagents: [rules, bluff]\n", r"t.yaml:3: estimator: .*needs 'duplicate: true'"),
         ("game: holdem-limit\nhands: 10\nestimator: aivat\nagents: [rules, call]\n", r"t.yaml:3: estimator: AIVAT needs"),
+        ("game: kuhn3p\nhands: 10\nestimator: chance\nagents: [rules, call, bluff]\n",
+         r"t.yaml:3: estimator: chance corrections handle 2-player games \(kuhn3p has 3\)"),
         ("game: kuhn\nhands: 10\nduplicate: maybe\nagents: [rules, bluff]\n", r"t.yaml:3: duplicate: expected true or false"),
         ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
         ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
