@@ -158,6 +158,12 @@ class MatchRun:
             if self.strangers[seat] and self.server.engine.status(seat) is not SeatStatus.ACTIVE:
                 self._cannot_start(f"agent {agent.label} (seat {seat + 1}) never took its seat{self._refusals_text(seat)}")
                 return
+        limit = self.config.dealer.start_timeout_ms
+        for agent in self.agents:  # (the whole match was played check/fold for it, said only as 'not connected')
+            if self.server.engine.status(agent.seat) is not SeatStatus.ACTIVE:
+                self._fail(agent, f"had not connected {limit:,} ms after the start: the match begins without it and the "
+                                  "dealer plays check/fold for it until it comes (a built-in agent may still be training "
+                                  "or solving: give it more time with the dealer's start_timeout_ms)")
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
         line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
