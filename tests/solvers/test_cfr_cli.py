@@ -109,6 +109,16 @@ def test_resumes_from_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture
         run(["kuhn", "-a", "dcfr", "-n", "10", "--checkpoint", str(ck), "-o", out, "-q"])
 
 
+@pytest.mark.parametrize("game", ["kuhn", "kuhn3p"])
+def test_a_checkpoint_that_is_no_npz_says_so(tmp_path: Path, game: str) -> None:
+    """A strategy .json given as --checkpoint was 'not a CFR checkpoint (This file contains pickled
+    (object) data. If you trust the file you can load it unsafely using the `allow_pickle=` ...)'."""
+    wrong = tmp_path / "s.json"
+    wrong.write_text("{}")
+    with pytest.raises(SolverError, match=r"s.json: not a CFR checkpoint \(it is not a .npz archive\)$"):
+        run([game, "-n", "5", "--checkpoint", str(wrong), "-q"])
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(SolverError, match="--iterations must not be negative"):
         run(["kuhn", "-n", "-1"])
