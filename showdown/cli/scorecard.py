@@ -95,16 +95,22 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
                         lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"),
                         precision_mbb=args.precision, max_deals=args.max_hands)
+    unwritten = None
     if args.output is not None:
         from showdown.view.scorecard_page import scorecard_html
 
-        args.output.write_text(scorecard_html(doc), encoding="utf-8")
+        try:
+            args.output.write_text(scorecard_html(doc), encoding="utf-8")
+        except OSError as exc:  # (was a traceback, and the figures of the whole run were lost with it)
+            unwritten = f"cannot write the page {args.output}: {exc.strerror or exc}; the figures are above"
     if args.json:
         print(json.dumps(doc, indent=2))
-        return 0
-    _print_scorecard(doc, args.game)
-    if args.output is not None:
-        print(f"  page: {args.output}")
+    else:
+        _print_scorecard(doc, args.game)
+        if args.output is not None and unwritten is None:
+            print(f"  page: {args.output}")
+    if unwritten is not None:
+        raise ConfigError(unwritten)
     return 0
 
 

@@ -117,3 +117,15 @@ def test_a_scorecard_of_an_unknown_bot_makes_no_folder(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown agent 'no-such-agent'"):
         run_scorecard("kuhn", AgentSpec(name="no-such-agent"), hands=10, seed=0, folder=tmp_path / "card", jobs=1)
     assert not (tmp_path / "card").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_page_that_cannot_be_written_is_one_line_after_the_figures(tmp_path: Path) -> None:
+    """-o /dev/full was an OSError traceback after the whole run, its figures never printed."""
+    command = [sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn", "--hands", "20", "--jobs", "1",
+               "--opponents", "call", "--no-lbr", "--out", str(tmp_path), "-o", "/dev/full"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "call" in out.stdout and "page:" not in out.stdout
+    assert out.stderr.strip() == ("showdown scorecard: error: cannot write the page /dev/full: No space left on device; "
+                                  "the figures are above")
