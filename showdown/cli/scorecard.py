@@ -79,6 +79,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     from showdown.cli.agent import parse_option
     from showdown.cli.probes import bot_spec, progress_line
     from showdown.games.catalog import get_game
+    from showdown.matches.config import check_out_folder
     from showdown.matches.scorecard import run_scorecard
 
     if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
@@ -92,6 +93,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     opponents = _opponents(args.opponents)
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
     folder = args.out or Path("out") / f"scorecard-{safe}"
+    check_out_folder(Path(folder), "scorecard")  # (a file there was a FileExistsError traceback)
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
                         lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"),
                         precision_mbb=args.precision, max_deals=args.max_hands)
