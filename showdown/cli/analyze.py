@@ -71,6 +71,8 @@ def _known(entries: list[str], game: Any) -> dict[str, Any]:
         name, sep, what = text.partition("=")
         if not sep or not name or not what:
             raise ConfigError(f"--known {text!r}: write it as NAME=AGENT, like --known Alice=equilibrium")
+        if name in out:  # (the last one was taken silently)
+            raise ConfigError(f"--known {text}: {name!r} is given twice; give each player's strategy once")
         if Path(what).is_file():
             out[name] = load_strategy(what, game)
             continue
