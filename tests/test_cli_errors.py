@@ -43,6 +43,8 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["plan", "--difference", "1e-300", "--agents", "rules", "call", "--game", "kuhn"], "too small to tell from zero"),
         (["solve", "cfr", "kuhn", "--seconds", "nan"], "--seconds: expected a number of seconds at least 0"),
         (["solve", "cfr", "kuhn", "--target-exploitability", "nan"], "--target-exploitability: expected an exploitability"),
+        # a target of 0 is never reached (CFR's average strategy only tends to it): the run went on for ever
+        (["solve", "cfr", "kuhn", "--target-exploitability", "0"], "--target-exploitability: expected an exploitability above 0"),
         (["play", "kuhn", "rules", "--t-response", "inf"], "--t-response: expected a number of seconds"),
         # check-bot: an empty or unreadable command was a traceback; a program that cannot start was every check failed
         (["check-bot", "--command", "", "--game", "kuhn"], "--command: the command is empty"),

@@ -70,6 +70,8 @@ def _known(entries: list[str], game: Any) -> dict[str, Any]:
         name, sep, what = text.partition("=")
         if not sep or not name or not what:
             raise ConfigError(f"--known {text!r}: write it as NAME=AGENT, like --known Alice=equilibrium")
+        if name in out:  # (the last one was taken silently)
+            raise ConfigError(f"--known {text}: {name!r} is given twice; give each player's strategy once")
         if Path(what).is_file():
             out[name] = load_strategy(what, game)
             continue
@@ -104,7 +106,7 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         _set_known(encoder.aivat, args.known, logs.game, logs.table, notes)
         chosen, reason = "aivat", ("as requested" if estimator == "aivat" else "strategies given with --known")
     else:
-        chosen, reason = _without_aivat(args, logs.table, notes)
+        chosen, reason = _without_aivat(args, logs.table, notes, logs.game)
     g = logs.game
     analysis = analyze(logs.table, estimator=chosen, big_blind=g.big_blind if g is not None else 1,
                        show_mbb=bool(g is not None and len(set(g.blind)) > 1), aivat=encoder.aivat, pair=args.duplicate)
@@ -135,19 +137,23 @@ class _AivatEncoder:
         return self.aivat
 
 
-def _without_aivat(args: argparse.Namespace, table: Any, notes: list[str]) -> tuple[str, str]:
-    """The estimator when AIVAT is not used, and why (for the estimator line)."""
+def _without_aivat(args: argparse.Namespace, table: Any, notes: list[str], game: Any) -> tuple[str, str]:
+    """The estimator when AIVAT is not used, and why (for the estimator line): with --known given,
+    why AIVAT does not apply (the line said to give --known, which had been given)."""
+    from showdown.evaluation.aivat import supports
+
     estimator = args.estimator
     if estimator is None and args.known:
-        notes.append("AIVAT is not possible for this game: plain estimate")
+        why = supports(game) if game is not None else "the logs' game is not known"
+        unknown = f"--known is not used: {why}"
+        hint = ""
+    else:
+        unknown, hint = "a log does not say which strategies played", "; give --known NAME=AGENT to use AIVAT"
     if estimator is None and table.chance is not None:
-        return "chance", ("a log does not say which strategies played, so the cards' luck is taken out by all-in equity "
-                          "(chance-only corrections, unbiased whatever the strategies); give --known NAME=AGENT to use AIVAT")
+        return "chance", (f"{unknown}, so the cards' luck is taken out by all-in equity "
+                          f"(chance-only corrections, unbiased whatever the strategies){hint}")
     chosen = estimator if estimator in ("plain", "duplicate", "chance") else ("duplicate" if args.duplicate else "plain")
-    reason = "as requested" if estimator else (
-        "a log does not say which strategies played; give --known NAME=AGENT to use AIVAT, "
-        "as showdown match does for built-in agents"
-    )
+    reason = "as requested" if estimator else f"{unknown}{hint}{', as showdown match does for built-in agents' if hint else ''}"
     return chosen, reason
 
 

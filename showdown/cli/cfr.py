@@ -22,6 +22,7 @@ import json
 import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -67,7 +68,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--iterations", "-n", type=int, metavar="N", help="stop after N iterations in total")
     parser.add_argument("--seconds", type=argtypes.real_number(0, 1e9, "a number of seconds"), metavar="T", help="stop after T seconds of solving in this run")
     parser.add_argument(
-        "--target-exploitability", type=argtypes.real_number(0, what="an exploitability"), metavar="E", dest="target",
+        "--target-exploitability", type=argtypes.real_number(0, what="an exploitability", above=True), metavar="E", dest="target",
         help="stop once the average strategy is at most E chips per hand exploitable",
     )
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
@@ -109,6 +110,14 @@ def output_paths(strategy: Path) -> tuple[Path, Path]:
             name = name[: -len(suffix)]
             break
     return strategy.with_name(name + ".curve.csv"), strategy.with_name(name + ".curve.json")
+
+
+def _written(what: str, path: Path, write: Callable[[], object]) -> None:
+    """Run ``write``; a failure (a full disk, /dev/full, no permission) is one line naming the file."""
+    try:
+        write()
+    except OSError as exc:
+        raise SolverError(f"cannot write {what} {exc.filename or path}: {exc.strerror or exc}") from None
 
 
 def write_curve(
@@ -239,7 +248,8 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
     def save_checkpoint() -> None:
         if checkpoint is not None:
-            solver.save(checkpoint, {"curve": [[q.iteration, q.seconds, q.exploitability] for q in curve]})
+            _written("checkpoint", checkpoint,
+                     lambda: solver.save(checkpoint, {"curve": [[q.iteration, q.seconds, q.exploitability] for q in curve]}))
             last_save[0] = time.perf_counter()
 
     def on_check(point: CurvePoint, s: Solver) -> None:
@@ -276,9 +286,9 @@ def cfr_handler(args: argparse.Namespace) -> int:
     last = curve[-1]
     progress.update(last.iteration, last.seconds, last.exploitability, final=True)
 
-    save_strategy(result.strategy, output)
-    write_curve(curve, csv_path, json_path, label, args.algorithm, measure)
-    save_checkpoint()
+    save_checkpoint()  # first: the run can be resumed even when another file cannot be written
+    _written("strategy file", output, lambda: save_strategy(result.strategy, output))
+    _written("curve file", csv_path, lambda: write_curve(curve, csv_path, json_path, label, args.algorithm, measure))
     interrupted = result.stopped_by == "interrupted"
     summary = {
         "game": label,

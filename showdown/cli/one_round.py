@@ -200,9 +200,11 @@ def plot_bet_sizes(solution: OneRoundSolution, path: Path) -> None:
         f"Alice's bet sizes, blinds {game.sb:g}/{game.bb:g}: value {solution.value:.5f}, "
         f"limp {solution.limp:.1%}, fold {solution.fold:.1%}"
     )
+    from showdown.cli.plots import save_figure
+
     try:
-        figure.savefig(path, dpi=120)
-    except (OSError, ValueError) as exc:
+        save_figure(figure, path, 120)
+    except ValueError as exc:
         raise PlotError(f"cannot write the plot {path}: {exc}") from None
 
 

@@ -72,6 +72,28 @@ def new_figure(width: float, height: float) -> Any:
 # ---------------------------------------------------------------------- strategies
 
 
+def save_figure(fig: Any, path: str | Path, dpi: int) -> Path:
+    """Write ``fig`` to ``path`` (the format from its suffix) through a file of our own: a write that
+    fails (a full disk, /dev/full) is one line, where PIL, writing a file it opened itself, let the
+    error pass and left a cut image behind a success."""
+    from showdown.errors import ShowdownError
+
+    out = Path(path)
+    kind = out.suffix[1:].lower() or None  # none: matplotlib's default, PNG
+    canvas = getattr(fig, "canvas", None)
+    kinds = canvas.get_supported_filetypes() if canvas is not None else {}
+    if kind is not None and kinds and kind not in kinds:  # (was a ValueError traceback, after the file was emptied)
+        raise ShowdownError(f"cannot write {out}: no picture is written as .{kind}; end the name with "
+                            f"{', '.join('.' + k for k in ('png', 'svg', 'pdf') if k in kinds)} or another of "
+                            f"{', '.join(sorted(kinds))}")
+    try:
+        with out.open("wb") as fh:
+            fig.savefig(fh, dpi=dpi, format=kind)
+    except OSError as exc:
+        raise ShowdownError(f"cannot write {out}: {exc.strerror or exc}") from None
+    return out
+
+
 def plot_strategy(strategy: Any, path: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
     """Draw ``strategy`` (a ``showdown.solvers.strategy.Strategy``) to an image file (format from the suffix)."""
     require_matplotlib()
@@ -94,9 +116,7 @@ def plot_strategy(strategy: Any, path: str | Path, *, title: str | None = None, 
         fig = _kuhn_figure(tree, arrays, title or f"{name}: probability of passing (blue) and betting (red) per card")
     else:
         fig = _panel_figure(tree, arrays, title or f"{name}: action probabilities per betting sequence")
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save_figure(fig, path, dpi)
 
 
 def _rank_groups(tree: Any, d: int) -> tuple[list[str], list[np.ndarray]]:
@@ -286,9 +306,7 @@ def plot_curves(paths: Sequence[str | Path], out: str | Path, *, title: str | No
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize="small")
     fig.suptitle(title or f"{what} of the average strategy")
-    o = Path(out)
-    fig.savefig(o, dpi=dpi)
-    return o
+    return save_figure(fig, out, dpi)
 
 
 __all__ = [
@@ -299,6 +317,7 @@ __all__ = [
     "plot_strategy",
     "read_curve",
     "require_matplotlib",
+    "save_figure",
 ]
 
 
@@ -335,6 +354,4 @@ def plot_cumulative(table: Any, path: str | Path, *, title: str | None = None, d
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small", loc="upper left")
     ax.set_title(title or "cumulative winnings with 95% band")
-    out = Path(path)
-    fig.savefig(out, dpi=dpi)
-    return out
+    return save_figure(fig, path, dpi)

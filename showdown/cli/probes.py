@@ -47,6 +47,7 @@ def probes_handler(args: argparse.Namespace) -> int:
     from showdown.agents.probes import PROBES
     from showdown.cli.agent import parse_option
     from showdown.games.catalog import get_game
+    from showdown.matches.config import check_out_folder
     from showdown.matches.probing import best_of, play_opponents
 
     if args.agent is None or args.game is None:
@@ -61,6 +62,7 @@ def probes_handler(args: argparse.Namespace) -> int:
     options = dict(parse_option(o) for o in args.option or [])
     bot = bot_spec(args.agent, options)
     folder = Path(args.out) if args.out else Path("out") / "probes"
+    check_out_folder(folder, "probes")  # (a file there was a FileExistsError traceback)
     started = time.perf_counter()
     results = play_opponents(args.game, bot, PROBES, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
                              progress=progress_line("probes"))

@@ -79,6 +79,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     from showdown.cli.agent import parse_option
     from showdown.cli.probes import bot_spec, progress_line
     from showdown.games.catalog import get_game
+    from showdown.matches.config import check_out_folder
     from showdown.matches.scorecard import run_scorecard
 
     if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
@@ -92,19 +93,26 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     opponents = _opponents(args.opponents)
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
     folder = args.out or Path("out") / f"scorecard-{safe}"
+    check_out_folder(Path(folder), "scorecard")  # (a file there was a FileExistsError traceback)
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
                         lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"),
                         precision_mbb=args.precision, max_deals=args.max_hands)
+    unwritten = None
     if args.output is not None:
         from showdown.view.scorecard_page import scorecard_html
 
-        args.output.write_text(scorecard_html(doc), encoding="utf-8")
+        try:
+            args.output.write_text(scorecard_html(doc), encoding="utf-8")
+        except OSError as exc:  # (was a traceback, and the figures of the whole run were lost with it)
+            unwritten = f"cannot write the page {args.output}: {exc.strerror or exc}; the figures are above"
     if args.json:
         print(json.dumps(doc, indent=2))
-        return 0
-    _print_scorecard(doc, args.game)
-    if args.output is not None:
-        print(f"  page: {args.output}")
+    else:
+        _print_scorecard(doc, args.game)
+        if args.output is not None and unwritten is None:
+            print(f"  page: {args.output}")
+    if unwritten is not None:
+        raise ConfigError(unwritten)
     return 0
 
 

@@ -131,7 +131,10 @@ def report_handler(args: argparse.Namespace) -> int:
     if not out.parent.exists():
         raise ConfigError(f"cannot write {out}: folder {out.parent} does not exist")
     html, counts = build_report([Path(p) for p in args.paths], hands=args.hands)
-    out.write_text(html, encoding="utf-8")
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as exc:  # (a full disk, /dev/full: was a traceback)
+        raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report: {out} ({counts['matches']} match(es), {counts['tournaments']} tournament(s), {len(html) / 1024:.0f} KiB)")
     return 0
 

@@ -66,6 +66,11 @@ __all__ = [
 FIT_ALARM = 1e-3
 """A known seat whose action counts fit its strategy with a chi-square p-value below this is dropped."""
 
+MODEL_LP_INFOSETS = 10_000
+"""The model is the game's equilibrium only up to this many information sets (Leduc has 936): the
+sequence-form LP takes about 10 s there and hours past it (a limit .game with no maxRaises line,
+255 raises a round, has 480,000); beyond, the model is uniform play (still unbiased)."""
+
 REPLACING_EVENTS = NOT_ITS_OWN_ACTION
 """Dealer events (``HandRecord.events`` kinds) after which the seat's action was not its own choice."""
 
@@ -313,6 +318,8 @@ class AivatEstimator:
     def _model_profile(self) -> Profile:
         if self._model_arrays is None:
             model = self._model
+            if model is None and len(self.tree.infoset_keys()) > MODEL_LP_INFOSETS:
+                model = uniform_strategy(self.game)  # (the LP ran for hours after the match's last hand)
             if model is None:
                 try:
                     from showdown.agents.equilibrium import equilibrium_strategy

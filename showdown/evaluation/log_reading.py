@@ -163,10 +163,11 @@ def read_logs(
             corrector = ChanceCorrector(game, sample_boards=sample_boards)
     collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
+    repeats = _Repeats()
     for k, path in enumerate(files):
         half = k if halves else 0
         players = game.num_players if game is not None else None
-        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players)
+        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players, repeats=repeats)
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
@@ -237,11 +238,62 @@ def _check_seats(where: str, hand: int, names: Sequence[str], players: int | Non
                             "so no agent's win rate can be given; give each seat its own name when the match is played")
 
 
+class _Repeats:
+    """The first hands of each match read (a file, or a part of one where the hand numbers start
+    again): a match whose first hands are another's, cards, betting, seats and values alike, is the
+    same match read twice (a log joined with itself, or a copy given beside it), and its hands would
+    count twice. At most ``PREFIX`` hands of ``KEPT`` matches are kept, so memory stays flat; fewer
+    than ``LEAST`` hands alike tell nothing (Kuhn has six deals)."""
+
+    PREFIX = 32
+    LEAST = 4
+    KEPT = 4096
+
+    def __init__(self) -> None:
+        self.done: dict[tuple[Any, ...], list[tuple[str, list[tuple[Any, ...]]]]] = {}
+        self.kept = 0
+        self.current: tuple[str, list[tuple[Any, ...]]] | None = None
+        self.last = -1
+
+    def add(self, where: str, record: HandRecord | LoggedHand, first_of_file: bool) -> None:
+        if first_of_file or record.hand <= self.last:
+            self.close()
+            self.current = (where, [])
+        self.last = record.hand
+        if self.current is None:
+            return
+        names = record.players if isinstance(record, HandRecord) else record.names
+        betting = record.betting if isinstance(record, HandRecord) else record.betting_text
+        self.current[1].append((record.hand, record.hole, record.board, betting, record.values, names))
+        if len(self.current[1]) == self.PREFIX:
+            self.close()
+
+    def close(self) -> None:
+        """Compare the match being read with those before it, then keep its first hands."""
+        if self.current is None:
+            return
+        where, keys = self.current
+        self.current = None
+        if len(keys) < self.LEAST:
+            return
+        alike = self.done.setdefault(tuple(keys[: self.LEAST]), [])
+        for before, earlier in alike:
+            n = min(len(keys), len(earlier))
+            if keys[:n] == earlier[:n]:
+                raise ShowdownError(f"{where}: hands {keys[0][0]} to {keys[n - 1][0]} are those at {before} again: the same "
+                                    "match read twice (a log joined with itself, or a copy given beside it); give each match once")
+        if self.kept < self.KEPT:
+            alike.append((where, keys))
+            self.kept += 1
+
+
 def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
-                   players: int | None = None) -> Score | None:
+                   players: int | None = None, repeats: _Repeats | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
     streamed); the match's total if the file has one (its SCORE line or summary record). ``players``:
-    the game's, which every hand must have."""
+    the game's, which every hand must have; ``repeats``: the first hands of the matches read before."""
+    repeats = _Repeats() if repeats is None else repeats
+    first = True
     score: Score | None = None
     game: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
@@ -256,6 +308,8 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
         names = record.players if isinstance(record, HandRecord) else record.names if isinstance(record, LoggedHand) else None
         if names is not None:
             _check_seats(f"{path}:{number}", record.hand, names, players)  # type: ignore[union-attr]
+            repeats.add(f"{path}:{number}", record, first)  # type: ignore[arg-type]
+            first = False
         try:
             if isinstance(record, HandRecord):
                 collector.add_record(record, half)
@@ -267,4 +321,5 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
                 score = record.score or score
         except ShowdownError as exc:
             raise ShowdownError(f"{path}:{number}: {exc}") from None
+    repeats.close()
     return score

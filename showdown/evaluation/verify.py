@@ -235,8 +235,10 @@ class _Audit:
         if n < expected:
             self.report.problems.append(f"hand {n} appears again (or out of order) after hand {expected - 1}")
         else:
-            missing = f"{expected}" if n == expected + 1 else f"{expected} to {n - 1}"
-            self.report.problems.append(f"hands {missing} are missing: the log jumps from hand {expected - 1} to {n}")
+            missing = f"hand {expected} is" if n == expected + 1 else f"hands {expected} to {n - 1} are"
+            # (a log cut at its start said 'the log jumps from hand -1 to 5')
+            jump = f"the log starts at hand {n}" if expected == 0 else f"the log jumps from hand {expected - 1} to {n}"
+            self.report.problems.append(f"{missing} missing: {jump}")
 
     def seating(self, hand: int, names: tuple[str, ...], names_text: str) -> None:
         """Follow both seatings the names may keep: rotating (seat s at position (s - h) mod N) and

@@ -18,6 +18,7 @@ MAX_PLAYERS = 10
 MAX_ROUNDS = 4
 MAX_BOARD_CARDS = 7
 MAX_HOLE_CARDS = 3
+MAX_HAND_CARDS = 7  # hole and board cards a showdown ranks (games.hand_value); the reference ranks up to 10
 MAX_SUITS = 4
 MAX_RANKS = 13
 MAX_NUM_ACTIONS = 64
@@ -153,6 +154,9 @@ def _deck_problem(g: GameDef, allow_large_deck: bool) -> str | None:
         return f"numHoleCards = {g.num_hole_cards}: must be 1 to {MAX_HOLE_CARDS}"
     if any(b < 0 for b in g.num_board_cards) or sum(g.num_board_cards) > MAX_BOARD_CARDS:
         return f"numBoardCards must be non-negative and add up to at most {MAX_BOARD_CARDS}"
+    if g.num_hole_cards + sum(g.num_board_cards) > MAX_HAND_CARDS:
+        return (f"numHoleCards + numBoardCards = {g.num_hole_cards + sum(g.num_board_cards)} cards a hand: "
+                f"at most {MAX_HAND_CARDS} (hole and board cards together) are ranked at a showdown; deal fewer")
     needed = g.num_players * g.num_hole_cards + sum(g.num_board_cards)
     if needed > g.deck_size:
         return f"the deck has {g.deck_size} cards but a hand deals {needed}"

@@ -149,8 +149,9 @@ class MatchRun:
 
     def _never_came(self) -> None:
         """The start time limit is about to pass: an agent that never took its seat while its port
-        refused connections was most likely refused itself (no token): stop, saying so, rather than
-        play the whole match check/fold for it."""
+        refused connections was most likely refused itself (no token), and a launcher whose bot never
+        came will not play: stop, saying so, rather than play the whole match check/fold for it; any
+        other seat not taken yet is said in one line, and the match begins without it."""
         if self.server.engine.started or self.over or self.config_errors:
             return
         from showdown.server.dealer import SeatStatus
@@ -167,6 +168,12 @@ class MatchRun:
                 self._cannot_start(f"agent {agent.label} (seat {seat + 1}) exited at once and what it left running never "
                                    f"took its seat: {agent.last_words()}")
                 return
+        limit = self.config.dealer.start_timeout_ms
+        for agent in self.agents:  # (the whole match was played check/fold for it, said only as 'not connected')
+            if self.server.engine.status(agent.seat) is not SeatStatus.ACTIVE:
+                self._fail(agent, f"had not connected {limit:,} ms after the start: the match begins without it and the "
+                                  "dealer plays check/fold for it until it comes (a built-in agent may still be training "
+                                  "or solving: give it more time with the dealer's start_timeout_ms)")
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
         line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"

@@ -214,6 +214,29 @@ def _outcome(match: PlannedMatch, results: Sequence[ChildResult], cfg: Tournamen
     )
 
 
+def _played_by_dealer(match: PlannedMatch, results: Sequence[ChildResult], share: float) -> list[str]:
+    """One note per agent the dealer played for in more than ``share`` of a finished match's hands (it
+    crashed, hung or left mid-match): its figures there are the dealer's check/fold, not its own."""
+    hands = sum(r.hands for r in results)
+    from showdown.protocol.events import chosen_why
+
+    played: dict[str, int] = {}
+    counts: dict[str, dict[str, int]] = {}
+    for r in results:
+        for name, n in r.replaced_hands.items():
+            played[name] = played.get(name, 0) + n
+            for kind, k in r.replacements.get(name, {}).items():
+                counts.setdefault(name, {})[kind] = counts.get(name, {}).get(kind, 0) + k
+    failures = [f for r in results for f in r.failures]
+    notes = []
+    for name, n in played.items():
+        if n and n > share * hands:
+            why = next((f for f in failures if f.startswith(f"agent {name} (")), None) or chosen_why(counts.get(name, {}))
+            notes.append(f"{match.id}: {name} was played by the dealer in {n:,} of {hands:,} hands ({why}): "
+                         "the dealer's check/fold is in its figures for this match")
+    return notes
+
+
 def run_tournament(
     cfg: TournamentConfig,
     *,
@@ -371,6 +394,8 @@ class _TournamentRun:
                 outcomes.append(self.outcomes[m.id].result())
             elif all(r is not None for r in results):
                 outcomes.append(_outcome(m, results, cfg, game))  # type: ignore[arg-type]
+            if all(r is not None for r in results):
+                notes += _played_by_dealer(m, results, m.halves[0].max_replaced)  # type: ignore[arg-type]
         if self.analyst is not None:
             self.analyst.shutdown()
         complete = len(outcomes) == len(matches)

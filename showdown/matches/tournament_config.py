@@ -140,6 +140,12 @@ def _check_estimator(estimator: str, duplicate: bool, game: Any, where: str) -> 
         why = supports(game)
         if why is not None:
             raise ConfigError(f"{where}: {why}")
+    if estimator == "chance":  # (was said as the flag '--estimator chance', without the file and line)
+        from showdown.evaluation.chance import supports as chance_supports
+
+        chance_why = chance_supports(game)
+        if chance_why is not None:
+            raise ConfigError(f"{where}: {chance_why}")
 
 
 def _tournament_labels(specs: Sequence[AgentSpec], game: Any, at: Where) -> list[str]:

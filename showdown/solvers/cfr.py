@@ -51,7 +51,7 @@ from showdown.solvers.cfr_rules import (
     checkpoint_meta,
     kernel_rule,
 )
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import read_error_text, read_errors
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
@@ -333,7 +333,7 @@ class CFRSolver:
                 meta = json.loads(str(data["meta"]))
                 stored = {k: data[k] for k in ("regrets0", "regrets1", "average0", "average1")}
         except read_errors() as exc:
-            raise SolverError(f"{p}: not a CFR checkpoint ({exc})") from None
+            raise SolverError(f"{p}: not a CFR checkpoint ({read_error_text(exc)})") from None
         if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT:
             raise SolverError(f"{p}: not a CFR checkpoint")
         if meta.get("version") != CHECKPOINT_VERSION:
@@ -523,7 +523,7 @@ def load_solver(path: str | Path, game: GameDef | None = None) -> tuple[Solver, 
         with np.load(Path(path), allow_pickle=False) as data:
             fmt = json.loads(str(data["meta"])).get("format") if "meta" in data else None
     except read_errors() + (AttributeError,) as exc:
-        raise SolverError(f"{path}: not a CFR checkpoint ({exc})") from None
+        raise SolverError(f"{path}: not a CFR checkpoint ({read_error_text(exc)})") from None
     if fmt == MULTI_FORMAT:
         return MultiCFRSolver.load(path, game)
     return CFRSolver.load(path, game)

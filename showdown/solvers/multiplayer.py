@@ -43,7 +43,7 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import read_error_text, read_errors
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
 from showdown.solvers.strategy import Strategy, ntree_strategy
 
@@ -380,7 +380,7 @@ class MultiCFRSolver:
                 meta = json.loads(str(data["meta"]))
                 regrets, average = data["regrets"], data["average"]
         except read_errors() as exc:
-            raise SolverError(f"{p}: not a CFR checkpoint ({exc})") from None
+            raise SolverError(f"{p}: not a CFR checkpoint ({read_error_text(exc)})") from None
         if not isinstance(meta, dict) or meta.get("format") != CHECKPOINT_FORMAT or meta.get("version") != CHECKPOINT_VERSION:
             raise SolverError(f"{p}: not a multiplayer CFR checkpoint of version {CHECKPOINT_VERSION}")
         text = str(meta.get("gamedef", ""))

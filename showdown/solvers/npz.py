@@ -17,4 +17,12 @@ def read_errors() -> tuple[type[BaseException], ...]:
     return (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile, zlib.error)
 
 
-__all__ = ["read_errors"]
+def read_error_text(exc: BaseException) -> str:
+    """What was wrong with a file ``numpy.load`` refused, in words: a file that is no ``.npz`` at all
+    (a JSON file, a device, junk) made numpy speak of 'pickled (object) data' and ``allow_pickle``."""
+    if isinstance(exc, ValueError) and "pickled" in str(exc):
+        return "it is not a .npz archive"
+    return str(exc)
+
+
+__all__ = ["read_error_text", "read_errors"]

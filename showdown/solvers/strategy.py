@@ -36,7 +36,7 @@ from showdown.errors import GameDefError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 from showdown.games.infoset import card_key_text, cards_key_text, infoset_key, state_infoset_key
 from showdown.games.state import Action, parse_action
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import read_error_text, read_errors
 
 if TYPE_CHECKING:
     from showdown.solvers.ntree import NTree
@@ -403,7 +403,7 @@ def _read_npz(p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
             actions = data["actions"].tolist()
             probs = data["probs"].astype(np.float64).tolist()
     except read_errors() as exc:
-        raise StrategyError(f"{p}: not a strategy .npz file ({exc})") from None
+        raise StrategyError(f"{p}: not a strategy .npz file ({read_error_text(exc)})") from None
     if not isinstance(meta, dict) or len(offsets) != len(keys) + 1 or offsets[-1] != len(actions) or len(probs) != len(actions):
         raise StrategyError(f"{p}: inconsistent array lengths in the strategy .npz file")
     table = {k: dict(zip(actions[offsets[i] : offsets[i + 1]], probs[offsets[i] : offsets[i + 1]])) for i, k in enumerate(keys)}

@@ -52,3 +52,13 @@ def test_a_second_view_on_a_port_in_use_says_so_and_how_to_choose_another(tmp_pa
     # was: "... error while attempting to bind on address ('127.0.0.1', PORT): address already in use"
     assert done.stderr == (f"showdown view: error: cannot listen on 127.0.0.1:{port}: the port is in use (another view or "
                            "program): give another --port, or --port 0 for a free one\n")
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_report_that_cannot_be_written_is_one_line() -> None:
+    """report -o /dev/full (a full disk) was an OSError traceback."""
+    log = ROOT / "tests" / "data" / "kuhn.limit.2p.1000h.seed0.log"
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(log), "-o", "/dev/full", "--hands", "10"],
+                          capture_output=True, text=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 2
+    assert done.stderr == "showdown report: error: cannot write /dev/full: No space left on device\n"

@@ -214,3 +214,17 @@ def test_hands_that_are_not_deals_of_the_game_are_refused() -> None:
         est.encode((ks, qs), ((),), "c")
     with pytest.raises(AivatError, match="not a deal"):
         est.encode((ks, ks), ((),), "cc")  # the same card twice
+
+
+def test_the_model_of_a_game_too_large_for_the_lp_is_uniform_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A limit .game with no maxRaises line (255 raises a round) made the estimator solve the
+    game's sequence-form LP for its model after the match's last hand: hours, with no line."""
+    import showdown.agents.equilibrium as equilibrium
+    import showdown.evaluation.aivat as aivat
+
+    game = get_game("leduc")
+    monkeypatch.setattr(aivat, "MODEL_LP_INFOSETS", len(build_tree(game).infoset_keys()) - 1)
+    monkeypatch.setattr(equilibrium, "equilibrium_strategy", lambda g: pytest.fail("the LP was solved"))
+    model = AivatEstimator(game, [None, None])._model_profile()
+    uniform = AivatEstimator(game, [None, None], model=uniform_strategy(game))._model_profile()
+    assert all(np.array_equal(a, b) for a, b in zip(model, uniform))

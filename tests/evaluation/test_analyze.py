@@ -157,6 +157,25 @@ def test_cli_known_strategy_gives_aivat(capsys: pytest.CaptureFixture[str]) -> N
     assert doc["estimator"] == "aivat" and doc["known_strategies"] in (["Alice"], [])
 
 
+def test_a_player_given_twice_with_known_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """--known Alice=random --known Alice=call took the last silently (then dropped it: 'Alice played
+    an action its strategy never plays'), exit 0."""
+    assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--known", "Alice=random", "--known", "Alice=call"]) == 2
+    assert capsys.readouterr().err == ("showdown analyze: error: --known Alice=call: 'Alice' is given twice; "
+                                       "give each player's strategy once\n")
+
+
+def test_known_strategies_in_a_game_aivat_cannot_hold_say_why_on_the_estimator_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """With --known given, the line said 'a log does not say which strategies played; give --known
+    NAME=AGENT to use AIVAT' (and a note at the end that AIVAT was not possible)."""
+    log = DATA / "holdem.limit.2p.reverse_blinds.1000h.seed0.log"
+    names = read_logs([log]).table.names
+    assert main(["analyze", str(log), "--known", f"{names[0]}=call"]) == 0
+    line = capsys.readouterr().out.splitlines()[1]
+    assert line.startswith("estimator: plain (--known is not used: AIVAT needs a game the exact solvers hold: ")
+    assert "give --known" not in line
+
+
 def test_cli_errors_are_one_line() -> None:
     run = run_cli("/nonexistent.log")
     assert run.returncode == 2 and "no such log file" in run.stderr and len(run.stderr.strip().splitlines()) == 1

@@ -96,3 +96,14 @@ def test_a_path_of_the_wrong_kind_is_said_by_verify_log() -> None:
 
     with pytest.raises(ShowdownError, match=r"^verify_log: expected a log file's path, got int 5$"):  # was os.fspath's TypeError
         verify_log(5)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("drop", "says"), [(5, "hands 0 to 4 are missing: the log starts at hand 5"),
+                                             (1, "hand 0 is missing: the log starts at hand 1")])
+def test_a_log_cut_at_its_start_says_where_it_starts(tmp_path, drop: int, says: str) -> None:
+    """It said 'hands 0 to 4 are missing: the log jumps from hand -1 to 5' (and 'hands 0 are missing')."""
+    lines = (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True)
+    states = [i for i, line in enumerate(lines) if line.startswith("STATE:")]
+    path = tmp_path / "cut.log"
+    path.write_text("".join(line for i, line in enumerate(lines) if i not in states[:drop]))
+    assert verify_log(path, partial=True).problems[0] == says

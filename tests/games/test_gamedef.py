@@ -98,6 +98,10 @@ def test_first_player_defaults_to_one() -> None:
         # a stack beyond 32 bits: the reference cannot read it, and the random agent crashed drawing a size
         (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 99999999999 20"),
          r"file.game:6: stack 99999999999: numbers in a .game file are at most 2,147,483,647"),
+        # 3 hole cards and 7 on the board: the first showdown was an IndexError traceback from the evaluator
+        (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 3").replace("numRanks = 3", "numRanks = 13")
+         .replace("numSuits = 1", "numSuits = 4").replace("numBoardCards = 0", "numBoardCards = 7"),
+         r"file.game: numHoleCards \+ numBoardCards = 10 cards a hand: at most 7"),
     ],
 )
 def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
@@ -143,7 +147,7 @@ def gamedefs(draw) -> GameDef:
     ranks = draw(st.integers(1, 13))
     hole = draw(st.integers(1, 3))
     board = tuple(draw(st.integers(0, 3)) for _ in range(rounds))
-    if players * hole + sum(board) > suits * ranks or sum(board) > 7:
+    if players * hole + sum(board) > suits * ranks or hole + sum(board) > 7:
         suits, ranks, hole, board = 4, 13, 1, (0,) * rounds
     blind = tuple(draw(st.integers(0, 50)) for _ in range(players))
     stack = tuple(draw(st.integers(100, 10**6)) for _ in range(players)) if nolimit or draw(st.booleans()) else (2**31 - 1,) * players

@@ -117,3 +117,27 @@ def test_a_scorecard_of_an_unknown_bot_makes_no_folder(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown agent 'no-such-agent'"):
         run_scorecard("kuhn", AgentSpec(name="no-such-agent"), hands=10, seed=0, folder=tmp_path / "card", jobs=1)
     assert not (tmp_path / "card").exists()
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_page_that_cannot_be_written_is_one_line_after_the_figures(tmp_path: Path) -> None:
+    """-o /dev/full was an OSError traceback after the whole run, its figures never printed."""
+    command = [sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "kuhn", "--hands", "20", "--jobs", "1",
+               "--opponents", "call", "--no-lbr", "--out", str(tmp_path), "-o", "/dev/full"]
+    out = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "call" in out.stdout and "page:" not in out.stdout
+    assert out.stderr.strip() == ("showdown scorecard: error: cannot write the page /dev/full: No space left on device; "
+                                  "the figures are above")
+
+
+@pytest.mark.parametrize(("command", "where"), [(["scorecard", "rules"], "scorecard"),
+                                                (["exploit", "--probes", "--agent", "rules"], "probes")])
+def test_an_out_folder_that_is_a_file_is_one_line(tmp_path: Path, command: list[str], where: str) -> None:
+    """--out naming a file (or a folder under one) was a FileExistsError / NotADirectoryError traceback."""
+    (tmp_path / "afile").write_text("")
+    for out, says in ((tmp_path / "afile", "is a file"), (tmp_path / "afile" / "sub", f"cannot be created: {tmp_path / 'afile'} is a file")):
+        done = subprocess.run([sys.executable, "-m", "showdown", *command, "--game", "kuhn", "--hands", "20", "--out", str(out)],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert f"error: {where}: out {out} {says}; give a folder (a missing one is created)" in done.stderr

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,22 @@ async def test_an_agent_refused_and_gone_stops_the_match_at_once_with_the_reason
     text = str(err.value)
     assert "exited with status 1 before the match began" in text and "its port refused 1 connection" in text
     assert "SHOWDOWN_SEAT_TOKEN" in text
+
+
+SILENT = f"{sys.executable} -c \"import time; time.sleep(60)\""  # alive, never connects (an agent still training)
+
+
+async def test_an_agent_that_has_not_connected_by_the_start_limit_is_said(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An agent still starting at the start limit (a built-in agent training a large game) had the
+    whole match played check/fold for it, said only as 'not connected: 85 actions'."""
+    import showdown.matches.agent_process as agent_process
+    import showdown.matches.plain as plain
+
+    for module in (agent_process, plain):  # the silent process is stopped at once when the match ends
+        monkeypatch.setattr(module, "AGENT_EXIT_GRACE", 0.1)
+    cfg = replace(config(AgentSpec(command=SILENT, label="slow"), tmp_path, start_ms=300), hands=5)
+    notes: list[str] = []
+    report = await asyncio.wait_for(MatchRun(cfg, progress=False, notify=notes.append).play(), 60)
+    said = "agent slow (seat 1) had not connected 300 ms after the start: the match begins without it"
+    assert any(n.startswith(said) for n in notes), notes
+    assert report.hands == 5 and report.failures[0].startswith(said)  # type: ignore[attr-defined]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -52,6 +53,8 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn3p\nhands: 10\nagents: [rules, bluff]\n", r"agents: .*needs at least 3 agents"),
         ("game: kuhn\nhands: 10\nestimator: duplicate\nagents: [rules, bluff]\n", r"t.yaml:3: estimator: .*needs 'duplicate: true'"),
         ("game: holdem-limit\nhands: 10\nestimator: aivat\nagents: [rules, call]\n", r"t.yaml:3: estimator: AIVAT needs"),
+        ("game: kuhn3p\nhands: 10\nestimator: chance\nagents: [rules, call, bluff]\n",
+         r"t.yaml:3: estimator: chance corrections handle 2-player games \(kuhn3p has 3\)"),
         ("game: kuhn\nhands: 10\nduplicate: maybe\nagents: [rules, bluff]\n", r"t.yaml:3: duplicate: expected true or false"),
         ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
         ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
@@ -280,3 +283,29 @@ def test_a_folder_played_with_other_settings_is_said_before_its_logs_are_replace
     said = "tournament: 1 match half in"
     assert said not in runs[0].stderr and said not in runs[2].stderr  # the same file again: nothing replaced
     assert f"{said} {out} was played with other settings or lost their logs (another tournament's folder" in runs[1].stderr
+
+
+QUITTER = """import socket, sys
+s = socket.create_connection((sys.argv[-2], int(sys.argv[-1])))
+s.sendall(b"VERSION:2.0.0\\n")
+for n, line in enumerate(s.makefile("rb")):
+    if n == 5:
+        sys.exit("bye")
+    if line.startswith(b"MATCHSTATE"):
+        s.sendall(line.rstrip(b"\\r\\n") + b":c\\n")
+"""
+
+
+def test_a_bot_that_leaves_mid_match_is_named_in_the_results(tmp_path: Path) -> None:
+    """A bot that left after a few hands had its matches kept with the dealer's check/fold as its
+    figures, and the table said nothing (only a line of the match's stream, gone by the end)."""
+    (tmp_path / "quitter.py").write_text(QUITTER)
+    command = f"{sys.executable} {tmp_path / 'quitter.py'}"
+    path = write(tmp_path, f"game: kuhn\nhands: 40\nout: {tmp_path / 'out'}\n"
+                           f"agents: [call, {{command: '{command}', label: quitter, token: false}}]\n")
+    result = run_tournament(load_tournament_config(path), progress=False, stream=io.StringIO())
+    assert result.complete
+    note, = (n for n in result.notes if "quitter was played by the dealer" in n)
+    assert note.startswith("call-vs-quitter: quitter was played by the dealer in ")
+    assert "(agent quitter (seat 2) exited with status 1: bye; the dealer plays check/fold for it)" in note
+    assert note in format_tournament(result)

@@ -109,9 +109,32 @@ def test_resumes_from_a_checkpoint(tmp_path: Path, capsys: pytest.CaptureFixture
         run(["kuhn", "-a", "dcfr", "-n", "10", "--checkpoint", str(ck), "-o", out, "-q"])
 
 
+@pytest.mark.parametrize("game", ["kuhn", "kuhn3p"])
+def test_a_checkpoint_that_is_no_npz_says_so(tmp_path: Path, game: str) -> None:
+    """A strategy .json given as --checkpoint was 'not a CFR checkpoint (This file contains pickled
+    (object) data. If you trust the file you can load it unsafely using the `allow_pickle=` ...)'."""
+    wrong = tmp_path / "s.json"
+    wrong.write_text("{}")
+    with pytest.raises(SolverError, match=r"s.json: not a CFR checkpoint \(it is not a .npz archive\)$"):
+        run([game, "-n", "5", "--checkpoint", str(wrong), "-q"])
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(SolverError, match="--iterations must not be negative"):
         run(["kuhn", "-n", "-1"])
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_file_that_cannot_be_written_is_one_line_and_the_checkpoint_is_kept(tmp_path: Path) -> None:
+    """-o /dev/full (a full disk) was an OSError traceback after the run, and the checkpoint, written
+    last, was lost with it."""
+    ck = tmp_path / "run.npz"
+    with pytest.raises(SolverError, match="cannot write strategy file /dev/full: No space left on device"):
+        run(["kuhn", "-n", "10", "--checkpoint", str(ck), "-o", "/dev/full", "-q"])
+    assert ck.exists()
+    with pytest.raises(SolverError, match="cannot write curve file .*c.curve.csv: Is a directory"):
+        (tmp_path / "c.curve.csv").mkdir()
+        run(["kuhn", "-n", "10", "-o", str(tmp_path / "c.json"), "-q"])
 
 
 def _driver(args: list[str], cwd: Path) -> subprocess.Popen[str]:
@@ -156,6 +179,37 @@ def test_plot_needs_matplotlib_and_says_so(tmp_path: Path, monkeypatch: pytest.M
     with pytest.raises(ShowdownError, match="pip install 'showdown-poker\\[plot\\]'") as err:
         args.handler(args)
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_a_picture_that_cannot_be_written_is_one_line(tmp_path: Path) -> None:
+    """plot (and analyze --plot) -o /dev/full said the picture's name, exit 0: PIL let the error of
+    writing a full disk pass, and a cut image was left behind a success."""
+    pytest.importorskip("matplotlib")
+    strategy = tmp_path / "k.json"
+    assert run(["kuhn", "-n", "20", "-o", str(strategy), "-q"]) == 0
+    for kind, source in (("strategy", strategy), ("curve", tmp_path / "k.curve.json")):
+        parser = argparse.ArgumentParser()
+        add_plot_arguments(parser)
+        args = parser.parse_args([kind, str(source), "-o", "/dev/full"])
+        with pytest.raises(ShowdownError, match="cannot write /dev/full: No space left on device"):
+            args.handler(args)
+
+
+def test_a_picture_name_of_no_picture_format_is_one_line(tmp_path: Path) -> None:
+    """-o chart.txt was matplotlib's ValueError traceback ('Format 'txt' is not supported'), a file
+    of that name emptied first."""
+    pytest.importorskip("matplotlib")
+    strategy = tmp_path / "k.json"
+    assert run(["kuhn", "-n", "20", "-o", str(strategy), "-q"]) == 0
+    target = tmp_path / "chart.txt"
+    target.write_text("kept")
+    parser = argparse.ArgumentParser()
+    add_plot_arguments(parser)
+    args = parser.parse_args(["strategy", str(strategy), "-o", str(target)])
+    with pytest.raises(ShowdownError, match=r"chart.txt: no picture is written as .txt; end the name with .png, .svg, .pdf"):
+        args.handler(args)
+    assert target.read_text() == "kept"
 
 
 def test_plot_strategy_and_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -294,9 +294,9 @@ def test_plot_draws_the_bet_size_distribution(monkeypatch: pytest.MonkeyPatch, t
         def add_subplot(self) -> Axes:
             return Axes()
 
-        def savefig(self, path: Path, **_: Any) -> None:
-            calls["saved"] = path
-            Path(path).write_bytes(b"png")
+        def savefig(self, fh: Any, **_: Any) -> None:  # a file opened by plots.save_figure
+            calls["saved"] = Path(fh.name)
+            fh.write(b"png")
 
     modules = {name: types.ModuleType(name) for name in ("matplotlib", "matplotlib.figure", "matplotlib.backends",
                                                          "matplotlib.backends.backend_agg")}
