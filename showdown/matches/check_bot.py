@@ -227,9 +227,9 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         if jail is not None:
             jail.close()
         if agent.proc is not None and (agent.proc.returncode is None or jail is None and left_processes(agent.proc)):
+            who = "it" if agent.proc.returncode is None else "it exited at once and what it left running"
             await _stop(agent, 0)
-            launcher = "" if agent.proc.returncode is None else "it exited at once and what it left running"
-            raise BotGone(f"{launcher or 'it'} did not connect within {start_s:g} s: {agent.last_words()}")
+            raise BotGone(f"{who} did not connect within {start_s:g} s: {agent.last_words()}")
         left = jail is not None and agent.proc is not None and agent.proc.returncode == 0 and end_group(agent.proc)
         rc = await agent.exit_status() if agent.proc is not None else None  # (its last output read)
         raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}"

@@ -164,3 +164,14 @@ def test_in_the_sandbox_a_launcher_is_told_at_once_that_its_leftovers_end_with_i
     assert done.returncode == 2
     assert "exited before the match began: launched" in done.stderr and "in the sandbox what a program leaves running ends with it" in done.stderr, done.stderr
     assert not _running(launcher)
+
+
+def test_a_bot_still_starting_at_the_limit_is_not_called_a_launcher(tmp_path: Path) -> None:
+    # check-bot said of a built-in agent still training a custom game "it exited at once and what it
+    # left running did not connect": the message was chosen after the bot had been killed
+    from showdown.matches.check_bot import BotGone, BotProgram, _connect
+    from showdown.matches.config import AgentSpec
+
+    bot = BotProgram(AgentSpec(command=f"{sys.executable} -c 'import time; time.sleep(30)'"), "slow")
+    with pytest.raises(BotGone, match="^it did not connect within 1 s"):
+        asyncio.run(_connect(bot, "kuhn", 0, 1.0))
