@@ -25,9 +25,10 @@ from typing import Any
 from showdown.agents.base import Agent, StrategyTable, View
 from showdown.agents.hand_random import HandRandom
 from showdown.agents.registry import take_options
+from showdown.agents.tree_betting import letter_policy, played_action, tree_state
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.games.state import Action, parse_action
+from showdown.games.state import CALL, Action, parse_action
 
 DEFAULT_ALGORITHM = "cfr+"
 DEFAULT_TARGET = 1e-4
@@ -79,15 +80,21 @@ class CFRAgent(Agent):
     def act(self, view: View) -> Action:
         from showdown.solvers.strategy import infoset_key
 
-        key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
-        return parse_action(self.strategy.sample(key, self.rng.at(view.hand)))
+        tree = tree_state(view)  # an opponent's no-limit size off the solved tree: agents.tree_betting
+        if tree is None:
+            return CALL
+        key = infoset_key(view.hole, view.board, tree.betting, view.game.num_board_cards)
+        return played_action(view, tree, parse_action(self.strategy.sample(key, self.rng.at(view.hand))))
 
     def policy(self, view: View) -> dict[str, float]:
         """The action probabilities here (what local best response and other evaluators ask for)."""
         from showdown.solvers.strategy import infoset_key
 
-        key = infoset_key(view.hole, view.board, view.betting, view.game.num_board_cards)
-        return {a[:1]: p for a, p in self.strategy.probabilities(key).items()}
+        tree = tree_state(view)
+        if tree is None:
+            return {"c": 1.0}
+        key = infoset_key(view.hole, view.board, tree.betting, view.game.num_board_cards)
+        return letter_policy(self.strategy.probabilities(key))
 
     def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
         return {k: dict(v) for k, v in self.strategy.table.items()}

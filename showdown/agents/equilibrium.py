@@ -42,10 +42,11 @@ import numpy as np
 from showdown.agents.base import Agent, StrategyTable, View
 from showdown.agents.hand_random import HandRandom
 from showdown.agents.registry import take_options
+from showdown.agents.tree_betting import letter_policy, played_action, tree_state
 from showdown.cache import cache_dir
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.games.state import Action
+from showdown.games.state import CALL, Action, State
 from showdown.solvers.strategy import Strategy, StrategyError, infoset_key, load_strategy, save_strategy
 
 __all__ = [
@@ -223,16 +224,23 @@ class StrategyAgent(Agent):
         self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
         self._boards = game.num_board_cards
 
-    def key(self, view: View) -> str:
-        """The canonical information-set key of ``view`` (as the solvers write it)."""
-        return infoset_key(view.hole, view.board, view.betting, self._boards)
+    def key(self, view: View, tree: State | None = None) -> str:
+        """The canonical information-set key of ``view`` (as the solvers write it), at the solved tree's
+        state ``tree`` when given (an opponent's no-limit size off the tree: ``agents.tree_betting``)."""
+        return infoset_key(view.hole, view.board, view.betting if tree is None else tree.betting, self._boards)
 
     def act(self, view: View) -> Action:
-        return self.strategy.sample_action(self.key(view), self.rng.at(view.hand))
+        tree = tree_state(view)
+        if tree is None:  # the tree's hand is over where the real one goes on
+            return CALL
+        return played_action(view, tree, self.strategy.sample_action(self.key(view, tree), self.rng.at(view.hand)))
 
     def policy(self, view: View) -> dict[str, float]:
         """The action probabilities here (what local best response and other evaluators ask for)."""
-        return {a[:1]: p for a, p in self.strategy.probabilities(self.key(view)).items()}
+        tree = tree_state(view)
+        if tree is None:
+            return {"c": 1.0}
+        return letter_policy(self.strategy.probabilities(self.key(view, tree)))
 
     def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
         if game is not None and game != self.strategy.game:
