@@ -100,6 +100,9 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         require_matplotlib()  # fail before reading anything
     want_chance = estimator == "chance" or (estimator is None and not want_aivat)
     logs = read_logs(args.logs, game=game, encoder_for=encoder if want_aivat else None, halves=args.duplicate, chance=want_chance)
+    if want_aivat and encoder.aivat is None and estimator is None:  # --known for a game AIVAT cannot hold: the
+        # next best, as without --known (read again, now with the chance corrections: this game is known only now)
+        logs = read_logs(args.logs, game=game, encoder_for=None, halves=args.duplicate, chance=True)
     _check_read(logs, estimator, want_aivat)
     notes: list[str] = []
     if encoder.aivat is not None:
