@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +56,10 @@ def solve_handler(args: argparse.Namespace) -> int:
     from showdown.solvers.strategy import save_strategy
 
     game = get_game(args.game)
-    result = solve(args.method, game, getattr(args, "y", None))
     label = game.name or Path(args.game).stem
+    if args.method == "lp":
+        _announce_large_lp(game, label)
+    result = solve(args.method, game, getattr(args, "y", None))
     out: Path = args.output or Path(f"{label}.{args.method}.strategy.json")
     try:
         save_strategy(result.strategy, out)
@@ -83,4 +86,19 @@ def solve_handler(args: argparse.Namespace) -> int:
         print(f"strategy: {out} ({len(result.strategy)} information sets, exploitability {shown:.2e})")
     return 0
 
+
+LARGE_LP_SEQUENCES = 10_000
+"""Sequences of a player past which the LP is announced before it is solved (kuhn-1000: 4,000, 2.4 s)."""
+
+
+def _announce_large_lp(game: Any, label: str) -> None:
+    """One line on stderr before a large LP (it may take minutes with nothing else to show)."""
+    from showdown.solvers.sequence_lp import sequence_form
+
+    sf = sequence_form(game)  # (cached: the solve reuses it)
+    sizes = [s.num_sequences for s in sf.tree.sequences]
+    if max(sizes) > LARGE_LP_SEQUENCES:
+        infosets = sum(s.num_infosets for s in sf.tree.sequences)
+        print(f"solving a sequence-form LP of {sizes[0]:,} x {sizes[1]:,} sequences ({infosets:,} information sets): "
+              f"this may take minutes; 'showdown solve cfr {label}' approximates faster", file=sys.stderr, flush=True)
 

@@ -215,3 +215,16 @@ def test_solve_then_exploit_round_trip(tmp_path: Path, capsys: pytest.CaptureFix
     doc = run_json(["exploit", str(out)], capsys)
     assert doc["exploitability"] == pytest.approx(0.0, abs=1e-9)
     assert isinstance(load_strategy(out), Strategy)
+
+
+def test_a_large_lp_is_announced_before_it_is_solved(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    # a limit game with many raises (19,656 information sets) ran past 300 s with no line at all
+    from showdown.cli import solve as cli_solve
+
+    monkeypatch.setattr(cli_solve, "LARGE_LP_SEQUENCES", 20)  # Leduc's 1,093 sequences a player count as large here
+    cli_solve._announce_large_lp(get_game("leduc"), "leduc")
+    assert capsys.readouterr().err == ("solving a sequence-form LP of 1,093 x 1,093 sequences (936 information sets): "
+                                       "this may take minutes; 'showdown solve cfr leduc' approximates faster\n")
+    monkeypatch.setattr(cli_solve, "LARGE_LP_SEQUENCES", 10_000)
+    cli_solve._announce_large_lp(get_game("kuhn-1000"), "kuhn-1000")  # 2.4 s: nothing to announce
+    assert capsys.readouterr().err == ""
