@@ -22,21 +22,20 @@ import os
 from pathlib import Path
 from typing import Any
 
-from showdown.agents.base import Agent, StrategyTable, View
-from showdown.agents.hand_random import HandRandom
+from showdown.agents.base import Agent
+from showdown.agents.equilibrium import StrategyAgent
 from showdown.agents.registry import take_options
-from showdown.agents.tree_betting import letter_policy, played_action, tree_state
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
-from showdown.games.state import CALL, Action, parse_action
 
 DEFAULT_ALGORITHM = "cfr+"
 DEFAULT_TARGET = 1e-4
 DEFAULT_MAX_ITERATIONS = 20_000
 
 
-class CFRAgent(Agent):
-    """Plays a fixed strategy profile (both positions' information sets) by sampling its probabilities."""
+class CFRAgent(StrategyAgent):
+    """Plays a fixed strategy profile (both positions' information sets) by sampling its probabilities
+    (``StrategyAgent``'s play: its seeded draws, and opponents' no-limit sizes off the solved tree)."""
 
     name = "cfr"
 
@@ -51,7 +50,6 @@ class CFRAgent(Agent):
         seed: int | None = None,
         cache: bool = True,
     ) -> None:
-        super().__init__(game)
         from showdown.solvers.cfr import ALGORITHM_NAMES
         from showdown.solvers.strategy import Strategy
 
@@ -73,31 +71,7 @@ class CFRAgent(Agent):
                 f"agent 'cfr': the strategy lacks {len(missing)} of {len(keys)} information sets of "
                 f"game {game.name or '?'} (e.g. {missing[0]!r}); it must cover every position"
             )
-        self.strategy = loaded
-        self.seed = seed
-        self.rng = HandRandom(seed)  # per hand: a resumed match draws what the first run drew
-
-    def act(self, view: View) -> Action:
-        from showdown.solvers.strategy import infoset_key
-
-        tree = tree_state(view)  # an opponent's no-limit size off the solved tree: agents.tree_betting
-        if tree is None:
-            return CALL
-        key = infoset_key(view.hole, view.board, tree.betting, view.game.num_board_cards)
-        return played_action(view, tree, parse_action(self.strategy.sample(key, self.rng.at(view.hand))))
-
-    def policy(self, view: View) -> dict[str, float]:
-        """The action probabilities here (what local best response and other evaluators ask for)."""
-        from showdown.solvers.strategy import infoset_key
-
-        tree = tree_state(view)
-        if tree is None:
-            return {"c": 1.0}
-        key = infoset_key(view.hole, view.board, tree.betting, view.game.num_board_cards)
-        return letter_policy(self.strategy.probabilities(key))
-
-    def strategy_table(self, game: GameDef | None = None) -> StrategyTable:
-        return {k: dict(v) for k, v in self.strategy.table.items()}
+        super().__init__(game, loaded, seed)
 
 
 def _infoset_keys(game: GameDef) -> tuple[str, ...]:
