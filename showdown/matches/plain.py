@@ -42,7 +42,7 @@ from showdown.matches.agent_process import (
 )
 from showdown.matches.config import MatchConfig
 from showdown.matches.figures import RunningFigures
-from showdown.matches.files import replay_finished_hands, save_match_file, save_result_file
+from showdown.matches.files import MATCH_FILE_SUFFIX, replay_finished_hands, save_match_file, save_result_file
 from showdown.matches.progress import Progress, say_on_stderr, wants_progress
 from showdown.matches.seating import game_argument, match_name, seat_labels, seat_seeds
 from showdown.matches.stopping import StoppingRule
@@ -352,6 +352,7 @@ class MatchRun:
         if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
             self._open_jails()
         self.server = server = self._server()
+        self._save_settings_first()
         opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
         try:
             ports: list[int] = await server.start()
@@ -366,6 +367,22 @@ class MatchRun:
                 self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
         server.on_refused = self.refused
         return ports, opened
+
+    def _save_settings_first(self) -> None:
+        """The ``.match.json`` before the logs: a match killed between the two left logs that
+        ``--resume`` could not continue ('0 unfinished matches there') while a new start said to
+        resume them. An earlier match's file is kept until its logs are known to be overwritten
+        (``--force``) or continued; a folder that cannot be written is said by the logs' opening."""
+        config = self.config
+        if config.out is None or config.resume:
+            return
+        if not config.force and (Path(config.out) / f"{self.name}{MATCH_FILE_SUFFIX}").exists():
+            return
+        try:
+            Path(config.out).mkdir(parents=True, exist_ok=True)
+            save_match_file(config, self.name)
+        except OSError:
+            pass
 
     def _watch_start(self, opened: float) -> asyncio.TimerHandle | None:
         """Look for agents that never came just before the dealer's start limit (from ``opened``)."""

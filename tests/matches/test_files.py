@@ -49,3 +49,29 @@ def test_a_hand_edited_match_file_is_one_error_not_a_traceback(tmp_path: Path, e
     (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
     with pytest.raises(ConfigError, match=says):
         load_match_file(tmp_path / "m.match.json")
+
+
+def test_a_match_killed_as_its_logs_open_can_be_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings are written before the logs: a kill between them left logs that --resume could not
+    continue ('0 unfinished matches there (none)') while starting the match again said to resume them."""
+    from showdown.matches.config import AgentSpec, MatchConfig
+    from showdown.matches.runner import run_match
+    from showdown.server.match_logs import MatchLogs
+
+    out = tmp_path / "out"
+    seen: list[object] = []
+    real_open = MatchLogs.open
+
+    def open_then_look(self: MatchLogs, log_dir: Path, **kw: Any) -> Any:
+        point = real_open(self, log_dir, **kw)
+        try:  # what a kill -9 here would leave
+            seen.append(load_match_file(out).hands)
+        except ConfigError as exc:
+            seen.append(str(exc))
+        return point
+
+    monkeypatch.setattr(MatchLogs, "open", open_then_look)
+    config = MatchConfig(game="kuhn", agents=(AgentSpec(name="call"), AgentSpec(name="call")), hands=3, out=out)
+    report = run_match(config, progress=False, notify=lambda _: None, install_signals=False)
+    assert report.hands == 3
+    assert seen == [3]
