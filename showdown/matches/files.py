@@ -53,11 +53,24 @@ def load_match_file(where: str | Path) -> MatchConfig:
     except (OSError, ValueError, RecursionError) as exc:
         raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
     try:  # the file is ours, but a user may have edited or cut it: any shape but the written one is said
-        config = config_from_json(doc).check(f"--resume {where}")
+        config = _from_here(config_from_json(doc), p).check(f"--resume {where}")
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise ConfigError(f"--resume {where}: the match file {p} is damaged ({type(exc).__name__}: {exc}); "
                           f"start the match again without --resume (add --force to overwrite its logs)") from None
     return replace(config, resume=True)
+
+
+def _from_here(config: MatchConfig, match_file: Path) -> MatchConfig:
+    """The settings as seen from this folder: the logs are where the match file is (its ``out`` may be
+    relative to the folder the match started from: resumed from another, a new match began in a new
+    ``./out``, the killed one left as it was), and a .game file given by a relative path is the copy the
+    dealer keeps beside them."""
+    config = replace(config, out=match_file.parent)
+    game = Path(config.game)
+    copy = match_file.parent / f"{config.name}.game"
+    if game.suffix == ".game" and not game.is_absolute() and not game.is_file() and copy.is_file():
+        config = replace(config, game=os.path.relpath(copy))
+    return config
 
 
 def save_result_file(report: MatchReport, series: dict[str, Any] | None = None, path: Path | None = None) -> Path | None:

@@ -75,3 +75,36 @@ def test_a_match_killed_as_its_logs_open_can_be_resumed(tmp_path: Path, monkeypa
     report = run_match(config, progress=False, notify=lambda _: None, install_signals=False)
     assert report.hands == 3
     assert seen == [3]
+
+
+def test_a_killed_match_is_resumed_from_another_folder_in_its_own_logs(tmp_path: Path) -> None:
+    """Its .match.json held '--out run' and a .game file as the start's folder named them: resumed from
+    another folder, a new match began in ./run there (exit 0, the killed one left as it was), and the
+    game was 'unknown'; the logs are now those beside the file, the game the dealer's copy there."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+
+    def showdown(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=60, check=False)
+
+    games = showdown(tmp_path, "games", "--show", "kuhn")
+    (tmp_path / "k.game").write_text(games.stdout)
+    first = showdown(tmp_path, "match", "k.game", "random", "rules", "--hands", "20", "--seed", "3", "--out", "run")
+    assert first.returncode == 0, first.stderr
+    log, jsonl = sorted((tmp_path / "run").glob("*.log")), sorted((tmp_path / "run").glob("*.jsonl"))
+    whole = log[0].read_bytes(), jsonl[0].read_bytes()
+    # what a kill after hand 9 leaves
+    lines = whole[0].splitlines(keepends=True)
+    log[0].write_bytes(b"".join(lines[: next(i for i, x in enumerate(lines) if x.startswith(b"STATE:10:"))]))
+    jsonl[0].write_bytes(b"".join(whole[1].splitlines(keepends=True)[:10]))
+    (tmp_path / "elsewhere").mkdir()
+    resumed = showdown(tmp_path / "elsewhere", "match", "--resume", str(tmp_path / "run"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming" in resumed.stderr and "at hand 10 of 20" in resumed.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+    assert (log[0].read_bytes(), jsonl[0].read_bytes()) == whole
