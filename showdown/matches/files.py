@@ -109,8 +109,9 @@ def _finished(match_file: Path) -> bool:
     try:
         with log.open("rb") as f:
             f.seek(max(0, log.stat().st_size - LAST_LINE_BYTES))
-            if not is_score_line(f.read().rstrip(b"\r\n").rpartition(b"\n")[2]):
-                return False
+            tail = f.read()
+            if not tail.endswith(b"\n") or not is_score_line(tail.rstrip(b"\r\n").rpartition(b"\n")[2]):
+                return False  # (a SCORE line cut by a kill is none: --resume writes it again)
     except OSError:
         return False
     try:

@@ -26,6 +26,14 @@ def test_a_finished_match_with_long_names_is_not_resumed(tmp_path: Path) -> None
         load_match_file(tmp_path / "m.match.json")
 
 
+def test_a_match_killed_as_it_wrote_its_score_line_is_resumed(tmp_path: Path) -> None:
+    """A SCORE line without its line end is one a kill cut: the match is not finished (resuming writes it again)."""
+    (tmp_path / "m.match.json").write_text("not json")
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 1 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\nSCORE:1|-1:a")
+    with pytest.raises(ConfigError, match="cannot read the match file"):  # past the check: it is resumed
+        load_match_file(tmp_path / "m.match.json")
+
+
 def test_a_stopped_match_whose_log_ends_with_a_hand_is_resumed(tmp_path: Path) -> None:
     (tmp_path / "m.match.json").write_text("not json")
     (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")

@@ -128,6 +128,23 @@ def test_a_torn_tail_and_a_hand_missing_from_the_jsonl_are_played_again(tmp_path
     check_identical(tmp_path, reference)
 
 
+@pytest.mark.parametrize("score", [b"", b"SCORE:-4", None])
+def test_a_match_killed_as_it_wrote_its_score_line_ends_on_resume(tmp_path: Path, reference: Path, score: bytes | None) -> None:
+    """Every hand logged, the SCORE line missing or cut and the summary missing (a kill as the match
+    ended): resume said 'already finished: nothing to resume' while verify-log said the match did not
+    finish; the SCORE line and the summary are now written again."""
+    log = (reference / "m.log").read_bytes()
+    jsonl = (reference / "m.jsonl").read_bytes()
+    cut = log[: log.rindex(b"SCORE:")] + (score or b"")
+    (tmp_path / "m.log").write_bytes(cut)
+    (tmp_path / "m.jsonl").write_bytes(jsonl[: jsonl.rindex(b'{"summary"')] if score is not None else jsonl)
+    point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+    assert point.hands == HANDS
+    dealer, agents = start(tmp_path, "--resume")
+    assert finish(dealer, agents) == 0
+    check_identical(tmp_path, reference)
+
+
 @pytest.mark.parametrize("cut", [0, 1, 37, 99, 100])
 def test_resume_point_reads_the_logs_a_line_at_a_time_to_the_same_point(tmp_path: Path, reference: Path, cut: int) -> None:
     # the logs were read whole into memory (a 1 GB log took a GB); they are now streamed
