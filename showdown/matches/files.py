@@ -37,9 +37,19 @@ def load_match_file(where: str | Path) -> MatchConfig:
     """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished
     match (killed, or stopped by Ctrl-C or SIGTERM; not one that ended as it should)."""
     p = Path(where)
+    if not p.exists():
+        raise ConfigError(f"--resume {where}: no such file or folder; give the --out folder of the match to continue "
+                          f"(or its .match.json or .log)")
     if p.is_dir():
         candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
         unfinished = [c for c in candidates if not _finished(c)]
+        if not candidates:
+            raise ConfigError(f"--resume {where}: no match there (no {MATCH_FILE_SUFFIX} file); give the --out folder "
+                              "of the match to continue")
+        if not unfinished:
+            logs = " ".join(str(c.with_name(c.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")) for c in candidates[:3])
+            raise ConfigError(f"--resume {where}: {'the match' if len(candidates) == 1 else 'every match'} there finished: "
+                              f"nothing to resume ('showdown analyze {logs}' gives the figures)")
         if len(unfinished) != 1:
             names = ", ".join(c.name.removesuffix(MATCH_FILE_SUFFIX) for c in unfinished) or "none"
             raise ConfigError(f"--resume {where}: {len(unfinished)} unfinished matches there ({names}); name one's .match.json")

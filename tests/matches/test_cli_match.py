@@ -106,7 +106,7 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
         b = (tmp_path / "run" / f"leduc.rules-call.seed0{suffix}").read_bytes()
         assert a == b, suffix
     again = showdown(tmp_path, "match", "--resume", "run")
-    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+    assert again.returncode == 2 and "there finished: nothing to resume" in again.stderr
 
 
 @pytest.mark.parametrize("game,agents", [
@@ -187,7 +187,7 @@ def test_a_match_ended_by_its_stopping_rule_is_finished_not_resumable(tmp_path: 
     r = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "100000", "--until-separated", "--out", "run")
     assert r.returncode == 0, r.stderr
     again = showdown(tmp_path, "match", "--resume", "run")
-    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+    assert again.returncode == 2 and "there finished: nothing to resume" in again.stderr
 
 
 def test_a_command_in_a_yaml_file_runs_from_the_file_s_folder(tmp_path: Path) -> None:

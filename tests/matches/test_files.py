@@ -116,3 +116,21 @@ def test_a_killed_match_is_resumed_from_another_folder_in_its_own_logs(tmp_path:
     assert "resuming" in resumed.stderr and "at hand 10 of 20" in resumed.stderr
     assert list((tmp_path / "elsewhere").iterdir()) == []
     assert (log[0].read_bytes(), jsonl[0].read_bytes()) == whole
+
+
+@pytest.mark.parametrize(("setup", "says"), [
+    ("missing", r"^--resume \S+: no such file or folder; give the --out folder"),
+    ("empty", r"^--resume \S+: no match there \(no \.match\.json file\)"),
+    ("finished", r"^--resume \S+: the match there finished: nothing to resume \('showdown analyze \S+/m\.log' gives"),
+])
+def test_resume_says_why_a_folder_has_nothing_to_resume(tmp_path: Path, setup: str, says: str) -> None:
+    """A missing folder was 'cannot read the match file DIR: [Errno 2]', and a folder holding only a
+    finished match '0 unfinished matches there (none); name one's .match.json' (named, it was 'already finished')."""
+    folder = tmp_path / "run"
+    if setup != "missing":
+        folder.mkdir()
+    if setup == "finished":
+        (folder / "m.match.json").write_text("{}")
+        (folder / "m.log").write_text("# name/game/hands/seed m kuhn 1 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\nSCORE:1|-1:a|b\n")
+    with pytest.raises(ConfigError, match=says):
+        load_match_file(folder)
