@@ -197,3 +197,20 @@ def test_a_hand_history_too_large_for_a_hand_is_refused_in_flat_memory(tmp_path:
         assert tracemalloc.get_traced_memory()[1] < 8 << 20
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("cut", [7, 60])
+def test_a_log_cut_mid_line_by_a_kill_exports_its_complete_hands_with_a_note(
+    tmp_path: Path, cut: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A killed match's log (its last line without its end) was 'bad log line ...: expected
+    STATE:<hand>:...', exit 2, nothing exported, where verify-log and analyze read every complete hand."""
+    whole = NOLIMIT_LOG.read_bytes()
+    log = tmp_path / "killed.log"
+    log.write_bytes(whole[:-cut])  # 7: the SCORE line cut; 60: the last hand's STATE line too
+    assert main(["export", str(log), "--to", "phh", "-o", str(tmp_path / "phh")]) == 0
+    out, err = capsys.readouterr()
+    assert f"{' 1,000' if cut == 7 else ' 999'} hands from" in out
+    assert err.count("\n") == 1 and "killed.log:100" in err and "the last line is cut off" in err
+    full = export_phh(NOLIMIT_LOG, tmp_path).target.read_text()
+    assert full.startswith((tmp_path / "phh" / "killed.phhs").read_text().replace("killed", NOLIMIT_LOG.stem))
