@@ -166,7 +166,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         number = index  # (a log's hand numbers are those of a match: 0 to 2^32 - 2)
     players = f.strings("players", n, required=False)
     names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
-    seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
+    seats = _seats(f, n) if "seats" in f.doc else None
     hand, betting = _replay(game, actions, number, names, f)
     _check_finishing(f, game, hand)
     label, seed, match = f.doc.get("_game"), f.doc.get("_seed"), f.doc.get("event")
@@ -177,6 +177,17 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         match if isinstance(match, str) else None,
         betting,
     )  # fmt: skip
+
+
+def _seats(f: _Fields, n: int) -> tuple[int, ...]:
+    """Our seats (0 to n - 1, by position) from PHH's seat numbers at the table: a 9-seat table's
+    three players in seats 2, 5 and 9 sit in our seats 0, 1 and 2, in that order (the numbers as
+    written made a log our readers refused: 'seats must number each player once, from 0')."""
+    numbers = f.integers("seats", n, low=1)
+    if len(set(numbers)) != n:
+        raise f.fail("seats", f"{_short(numbers)}: two players in one seat (each player's seat number at the table, once)")
+    order = sorted(numbers)
+    return tuple(order.index(s) for s in numbers)
 
 
 def _read_fields(text: str, where: str) -> _Fields:
