@@ -214,3 +214,21 @@ def test_a_log_cut_mid_line_by_a_kill_exports_its_complete_hands_with_a_note(
     assert err.count("\n") == 1 and "killed.log:100" in err and "the last line is cut off" in err
     full = export_phh(NOLIMIT_LOG, tmp_path).target.read_text()
     assert full.startswith((tmp_path / "phh" / "killed.phhs").read_text().replace("killed", NOLIMIT_LOG.stem))
+
+
+def test_names_beyond_the_basic_plane_export_as_toml_any_reader_takes(tmp_path: Path) -> None:
+    """A player named with a character beyond U+FFFF (an emoji) was written as JSON's surrogate pair
+    '\\ud83d\\ude00', which TOML forbids: the exported file was refused by tomllib, pokerkit and our own
+    import ('Escaped character is not a Unicode scalar value')."""
+    import tomllib
+
+    names = ("Ösel😀", "李四𝄞")
+    log = tmp_path / "m.log"
+    log.write_text("# name/game/hands/seed m holdem-nolimit 1 0\n"
+                   f"STATE:0:r300f:AcKd|2c2d:-100|100:{'|'.join(names)}\nSCORE:-100|100:{'|'.join(names)}\n", encoding="utf-8")
+    target = export_phh(log, tmp_path).target
+    text = target.read_text(encoding="utf-8")
+    assert tomllib.loads(text)["0"]["players"] == list(names)
+    back = import_phh([target], tmp_path / "back.log")
+    assert back.hands == 1
+    assert (tmp_path / "back.log").read_text(encoding="utf-8").splitlines()[-1] == f"SCORE:-100|100:{'|'.join(names)}"
