@@ -191,14 +191,17 @@ def _seats(f: _Fields, n: int) -> tuple[int, ...]:
 
 
 def _read_fields(text: str, where: str) -> _Fields:
-    doc = _simple_toml(text)
-    if doc is None:
-        try:
+    try:
+        doc = _simple_toml(text)
+        if doc is None:
             doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
-        except RecursionError:  # tomllib reads nested arrays recursively
-            raise ProtocolError(f"{where}: not valid PHH: arrays nested too deep (a hand's fields are flat lists)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays recursively
+        raise ProtocolError(f"{where}: not valid PHH: arrays nested too deep (a hand's fields are flat lists)") from None
+    except ValueError:  # int() of a number of more than 4,300 digits, in tomllib or json: Python's limit
+        raise ProtocolError(f"{where}: not valid PHH: a number of more than 4,300 digits (a hand's numbers are chips, "
+                            "a hand number or a seed)") from None
     tables = [v for v in doc.values() if isinstance(v, dict)]
     if len(doc) == 1 and len(tables) == 1:
         key = next(iter(doc))

@@ -181,6 +181,14 @@ def test_two_players_in_one_seat_is_one_error_naming_the_field() -> None:
         parse_phh_hand(GOOD + "seats = [3, 3]\n", "f.phh:1")
 
 
+@pytest.mark.parametrize("line", ["hand = {d}", "hand = 1_{d}", "_extra = [{d}]", "x = {{ y = {d} }}"])
+def test_a_number_of_thousands_of_digits_is_one_protocol_error(line: str) -> None:
+    """Python's int() refuses more than 4,300 digits with a ValueError, from tomllib and json alike: a
+    traceback from showdown import."""
+    with pytest.raises(ProtocolError, match=r"^f\.phh:1: not valid PHH: a number of more than 4,300 digits"):
+        parse_phh_hand(GOOD + line.format(d="9" * 5000) + "\n", "f.phh:1")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_damage_to_a_phh_hand_is_one_protocol_error_never_a_crash(data: st.DataObject) -> None:
