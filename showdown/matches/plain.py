@@ -371,12 +371,10 @@ class MatchRun:
     def _save_settings_first(self) -> None:
         """The ``.match.json`` before the logs: a match killed between the two left logs that
         ``--resume`` could not continue ('0 unfinished matches there') while a new start said to
-        resume them. An earlier match's file is kept until its logs are known to be overwritten
-        (``--force``) or continued; a folder that cannot be written is said by the logs' opening."""
+        resume them. An earlier match's file is kept until its logs are ours (``--force`` may find
+        them still written by that match); a folder that cannot be written is said by the logs' opening."""
         config = self.config
-        if config.out is None or config.resume:
-            return
-        if not config.force and (Path(config.out) / f"{self.name}{MATCH_FILE_SUFFIX}").exists():
+        if config.out is None or config.resume or (Path(config.out) / f"{self.name}{MATCH_FILE_SUFFIX}").exists():
             return
         try:
             Path(config.out).mkdir(parents=True, exist_ok=True)

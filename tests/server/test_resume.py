@@ -169,3 +169,22 @@ def test_resume_refuses_a_log_line_of_no_end_without_holding_it(tmp_path: Path, 
     (tmp_path / "m.log").write_bytes(b"".join(header) + b"STATE:0:" + b"c" * (MAX_LOG_LINE + 10))
     with pytest.raises(ShowdownError, match=r"m.log: cannot resume from a damaged log: .*m.log:\d+: a line of more than"):
         resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+
+
+def test_a_resume_while_the_match_still_runs_is_refused_and_its_logs_stay_whole(tmp_path: Path, reference: Path) -> None:
+    """A --resume (or a --force start) while the match still ran in another process cut the logs under
+    it and both wrote on, each exiting 0: the log filled with NUL bytes. The running dealer now holds
+    its .log: the second is one line, exit 2, before it reads or cuts anything."""
+    dealer, agents = start(tmp_path)
+    deadline = time.monotonic() + 30
+    while hands_logged(tmp_path) < 100 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for extra in (["--resume"], ["--force"]):
+        second = subprocess.run(
+            [sys.executable, "-m", "showdown", "dealer", "m", GAME, str(HANDS), str(SEED), "p1", "p2", "-q", *extra],
+            cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=30, check=False,
+        )
+        assert second.returncode == 2, second.stderr
+        assert "is being written by a match still running" in second.stderr and second.stderr.count("\n") == 1
+    assert finish(dealer, agents) == 0
+    check_identical(tmp_path, reference)
