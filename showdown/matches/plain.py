@@ -270,13 +270,14 @@ class MatchRun:
         return asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
 
     def _on_signal(self, sig: int) -> None:
-        if not self.interrupted:
-            again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
-            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking ({again}: at once)")
+        first = not self.interrupted
+        self.interrupted = self.interrupted or sig
+        self.server.request_stop()  # first: whatever saying it may raise
+        if first:
             # a silent bot must not hold the stop until its time limit: then the hand is dropped
             asyncio.get_running_loop().call_later(STOP_GRACE, self._stop_now)
-        self.interrupted = self.interrupted or sig
-        self.server.request_stop()
+            again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
+            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking ({again}: at once)")
 
     def _stop_now(self) -> None:
         if not self.over:
