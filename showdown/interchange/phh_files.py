@@ -166,9 +166,17 @@ def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
     index = 0
     for p in map(Path, paths):
-        for line, text in split_phhs(_open_text(p), str(p)):
+        for line, text in split_phhs(_without_bom(_open_text(p)), str(p)):
             yield parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
+
+
+def _without_bom(lines: Iterator[str]) -> Iterator[str]:
+    """The lines, the first without the byte order mark an editor may put before UTF-8 text (Windows'
+    Notepad does): TOML does not allow one, and such a file was 'not valid PHH (TOML): Invalid
+    statement (at line 1, column 1)'."""
+    for i, line in enumerate(lines):
+        yield line.removeprefix("\ufeff") if i == 0 else line
 
 
 def _match_game(first: PhhHand) -> tuple[GameDef, str | None]:

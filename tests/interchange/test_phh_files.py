@@ -232,3 +232,13 @@ def test_names_beyond_the_basic_plane_export_as_toml_any_reader_takes(tmp_path: 
     back = import_phh([target], tmp_path / "back.log")
     assert back.hands == 1
     assert (tmp_path / "back.log").read_text(encoding="utf-8").splitlines()[-1] == f"SCORE:-100|100:{'|'.join(names)}"
+
+
+def test_a_hand_saved_with_a_byte_order_mark_imports(tmp_path: Path) -> None:
+    """Windows' Notepad saves UTF-8 with a byte order mark, which TOML does not allow: the hand was
+    'not valid PHH (TOML): Invalid statement (at line 1, column 1)'."""
+    text = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [50, 100]\nmin_bet = 100\n'
+            'starting_stacks = [10000, 10000]\nactions = ["d dh p1 AcKd", "d dh p2 2c2d", "p2 f"]\n')
+    (tmp_path / "h.phh").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
+    assert "STATE:0:f:AcKd|2c2d:50|-50:p1|p2" in (tmp_path / "m.log").read_text()
