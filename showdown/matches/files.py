@@ -127,8 +127,21 @@ def _finished(match_file: Path) -> bool:
     try:
         result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return True
+        # no result: the runner ended before writing it (a second Ctrl-C as the match stopped, a kill);
+        # a match stopped early is one to resume, as its summary record tells
+        return _all_played(match_file.with_name(stem + ".jsonl"))
     return not (isinstance(result, dict) and result.get("interrupted"))
+
+
+def _all_played(jsonl: Path) -> bool:
+    """The ``.jsonl``'s summary record says every hand asked for was played (or cannot be read)."""
+    try:
+        with jsonl.open("rb") as f:
+            f.seek(max(0, jsonl.stat().st_size - LAST_LINE_BYTES))
+            summary = json.loads(f.read().rstrip(b"\r\n").rpartition(b"\n")[2])
+        return bool(summary["hands_played"] >= summary["hands"])
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return True
 
 
 def _write_atomically(path: Path, text: str) -> None:

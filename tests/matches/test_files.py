@@ -134,3 +134,20 @@ def test_resume_says_why_a_folder_has_nothing_to_resume(tmp_path: Path, setup: s
         (folder / "m.log").write_text("# name/game/hands/seed m kuhn 1 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\nSCORE:1|-1:a|b\n")
     with pytest.raises(ConfigError, match=says):
         load_match_file(folder)
+
+
+@pytest.mark.parametrize(("played", "resumed"), [(1, True), (2, False)])
+def test_a_match_stopped_early_without_its_result_file_is_resumed(tmp_path: Path, played: int, resumed: bool) -> None:
+    """Ctrl-C twice: the first stops the match after its hand (SCORE line and summary written), the second
+    ends the runner before its result file: --resume said 'the match there finished: nothing to resume'
+    after 159 of 3,000 hands. The summary record tells a match stopped early from one played to its end."""
+    (tmp_path / "m.match.json").write_text("not json")
+    hands = ["STATE:0:cc:Ks|Qs:1|-1:a|b\n", "STATE:1:cc:Ks|Qs:-1|1:b|a\n"][:played]
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\n" + "".join(hands) + "SCORE:0|0:a|b\n")
+    (tmp_path / "m.jsonl").write_text(json.dumps({"summary": True, "match": "m", "game": "kuhn", "seed": 0, "hands": 2,
+                                                  "hands_played": played, "aborted": played < 2, "reason": "stopped"}) + "\n")
+    with pytest.raises(ConfigError, match="cannot read the match file" if resumed else "already finished"):
+        load_match_file(tmp_path / "m.match.json")
+    if resumed:
+        with pytest.raises(ConfigError, match="cannot read the match file"):
+            load_match_file(tmp_path)  # found in its folder too
