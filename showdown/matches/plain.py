@@ -194,6 +194,8 @@ class MatchRun:
             return
         if agent.killed or (self.over and rc == 0) or self.config_errors:  # the first seat that could not play is the news
             return
+        if self.over and self.interrupted:  # stopped by Ctrl-C or SIGTERM: an agent still starting found the ports
+            return  # closed ('cannot connect ... Connection refused'), which was said as the agent's failure
         if not self.server.engine.started and not self.over:
             from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS  # loaded with the jails
 
