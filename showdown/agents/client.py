@@ -204,6 +204,10 @@ def _too_long(host: str, port: int) -> str:
     return f"the dealer at {host}:{port} sent a line longer than {MAX_LINE_BYTES} bytes: not an ACPC dealer?"
 
 
+def _lost(host: str, port: int, exc: OSError) -> str:
+    return f"lost the dealer at {host}:{port}: {exc.strerror or exc} (its host gone, or the network between us)"
+
+
 def connect(host: str, port: int, timeout: float | None = 30.0) -> socket.socket:
     """A TCP connection to a dealer seat with Nagle off (replies are tiny and latency-bound)."""
     try:
@@ -211,8 +215,27 @@ def connect(host: str, port: int, timeout: float | None = 30.0) -> socket.socket
     except OSError as exc:
         raise ShowdownError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc}") from None
     sock.settimeout(None)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    _tune(sock)
     return sock
+
+
+KEEPALIVE_IDLE_S = 60
+KEEPALIVE_PROBES = 6
+KEEPALIVE_INTERVAL_S = 10
+"""A dealer's host gone without a word (powered off, the network cut) is noticed after about 2 minutes
+of silence and unanswered probes: the agent, waiting for a state with nothing in flight, waited for
+ever. A dealer that is there but silent answers the probes (its kernel does), and is waited for."""
+
+
+def _tune(sock: socket.socket) -> None:
+    """Nagle off (replies are tiny and latency-bound) and TCP keep-alive on (see ``KEEPALIVE_IDLE_S``)."""
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (("TCP_KEEPIDLE", KEEPALIVE_IDLE_S), ("TCP_KEEPINTVL", KEEPALIVE_INTERVAL_S),
+                        ("TCP_KEEPCNT", KEEPALIVE_PROBES)):
+        option = getattr(socket, name, None)  # (not on every platform: there, the system's defaults)
+        if option is not None:
+            sock.setsockopt(socket.IPPROTO_TCP, option, value)
 
 
 def play(
@@ -238,9 +261,9 @@ def play(
     try:
         send = sock.sendall
         recv = sock.recv
-        send(version_bytes(token))
         pending = ""
         try:
+            send(version_bytes(token))
             while True:
                 data = recv(1 << 16)
                 if not data:
@@ -257,6 +280,8 @@ def play(
                         send(reply.encode("ascii") + b"\r\n")
         except (ConnectionResetError, BrokenPipeError):
             pass  # the dealer went away: the match is over for us
+        except OSError as exc:  # its host gone (the keep-alive probes unanswered: timed out), unreachable
+            raise ShowdownError(_lost(host, port, exc)) from None
         if pending.strip():
             handle(pending.rstrip("\r"))  # a last line without newline: hooks only
     finally:
@@ -285,7 +310,7 @@ async def play_async(
         raise ShowdownError(f"cannot connect to the dealer at {host}:{port}: {exc.strerror or exc}") from None
     sock = writer.get_extra_info("socket")
     if sock is not None:
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        _tune(sock)
     try:
         writer.write(version_bytes(token))
         while True:
@@ -295,6 +320,8 @@ async def play_async(
                 break
             except ValueError:  # asyncio's LimitOverrunError: the line outgrew the reader's limit
                 raise ProtocolError(_too_long(host, port)) from None
+            except OSError as exc:  # its host gone (the keep-alive probes unanswered: timed out), unreachable
+                raise ShowdownError(_lost(host, port, exc)) from None
             if not raw:
                 break
             reply = session.feed(raw.decode("ascii", "replace").rstrip("\r\n"))

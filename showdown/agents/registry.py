@@ -183,7 +183,7 @@ def _convert(agent: str, key: str, value: Any, want: type) -> Any:
         return want(value)
     except (TypeError, ValueError):
         raise ConfigError(
-            f"agent {agent!r}: option {key!r} must be {want.__name__}, got {value!r}"
+            f"agent {agent!r}: option {key!r} must be {want.__name__}, got {value!r:.60}"
         ) from None
 
 

@@ -66,6 +66,8 @@ def _export(args: argparse.Namespace) -> int:
         raise ShowdownError(f"two logs would both be written as {out / (twice + '.phhs')}: export them to different folders")
     for log in args.logs:
         result = export_phh(log, out, game, progress=_progress(str(log)))
+        if result.torn:
+            print(f"note: {result.torn}", file=sys.stderr)
         print(f"{result.target}: {result.hands:,} hands from {result.source}")
         if result.skipped:
             print(f"note: {result.skipped:,} hands skipped, the first: {result.first_skipped}")

@@ -4,7 +4,9 @@ round, a policy trained in the environments seated as an agent in a real match.
 ``SingleAgentEnv("leduc", opponents=["rules"])``: one hand per episode; the learner's position
 moves by one each hand (as seats rotate in a match; ``position=`` fixes it). Observations and
 actions are the AEC environment's (``showdown.env.encoding``), the reward is the learner's result
-at the end of the hand. A masked action is played as a call, as the dealer repairs an illegal
+at the end of the hand. A hand the opponents end before the learner's turn (a fold to its big blind)
+is no episode: ``reset`` deals the next, and its info says how many were skipped and what the learner
+won in them (``skipped_hands``, ``skipped_reward``). A masked action is played as a call, as the dealer repairs an illegal
 reply. Opponents are built-in agent names or ``Agent`` objects; they see only
 what a seat sees (``View.of``), as in a match.
 
@@ -37,6 +39,10 @@ __all__ = ["Policy", "PolicyAgent", "SingleAgentEnv", "run_policy"]
 
 Policy = Callable[[npt.NDArray[np.float32], npt.NDArray[np.int8]], int]
 """``policy(observation, action_mask) -> action index`` (the environments' encoding)."""
+
+
+MAX_SKIPPED_HANDS = 10_000
+"""Hands in a row the opponents may end before the learner acts (``reset`` deals the next) before it gives up."""
 
 
 class SingleAgentEnv(gymnasium.Env):
@@ -82,6 +88,26 @@ class SingleAgentEnv(gymnasium.Env):
             self.hand_number = -1
             if seed is not None:
                 self.opponents = self._make_opponents(dealing_seed(seed))
+        skipped, skipped_reward = 0, 0.0
+        while True:
+            self._deal()
+            state = self.state
+            assert state is not None
+            if not state.finished:
+                break
+            # the others ended the hand before the learner's turn (a fold to its big blind): no episode, as
+            # the learner has nothing to decide, and step() on it was ResetNeeded; its result is in info
+            skipped += 1
+            skipped_reward += self._hand_over(state)
+            if skipped >= MAX_SKIPPED_HANDS:
+                raise RuntimeError(f"the opponents ended {skipped:,} hands in a row before position {self.position} "
+                                   "could act: the learner never gets a decision against them")
+        info = self._info()
+        info["skipped_hands"], info["skipped_reward"] = skipped, skipped_reward
+        return self._observe(), info
+
+    def _deal(self) -> None:
+        assert self._dealer is not None
         hole, board = self._dealer.deal()
         self.hand_number += 1
         n = self.game.num_players
@@ -90,7 +116,12 @@ class SingleAgentEnv(gymnasium.Env):
         for p, agent in self._seated():
             agent.hand_start(View.of(self.state, p, self.hand_number))
         self._play_opponents()
-        return self._observe(), self._info()
+
+    def _hand_over(self, state: State) -> float:
+        """The learner's reward of a finished hand (the opponents told it ended)."""
+        for p, agent in self._seated():
+            agent.hand_end(View.of(state, p, self.hand_number))
+        return float(chips_to_reward(state.payoffs(), self.game, self.reward_unit)[self.position])
 
     def step(self, action: int | np.integer[Any] | Action) -> tuple[dict[str, Any], float, bool, bool, dict[str, Any]]:
         state = self.state
@@ -104,11 +135,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.state = state.apply_legal(state.repair(chosen)[0])  # as the dealer: what the rules refuse becomes a call
         self._play_opponents()
         done = self.state.finished
-        reward = 0.0
-        if done:
-            reward = chips_to_reward(self.state.payoffs(), self.game, self.reward_unit)[self.position]
-            for p, agent in self._seated():
-                agent.hand_end(View.of(self.state, p, self.hand_number))
+        reward = self._hand_over(self.state) if done else 0.0
         return self._observe(), reward, done, False, self._info()
 
     def _make_opponents(self, seed: int | None) -> list[Agent]:

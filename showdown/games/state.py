@@ -61,6 +61,8 @@ RAISE = Action(ActionKind.RAISE)
 
 _LETTERS = {"f": FOLD, "c": CALL, "r": RAISE}
 _DIGITS = frozenset("0123456789")
+MAX_SIZE_DIGITS = 18
+"""The longest raise size betting text may write: far past any stack (2,147,483,647 chips at most)."""
 
 
 def _round_actions(part: str, text: str) -> list[Action]:
@@ -77,6 +79,9 @@ def _round_actions(part: str, text: str) -> list[Action]:
             j = i + 1
             while j < n and part[j] in _DIGITS:
                 j += 1
+            if j - i > MAX_SIZE_DIGITS:  # (int() of more than 4,300 digits was a ValueError traceback from analyze)
+                raise ProtocolError(f"bad betting {text[:60]!r}...: a raise size of {j - i:,} digits (a stack is at most "
+                                    f"10 digits)")
             action = Action(ActionKind.RAISE, int(part[i:j]))
             i = j
         out.append(action)

@@ -204,7 +204,11 @@ class _FilePolicy:
         row = self.table.get(key)
         if row is None:
             raise ConfigError(f"{self.where}: no probabilities for the information state {key!r}")
-        return {int(a): float(p) for a, p in row.items()}
+        try:
+            return {int(a): float(p) for a, p in row.items()}
+        except (AttributeError, TypeError, ValueError):
+            raise ConfigError(f"{self.where}: the information state {key!r} has {str(row)[:60]!r}, not an object of "
+                              "action numbers and probabilities ({\"0\": 0.5, \"1\": 0.5})") from None
 
 
 def load_policy(path: str | Path, game: GameDef) -> Strategy:
@@ -215,6 +219,9 @@ def load_policy(path: str | Path, game: GameDef) -> Strategy:
         params, table = doc["universal_poker"], doc["policy"]
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ConfigError(f"OpenSpiel policy {p}: cannot read it ({exc}); write it with showdown.interchange.openspiel.save_policy") from None
+    if not isinstance(params, dict) or not isinstance(table, dict):  # (a list or a number was an AttributeError traceback)
+        raise ConfigError(f"OpenSpiel policy {p}: 'universal_poker' and 'policy' are objects (the game's parameters, and "
+                          "per information state each action's probability); write it with showdown.interchange.openspiel.save_policy")
     if {k: str(v) for k, v in params.items()} != {k: str(v) for k, v in universal_poker_parameters(game).items()}:
         raise ConfigError(f"OpenSpiel policy {p}: made for universal_poker({params}), not for {game.name or 'this game'}")
     return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))

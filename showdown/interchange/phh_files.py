@@ -48,6 +48,7 @@ class ExportResult:
     hands: int
     skipped: int = 0
     first_skipped: str = ""
+    torn: str = ""  # the log's last line had no end (a match killed as it wrote it): left out, as verify-log does
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +58,17 @@ class ImportResult:
     hands: int
 
 
-def _open_text(path: Path) -> Iterator[str]:
-    """The file's lines, each at most ``MAX_LOG_LINE`` bytes (a longer one is one error, not held)."""
+def _open_text(path: Path, torn: list[str] | None = None) -> Iterator[str]:
+    """The file's lines, each at most ``MAX_LOG_LINE`` bytes (a longer one is one error, not held).
+    With ``torn``, a last line without its end (a writer killed mid-line) is left out and said there."""
     try:
         with path.open("rb") as f:
-            for _, raw in log_lines(f, str(path)):
+            for number, raw in log_lines(f, str(path)):
+                if torn is not None and not raw.endswith(b"\n"):
+                    if raw.strip():
+                        torn.append(f"{path}:{number}: the last line is cut off (the writer stopped mid-line); "
+                                    f"the complete lines before it were exported")
+                    return
                 yield raw.decode("utf-8", "replace")
     except OSError as exc:
         raise ShowdownError(f"cannot read {path}: {exc.strerror or exc}") from None
@@ -76,9 +83,10 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     count = skipped = 0
     first_skipped = ""
     tmp = _temp_beside(target)
+    torn: list[str] = []
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as out:
-            for number, record in read_records(_open_text(src), source=str(src), jsonl=src.suffix == ".jsonl"):
+            for number, record in read_records(_open_text(src, torn), source=str(src), jsonl=src.suffix == ".jsonl"):
                 try:
                     text = hands.phh(number, record)
                 except NoPhhForm as exc:
@@ -98,7 +106,7 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     finally:
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])
-    return ExportResult(src, target, count, skipped, first_skipped)
+    return ExportResult(src, target, count, skipped, first_skipped, torn[0] if torn else "")
 
 
 class _LogHands:
@@ -158,9 +166,17 @@ def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
     index = 0
     for p in map(Path, paths):
-        for line, text in split_phhs(_open_text(p), str(p)):
+        for line, text in split_phhs(_without_bom(_open_text(p)), str(p)):
             yield parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
+
+
+def _without_bom(lines: Iterator[str]) -> Iterator[str]:
+    """The lines, the first without the byte order mark an editor may put before UTF-8 text (Windows'
+    Notepad does): TOML does not allow one, and such a file was 'not valid PHH (TOML): Invalid
+    statement (at line 1, column 1)'."""
+    for i, line in enumerate(lines):
+        yield line.removeprefix("\ufeff") if i == 0 else line
 
 
 def _match_game(first: PhhHand) -> tuple[GameDef, str | None]:

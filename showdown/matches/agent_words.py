@@ -67,7 +67,7 @@ def parse_option(text: str) -> tuple[int | None, str, Any]:
         seat = int(seat_text)
     try:
         parsed = yaml.safe_load(value) if value else ""
-    except yaml.YAMLError:
+    except (yaml.YAMLError, ValueError):  # (ValueError: int() of more than 4,300 digits)
         parsed = value
     if not isinstance(parsed, (str, int, float, bool)):
         parsed = value

@@ -268,6 +268,11 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
 MAX_YAML_BYTES = 1 << 20
 """The largest config file read: a match or tournament file is a few KB."""
 
+MAX_YAML_DIGITS = 4300
+"""Python's int() limit (sys.get_int_max_str_digits): a longer YAML integer was a ValueError traceback."""
+
+_INT_TAG = "tag:yaml.org,2002:int"
+
 MAX_YAML_DEPTH = 64
 """Values inside values a config file may nest (a match file needs 4)."""
 
@@ -293,6 +298,9 @@ def _check_nodes(root: Any, path: Path) -> None:
     def size(node: Any, depth: int = 0) -> int:
         if depth > MAX_YAML_DEPTH:
             raise ConfigError(_too_deep(path, node.start_mark.line + 1))
+        if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG and len(node.value) > MAX_YAML_DIGITS:
+            raise ConfigError(f"{path}:{node.start_mark.line + 1}: a number of {len(node.value):,} digits (Python reads "
+                              f"at most {MAX_YAML_DIGITS:,}); a config file's numbers are hands, seeds and milliseconds")
         key = id(node)
         known = sizes.get(key)
         if known is not None:

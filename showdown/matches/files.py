@@ -37,9 +37,19 @@ def load_match_file(where: str | Path) -> MatchConfig:
     """The match to resume: a ``.match.json`` file, its ``.log``, or a folder holding one unfinished
     match (killed, or stopped by Ctrl-C or SIGTERM; not one that ended as it should)."""
     p = Path(where)
+    if not p.exists():
+        raise ConfigError(f"--resume {where}: no such file or folder; give the --out folder of the match to continue "
+                          f"(or its .match.json or .log)")
     if p.is_dir():
         candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
         unfinished = [c for c in candidates if not _finished(c)]
+        if not candidates:
+            raise ConfigError(f"--resume {where}: no match there (no {MATCH_FILE_SUFFIX} file); give the --out folder "
+                              "of the match to continue")
+        if not unfinished:
+            logs = " ".join(str(c.with_name(c.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")) for c in candidates[:3])
+            raise ConfigError(f"--resume {where}: {'the match' if len(candidates) == 1 else 'every match'} there finished: "
+                              f"nothing to resume ('showdown analyze {logs}' gives the figures)")
         if len(unfinished) != 1:
             names = ", ".join(c.name.removesuffix(MATCH_FILE_SUFFIX) for c in unfinished) or "none"
             raise ConfigError(f"--resume {where}: {len(unfinished)} unfinished matches there ({names}); name one's .match.json")
@@ -53,11 +63,24 @@ def load_match_file(where: str | Path) -> MatchConfig:
     except (OSError, ValueError, RecursionError) as exc:
         raise ConfigError(f"--resume {where}: cannot read the match file {p}: {exc}") from None
     try:  # the file is ours, but a user may have edited or cut it: any shape but the written one is said
-        config = config_from_json(doc).check(f"--resume {where}")
+        config = _from_here(config_from_json(doc), p).check(f"--resume {where}")
     except (KeyError, TypeError, AttributeError, ValueError) as exc:
         raise ConfigError(f"--resume {where}: the match file {p} is damaged ({type(exc).__name__}: {exc}); "
                           f"start the match again without --resume (add --force to overwrite its logs)") from None
     return replace(config, resume=True)
+
+
+def _from_here(config: MatchConfig, match_file: Path) -> MatchConfig:
+    """The settings as seen from this folder: the logs are where the match file is (its ``out`` may be
+    relative to the folder the match started from: resumed from another, a new match began in a new
+    ``./out``, the killed one left as it was), and a .game file given by a relative path is the copy the
+    dealer keeps beside them."""
+    config = replace(config, out=match_file.parent)
+    game = Path(config.game)
+    copy = match_file.parent / f"{config.name}.game"
+    if game.suffix == ".game" and not game.is_absolute() and not game.is_file() and copy.is_file():
+        config = replace(config, game=os.path.relpath(copy))
+    return config
 
 
 def save_result_file(report: MatchReport, series: dict[str, Any] | None = None, path: Path | None = None) -> Path | None:
@@ -96,15 +119,29 @@ def _finished(match_file: Path) -> bool:
     try:
         with log.open("rb") as f:
             f.seek(max(0, log.stat().st_size - LAST_LINE_BYTES))
-            if not is_score_line(f.read().rstrip(b"\r\n").rpartition(b"\n")[2]):
-                return False
+            tail = f.read()
+            if not tail.endswith(b"\n") or not is_score_line(tail.rstrip(b"\r\n").rpartition(b"\n")[2]):
+                return False  # (a SCORE line cut by a kill is none: --resume writes it again)
     except OSError:
         return False
     try:
         result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return True
+        # no result: the runner ended before writing it (a second Ctrl-C as the match stopped, a kill);
+        # a match stopped early is one to resume, as its summary record tells
+        return _all_played(match_file.with_name(stem + ".jsonl"))
     return not (isinstance(result, dict) and result.get("interrupted"))
+
+
+def _all_played(jsonl: Path) -> bool:
+    """The ``.jsonl``'s summary record says every hand asked for was played (or cannot be read)."""
+    try:
+        with jsonl.open("rb") as f:
+            f.seek(max(0, jsonl.stat().st_size - LAST_LINE_BYTES))
+            summary = json.loads(f.read().rstrip(b"\r\n").rpartition(b"\n")[2])
+        return bool(summary["hands_played"] >= summary["hands"])
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return True
 
 
 def _write_atomically(path: Path, text: str) -> None:

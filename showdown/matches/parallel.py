@@ -390,14 +390,35 @@ def _child(run_file: str) -> int:
     return status
 
 
+def _end_with_parent() -> None:
+    """A SIGTERM for this worker when its parent dies (Linux): the runner killed -9 left its workers
+    playing on, orphans whose match a ``--resume`` then found still running; a SIGTERM stops the match
+    after its current hand, as at a Ctrl-C, and it resumes."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() == 1:  # the parent was gone before the request took
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _worker(token: str) -> int:
     """Play the jobs whose run files come on stdin, one a line, saying ``TOKEN STATUS`` on stderr
     after each; exit at the end of stdin."""
+    _end_with_parent()
     for line in sys.stdin:
         run_file = line.rstrip("\n")
         if run_file:
             status = _child(run_file)
-            print(f"{token} {status}", file=sys.stderr, flush=True)
+            try:
+                print(f"{token} {status}", file=sys.stderr, flush=True)
+            except OSError:  # the parent is gone: no one to play for
+                return 0
     return 0
 
 

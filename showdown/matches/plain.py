@@ -42,7 +42,7 @@ from showdown.matches.agent_process import (
 )
 from showdown.matches.config import MatchConfig
 from showdown.matches.figures import RunningFigures
-from showdown.matches.files import replay_finished_hands, save_match_file, save_result_file
+from showdown.matches.files import MATCH_FILE_SUFFIX, replay_finished_hands, save_match_file, save_result_file
 from showdown.matches.progress import Progress, say_on_stderr, wants_progress
 from showdown.matches.seating import game_argument, match_name, seat_labels, seat_seeds
 from showdown.matches.stopping import StoppingRule
@@ -194,6 +194,8 @@ class MatchRun:
             return
         if agent.killed or (self.over and rc == 0) or self.config_errors:  # the first seat that could not play is the news
             return
+        if self.over and self.interrupted:  # stopped by Ctrl-C or SIGTERM: an agent still starting found the ports
+            return  # closed ('cannot connect ... Connection refused'), which was said as the agent's failure
         if not self.server.engine.started and not self.over:
             from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS  # loaded with the jails
 
@@ -270,13 +272,14 @@ class MatchRun:
         return asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
 
     def _on_signal(self, sig: int) -> None:
-        if not self.interrupted:
-            again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
-            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking ({again}: at once)")
+        first = not self.interrupted
+        self.interrupted = self.interrupted or sig
+        self.server.request_stop()  # first: whatever saying it may raise
+        if first:
             # a silent bot must not hold the stop until its time limit: then the hand is dropped
             asyncio.get_running_loop().call_later(STOP_GRACE, self._stop_now)
-        self.interrupted = self.interrupted or sig
-        self.server.request_stop()
+            again = "Ctrl-C again" if sig == signal.SIGINT else "SIGTERM again"
+            self.say(f"stopping after this hand, or in {STOP_GRACE:g} s if a bot is still thinking ({again}: at once)")
 
     def _stop_now(self) -> None:
         if not self.over:
@@ -352,6 +355,7 @@ class MatchRun:
         if self.config.sandbox or any(s.limits is not None for s in self.config.agents):
             self._open_jails()
         self.server = server = self._server()
+        self._save_settings_first()
         opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
         try:
             ports: list[int] = await server.start()
@@ -366,6 +370,20 @@ class MatchRun:
                 self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
         server.on_refused = self.refused
         return ports, opened
+
+    def _save_settings_first(self) -> None:
+        """The ``.match.json`` before the logs: a match killed between the two left logs that
+        ``--resume`` could not continue ('0 unfinished matches there') while a new start said to
+        resume them. An earlier match's file is kept until its logs are ours (``--force`` may find
+        them still written by that match); a folder that cannot be written is said by the logs' opening."""
+        config = self.config
+        if config.out is None or config.resume or (Path(config.out) / f"{self.name}{MATCH_FILE_SUFFIX}").exists():
+            return
+        try:
+            Path(config.out).mkdir(parents=True, exist_ok=True)
+            save_match_file(config, self.name)
+        except OSError:
+            pass
 
     def _watch_start(self, opened: float) -> asyncio.TimerHandle | None:
         """Look for agents that never came just before the dealer's start limit (from ``opened``)."""

@@ -14,8 +14,13 @@ __all__ = ["Progress", "say_on_stderr", "wants_progress"]
 
 
 def say_on_stderr(text: str) -> None:
-    """A match's one-line message, on stderr: ``showdown match: TEXT``."""
-    print(f"showdown match: {text}", file=sys.stderr, flush=True)
+    """A match's one-line message, on stderr: ``showdown match: TEXT``. A stderr no one reads any more
+    (a duplicate half whose runner was killed) loses the message, not the match: the write's
+    BrokenPipeError, raised in a signal handler, had the stop it was announcing never made."""
+    try:
+        print(f"showdown match: {text}", file=sys.stderr, flush=True)
+    except OSError:
+        pass
 
 
 def wants_progress(asked: bool | None, configured: bool | None) -> bool:

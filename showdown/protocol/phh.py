@@ -18,9 +18,10 @@ values out; files are opened by the caller. TOML is read with ``tomllib`` (never
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii as _toml_str  # JSON string escapes are TOML basic-string escapes
+from json.encoder import encode_basestring_ascii
 
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import format_cards
@@ -130,6 +131,24 @@ def same_table(a: GameDef, b: GameDef) -> bool:
 
 def _ints(values: Iterable[int]) -> str:
     return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+_ESCAPE = re.compile(r"\\(?:u(d[89ab][0-9a-f]{2})\\u(d[c-f][0-9a-f]{2})|u(d[89a-f][0-9a-f]{2})|.)")
+
+
+def _escape(m: re.Match[str]) -> str:
+    if m.group(1):  # a surrogate pair: one character beyond U+FFFF
+        high, low = int(m.group(1), 16), int(m.group(2), 16)
+        return f"\\U{0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00):08x}"
+    return "\\ufffd" if m.group(3) else m.group(0)  # a lone surrogate is no character
+
+
+def _toml_str(text: str) -> str:
+    """A TOML basic string: JSON's escapes are TOML's, but for a character beyond U+FFFF, which JSON
+    writes as two surrogates ('\\ud83d\\ude00', not a Unicode scalar value: TOML readers refuse the
+    file) and TOML as one '\\U0001f600'; a lone surrogate (no character) becomes U+FFFD."""
+    quoted = encode_basestring_ascii(text)
+    return _ESCAPE.sub(_escape, quoted) if "\\ud" in quoted else quoted
 
 
 def _strs(values: Iterable[str]) -> str:

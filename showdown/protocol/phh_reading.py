@@ -166,7 +166,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         number = index  # (a log's hand numbers are those of a match: 0 to 2^32 - 2)
     players = f.strings("players", n, required=False)
     names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
-    seats = tuple(s - 1 for s in f.integers("seats", n, low=1)) if "seats" in f.doc else None
+    seats = _seats(f, n) if "seats" in f.doc else None
     hand, betting = _replay(game, actions, number, names, f)
     _check_finishing(f, game, hand)
     label, seed, match = f.doc.get("_game"), f.doc.get("_seed"), f.doc.get("event")
@@ -179,15 +179,29 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     )  # fmt: skip
 
 
+def _seats(f: _Fields, n: int) -> tuple[int, ...]:
+    """Our seats (0 to n - 1, by position) from PHH's seat numbers at the table: a 9-seat table's
+    three players in seats 2, 5 and 9 sit in our seats 0, 1 and 2, in that order (the numbers as
+    written made a log our readers refused: 'seats must number each player once, from 0')."""
+    numbers = f.integers("seats", n, low=1)
+    if len(set(numbers)) != n:
+        raise f.fail("seats", f"{_short(numbers)}: two players in one seat (each player's seat number at the table, once)")
+    order = sorted(numbers)
+    return tuple(order.index(s) for s in numbers)
+
+
 def _read_fields(text: str, where: str) -> _Fields:
-    doc = _simple_toml(text)
-    if doc is None:
-        try:
+    try:
+        doc = _simple_toml(text)
+        if doc is None:
             doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
-        except RecursionError:  # tomllib reads nested arrays recursively
-            raise ProtocolError(f"{where}: not valid PHH: arrays nested too deep (a hand's fields are flat lists)") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ProtocolError(f"{where}: not valid PHH (TOML): {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays recursively
+        raise ProtocolError(f"{where}: not valid PHH: arrays nested too deep (a hand's fields are flat lists)") from None
+    except ValueError:  # int() of a number of more than 4,300 digits, in tomllib or json: Python's limit
+        raise ProtocolError(f"{where}: not valid PHH: a number of more than 4,300 digits (a hand's numbers are chips, "
+                            "a hand number or a seed)") from None
     tables = [v for v in doc.values() if isinstance(v, dict)]
     if len(doc) == 1 and len(tables) == 1:
         key = next(iter(doc))

@@ -24,7 +24,7 @@ from showdown.protocol.matchstate import split_token
 from showdown.server.connection import ConnectionHost, SeatConnection
 from showdown.server.options import DealerOptions, seat_ports, seat_tokens
 
-__all__ = ["REFUSALS_SHOWN", "SeatDoors", "SeatKeeper", "same_secret"]
+__all__ = ["REFUSALS_SHOWN", "SeatDoors", "SeatKeeper", "err_line", "same_secret"]
 
 REFUSALS_SHOWN = 5
 """Refused connections said on stderr; the rest are only counted (``SeatDoors.refused``)."""
@@ -134,7 +134,7 @@ class SeatDoors:
             self._servers[seat] = await loop.create_server(self._protocol(seat), address, self.ports[seat],
                                                            family=family, reuse_address=True)  # fmt: skip
         except OSError as exc:
-            _err(f"WARNING: seat {seat + 1} ({self.names[seat]}): cannot listen again on port {self.ports[seat]} "
+            err_line(f"WARNING: seat {seat + 1} ({self.names[seat]}): cannot listen again on port {self.ports[seat]} "
                  f"for its reconnection: {exc.strerror or exc}")
 
     # ----------------------------------------------------------------- connections
@@ -213,7 +213,7 @@ class SeatDoors:
         shown = self._refusals_shown
         self._refusals_shown += 1
         if shown < REFUSALS_SHOWN:
-            _err(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
+            err_line(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
         if self.on_refused is not None:
             self.on_refused(seat, why)
 
@@ -264,5 +264,9 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str
     return family, str(sockaddr[0])
 
 
-def _err(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+def err_line(line: str) -> None:
+    """A line on stderr for whoever reads it: the dealer's warnings (and ``tcp``'s)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except OSError:  # a stderr no one reads any more (its reader exited, a runner killed): the match goes on
+        pass

@@ -19,6 +19,7 @@ write that fails (a full disk) takes back what it wrote of that hand in either f
 from __future__ import annotations
 
 import errno
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import IO
@@ -29,6 +30,11 @@ from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import LogHeader, MatchSummary
 from showdown.server.outputs import HandFinished
 from showdown.server.resume import ResumePoint, resume_point, truncate
+
+try:
+    import fcntl
+except ImportError:  # (Windows: no advisory locks; the logs are not guarded)
+    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["MatchLogs", "append_all"]
 
@@ -55,17 +61,21 @@ class MatchLogs:
         jsonl_path = log_dir / f"{self.header.match}.jsonl"
         if resume and log_path.exists():
             return self._resume(log_dir, log_path, jsonl_path)
-        mode = "wb" if force else "xb"
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
             for path in (log_path, jsonl_path):
-                if mode == "xb" and path.exists():
+                if not force and path.exists():
                     raise FileExistsError(path)
             self._ensure_game_file(log_dir)
-            self._log = open(log_path, mode, buffering=0)  # one write per hand, nothing held back
-            self._jsonl = open(jsonl_path, mode, buffering=0)
+            # one write per hand, nothing held back; an existing log (--force) is cut only once it is ours
+            self._log = log = open(log_path, "ab" if force else "xb", buffering=0)
+            _hold(log, log_path)
+            if force:
+                log.truncate(0)
+                log.seek(0)
+            self._jsonl = open(jsonl_path, "wb" if force else "xb", buffering=0)
             self.log_path, self.jsonl_path = log_path, jsonl_path
-            append_all(self._log, self._header_bytes())
+            append_all(log, self._header_bytes())
         except FileExistsError as exc:
             self.close()
             if exc.errno is not None:  # from mkdir: a file where a folder should be, not the logs
@@ -79,12 +89,14 @@ class MatchLogs:
     def _resume(self, log_dir: Path, log_path: Path, jsonl_path: Path) -> ResumePoint:
         """Continue a killed match: its logs say which hands are finished (see ``server.resume``)."""
         try:
+            self._log = log = open(log_path, "ab", buffering=0)
+            _hold(log, log_path)  # before anything is read or cut: another dealer may still be writing them
             self._ensure_game_file(log_dir)
             point = resume_point(log_path, jsonl_path, self.header, self.names)
             truncate(log_path, point.log_size)
+            log.seek(0, os.SEEK_END)
             if jsonl_path.exists():
                 truncate(jsonl_path, point.jsonl_size)
-            self._log = open(log_path, "ab", buffering=0)
             self._jsonl = open(jsonl_path, "ab", buffering=0)
             self.log_path, self.jsonl_path = log_path, jsonl_path
             if point.hands == 0 and point.log_size == 0:
@@ -180,6 +192,19 @@ class MatchLogs:
                 except OSError:
                     pass
         self._log = self._jsonl = None
+
+
+def _hold(log: IO[bytes], path: Path) -> None:
+    """Take the match's ``.log`` for this process alone (an advisory lock, released when it closes or the
+    process dies): a ``--resume`` (or ``--force``) started while the match still ran in another
+    process cut the logs under it, and both wrote on: the log filled with NUL bytes, each exit 0."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(log.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise ShowdownError(f"{path} is being written by a match still running (another dealer holds it): let it "
+                            "finish, or stop it first (Ctrl-C, or kill its process), then resume") from None
 
 
 def append_all(f: IO[bytes], data: bytes, start: int | None = None) -> None:

@@ -24,7 +24,7 @@ from typing import IO
 
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.protocol.lines import log_lines
-from showdown.protocol.logfile import HandRecord, LoggedHand, LogHeader, read_records
+from showdown.protocol.logfile import HandRecord, LoggedHand, LogHeader, Score, read_records
 
 __all__ = ["ResumePoint", "resume_point", "truncate"]
 
@@ -48,7 +48,7 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
     abort) ends with its SCORE line and summary record: they are cut, and it continues. Both logs
     are read a line at a time (``protocol.lines``): memory stays flat however long they are."""
     scan = _scan_log(log_path, header, names)
-    if scan.hands >= header.hands:
+    if scan.hands >= header.hands and scan.scored:  # (every hand but no SCORE line: killed as it ended; it ends now)
         raise ShowdownError(f"{log_path}: this match already finished ({scan.hands} of {header.hands} hands): nothing to resume")
     finished, counts, jsonl_size = _recorded_hands(jsonl_path, scan.hands)
     # a hand in the .log but not yet in the .jsonl is played again (the usual crash: one hand); what
@@ -69,6 +69,7 @@ class _LogScan:
     totals: dict[str, float]
     size: int
     before: _LogScan | None = None
+    scored: bool = False  # a whole SCORE line follows them
 
 
 def _complete_lines(f: IO[bytes], source: str, size: list[int]) -> Iterator[str]:
@@ -107,6 +108,7 @@ def _scan_log(log_path: Path, header: LogHeader, names: tuple[str, ...], upto: i
                         totals[name] += value
                     scan = _LogScan(scan.hands + 1, totals, size[0], _LogScan(scan.hands, scan.totals, scan.size))
                 else:
+                    scan.scored = isinstance(record, Score)
                     break
     except (ProtocolError, UnicodeDecodeError) as exc:
         raise ShowdownError(f"{log_path}: cannot resume from a damaged log: {exc}") from None

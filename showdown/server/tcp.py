@@ -34,7 +34,6 @@ path to what this docstring promises.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -44,6 +43,7 @@ from showdown.games.gamedef import GameDef
 from showdown.protocol.events import DEALER_CHOSE, chosen_why, seats_with
 from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, format_score_line
 from showdown.server.admission import SeatDoors
+from showdown.server.admission import err_line as _err
 from showdown.server.busy_wait import BusyWait, SpinTrial
 from showdown.server.connection import SeatConnection, warning_detail
 from showdown.server.dealer import MatchEngine
@@ -572,10 +572,6 @@ class MatchServer:
                 conn.transport.abort()
         self._logs.close()
         await self._doors.wait_closed()
-
-
-def _err(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
 
 
 def run_match(

@@ -357,8 +357,11 @@ def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[s
     """A JSON strategy file's fields and its table (information set -> action -> probability)."""
     try:
         doc = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:  # (arrays nested thousands deep)
+    except (UnicodeDecodeError, RecursionError) as exc:  # (arrays nested thousands deep)
         raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
+    except ValueError as exc:  # json's errors, and int()'s of a number of more than 4,300 digits (Python's limit)
+        why = "a number of more than 4,300 digits" if "integer string conversion" in str(exc) else exc
+        raise StrategyError(f"{p}: not a JSON strategy file ({why})") from None
     if not isinstance(doc, dict):
         raise StrategyError(f"{p}: a strategy file is a JSON object")
     infosets = doc.get("infosets")

@@ -148,7 +148,7 @@ def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
                 state = state.apply(action)
                 steps.append(_step(state, actor, text, rec.board))
     except ShowdownError as exc:
-        raise ViewError(f"hand {rec.hand}: betting {rec.betting!r} does not fit game {game.name}: {exc}") from None
+        raise ViewError(f"hand {rec.hand}: betting {rec.betting[:60]!r} does not fit game {game.name}: {exc}") from None
     return {
         "hand": rec.hand,
         "game": game.name,

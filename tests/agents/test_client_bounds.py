@@ -78,3 +78,39 @@ def test_the_agent_process_ends_with_one_line_and_bounded_memory() -> None:
     assert proc.stderr.strip().count("\n") == 0
     assert peak_kib < 150_000  # far below the 200 MB it was sent
     thread.join(5)
+
+
+def test_the_client_asks_tcp_to_notice_a_dealer_whose_host_is_gone() -> None:
+    """A dealer's host gone without a word (powered off, the network cut) left an agent waiting for the
+    next state with nothing in flight, for ever; keep-alive probes now end the wait (about 2 minutes)."""
+    from showdown.agents.client import KEEPALIVE_IDLE_S, connect
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    with server, connect("127.0.0.1", server.getsockname()[1]) as sock:
+        assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+        if hasattr(socket, "TCP_KEEPIDLE"):
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == KEEPALIVE_IDLE_S
+
+
+class _GoneHost:
+    """A connected socket whose host then vanished: what recv raises once the keep-alive probes fail."""
+
+    def sendall(self, data: bytes) -> None:
+        pass
+
+    def recv(self, size: int) -> bytes:
+        raise TimeoutError(110, "Connection timed out")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_dealer_lost_to_a_timeout_is_one_line_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    from showdown.agents import client
+    from showdown.errors import ShowdownError
+
+    monkeypatch.setattr(client, "connect", lambda host, port: _GoneHost())
+    with pytest.raises(ShowdownError, match=r"lost the dealer at h:1: Connection timed out \(its host gone"):
+        play(RandomAgent(seed=1), "h", 1, "kuhn")

@@ -94,3 +94,40 @@ def test_stepping_before_reset_or_after_the_hand_is_gymnasiums_reset_needed() ->
         obs, _, done, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     with pytest.raises(ResetNeeded, match="hand is over"):
         env.step(1)
+
+
+class _FoldsWhenItCan:
+    """An opponent that folds whenever a fold is legal (calls otherwise)."""
+
+    def __init__(self) -> None:
+        from showdown.agents.base import Agent
+        from showdown.games.state import CALL, FOLD, Action
+
+        class Folder(Agent):
+            def act(self, view: View) -> Action:
+                return FOLD if FOLD in view.legal_actions() else CALL
+
+        self.agent = Folder()
+
+
+def test_a_hand_the_opponents_end_before_the_learner_acts_is_no_episode() -> None:
+    """An opponent folding to the learner's big blind ended the hand inside reset(): the observation had
+    an all-zero mask and the next step() was ResetNeeded, so a plain training loop crashed (one reset
+    in seven against 'random' in no-limit hold'em); reset now deals on, and says what it skipped."""
+    env = SingleAgentEnv("holdem-nolimit", opponents=[_FoldsWhenItCan().agent])
+    for i in range(6):
+        obs, info = env.reset(seed=5 if i == 0 else None)
+        assert obs["action_mask"].any() and info["position"] == 1  # the learner's turn: small blind, first to act
+        assert (info["skipped_hands"], info["skipped_reward"], info["hand"]) == (1, 50.0, 2 * i + 1)  # its big blind's hand: won 50
+        _, reward, done, _, _ = env.step(1)  # a call: the opponent checks it down, or the hand goes on
+        while not done:
+            _, reward, done, _, _ = env.step(1)
+
+
+def test_opponents_that_never_let_the_learner_act_are_said_in_one_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    from showdown.env import single
+
+    monkeypatch.setattr(single, "MAX_SKIPPED_HANDS", 20)
+    env = SingleAgentEnv("holdem-nolimit", opponents=[_FoldsWhenItCan().agent], position=0)
+    with pytest.raises(RuntimeError, match="ended 20 hands in a row before position 0 could act"):
+        env.reset(seed=1)

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from showdown.cli import main
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.cards import parse_cards
 from showdown.games.catalog import CATALOG, get_game
@@ -60,6 +63,27 @@ def test_betting_text_other_than_f_c_r_and_sizes_is_refused(text: str) -> None:
         parse_betting(text)
     with pytest.raises(ProtocolError, match="bad betting"):
         betting_actions(text)
+
+
+@pytest.mark.parametrize("text", ["r" + "9" * 5000, "cr200c/r" + "1" * 19, "r" + "0" * 4301 + "5"])
+def test_a_raise_size_of_more_digits_than_any_stack_is_bad_betting(text: str) -> None:
+    """int() of more than 4,300 digits is a ValueError ('Exceeds the limit ... for integer string
+    conversion'): a log holding such a raise was a traceback from analyze, verify-log, export and report."""
+    for parse in (parse_betting, betting_actions):
+        with pytest.raises(ProtocolError, match=r"bad betting .*: a raise size of [0-9,]+ digits"):
+            parse(text)
+    with pytest.raises(ProtocolError, match="bad action"):
+        parse_action(text)
+    assert parse_betting("r" + "9" * 18) == ((raise_to(10**18 - 1),),)  # up to 18 digits: the rules judge the size
+
+
+def test_analyze_of_a_log_with_a_raise_of_thousands_of_digits_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "m.log"
+    log.write_text(f"# name/game/hands/seed m holdem-nolimit 1 0\nSTATE:0:r{'9' * 5000}f:AcKd|2c2d:-100|100:a|b\n")
+    for command in (["analyze", str(log)], ["verify-log", str(log)]):
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert "a raise size of 5,000 digits" in err and err.count("\n") == 1 and len(err) < 400
 
 
 @pytest.mark.parametrize("text", ["", "cc", "r5c", "x", "f1", "r-1"])

@@ -177,3 +177,26 @@ def test_a_tree_too_large_to_walk_is_refused_at_once() -> None:
         save_policy(uniform, os_game, game, "never.json")
     assert time.monotonic() - started < 5
     assert next(walk_decisions("leduc3p", openspiel_game("leduc3p")))  # 1,680 deals: walked (777,168 decisions)
+
+
+@pytest.mark.parametrize(("doc", "says"), [
+    ({"universal_poker": [1, 2], "policy": {}}, "'universal_poker' and 'policy' are objects"),
+    ({"universal_poker": "kuhn", "policy": {}}, "'universal_poker' and 'policy' are objects"),
+    ({"policy": 5}, "'universal_poker' and 'policy' are objects"),
+    ({"policy": {"@": 5}}, "has '5', not an object of action numbers and probabilities"),
+    ({"policy": {"@": {"call": 1}}}, "not an object of action numbers and probabilities"),
+    ({"policy": {"@": [0.5, 0.5]}}, "not an object of action numbers and probabilities"),
+])
+def test_a_policy_file_of_the_wrong_shape_is_one_line(tmp_path: Path, doc: dict[str, object], says: str) -> None:
+    """A hand-edited policy file ('universal_poker' a list, 'policy' a number, a row not an object) was an
+    AttributeError or ValueError traceback from showdown match and the agent."""
+    game = get_game("kuhn")
+    os_game = openspiel_game(game)
+    path = save_policy(to_openspiel_policy(game, os_game, uniform_strategy(game)), os_game, game, tmp_path / "p.json")
+    doc.setdefault("universal_poker", universal_poker_parameters(game))
+    if isinstance(doc["policy"], dict) and "@" in doc["policy"]:  # every information state gets the bad row
+        row = doc["policy"]["@"]
+        doc["policy"] = dict.fromkeys(json.loads(path.read_text())["policy"], row)
+    path.write_text(json.dumps(doc))
+    with pytest.raises(ConfigError, match=says):
+        load_policy(path, game)

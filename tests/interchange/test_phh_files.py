@@ -197,3 +197,48 @@ def test_a_hand_history_too_large_for_a_hand_is_refused_in_flat_memory(tmp_path:
         assert tracemalloc.get_traced_memory()[1] < 8 << 20
     finally:
         tracemalloc.stop()
+
+
+@pytest.mark.parametrize("cut", [7, 60])
+def test_a_log_cut_mid_line_by_a_kill_exports_its_complete_hands_with_a_note(
+    tmp_path: Path, cut: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A killed match's log (its last line without its end) was 'bad log line ...: expected
+    STATE:<hand>:...', exit 2, nothing exported, where verify-log and analyze read every complete hand."""
+    whole = NOLIMIT_LOG.read_bytes()
+    log = tmp_path / "killed.log"
+    log.write_bytes(whole[:-cut])  # 7: the SCORE line cut; 60: the last hand's STATE line too
+    assert main(["export", str(log), "--to", "phh", "-o", str(tmp_path / "phh")]) == 0
+    out, err = capsys.readouterr()
+    assert f"{' 1,000' if cut == 7 else ' 999'} hands from" in out
+    assert err.count("\n") == 1 and "killed.log:100" in err and "the last line is cut off" in err
+    full = export_phh(NOLIMIT_LOG, tmp_path).target.read_text()
+    assert full.startswith((tmp_path / "phh" / "killed.phhs").read_text().replace("killed", NOLIMIT_LOG.stem))
+
+
+def test_names_beyond_the_basic_plane_export_as_toml_any_reader_takes(tmp_path: Path) -> None:
+    """A player named with a character beyond U+FFFF (an emoji) was written as JSON's surrogate pair
+    '\\ud83d\\ude00', which TOML forbids: the exported file was refused by tomllib, pokerkit and our own
+    import ('Escaped character is not a Unicode scalar value')."""
+    import tomllib
+
+    names = ("Ösel😀", "李四𝄞")
+    log = tmp_path / "m.log"
+    log.write_text("# name/game/hands/seed m holdem-nolimit 1 0\n"
+                   f"STATE:0:r300f:AcKd|2c2d:-100|100:{'|'.join(names)}\nSCORE:-100|100:{'|'.join(names)}\n", encoding="utf-8")
+    target = export_phh(log, tmp_path).target
+    text = target.read_text(encoding="utf-8")
+    assert tomllib.loads(text)["0"]["players"] == list(names)
+    back = import_phh([target], tmp_path / "back.log")
+    assert back.hands == 1
+    assert (tmp_path / "back.log").read_text(encoding="utf-8").splitlines()[-1] == f"SCORE:-100|100:{'|'.join(names)}"
+
+
+def test_a_hand_saved_with_a_byte_order_mark_imports(tmp_path: Path) -> None:
+    """Windows' Notepad saves UTF-8 with a byte order mark, which TOML does not allow: the hand was
+    'not valid PHH (TOML): Invalid statement (at line 1, column 1)'."""
+    text = ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [50, 100]\nmin_bet = 100\n'
+            'starting_stacks = [10000, 10000]\nactions = ["d dh p1 AcKd", "d dh p2 2c2d", "p2 f"]\n')
+    (tmp_path / "h.phh").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
+    assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
+    assert "STATE:0:f:AcKd|2c2d:50|-50:p1|p2" in (tmp_path / "m.log").read_text()

@@ -106,7 +106,7 @@ def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path
         b = (tmp_path / "run" / f"leduc.rules-call.seed0{suffix}").read_bytes()
         assert a == b, suffix
     again = showdown(tmp_path, "match", "--resume", "run")
-    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+    assert again.returncode == 2 and "there finished: nothing to resume" in again.stderr
 
 
 @pytest.mark.parametrize("game,agents", [
@@ -187,7 +187,7 @@ def test_a_match_ended_by_its_stopping_rule_is_finished_not_resumable(tmp_path: 
     r = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "100000", "--until-separated", "--out", "run")
     assert r.returncode == 0, r.stderr
     again = showdown(tmp_path, "match", "--resume", "run")
-    assert again.returncode == 2 and "0 unfinished matches" in again.stderr
+    assert again.returncode == 2 and "there finished: nothing to resume" in again.stderr
 
 
 def test_a_command_in_a_yaml_file_runs_from_the_file_s_folder(tmp_path: Path) -> None:
@@ -265,3 +265,25 @@ def test_after_an_early_stop_the_headline_interval_is_the_anytime_valid_one(tmp_
     exact = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "200000", "--until-separated", "--json", "--name",
                      "x", "--force")  # AIVAT with every strategy known: exact, valid however the match stopped
     assert "fixed_sample_valid" not in json.loads(exact.stdout)["agents"][0]
+
+
+def test_ctrl_c_before_a_bot_connects_is_not_said_as_the_bots_failure(tmp_path: Path) -> None:
+    """A Ctrl-C while a bot was still starting closed the dealer's ports under it: its 'cannot connect
+    ... Connection refused' was reported as the agent's failure ('agent slow (seat 1) exited with
+    status 2: ...'). The stop is the news: one line."""
+    (tmp_path / "slow.py").write_text(
+        "import time\nfrom showdown.agents import CALL, Agent, run_bot\n\n\nclass Slow(Agent):\n"
+        "    def act(self, view):\n        return CALL\n\n\nif __name__ == '__main__':\n"
+        "    time.sleep(1.5)  # still starting when the match is stopped\n    raise SystemExit(run_bot(Slow))\n")
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "match", "kuhn", "./slow.py", "call", "--hands", "100",
+                             "--out", "out"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    match_file = tmp_path / "out" / "kuhn.slow-call.seed0.match.json"
+    deadline = time.monotonic() + 30
+    while not match_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    time.sleep(0.3)  # the ports open, the bots started; the slow one far from connecting
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "exited with status" not in err and "Connection refused" not in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err

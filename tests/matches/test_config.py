@@ -160,3 +160,25 @@ def test_a_file_far_too_large_for_a_config_is_refused_unread(tmp_path: Path) -> 
         load_match_config(path)
     with pytest.raises(ConfigError, match=r"/dev/zero: over 1 MiB: not a config file"):
         load_match_config("/dev/zero")
+
+
+@pytest.mark.parametrize("line", ["hands: {d}", "seed: {d}", "dealer: {{t_response_ms: {d}}}"])
+def test_a_number_of_thousands_of_digits_is_one_line_naming_it(tmp_path: Path, line: str) -> None:
+    """Python's int() refuses more than 4,300 digits: PyYAML's ValueError was a traceback from match and tournament."""
+    path = tmp_path / "m.yaml"
+    path.write_text("game: kuhn\nagents: [random, call]\n" + line.format(d="9" * 5000) + "\n")
+    with pytest.raises(ConfigError, match=r"m\.yaml:3: a number of 5,000 digits \(Python reads at most 4,300\)"):
+        load_match_config(path)
+
+
+def test_an_agent_option_of_thousands_of_digits_is_one_short_line() -> None:
+    """-o seed=<5,000 digits>: YAML's reading of the value was a ValueError traceback; it is now the text, refused as
+    the int it is not, quoted in at most 60 characters."""
+    from showdown.agents.registry import check_options
+    from showdown.matches.agent_words import parse_option
+
+    seat, key, value = parse_option("seed=" + "9" * 5000)
+    assert (seat, key, value) == (None, "seed", "9" * 5000)
+    with pytest.raises(ConfigError, match="option 'seed' must be int") as caught:
+        check_options("random", {"seed": value})
+    assert len(str(caught.value)) < 150

@@ -26,6 +26,14 @@ def test_a_finished_match_with_long_names_is_not_resumed(tmp_path: Path) -> None
         load_match_file(tmp_path / "m.match.json")
 
 
+def test_a_match_killed_as_it_wrote_its_score_line_is_resumed(tmp_path: Path) -> None:
+    """A SCORE line without its line end is one a kill cut: the match is not finished (resuming writes it again)."""
+    (tmp_path / "m.match.json").write_text("not json")
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 1 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\nSCORE:1|-1:a")
+    with pytest.raises(ConfigError, match="cannot read the match file"):  # past the check: it is resumed
+        load_match_file(tmp_path / "m.match.json")
+
+
 def test_a_stopped_match_whose_log_ends_with_a_hand_is_resumed(tmp_path: Path) -> None:
     (tmp_path / "m.match.json").write_text("not json")
     (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
@@ -49,3 +57,97 @@ def test_a_hand_edited_match_file_is_one_error_not_a_traceback(tmp_path: Path, e
     (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
     with pytest.raises(ConfigError, match=says):
         load_match_file(tmp_path / "m.match.json")
+
+
+def test_a_match_killed_as_its_logs_open_can_be_resumed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The settings are written before the logs: a kill between them left logs that --resume could not
+    continue ('0 unfinished matches there (none)') while starting the match again said to resume them."""
+    from showdown.matches.config import AgentSpec, MatchConfig
+    from showdown.matches.runner import run_match
+    from showdown.server.match_logs import MatchLogs
+
+    out = tmp_path / "out"
+    seen: list[object] = []
+    real_open = MatchLogs.open
+
+    def open_then_look(self: MatchLogs, log_dir: Path, **kw: Any) -> Any:
+        point = real_open(self, log_dir, **kw)
+        try:  # what a kill -9 here would leave
+            seen.append(load_match_file(out).hands)
+        except ConfigError as exc:
+            seen.append(str(exc))
+        return point
+
+    monkeypatch.setattr(MatchLogs, "open", open_then_look)
+    config = MatchConfig(game="kuhn", agents=(AgentSpec(name="call"), AgentSpec(name="call")), hands=3, out=out)
+    report = run_match(config, progress=False, notify=lambda _: None, install_signals=False)
+    assert report.hands == 3
+    assert seen == [3]
+
+
+def test_a_killed_match_is_resumed_from_another_folder_in_its_own_logs(tmp_path: Path) -> None:
+    """Its .match.json held '--out run' and a .game file as the start's folder named them: resumed from
+    another folder, a new match began in ./run there (exit 0, the killed one left as it was), and the
+    game was 'unknown'; the logs are now those beside the file, the game the dealer's copy there."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+
+    def showdown(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "showdown", *args], cwd=cwd, env=env, capture_output=True,
+                              text=True, timeout=60, check=False)
+
+    games = showdown(tmp_path, "games", "--show", "kuhn")
+    (tmp_path / "k.game").write_text(games.stdout)
+    first = showdown(tmp_path, "match", "k.game", "random", "rules", "--hands", "20", "--seed", "3", "--out", "run")
+    assert first.returncode == 0, first.stderr
+    log, jsonl = sorted((tmp_path / "run").glob("*.log")), sorted((tmp_path / "run").glob("*.jsonl"))
+    whole = log[0].read_bytes(), jsonl[0].read_bytes()
+    # what a kill after hand 9 leaves
+    lines = whole[0].splitlines(keepends=True)
+    log[0].write_bytes(b"".join(lines[: next(i for i, x in enumerate(lines) if x.startswith(b"STATE:10:"))]))
+    jsonl[0].write_bytes(b"".join(whole[1].splitlines(keepends=True)[:10]))
+    (tmp_path / "elsewhere").mkdir()
+    resumed = showdown(tmp_path / "elsewhere", "match", "--resume", str(tmp_path / "run"))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming" in resumed.stderr and "at hand 10 of 20" in resumed.stderr
+    assert list((tmp_path / "elsewhere").iterdir()) == []
+    assert (log[0].read_bytes(), jsonl[0].read_bytes()) == whole
+
+
+@pytest.mark.parametrize(("setup", "says"), [
+    ("missing", r"^--resume \S+: no such file or folder; give the --out folder"),
+    ("empty", r"^--resume \S+: no match there \(no \.match\.json file\)"),
+    ("finished", r"^--resume \S+: the match there finished: nothing to resume \('showdown analyze \S+/m\.log' gives"),
+])
+def test_resume_says_why_a_folder_has_nothing_to_resume(tmp_path: Path, setup: str, says: str) -> None:
+    """A missing folder was 'cannot read the match file DIR: [Errno 2]', and a folder holding only a
+    finished match '0 unfinished matches there (none); name one's .match.json' (named, it was 'already finished')."""
+    folder = tmp_path / "run"
+    if setup != "missing":
+        folder.mkdir()
+    if setup == "finished":
+        (folder / "m.match.json").write_text("{}")
+        (folder / "m.log").write_text("# name/game/hands/seed m kuhn 1 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\nSCORE:1|-1:a|b\n")
+    with pytest.raises(ConfigError, match=says):
+        load_match_file(folder)
+
+
+@pytest.mark.parametrize(("played", "resumed"), [(1, True), (2, False)])
+def test_a_match_stopped_early_without_its_result_file_is_resumed(tmp_path: Path, played: int, resumed: bool) -> None:
+    """Ctrl-C twice: the first stops the match after its hand (SCORE line and summary written), the second
+    ends the runner before its result file: --resume said 'the match there finished: nothing to resume'
+    after 159 of 3,000 hands. The summary record tells a match stopped early from one played to its end."""
+    (tmp_path / "m.match.json").write_text("not json")
+    hands = ["STATE:0:cc:Ks|Qs:1|-1:a|b\n", "STATE:1:cc:Ks|Qs:-1|1:b|a\n"][:played]
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\n" + "".join(hands) + "SCORE:0|0:a|b\n")
+    (tmp_path / "m.jsonl").write_text(json.dumps({"summary": True, "match": "m", "game": "kuhn", "seed": 0, "hands": 2,
+                                                  "hands_played": played, "aborted": played < 2, "reason": "stopped"}) + "\n")
+    with pytest.raises(ConfigError, match="cannot read the match file" if resumed else "already finished"):
+        load_match_file(tmp_path / "m.match.json")
+    if resumed:
+        with pytest.raises(ConfigError, match="cannot read the match file"):
+            load_match_file(tmp_path)  # found in its folder too

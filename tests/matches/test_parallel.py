@@ -65,3 +65,36 @@ def test_a_job_whose_figures_come_from_its_logs_is_played_with_plain_figures_onl
     docs = [s.result.doc if s.result else {} for s in states]
     assert docs[0]["estimator"] != "plain" and docs[1]["estimator"] == "plain"
     assert docs[1]["hands"] == 40 and Path(docs[1]["jsonl"]).is_file()  # the logs the caller reads are there
+
+
+def test_halves_whose_runner_is_killed_stop_after_their_hand_and_can_be_resumed(tmp_path: Path) -> None:
+    """A --duplicate match's runner killed -9 left its halves playing on, orphans (a --resume of a half
+    then found it still running); and a half stopped by a signal raised BrokenPipeError saying so on
+    the dead runner's stderr, so the stop was never made. Each half now gets a SIGTERM when its runner
+    dies and stops after its hand as at a Ctrl-C: its logs whole, its result 'interrupted', resumable."""
+    import json
+    import subprocess
+    import sys
+    import time
+
+    from showdown.evaluation.verify import verify_log
+    from showdown.matches.files import load_match_file
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    runner = subprocess.Popen(
+        [sys.executable, "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "100000", "--duplicate",
+         "--out", "out"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    logs = [tmp_path / "out" / f"kuhn.random-call.seed0.dup{k}.log" for k in range(2)]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not all(p.exists() and p.read_bytes().count(b"STATE:") > 50 for p in logs):
+        time.sleep(0.02)
+    runner.kill()  # the runner alone, as kill -9 PID
+    runner.communicate(timeout=30)
+    results = [p.with_name(p.name.replace(".log", ".result.json")) for p in logs]
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and not all(r.exists() for r in results):
+        time.sleep(0.05)
+    assert all(json.loads(r.read_text())["interrupted"] for r in results)  # stopped, not played to the end
+    for log in logs:
+        assert 0 < verify_log(log, partial=True).hands < 100000 and verify_log(log, partial=True).ok
+        assert load_match_file(log).resume  # a half to resume, not one 'already finished'

@@ -158,6 +158,37 @@ def test_a_hand_number_or_seed_no_match_has_is_not_carried_into_the_log(field: s
     assert got.hand.hand == 3 and got.seed is None
 
 
+@pytest.mark.parametrize(("seats", "ours"), [("[1, 2]", (0, 1)), ("[2, 1]", (1, 0)), ("[4, 9]", (0, 1)), ("[9, 4]", (1, 0))])
+def test_seat_numbers_of_a_larger_table_read_as_our_seats_in_their_order(
+    tmp_path: Path, seats: str, ours: tuple[int, ...]
+) -> None:
+    """PHH numbers a player's seat at the table (seat_count = 9, seats = [4, 9]): written as they were,
+    the imported .jsonl was refused by analyze, report and export ('seats must number each player once, from 0')."""
+    from showdown.evaluation.log_reading import read_logs
+    from showdown.interchange.phh_files import import_phh
+
+    assert parse_phh_hand(GOOD + f"seat_count = 9\nseats = {seats}\n", "f.phh:1").seats == ours
+    (tmp_path / "h.phh").write_text(GOOD + f"seat_count = 9\nseats = {seats}\n")
+    import_phh([tmp_path / "h.phh"], tmp_path / "m.jsonl")
+    from showdown.protocol.logfile import HandRecord
+
+    assert HandRecord.from_json((tmp_path / "m.jsonl").read_text().splitlines()[0]).seats == ours
+    assert read_logs([tmp_path / "m.jsonl"]).game is not None  # analyze's reader takes it
+
+
+def test_two_players_in_one_seat_is_one_error_naming_the_field() -> None:
+    with pytest.raises(ProtocolError, match=r"^f\.phh:1 \[7\]: field 'seats': \[3, 3\]: two players in one seat"):
+        parse_phh_hand(GOOD + "seats = [3, 3]\n", "f.phh:1")
+
+
+@pytest.mark.parametrize("line", ["hand = {d}", "hand = 1_{d}", "_extra = [{d}]", "x = {{ y = {d} }}"])
+def test_a_number_of_thousands_of_digits_is_one_protocol_error(line: str) -> None:
+    """Python's int() refuses more than 4,300 digits with a ValueError, from tomllib and json alike: a
+    traceback from showdown import."""
+    with pytest.raises(ProtocolError, match=r"^f\.phh:1: not valid PHH: a number of more than 4,300 digits"):
+        parse_phh_hand(GOOD + line.format(d="9" * 5000) + "\n", "f.phh:1")
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_any_damage_to_a_phh_hand_is_one_protocol_error_never_a_crash(data: st.DataObject) -> None:

@@ -59,6 +59,12 @@ class Disk:
             def tell(self) -> int:
                 return raw.tell()
 
+            def fileno(self) -> int:  # (the dealer locks its log)
+                return raw.fileno()
+
+            def seek(self, pos: int, whence: int = 0) -> int:
+                return raw.seek(pos, whence)
+
             def close(self) -> None:
                 raw.close()
 

@@ -128,6 +128,23 @@ def test_a_torn_tail_and_a_hand_missing_from_the_jsonl_are_played_again(tmp_path
     check_identical(tmp_path, reference)
 
 
+@pytest.mark.parametrize("score", [b"", b"SCORE:-4", None])
+def test_a_match_killed_as_it_wrote_its_score_line_ends_on_resume(tmp_path: Path, reference: Path, score: bytes | None) -> None:
+    """Every hand logged, the SCORE line missing or cut and the summary missing (a kill as the match
+    ended): resume said 'already finished: nothing to resume' while verify-log said the match did not
+    finish; the SCORE line and the summary are now written again."""
+    log = (reference / "m.log").read_bytes()
+    jsonl = (reference / "m.jsonl").read_bytes()
+    cut = log[: log.rindex(b"SCORE:")] + (score or b"")
+    (tmp_path / "m.log").write_bytes(cut)
+    (tmp_path / "m.jsonl").write_bytes(jsonl[: jsonl.rindex(b'{"summary"')] if score is not None else jsonl)
+    point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+    assert point.hands == HANDS
+    dealer, agents = start(tmp_path, "--resume")
+    assert finish(dealer, agents) == 0
+    check_identical(tmp_path, reference)
+
+
 @pytest.mark.parametrize("cut", [0, 1, 37, 99, 100])
 def test_resume_point_reads_the_logs_a_line_at_a_time_to_the_same_point(tmp_path: Path, reference: Path, cut: int) -> None:
     # the logs were read whole into memory (a 1 GB log took a GB); they are now streamed
@@ -152,3 +169,22 @@ def test_resume_refuses_a_log_line_of_no_end_without_holding_it(tmp_path: Path, 
     (tmp_path / "m.log").write_bytes(b"".join(header) + b"STATE:0:" + b"c" * (MAX_LOG_LINE + 10))
     with pytest.raises(ShowdownError, match=r"m.log: cannot resume from a damaged log: .*m.log:\d+: a line of more than"):
         resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+
+
+def test_a_resume_while_the_match_still_runs_is_refused_and_its_logs_stay_whole(tmp_path: Path, reference: Path) -> None:
+    """A --resume (or a --force start) while the match still ran in another process cut the logs under
+    it and both wrote on, each exiting 0: the log filled with NUL bytes. The running dealer now holds
+    its .log: the second is one line, exit 2, before it reads or cuts anything."""
+    dealer, agents = start(tmp_path)
+    deadline = time.monotonic() + 30
+    while hands_logged(tmp_path) < 100 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    for extra in (["--resume"], ["--force"]):
+        second = subprocess.run(
+            [sys.executable, "-m", "showdown", "dealer", "m", GAME, str(HANDS), str(SEED), "p1", "p2", "-q", *extra],
+            cwd=tmp_path, env=ENV, capture_output=True, text=True, timeout=30, check=False,
+        )
+        assert second.returncode == 2, second.stderr
+        assert "is being written by a match still running" in second.stderr and second.stderr.count("\n") == 1
+    assert finish(dealer, agents) == 0
+    check_identical(tmp_path, reference)

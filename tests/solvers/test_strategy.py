@@ -173,3 +173,11 @@ def test_a_pipe_given_as_a_strategy_file_is_refused_unread(tmp_path: Path) -> No
     os.mkfifo(fifo)  # no writer: opening it to read would block for ever
     with pytest.raises(StrategyError, match="not a regular file"):
         load_strategy(fifo)
+
+
+def test_a_strategy_file_with_a_number_of_thousands_of_digits_is_one_line(tmp_path: Path) -> None:
+    """json's int() of more than 4,300 digits raises a plain ValueError: a traceback from exploit and plot."""
+    path = tmp_path / "s.json"
+    path.write_text('{"game": "kuhn", "infosets": {"Ks:": {"c": ' + "9" * 5000 + "}}}")
+    with pytest.raises(StrategyError, match=r"s\.json: not a JSON strategy file \(a number of more than 4,300 digits\)"):
+        load_strategy(path)
