@@ -29,7 +29,8 @@ def _line_blocks(f: IO[bytes], source: str) -> Iterator[list[bytes]]:
     a microsecond each, a fifth of verify-log's time; a small block keeps the list of its lines small)."""
     rest = b""
     count = 0
-    while block := f.read(1 << 16):
+    block = f.read(1 << 16).removeprefix(b"\xef\xbb\xbf")  # a byte order mark (an editor that writes one): not a line's
+    while block:
         lines = BytesIO(rest + block if rest else block).readlines()
         rest = b"" if lines[-1].endswith(b"\n") else lines.pop()
         count += len(lines)
@@ -37,5 +38,6 @@ def _line_blocks(f: IO[bytes], source: str) -> Iterator[list[bytes]]:
             raise ProtocolError(f"{source}:{count + 1}: a line of more than {MAX_LOG_LINE:,} bytes, where a log's or a "
                                 "hand history's lines are a few KB: a wrong or damaged file")
         yield lines
+        block = f.read(1 << 16)
     if rest:
         yield [rest]

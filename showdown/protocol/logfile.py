@@ -457,11 +457,14 @@ def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = F
     """Every record of a ``.log`` (``jsonl`` False) or ``.jsonl`` log, one line at a time, with its
     line number: memory stays flat however long the log. Blank lines and comments are skipped; a
     header comes with the time-limit lines after it; a bad line is a ``ProtocolError`` naming
-    ``source`` and its number. Callers open the file (and leave out a torn last line)."""
+    ``source`` and its number. A byte order mark before the first line is passed over. Callers open the
+    file (and leave out a torn last line)."""
     read = jsonl_record if jsonl else _log_record
     header: tuple[int, LogHeader] | None = None
     for number, raw in enumerate(lines, start=1):
         line = raw.rstrip("\r\n")
+        if number == 1:
+            line = line.removeprefix("\ufeff")  # a byte order mark: the log saved by an editor that writes one
         try:
             if header is not None and line.startswith("#--t_"):
                 header = (header[0], _with_time_limit(header[1], line))

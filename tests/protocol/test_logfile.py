@@ -183,3 +183,16 @@ def test_a_jsonl_line_nested_thousands_deep_is_a_bad_record_not_a_recursion_erro
     """json.loads raised RecursionError, which analyze and export let through as a traceback."""
     with pytest.raises(ProtocolError, match=r"bad (hand|summary) record .*maximum recursion depth"):
         reader(line)
+
+
+def test_a_byte_order_mark_before_the_first_line_is_passed_over(tmp_path) -> None:
+    """A log saved by an editor that writes a byte order mark (Windows' Notepad) was refused: 'unexpected
+    line '\\ufeff# name/game/...'' from analyze and verify-log; the mark is not part of the first line."""
+    from showdown.evaluation.verify import verify_log
+
+    source = REFERENCE_LOGS[0]
+    text = source.read_text()
+    marked = tmp_path / "marked.log"
+    marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
+    assert parse_log(marked.read_text(encoding="utf-8").splitlines(True)) == parse_log(text.splitlines(True))
+    assert verify_log(marked).hands == verify_log(source).hands
