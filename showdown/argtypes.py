@@ -16,7 +16,7 @@ class OneLineParser(argparse.ArgumentParser):
     not the whole usage; its subcommands' parsers are of the same class."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (usage: {self.prog} --help)\n")
+        self.exit(2, f"{self.prog}: error: {_cut_words(message)} (usage: {self.prog} --help)\n")
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         # argparse makes a formatter for every argument it adds, and one without a width imports
@@ -25,6 +25,18 @@ class OneLineParser(argparse.ArgumentParser):
         if isinstance(formatter, type) and issubclass(formatter, argparse.HelpFormatter):
             return formatter(prog=self.prog, width=terminal_columns() - 2)
         return super()._get_formatter()
+
+
+LONGEST_WORD = 200
+"""A word of an error longer than this (an argument of 5,000 digits echoed back) is cut to its first 60 characters."""
+
+
+def _cut_words(message: str) -> str:
+    """``message`` with each over-long run of non-blank characters cut (and its length said)."""
+    words = message.split(" ")
+    if all(len(w) <= LONGEST_WORD for w in words):
+        return message
+    return " ".join(w if len(w) <= LONGEST_WORD else f"{w[:60]}... ({len(w):,} characters)" for w in words)
 
 
 def terminal_columns() -> int:

@@ -147,3 +147,11 @@ def test_the_example_files_work_from_any_folder_and_write_under_it(tmp_path: Pat
     cfg = load_tournament_config(ROOT / "examples" / "tournament.yaml")
     assert cfg.out == Path("out/tournament-kuhn")  # under the folder it runs from: out/ is ignored by git
     assert "/out/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+@pytest.mark.parametrize("args", [["match", "kuhn", "random", "call", "--hands"], ["solve", "cfr", "kuhn", "--iterations"], ["match", "kuhn", "random", "call", "--seed"]])
+def test_a_huge_argument_is_not_echoed_whole(args: list[str]) -> None:
+    """A number of 5,000 digits was quoted back whole in the one line: 5,000 characters of error."""
+    result = run(*args, "9" * 5000)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "(5,002 characters)" in result.stderr and len(result.stderr) < 300
