@@ -373,8 +373,13 @@ def _dealer_line(
     elif words[1:2] == ["db"] and len(words) == 3:
         board.append(_cards(words[2], f, i, raw))
         r = len(board) - 1
-        if r >= game.num_rounds or len(board[r]) != game.num_board_cards[r]:
-            raise f.fail("actions", f"[{i}] {raw!r}: the board comes as 3, 1 and 1 cards")
+        deals = [n for n in game.num_board_cards if n > 0]
+        counts = ", ".join(str(n) for n in deals[:-1]) + (" and " if len(deals) > 1 else "") + (str(deals[-1]) if deals else "no")
+        if r >= game.num_rounds:
+            raise f.fail("actions", f"[{i}] {raw!r}: more board cards than the game deals ({counts} cards); a board run "
+                                    "twice is not supported")
+        if len(board[r]) != game.num_board_cards[r]:
+            raise f.fail("actions", f"[{i}] {raw!r}: the board comes as {counts} cards")
     else:
         raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
 

@@ -232,3 +232,23 @@ def test_a_hand_pokerkit_wrote_reads_with_pokerkits_result() -> None:
     got = parse_phh_hand(text, "pokerkit.phh")
     assert got.hand.values == tuple(float(end - start) for end, start in zip(state.stacks, (200, 300, 100)))
     assert got.hand.betting_text == "r100r200c///"
+
+
+RUN_TWICE = """variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [20000, 20000]
+actions = ["d dh p1 AsKs", "d dh p2 QhQd", "p2 cbr 300", "p1 cbr 20000", "p2 cc", "d db 2c3d4h", "d db 5s", "d db 9c",
+           "d db 7c8c9d", "d db Th", "d db Jh"]
+"""
+
+
+def test_a_board_run_twice_is_refused_as_such() -> None:
+    """It was 'the board comes as 3, 1 and 1 cards', which says nothing of the cause (and is hold'em's
+    count in any game)."""
+    with pytest.raises(ProtocolError, match=r"\[8\] 'd db 7c8c9d': more board cards than the game deals \(3, 1 and 1 cards\); "
+                                            r"a board run twice is not supported"):
+        parse_phh_hand(RUN_TWICE, "f.phh")
+    with pytest.raises(ProtocolError, match=r"'d db 5s6s': the board comes as 3, 1 and 1 cards$"):
+        parse_phh_hand(RUN_TWICE.replace('"d db 5s"', '"d db 5s6s"'), "f.phh")
