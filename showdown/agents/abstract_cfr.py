@@ -40,7 +40,7 @@ from showdown.agents.base import Agent, View
 from showdown.agents.hand_random import HandRandom
 from showdown.errors import ConfigError, SolverError
 from showdown.games.gamedef import GameDef
-from showdown.games.state import CALL, Action, State
+from showdown.games.state import CALL, FOLD, Action, State
 
 SHIPPED = {"holdem-limit": "holdem-limit.pcs.npz", "holdem-nolimit": "holdem-nolimit.pcs.npz"}
 """Trained hold'em strategies shipped with the package (``showdown solve cfr GAME`` reproduces them)."""
@@ -111,6 +111,7 @@ class AbstractCFRAgent(Agent):
             self.search = Search(strategy, self._boards, search)
         self.last_decision: Any = None  # the last searched decision (for tests and diagnostics)
         self._solved: tuple[tuple[Any, ...], Any, str] | None = None  # (hand, board, seat), Solved or None, betting
+        self._floor: tuple[tuple[Any, ...], np.ndarray | None] | None = None  # (hand, node, betting, board, seat), floored table
 
     @classmethod
     def from_options(cls, game: GameDef, options: dict[str, Any]) -> AbstractCFRAgent:
@@ -210,6 +211,19 @@ class AbstractCFRAgent(Agent):
             actions = solved.game.actions[node]
             if action in actions:
                 self._played[index] = solved.strategies[node][actions.index(action)]
+        elif self._floor is not None and self._floor[1] is not None and self._floor[0] == self._floor_key(then):
+            self._record_floored(then, action, self._floor[1])
+
+    def _record_floored(self, view: View, action: Action, table: np.ndarray) -> None:
+        """Every holding's probability of ``action`` (ours) under the defence floor's table, so that the
+        ranges of later searches and floors follow what we played, not the blueprint's folds."""
+        from showdown.solvers.betting import realize
+
+        for slot, option in enumerate(self.tree.actions[self._node]):
+            if realize(option, self._abstract, self._real) == action:
+                every = self._boards.every_bucket(tuple(view.board), self._real.round)
+                self._played[len(self._actions)] = table[every, slot]
+                return
 
     def _back_to(self, length: int) -> None:
         """The walk as it was after the hand's first ``length`` actions (kept, not walked again: an
@@ -232,7 +246,43 @@ class AbstractCFRAgent(Agent):
 
     def _probabilities(self, view: View) -> np.ndarray:
         bucket = self._boards.bucket(tuple(view.hole), tuple(view.board), self._real.round)
-        return np.asarray(self.strategy.at(self._node, bucket))
+        floored = self._floored(view, bucket)
+        return np.asarray(self.strategy.at(self._node, bucket) if floored is None else floored[bucket])
+
+    def _floor_key(self, view: View) -> tuple[Any, ...]:
+        return (self._hand, self._node, self._real.betting, tuple(view.board), view.position)
+
+    def _floored(self, view: View, bucket: int | None = None) -> np.ndarray | None:
+        """The node's table with the defence floor (``agents.defence``) where it applies and changes
+        something, else None: with search, at the blueprint's decisions facing a bet before the turn
+        (the rounds the search never re-solves, where the range costs little), the range (the
+        blueprint's by Bayes' rule over our actions, as the search's) folds at most the bettor's
+        ``alpha``. ``bucket`` (ours): None when its row keeps its fold anyway (it folds never)."""
+        from showdown.solvers.betting import CALL_SLOT, FOLD_SLOT
+
+        real = self._real
+        if self.search is None or not self.search.settings.defend or real.to_call() <= 0 or real.round >= real.game.num_rounds - 2:
+            return None
+        options = self.tree.actions[self._node]
+        if options[FOLD_SLOT] != FOLD or len(options) <= CALL_SLOT:
+            return None
+        table = self.strategy.node_table(self._node)
+        if bucket is not None and table[bucket, FOLD_SLOT] <= 0:
+            return None
+        key = self._floor_key(view)
+        if self._floor is not None and self._floor[0] == key:
+            return self._floor[1]
+        from showdown.agents.defence import alpha, floor_folds, preflop_strength
+
+        board = tuple(view.board)
+        blocked = self.search.holdings.blocked(board)
+        reach = self.search.ranges(self._steps, self._played, board, blocked)[view.position]
+        reach[blocked] = 0.0
+        every = self._boards.every_bucket(board, real.round)
+        strength = preflop_strength() if real.round == 0 and len(table) == len(preflop_strength()) else None
+        floored = floor_folds(table, FOLD_SLOT, CALL_SLOT, every, reach, alpha(real.to_call(), sum(real.spent)), strength)
+        self._floor = (key, floored)
+        return floored
 
     def _searched(self, view: View) -> tuple[Any, int] | None:
         """The turn or river re-solved (``search.Solved``) and the node of this decision in it, or None
@@ -309,7 +359,7 @@ class AbstractCFRAgent(Agent):
             return {"c": np.ones(len(hands))}
         # the table depends on the walk (the abstract node, the real betting its actions are realized
         # in) and the board only: kept, an evaluator asking again on the same walk gets it at once
-        key = (self._node, self._real.betting, tuple(view.board), hands.tobytes())
+        key = (self._node, self._real.betting, tuple(view.board), hands.tobytes(), self._hand if self.search is not None else None)
         out = self._ranges.get(key)
         if out is not None:
             return out
@@ -319,7 +369,8 @@ class AbstractCFRAgent(Agent):
         buckets = every[self._boards.indices(hands)]
         # each letter's probability per bucket (the node's few rows), then read per holding: the
         # same sums as per holding, done once per bucket
-        table = self.strategy.node_table(self._node)
+        floored = self._floored(view)
+        table = self.strategy.node_table(self._node) if floored is None else floored
         out = {}
         for letter, total in _letter_sums(table, self._letters).items():
             out[letter] = total[buckets]
@@ -335,7 +386,7 @@ class AbstractCFRAgent(Agent):
 
 
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot",
-                  "search_sizes", "gadget_penalty")
+                  "search_sizes", "gadget_penalty", "defend")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -401,10 +452,13 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     if turn_option not in ("true", "on", "1", "yes", "false", "off", "0", "no", "off-tree"):
         raise ConfigError(f"agent 'cfr': turn must be on, off or off-tree (got {turn_option!r})")
     turn = turn_option not in ("false", "off", "0", "no")
+    defend = str(options.get("defend", "on" if game is None or game.is_nolimit else "off")).lower()
+    if defend not in ("true", "on", "1", "yes", "false", "off", "0", "no"):
+        raise ConfigError(f"agent 'cfr': defend must be on or off (got {defend!r})")
     return replace(
         default, sizing=_river_sizing(options.get("search_sizes"), default.sizing), budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
         turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot, gadget_penalty=penalty,
-        off_tree_only=str(search).lower() == "off-tree",
+        off_tree_only=str(search).lower() == "off-tree", defend=defend in ("true", "on", "1", "yes"),
     )
 
 

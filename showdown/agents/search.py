@@ -96,6 +96,7 @@ class SearchSettings:
     gadget_margin: float = 0.0
     min_pot_bb: float = 0.0
     gadget_penalty: float = 0.0
+    defend: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -59,7 +59,7 @@ def _play(agent, opponent, hands: int, seed: int, game=NOLIMIT, on_decision=None
 
 def test_search_off_and_a_zero_budget_play_the_blueprint_exactly():
     off = make_agent("cfr", NOLIMIT, {"seed": 7, "search": "off"})
-    zero = make_agent("cfr", NOLIMIT, {"seed": 7, "budget_ms": 0})
+    zero = make_agent("cfr", NOLIMIT, {"seed": 7, "budget_ms": 0, "defend": "off"})
     assert off.search is None and zero.search is not None
     seen: list[tuple[str, str]] = []
     _play(off, _clicker, 25, 3, on_decision=lambda s, a, t: seen.append((s.betting, str(a))))
