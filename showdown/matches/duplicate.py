@@ -285,7 +285,8 @@ def _hands_logged(jsonl: Path | None) -> int:
 
 def _finished_halves(halves: Sequence[MatchConfig]) -> dict[int, ChildResult]:
     """The halves of a resumed duplicate match that had played every hand, by number, with their results:
-    the child's result document when the killed runner left it, else the summary record of the log."""
+    what the dealer's summary record says, with the failures and time of the child's result document
+    when the killed runner left it."""
     from showdown.matches.files import RESULT_FILE_SUFFIX, finished_summary
 
     done = {}
@@ -294,15 +295,17 @@ def _finished_halves(halves: Sequence[MatchConfig]) -> dict[int, ChildResult]:
         summary = finished_summary(out, name)
         if summary is None:
             continue
+        result = ChildResult.from_json({key: summary.get(key) for key in ("aborted", "reason", "replaced_hands", "replacements")}
+                                       | {"hands": summary["hands_played"], "log": str(out / f"{name}.log"),
+                                          "jsonl": str(out / f"{name}.jsonl")})
         try:
             doc = json.loads((out / f"{name}{RESULT_FILE_SUFFIX}").read_text(encoding="utf-8"))
-            result = ChildResult.from_json(doc) if isinstance(doc, dict) and "error" not in doc else None
+            child = ChildResult.from_json(doc) if isinstance(doc, dict) and "error" not in doc else None
         except (OSError, ValueError, RecursionError):
-            result = None
-        if result is None or result.interrupted or result.hands != summary["hands_played"]:
-            result = ChildResult.from_json({key: summary.get(key) for key in ("aborted", "reason", "replaced_hands", "replacements")}
-                                           | {"hands": summary["hands_played"]})
-        done[k] = replace(result, log=str(out / f"{name}.log"), jsonl=str(out / f"{name}.jsonl"))
+            child = None
+        if child is not None and not child.interrupted and child.hands == result.hands:
+            result = replace(result, failures=child.failures, elapsed_s=child.elapsed_s)
+        done[k] = result
     return done
 
 

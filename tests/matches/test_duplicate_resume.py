@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
-HANDS = "2000"
+HANDS = "1000"
 
 
 def showdown(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -124,4 +124,20 @@ def test_a_duplicate_match_stopped_by_ctrl_c_is_resumed(tmp_path: Path) -> None:
     _, err = runner.communicate(timeout=30)
     assert runner.returncode == 130, err
     resumed = showdown(tmp_path / "stopped", "match", "--resume", "out")
+    same_as_never_stopped(tmp_path, args, resumed)
+
+
+def test_a_duplicate_match_killed_after_its_halves_ended_gets_its_paired_report(tmp_path: Path) -> None:
+    """Both halves played to the end, the runner killed before its paired result.json (and the halves'
+    result files left): --resume plays nothing and prints and saves the report of the match never stopped."""
+    args = ("match", "kuhn", "random", "rules", "--hands", "300", "--seed", "5", "--duplicate", "--out", "out")
+    (tmp_path / "stopped").mkdir()
+    first = showdown(tmp_path / "stopped", *args)
+    assert first.returncode == 0, first.stderr
+    out = tmp_path / "stopped" / "out"
+    (out / "kuhn.random-rules.seed5.result.json").unlink()
+    for k in range(2):  # what the halves' workers leave when the runner dies before its clean-up
+        (out / f"kuhn.random-rules.seed5.dup{k}.result.json").write_text(json.dumps({"hands": 300, "log": "elsewhere.log"}))
+    resumed = showdown(tmp_path / "stopped", "match", "--resume", "out")
+    assert "resuming" not in resumed.stderr
     same_as_never_stopped(tmp_path, args, resumed)
