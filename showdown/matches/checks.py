@@ -29,8 +29,6 @@ def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
     _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate and in_process:
         raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")
-    if config.duplicate and config.resume:
-        raise ConfigError("--resume continues a plain match; a duplicate match is replayed (run it again with --force)")
     return game
 
 

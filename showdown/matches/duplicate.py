@@ -19,6 +19,7 @@ choices.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
@@ -112,15 +113,23 @@ class _DuplicateRun:
         out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
         self.temp = str(out) if config.out is None else None
         self.name = match_name(config, self.labels)
-        self.halves = half_configs(config, self.labels, self.name, out)
-        for half in self.halves if not config.force else ():  # before any half starts, as a plain match does
+        self.halves = half_configs(config, self.labels, self.name, out)  # (resumed from their logs with ``resume``)
+        for half in self.halves if not config.force and not config.resume else ():  # before any half starts, as a plain match does
             for path in (out / f"{half.name}.log", out / f"{half.name}.jsonl"):
                 if path.exists():
                     raise LogExistsError(str(path), "give the match another name or --force to overwrite")
-        self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves)]
+        self.done = _finished_halves(self.halves) if config.resume else {}
+        if config.out is not None and not config.resume:
+            _save_settings(config, self.name)
+        self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves) if k not in self.done]
         self.stats = MatchStats(self.labels, self.game.big_blind, self.game.num_players)  # for the progress line: hands so far
-        show = wants_progress(progress, config.progress)
+        show = wants_progress(progress, config.progress) and bool(self.jobs)
         self.ticker = Progress(config.hands * len(self.jobs), self.stats, show_agents=False) if show else None
+        # resumed: the hands played before this run (not in hands/s), those of the halves it continues too
+        self.played_before = sum(r.hands for r in self.done.values()) + sum(_hands_logged(j.jsonl_path) for j in self.jobs) \
+            if config.resume else 0
+        if self.ticker is not None:
+            self.ticker.played_before = self.played_before - sum(r.hands for r in self.done.values())
         self.stops = 0
         self.stop_signal = 0  # the signal that stopped the halves (SIGINT or SIGTERM)
         self.elapsed = 0.0
@@ -147,6 +156,8 @@ class _DuplicateRun:
 
         config = self.config
         parallel = min(config.jobs or default_parallel(), len(self.jobs))
+        if not self.jobs:  # resumed with every half finished: the paired report is all that was missing
+            return []
         started = time.monotonic()
         states = await make_executor(config.executor, config.address).run(
             self.jobs, parallel, on_tick=self.tick, on_line=self.line, on_interrupt=self.interrupted_once,
@@ -173,8 +184,13 @@ class _DuplicateRun:
     def _results(self, states: Sequence[Any]) -> list[ChildResult | None]:
         """Each half's result; None for one stopped before it could play (Ctrl-C). A half that
         failed otherwise fails the match."""
-        results = []
-        for s in states:
+        played = iter(states)
+        results: list[ChildResult | None] = []
+        for k in range(len(self.halves)):
+            if k in self.done:  # resumed: a half finished before the stop is taken as it is
+                results.append(self.done[k])
+                continue
+            s = next(played)
             if s.error is not None and s.result is None and not self.stops:
                 raise ShowdownError(f"duplicate half {s.job.label} failed: {s.error}")
             results.append(s.result)
@@ -215,6 +231,7 @@ class _DuplicateRun:
             halves=_half_documents(self.halves, results, keep_paths=kept),
             replaced_hands=replaced_hands,
             max_replaced=config.max_replaced,
+            resumed_at=self.played_before,
         )
 
     def save(self, report: MatchReport) -> None:
@@ -232,10 +249,64 @@ class _DuplicateRun:
         save_result_file(report, series.to_json(), report.log_path.parent / f"{self.name}{RESULT_FILE_SUFFIX}")
 
     def clean_up(self) -> None:
+        if self.temp is None and self.config.resume:  # the halves' files that a killed runner left
+            for half in self.halves:
+                for suffix in (".result.json", ".result.json.run.json"):
+                    (Path(str(half.out)) / f"{half.name}{suffix}").unlink(missing_ok=True)
         for job in self.jobs:
             job.result_path.unlink(missing_ok=True)
         if self.temp is not None:
             shutil.rmtree(self.temp, ignore_errors=True)
+
+
+def _save_settings(config: MatchConfig, name: str) -> None:
+    """``<out>/<match>.match.json`` before the halves start (``duplicate: true``): ``--resume`` of the
+    folder then continues the duplicate match, not one of its halves; a folder that cannot be written is
+    said by the halves' logs."""
+    from showdown.matches.files import save_match_file
+
+    try:
+        Path(str(config.out)).mkdir(parents=True, exist_ok=True)
+        save_match_file(config, name)
+    except OSError:
+        pass
+
+
+def _hands_logged(jsonl: Path | None) -> int:
+    """The hands in a half's JSON Lines log (none when it has none yet)."""
+    if jsonl is None:
+        return 0
+    try:
+        with jsonl.open("rb") as f:
+            return sum(1 for line in f if line.endswith(b"\n") and not line.startswith(b'{"summary"'))
+    except OSError:
+        return 0
+
+
+def _finished_halves(halves: Sequence[MatchConfig]) -> dict[int, ChildResult]:
+    """The halves of a resumed duplicate match that had played every hand, by number, with their results:
+    what the dealer's summary record says, with the failures and time of the child's result document
+    when the killed runner left it."""
+    from showdown.matches.files import RESULT_FILE_SUFFIX, finished_summary
+
+    done = {}
+    for k, half in enumerate(halves):
+        out, name = Path(str(half.out)), str(half.name)
+        summary = finished_summary(out, name)
+        if summary is None:
+            continue
+        result = ChildResult.from_json({key: summary.get(key) for key in ("aborted", "reason", "replaced_hands", "replacements")}
+                                       | {"hands": summary["hands_played"], "log": str(out / f"{name}.log"),
+                                          "jsonl": str(out / f"{name}.jsonl")})
+        try:
+            doc = json.loads((out / f"{name}{RESULT_FILE_SUFFIX}").read_text(encoding="utf-8"))
+            child = ChildResult.from_json(doc) if isinstance(doc, dict) and "error" not in doc else None
+        except (OSError, ValueError, RecursionError):
+            child = None
+        if child is not None and not child.interrupted and child.hands == result.hands:
+            result = replace(result, failures=child.failures, elapsed_s=child.elapsed_s)
+        done[k] = result
+    return done
 
 
 def _empty_report(config: MatchConfig, game: GameDef, labels: Sequence[str], interrupted: bool, elapsed: float) -> MatchReport:

@@ -16,7 +16,7 @@ from showdown.matches.config import MatchConfig, config_from_json, config_to_jso
 from showdown.protocol.logfile import HandRecord, is_score_line
 
 __all__ = [
-    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "load_match_file", "replay_finished_hands", "save_match_file",
+    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "finished_summary", "load_match_file", "replay_finished_hands", "save_match_file",
     "save_result_file",
 ]
 
@@ -41,13 +41,13 @@ def load_match_file(where: str | Path) -> MatchConfig:
         raise ConfigError(f"--resume {where}: no such file or folder; give the --out folder of the match to continue "
                           f"(or its .match.json or .log)")
     if p.is_dir():
-        candidates = sorted(p.glob(f"*{MATCH_FILE_SUFFIX}"))
+        candidates = _matches_in(p)
         unfinished = [c for c in candidates if not _finished(c)]
         if not candidates:
             raise ConfigError(f"--resume {where}: no match there (no {MATCH_FILE_SUFFIX} file); give the --out folder "
                               "of the match to continue")
         if not unfinished:
-            logs = " ".join(str(c.with_name(c.name.removesuffix(MATCH_FILE_SUFFIX) + ".log")) for c in candidates[:3])
+            logs = " ".join(str(log) for c in candidates[:3] for log in _logs_of(c))
             raise ConfigError(f"--resume {where}: {'the match' if len(candidates) == 1 else 'every match'} there finished: "
                               f"nothing to resume ('showdown analyze {logs}' gives the figures)")
         if len(unfinished) != 1:
@@ -77,7 +77,7 @@ def _from_here(config: MatchConfig, match_file: Path) -> MatchConfig:
     dealer keeps beside them."""
     config = replace(config, out=match_file.parent)
     game = Path(config.game)
-    copy = match_file.parent / f"{config.name}.game"
+    copy = match_file.parent / f"{config.name}{'.dup0' if config.duplicate else ''}.game"  # (a half's dealer keeps it)
     if game.suffix == ".game" and not game.is_absolute() and not game.is_file() and copy.is_file():
         config = replace(config, game=os.path.relpath(copy))
     return config
@@ -111,18 +111,68 @@ LAST_LINE_BYTES = 1 << 16
 """Bytes read at the end of a ``.log`` to find its last line (a SCORE line is far shorter)."""
 
 
-def _finished(match_file: Path) -> bool:
-    """The match ended as it should: its log has its SCORE line, and no signal (Ctrl-C, SIGTERM)
-    stopped it (its ``.result.json`` says so). A stopping rule's early end is an end."""
+def _matches_in(folder: Path) -> list[Path]:
+    """The match files of a folder, those of a duplicate match's halves left out (they are part of it)."""
+    files = sorted(folder.glob(f"*{MATCH_FILE_SUFFIX}"))
+    halves = {half for f in files for half in _half_files(f)}
+    return [f for f in files if f not in halves]
+
+
+def _half_files(match_file: Path) -> list[Path]:
+    """The match files of a duplicate match's halves (``<match>.dup<k>.match.json``); none for a plain match.
+    The duplicate runner writes its own file (``duplicate: true``) before its halves start."""
+    try:
+        doc = json.loads(match_file.read_text(encoding="utf-8"))
+        players = len(doc["agents"]) if isinstance(doc, dict) and doc.get("duplicate") is True else 0
+    except (OSError, ValueError, RecursionError, KeyError, TypeError):
+        return []
     stem = match_file.name.removesuffix(MATCH_FILE_SUFFIX)
-    log = match_file.with_name(stem + ".log")
+    return [match_file.with_name(f"{stem}.dup{k}{MATCH_FILE_SUFFIX}") for k in range(players)]
+
+
+def _logs_of(match_file: Path) -> list[Path]:
+    """The ``.log`` files of a match: its own, or its halves' for a duplicate match."""
+    return [f.with_name(f.name.removesuffix(MATCH_FILE_SUFFIX) + ".log") for f in _half_files(match_file) or [match_file]]
+
+
+def finished_summary(out: Path, name: str) -> dict[str, Any] | None:
+    """The summary record of the match ``name`` in ``out`` when its logs say it played every hand it
+    was asked for (its SCORE line written; a duplicate half that needs no resume); else None."""
+    if not _scored(out / f"{name}.log"):
+        return None
+    try:
+        with (out / f"{name}.jsonl").open("rb") as f:
+            f.seek(max(0, (out / f"{name}.jsonl").stat().st_size - LAST_LINE_BYTES))
+            summary = json.loads(f.read().rstrip(b"\r\n").rpartition(b"\n")[2])
+        done = isinstance(summary, dict) and summary.get("summary") is True and summary["hands_played"] >= summary["hands"]
+    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    return summary if done else None
+
+
+def _scored(log: Path) -> bool:
+    """The ``.log`` ends with a whole SCORE line (one cut by a kill is none: --resume writes it again)."""
     try:
         with log.open("rb") as f:
             f.seek(max(0, log.stat().st_size - LAST_LINE_BYTES))
             tail = f.read()
-            if not tail.endswith(b"\n") or not is_score_line(tail.rstrip(b"\r\n").rpartition(b"\n")[2]):
-                return False  # (a SCORE line cut by a kill is none: --resume writes it again)
     except OSError:
+        return False
+    return tail.endswith(b"\n") and is_score_line(tail.rstrip(b"\r\n").rpartition(b"\n")[2])
+
+
+def _finished(match_file: Path) -> bool:
+    """The match ended as it should: its log has its SCORE line, and no signal (Ctrl-C, SIGTERM)
+    stopped it (its ``.result.json`` says so). A stopping rule's early end is an end. A duplicate
+    match: every half ended so, and its paired ``.result.json`` was written (not stopped)."""
+    stem = match_file.name.removesuffix(MATCH_FILE_SUFFIX)
+    if halves := _half_files(match_file):
+        try:
+            result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))
+        except (OSError, ValueError, RecursionError):
+            return False
+        return isinstance(result, dict) and not result.get("interrupted") and all(_finished(h) for h in halves)
+    if not _scored(match_file.with_name(stem + ".log")):
         return False
     try:
         result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))

@@ -151,3 +151,44 @@ def test_a_match_stopped_early_without_its_result_file_is_resumed(tmp_path: Path
     if resumed:
         with pytest.raises(ConfigError, match="cannot read the match file"):
             load_match_file(tmp_path)  # found in its folder too
+
+
+def _duplicate_match(folder: Path, halves_played: list[int]) -> None:
+    """What a killed ``--duplicate`` match leaves: its own file, and each half's file and log."""
+    from showdown.matches.config import AgentSpec, MatchConfig, config_to_json
+
+    config = MatchConfig(game="kuhn", agents=(AgentSpec(name="rules"), AgentSpec(name="call")), hands=2, duplicate=True)
+    (folder / "d.match.json").write_text(json.dumps(config_to_json(config)))
+    for k, played in enumerate(halves_played):
+        (folder / f"d.dup{k}.match.json").write_text("{}")
+        hands = ["STATE:0:cc:Ks|Qs:1|-1:a|b\n", "STATE:1:cc:Ks|Qs:-1|1:b|a\n"][:played]
+        (folder / f"d.dup{k}.log").write_text("# name/game/hands/seed m kuhn 2 0\n" + "".join(hands))
+
+
+def test_a_folder_of_a_killed_duplicate_match_resumes_the_duplicate_match(tmp_path: Path) -> None:
+    """It said '2 unfinished matches there (d.dup0, d.dup1); name one's .match.json'; the halves are part of it."""
+    _duplicate_match(tmp_path, [1, 2])
+    config = load_match_file(tmp_path)
+    assert config.duplicate and config.resume and config.hands == 2
+    assert load_match_file(tmp_path / "d.match.json").duplicate
+
+
+def test_a_duplicate_match_and_an_unrelated_unfinished_match_are_named_in_one_line(tmp_path: Path) -> None:
+    _duplicate_match(tmp_path, [1, 0])
+    (tmp_path / "m.match.json").write_text("{}")
+    (tmp_path / "m.log").write_text("# name/game/hands/seed m kuhn 2 0\nSTATE:0:cc:Ks|Qs:1|-1:a|b\n")
+    with pytest.raises(ConfigError, match=r"^--resume \S+: 2 unfinished matches there \(d, m\); name one's \.match\.json$"):
+        load_match_file(tmp_path)
+
+
+def test_a_duplicate_match_is_finished_when_its_halves_are_and_its_paired_result_was_saved(tmp_path: Path) -> None:
+    _duplicate_match(tmp_path, [2, 2])
+    for k in range(2):
+        with (tmp_path / f"d.dup{k}.log").open("a") as f:
+            f.write("SCORE:0|0:a|b\n")
+    assert load_match_file(tmp_path).duplicate  # killed before its paired result: the report is what is left to do
+    (tmp_path / "d.result.json").write_text('{"interrupted": true}')
+    assert load_match_file(tmp_path).duplicate  # stopped by Ctrl-C as its halves ended
+    (tmp_path / "d.result.json").write_text('{"interrupted": false}')
+    with pytest.raises(ConfigError, match=r"the match there finished: nothing to resume \('showdown analyze \S+/d\.dup0\.log \S+/d\.dup1\.log'"):
+        load_match_file(tmp_path)
