@@ -276,10 +276,10 @@ class AbstractCFRAgent(Agent):
 
         board = tuple(view.board)
         blocked = self.search.holdings.blocked(board)
-        reach = self.search.ranges(self._steps, self._played, board, blocked)[view.position]
-        reach[blocked] = 0.0
+        reach = self.search.ranges(self._steps, self._played, board, blocked)[view.position]  # 0 where the board blocks
         every = self._boards.every_bucket(board, real.round)
-        strength = preflop_strength() if real.round == 0 and len(table) == len(preflop_strength()) else None
+        classes = preflop_strength()
+        strength = classes if real.round == 0 and len(table) == len(classes) else None
         floored = floor_folds(table, FOLD_SLOT, CALL_SLOT, every, reach, alpha(real.to_call(), sum(real.spent)), strength)
         self._floor = (key, floored)
         return floored
