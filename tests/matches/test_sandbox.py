@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
 import tempfile
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -74,9 +76,21 @@ MISCHIEF = {
 }
 
 
+@pytest.fixture(autouse=True)
+def _bot_folders() -> Iterator[None]:
+    """Removes the bot folders a test made (outside pytest's tmp_path, which a sandbox user id cannot read)."""
+    yield
+    while _MADE:
+        shutil.rmtree(_MADE.pop(), ignore_errors=True)
+
+
+_MADE: list[Path] = []
+
+
 def _bot_folder() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="showdown-sandbox-test-"))
     folder.chmod(0o755)  # readable by a sandbox user id
+    _MADE.append(folder)
     return folder
 
 
