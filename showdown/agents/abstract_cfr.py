@@ -21,7 +21,9 @@ off-tree sizes are answered as they are, not as their translation; both streets'
 (the resolve gadget with the blueprint's values, the turn's over every river card), and at a turn
 solve's first decision no holding folds more often than the blueprint does there
 (``Search.cap_folds``). When the budget runs out before
-``search.MIN_ITERATIONS`` iterations, it plays the blueprint.
+``search.MIN_ITERATIONS`` iterations, it plays the blueprint. Over a match a time bank
+(``showdown.agents.time_bank``) scales both budgets so that the mean solve time a hand stays at
+``hand_ms`` (default 450; 0: the budgets alone), as competitions bound time per match.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
 (``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation. ``blueprint=v1`` plays no-limit's
@@ -165,6 +167,8 @@ class AbstractCFRAgent(Agent):
         if 0 < same < len(seen):
             self._back_to(same)  # an evaluator looked ahead and comes back: the walk it made up to here stands
         elif view.hand != self._hand or len(actions) < len(seen) or actions[: len(seen)] != seen:
+            if self.search is not None and view.hand != self._hand:
+                self.search.bank.new_hand()
             self._hand = view.hand
             self._actions = []
             self._node = 0
@@ -386,7 +390,7 @@ class AbstractCFRAgent(Agent):
 
 
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot",
-                  "search_sizes", "gadget_penalty", "defend")
+                  "search_sizes", "gadget_penalty", "defend", "hand_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -437,10 +441,11 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     target = float(options.get("search_target", default.target))
     margin = float(options.get("gadget_margin", default.gadget_margin))
     penalty = float(options.get("gadget_penalty", default.gadget_penalty))
+    hand_ms = float(options.get("hand_ms", default.hand_ms))
     min_pot = float(options.get("search_min_pot", NOLIMIT_MIN_POT_BB if game is None or game.is_nolimit else 0.0))
-    if min(budget, turn_budget, target, margin, min_pot, penalty) < 0 or iterations < 1:
+    if min(budget, turn_budget, target, margin, min_pot, penalty, hand_ms) < 0 or iterations < 1:
         raise ConfigError(
-            "agent 'cfr': budget_ms, turn_budget_ms, search_target, gadget_margin, gadget_penalty and search_min_pot must be >= 0 "
+            "agent 'cfr': budget_ms, turn_budget_ms, hand_ms, search_target, gadget_margin, gadget_penalty and search_min_pot must be >= 0 "
             "and search_iterations >= 1"
         )
     gadget = options.get("gadget", default.gadget)
@@ -458,7 +463,7 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     return replace(
         default, sizing=_river_sizing(options.get("search_sizes"), default.sizing), budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
         turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot, gadget_penalty=penalty,
-        off_tree_only=str(search).lower() == "off-tree", defend=defend in ("true", "on", "1", "yes"),
+        off_tree_only=str(search).lower() == "off-tree", defend=defend in ("true", "on", "1", "yes"), hand_ms=hand_ms,
     )
 
 

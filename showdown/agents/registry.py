@@ -93,11 +93,11 @@ BUILTIN_AGENTS: dict[str, BuiltinAgent] = {
         "plays a CFR average strategy; options: strategy=FILE, or algorithm (cfr+), iterations/seconds "
         "(default: to exploitability 1e-4, cached), seed; in heads-up hold'em a shipped abstract strategy "
         "with search at decision time on the turn and river: search=on|off|off-tree, budget_ms (300), search_iterations (150), "
-        "turn=off-tree|on|off, turn_budget_ms (300, the turn gadget's values on top), search_target (0: a pot fraction), gadget=blueprint|reach|best-response|off, gadget_margin (0: a pot fraction), gadget_penalty (0: resolve), search_min_pot (no-limit 100: big blinds, on the tree), search_sizes (0.5/1: the river's pot fractions), defend=on|off (no-limit on: never fold more of the range to a bet than makes a bluff break even); translation=legacy (with search=off: "
+        "turn=off-tree|on|off, turn_budget_ms (300, the turn gadget's values on top), hand_ms (450: a time bank scales the budgets so that the match's mean solve time a hand stays at it; 0: none), search_target (0: a pot fraction), gadget=blueprint|reach|best-response|off, gadget_margin (0: a pot fraction), gadget_penalty (0: resolve), search_min_pot (no-limit 100: big blinds, on the tree), search_sizes (0.5/1: the river's pot fractions), defend=on|off (no-limit on: never fold more of the range to a bet than makes a bluff break even); translation=legacy (with search=off: "
         "off-tree bets mapped as before issue 26, for evaluation); blueprint=v1 (no-limit: the blueprint shipped before issue 32)",
         {"strategy": str, "algorithm": str, "iterations": int, "seconds": float, "seed": int, "cache": bool,
          "search": str, "budget_ms": float, "search_iterations": int, "gadget": str, "turn": str, "turn_budget_ms": float,
-         "search_target": float, "gadget_margin": float, "search_min_pot": float, "search_sizes": str, "gadget_penalty": float, "defend": str, "translation": str, "blueprint": str}, plays_table=True),
+         "search_target": float, "gadget_margin": float, "search_min_pot": float, "search_sizes": str, "gadget_penalty": float, "defend": str, "hand_ms": float, "translation": str, "blueprint": str}, plays_table=True),
     "probe-minraise": BuiltinAgent(
         "showdown.agents.probes:MinRaiseProbe.create", "probe: min-raises whenever it can, never folds", {"seed": int}),
     "probe-third-raise": BuiltinAgent(

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from showdown.agents.time_bank import TimeBank
 from showdown.games.state import FOLD, Action, State
 from showdown.solvers.betting import DECISION, FOLD_SLOT, translation_probabilities
 from showdown.solvers.holdings import Holdings, RankedBoard, game_holdings
@@ -79,7 +80,8 @@ class SearchSettings:
     an opponent holding up to that much more than the blueprint did: safety traded for gain);
     ``gadget_penalty`` M > 0 keeps the opponent's whole range in the solve and charges M times each
     holding's excess over its alternative (``SubgameSolver``'s penalty gadget; 0: the resolve gadget);
-    on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint."""
+    on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint; ``hand_ms``
+    is the mean solve time per hand over the match that the time bank keeps to (``time_bank``; 0: none)."""
 
     budget_ms: float = 300.0
     iterations: int = 150
@@ -97,6 +99,7 @@ class SearchSettings:
     min_pot_bb: float = 0.0
     gadget_penalty: float = 0.0
     defend: bool = True
+    hand_ms: float = 450.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +151,8 @@ class Search:
         self.settings = settings
         self.holdings: Holdings = game_holdings(strategy.game)
         self._ranked: tuple[tuple[int, ...], RankedBoard] | None = None
+        self.bank = TimeBank(settings.hand_ms)
+        """The match's clock: each hand's budgets scaled so that the mean solve time stays at ``hand_ms``."""
         # numba's compiled pass and the hand-rank tables load in the background (most of a second of
         # CPU): the agent connects to the dealer meanwhile, and the first search waits for them
         self._ready = threading.Thread(target=self._warm_up, name="search-warm-up", daemon=True)
@@ -190,11 +195,20 @@ class Search:
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
     ) -> Solved | None:
         """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
-        ours at once, or None when the budget runs out first."""
+        ours at once, or None when the budget runs out first; the time bank is debited what it took."""
+        began = time.perf_counter()
+        try:
+            return self._solve(steps, played, real, node, position, board)
+        finally:
+            self.bank.spend(time.perf_counter() - began)
+
+    def _solve(
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
+    ) -> Solved | None:
         if self.settings.budget_ms <= 0:
             return None  # no thinking: the blueprint
         turn = real.round < real.game.num_rounds - 1
-        budget = (self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0
+        budget = self.bank.budget((self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0)
         if budget <= 0:
             return None
         deadline = time.perf_counter() + budget

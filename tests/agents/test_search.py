@@ -102,6 +102,20 @@ def test_a_decision_keeps_to_its_budget():
     assert max(seconds[3]) < 0.1 + 3.0 and max(seconds[2]) < 0.2 + 3.0
 
 
+def test_the_time_bank_keeps_the_mean_thinking_a_hand_down_against_an_opponent_off_the_tree():
+    """Against a clicker every turn and river is searched; a bank of 40 ms a hand scales the 100 ms
+    budgets down (the agent counts the hands itself), without it they are spent whole."""
+    spent = {}
+    for hand_ms in (0, 40):
+        agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 100, "hand_ms": hand_ms})
+        _play(agent, _clicker, 24, 6)
+        bank = agent.search.bank
+        assert bank.hands == (24 if hand_ms else 0)
+        spent[hand_ms] = bank.spent
+    assert agent.search.bank.scale < 0.8
+    assert spent[40] < 0.8 * spent[0]
+
+
 def test_turn_decisions_are_searched_to_the_end_of_the_hand():
     agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "on", "turn_budget_ms": 60_000, "search_iterations": 10})
     searched = []
