@@ -23,7 +23,8 @@ solve's first decision no holding folds more often than the blueprint does there
 (``Search.cap_folds``). When the budget runs out before
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint. Over a match a time bank
 (``showdown.agents.time_bank``) scales both budgets so that the mean solve time a hand stays at
-``hand_ms`` (default 450; 0: the budgets alone), as competitions bound time per match.
+``hand_ms`` (default three quarters of ``budget_ms`` and ``turn_budget_ms`` together, 450; 0: the budgets
+alone), as competitions bound time per match.
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
 (``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation. ``blueprint=v1`` plays no-limit's
@@ -409,6 +410,10 @@ def legacy_translation(options: dict[str, Any], search: Any) -> bool:
     return translation == "legacy"
 
 
+HAND_SHARE = 0.75
+"""``hand_ms``'s default as a share of a turn's and a river's budgets together (450 ms for the default
+300 and 300): a user who raises the budgets raises the bank with them."""
+
 NOLIMIT_MIN_POT_BB = 100.0
 """No-limit's default ``search_min_pot``: on the blueprint's tree, rivers with smaller pots play the
 blueprint. Head to head the safe river search gains little over the blueprint (``benchmarks/
@@ -441,7 +446,7 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     target = float(options.get("search_target", default.target))
     margin = float(options.get("gadget_margin", default.gadget_margin))
     penalty = float(options.get("gadget_penalty", default.gadget_penalty))
-    hand_ms = float(options.get("hand_ms", default.hand_ms))
+    hand_ms = float(options.get("hand_ms", HAND_SHARE * (budget + turn_budget)))
     min_pot = float(options.get("search_min_pot", NOLIMIT_MIN_POT_BB if game is None or game.is_nolimit else 0.0))
     if min(budget, turn_budget, target, margin, min_pot, penalty, hand_ms) < 0 or iterations < 1:
         raise ConfigError(

@@ -73,6 +73,7 @@ def test_no_bank_leaves_budgets_alone() -> None:
 def test_the_option_reaches_the_settings_and_is_checked() -> None:
     game = get_game("holdem-nolimit")
     assert search_settings({}, game).hand_ms == 450.0
+    assert search_settings({"budget_ms": "1000", "turn_budget_ms": "2000"}, game).hand_ms == 2250.0  # the bank follows the budgets
     assert search_settings({"hand_ms": "250"}, game).hand_ms == 250.0
     assert search_settings({"hand_ms": "0"}, game).hand_ms == 0.0
     with pytest.raises(ConfigError, match="hand_ms"):
