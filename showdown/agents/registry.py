@@ -219,6 +219,9 @@ def _import_path(spec: str) -> AgentFactory:
                 raise ConfigError(f"agent {spec!r}: bad options {options}: {exc}") from None
 
         return factory
+    if isinstance(obj, type):  # (called as a factory, it failed with a TypeError traceback, or played no agent)
+        raise ConfigError(f"agent {spec!r}: class {attr} is not an Agent: write 'class {attr}(Agent):' "
+                          "(from showdown.agents import Agent) with an act(view) method")
     if callable(obj):
         return obj  # type: ignore[no-any-return]
     raise ConfigError(f"agent {spec!r}: {attr!r} is neither an Agent subclass nor a factory")
@@ -234,6 +237,20 @@ def describe_agents() -> dict[str, str]:
     out = {name: entry.description for name, entry in BUILTIN_AGENTS.items()}
     out.update({name: e.description for name, e in _REGISTRY.items()})
     return dict(sorted(out.items()))
+
+
+def user_class(name: str) -> type | None:
+    """The class a ``module:Class`` name imports, nothing built (its ``__init__`` is the bot's own code:
+    it may fail or take a minute); None for a built-in or registered name, a factory, or an import failure."""
+    if name in _REGISTRY or name in BUILTIN_AGENTS or ":" not in name:
+        return None
+    try:
+        obj: Any = importlib.import_module(name.partition(":")[0])
+        for part in name.partition(":")[2].split("."):
+            obj = getattr(obj, part)
+    except Exception:  # noqa: BLE001 - the bot's module: what fails is said when the agent is made
+        return None
+    return obj if isinstance(obj, type) else None
 
 
 def is_known_agent(name: str) -> bool:
@@ -261,6 +278,8 @@ def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = Non
     if factory is None:
         raise ConfigError(f"unknown agent {name!r}: known agents are {', '.join(agent_names())}")
     agent = factory(game, dict(options or {}))
+    if not isinstance(agent, Agent):  # a factory's own object: its .game was an AttributeError traceback
+        raise ConfigError(f"agent {name!r} made a {type(agent).__name__}, not an Agent (one with an act(view) method)")
     if agent.game is None:
         agent.game = game
     return agent
