@@ -15,6 +15,8 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -197,8 +199,17 @@ def _lookup(name: str) -> AgentFactory | None:
     return None
 
 
+def _this_folder_importable() -> None:
+    """``module:Class`` agents come from the current folder, in every command (``exploit --agent``
+    and ``scorecard`` said "No module named" for a bot beside the user, which ``match`` played)."""
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+
+
 def _import_path(spec: str) -> AgentFactory:
     module, _, attr = spec.partition(":")
+    if not spec.startswith("showdown."):
+        _this_folder_importable()
     try:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
@@ -244,6 +255,7 @@ def user_class(name: str) -> type | None:
     it may fail or take a minute); None for a built-in or registered name, a factory, or an import failure."""
     if name in _REGISTRY or name in BUILTIN_AGENTS or ":" not in name:
         return None
+    _this_folder_importable()
     try:
         obj: Any = importlib.import_module(name.partition(":")[0])
         for part in name.partition(":")[2].split("."):
