@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.matches.config import AgentSpec
 from showdown.matches.kept import read as read_kept
 from showdown.matches.kept import write as write_kept
@@ -36,6 +36,8 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
         agent = agent_for(get_game(game), bot.name, None, dict(bot.options))
     except ConfigError as exc:
         return None, f"the bot could not be built here for LBR: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the bot's own __init__ (its matches said what they could)
+        return None, f"the bot could not be built here for LBR: {type(exc).__name__}: {exc}"[:300]
     if not callable(getattr(agent, "policy", None)):
         return None, "the bot has no policy(view): LBR needs its action probabilities"
     kept = folder / f"lbr-{seed}-{hands}-{'+'.join(action_sets).replace('/', '_')}.json"
@@ -47,8 +49,11 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
         if progress is not None:
             progress(done, total, "LBR")
 
-    report = run_lbr_parallel(game, agent=bot.name, options=dict(bot.options), hands=hands, seed=seed, jobs=jobs,
-                              action_sets=action_sets, progress=tell)
+    try:
+        report = run_lbr_parallel(game, agent=bot.name, options=dict(bot.options), hands=hands, seed=seed, jobs=jobs,
+                                  action_sets=action_sets, progress=tell)
+    except ShowdownError as exc:  # a policy that is no distribution, a policy() or act() that fails: the matches stand
+        return None, str(exc)
     doc = report.to_json()
     write_kept(kept, doc, bot)
     return doc, ""
