@@ -309,3 +309,26 @@ def test_a_bot_that_leaves_mid_match_is_named_in_the_results(tmp_path: Path) -> 
     assert note.startswith("call-vs-quitter: quitter was played by the dealer in ")
     assert "(agent quitter (seat 2) exited with status 1: bye; the dealer plays check/fold for it)" in note
     assert note in format_tournament(result)
+
+
+def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path: Path) -> None:
+    # two runs at once each failed the matches the other was playing ("being written by a match still
+    # running"): both ended incomplete, exit 2, however long they had played
+    from showdown.matches.files import hold_folder
+
+    path = write(tmp_path, "game: kuhn\nhands: 30\nseed: 1\nout: out/t\nagents: [call, random]\n")
+    out = tmp_path / "out" / "t"
+    out.mkdir(parents=True)
+    held = hold_folder(out, "tournament")  # as the run already playing there holds it
+    command = [sys.executable, "-m", "showdown", "tournament", str(path), "--jobs", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    refused = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+    assert refused.stderr.splitlines() == ["showdown tournament: error: tournament: another tournament is running in out/t: let it "
+                                           "finish (or stop it: Ctrl-C), then run this again to resume; or give this one another out folder"]
+    assert sorted(p.name for p in out.iterdir()) == [".running.lock"]  # nothing read or written
+    assert held is not None
+    held.close()
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (out / "results.json").is_file()
