@@ -85,3 +85,17 @@ def test_a_class_that_is_not_an_agent_is_refused_before_the_start(tmp_path: Path
     assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
     assert r.stderr.splitlines() == ["showdown match: error: agent NotAgent (seat 2) cannot start: plain_bot.py: class NotAgent is not "
                                      "an Agent: write 'class NotAgent(Agent):' (from showdown.agents import Agent) with an act(view) method"]
+
+
+@pytest.mark.parametrize("word,says", [
+    ("./syntax_bot.py", "syntax_bot cannot start: syntax_bot.py:3: SyntaxError: expected ':'"),
+    ("syntax_bot:MyBot", "MyBot cannot start: syntax_bot.py:3: SyntaxError: expected ':'"),
+    ("plain_bot:NotAgent", "NotAgent cannot start: plain_bot.py: class NotAgent is not an Agent"),
+])  # fmt: skip
+def test_check_bot_refuses_a_bot_that_cannot_load_in_one_line_as_a_match_does(tmp_path: Path, word: str, says: str) -> None:
+    # every check started the bot and failed with the same "never connected: it exited with status 1 first"
+    (tmp_path / "syntax_bot.py").write_text(BROKEN)
+    (tmp_path / "plain_bot.py").write_text("class NotAgent:\n    def act(self, view):\n        return 'c'\n")
+    r = showdown(tmp_path, "check-bot", word, "--game", "kuhn", "--hands", "20", timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"showdown check-bot: error: {says}")
