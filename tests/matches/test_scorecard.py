@@ -163,3 +163,25 @@ def test_a_bot_whose_policy_lbr_cannot_use_gets_its_matches_and_says_why_lbr_did
     out, err = done.stdout, done.stderr
     assert done.returncode == 0 and "Traceback" not in err, err
     assert "call" in out and "exploitability lower bound" in out and f"  {says}" in out, out
+
+
+@pytest.mark.parametrize("command,what", [(["scorecard", "rules", "--game", "kuhn", "--opponents", "call"], "scorecard"),
+                                          (["exploit", "--probes", "--agent", "rules", "--game", "kuhn"], "probes")])
+def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path: Path, command: list[str], what: str) -> None:
+    # two scorecards into one folder at once: one failed with "duplicate half dup1 failed: FileNotFoundError:
+    # [Errno 2] No such file or directory: 'scc/call-vs-rules-0-400.dup1.result.json.run.json'"
+    from showdown.matches.files import hold_folder
+
+    out = tmp_path / "sc"
+    out.mkdir()
+    held = hold_folder(out, what)  # as the run already playing there holds it
+    argv = [sys.executable, "-m", "showdown", *command, "--hands", "20", "--jobs", "1", "--out", str(out)]
+    refused = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+    assert refused.stderr == (f"showdown {command[0]}: error: {what}: another {what} is running in {out}: let it finish (or stop it: "
+                              "Ctrl-C), then run this again to resume; or give this one another out folder\n")
+    assert [p.name for p in out.iterdir()] == [".running.lock"]
+    assert held is not None
+    held.close()
+    if what == "scorecard":  # (the probes are eleven matches: their run is the other tests')
+        assert subprocess.run([*argv, "--no-lbr"], capture_output=True, timeout=120).returncode == 0
