@@ -271,6 +271,7 @@ def is_known_agent(name: str) -> bool:
         return True
     if ":" in name:
         module = name.partition(":")[0]
+        _this_folder_importable()  # (a tournament's module:Class bot beside the user was an 'unknown agent')
         return importlib.util.find_spec(module) is not None
     return False
 

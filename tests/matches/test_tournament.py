@@ -332,3 +332,22 @@ def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path:
     done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert (out / "results.json").is_file()
+
+
+def test_a_bots_own_class_beside_the_file_plays_and_its_init_failing_is_a_note_not_a_traceback(tmp_path: Path) -> None:
+    # the installed command (no current folder on sys.path: -P) said "unknown agent 'init_bot:B'"; found, the
+    # file check built it in the runner, whose __init__ raising was a traceback; a class that is no Agent too
+    (tmp_path / "init_bot.py").write_text("from showdown.agents import Agent\nclass B(Agent):\n"
+                                          "    def __init__(self, game=None):\n        raise RuntimeError('no model')\n"
+                                          "class NotAgent:\n    pass\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-P", "-m", "showdown", "tournament", "t.yaml", "--jobs", "1", "--no-sandbox"]
+    write(tmp_path, "game: kuhn\nhands: 10\nseed: 1\nout: out\nagents: [call, init_bot:B]\n")
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    assert "agent B (seat 2) exited with status 1 before the match began: init_bot.py:4: RuntimeError: no model" in done.stdout
+    write(tmp_path, "game: kuhn\nhands: 10\nseed: 1\nout: out\nagents: [call, init_bot:NotAgent]\n")
+    refused = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.splitlines() == [
+        "showdown tournament: error: t.yaml:5: agents[1]: agent 'init_bot:NotAgent' cannot start: init_bot.py: class NotAgent is not "
+        "an Agent: write 'class NotAgent(Agent):' (from showdown.agents import Agent) with an act(view) method"]
