@@ -23,8 +23,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from showdown.agents.base import Agent
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.games.gamedef import GameDef
+
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
 __all__ = [
     "AgentFactory",
@@ -283,6 +285,22 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
     for key, value in take_options(name, options).items():
         if key in FILE_OPTIONS and value and not Path(value).expanduser().is_file():
             raise ConfigError(f"agent {name!r}: {key} file {value} does not exist")
+
+
+def make_agent_here(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:
+    """``make_agent`` in a command that plays the bot in its own process (``exploit --agent``, LBR): a
+    bot's ``__init__`` raising is a ``ConfigError`` naming its file and line, not a traceback."""
+    import traceback
+
+    try:
+        return make_agent(name, game, options)
+    except ShowdownError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the bot's own code
+        frames = traceback.extract_tb(exc.__traceback__)
+        where = next((f for f in reversed(frames) if not f.filename.startswith(_PACKAGE)), frames[-1] if frames else None)
+        at = f"{os.path.relpath(where.filename) if where.filename.startswith(os.getcwd()) else where.filename}:{where.lineno}: " if where else ""
+        raise ConfigError(f"agent {name!r} cannot be built: {at}{type(exc).__name__}: {exc}"[:400]) from None
 
 
 def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:

@@ -149,7 +149,7 @@ def test_an_out_folder_that_is_a_file_is_one_line(tmp_path: Path, command: list[
     ("    def policy(self, view):\n        return {'c': 1.0}\n    def __init__(self, game=None, seed=None):\n"
      "        super().__init__(game)\n        if 'SHOWDOWN_GAME' not in os.environ:  # the runner's process\n"
      "            raise RuntimeError('no model here')\n",
-     "LBR not run: the bot could not be built here for LBR: RuntimeError: no model here"),
+     "LBR not run: the bot could not be built here for LBR: agent 'half_bot:Half' cannot be built: half_bot.py:9: RuntimeError: no model here"),
 ])  # fmt: skip
 def test_a_bot_whose_policy_lbr_cannot_use_gets_its_matches_and_says_why_lbr_did_not_run(
         tmp_path: Path, body: str, says: str) -> None:
