@@ -290,17 +290,22 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
 def make_agent_here(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:
     """``make_agent`` in a command that plays the bot in its own process (``exploit --agent``, LBR): a
     bot's ``__init__`` raising is a ``ConfigError`` naming its file and line, not a traceback."""
-    import traceback
-
     try:
         return make_agent(name, game, options)
     except ShowdownError:
         raise
     except Exception as exc:  # noqa: BLE001 - the bot's own code
-        frames = traceback.extract_tb(exc.__traceback__)
-        where = next((f for f in reversed(frames) if not f.filename.startswith(_PACKAGE)), frames[-1] if frames else None)
-        at = f"{os.path.relpath(where.filename) if where.filename.startswith(os.getcwd()) else where.filename}:{where.lineno}: " if where else ""
-        raise ConfigError(f"agent {name!r} cannot be built: {at}{type(exc).__name__}: {exc}"[:400]) from None
+        raise ConfigError(f"agent {name!r} cannot be built: {bot_failure(exc)}"[:400]) from None
+
+
+def bot_failure(exc: BaseException) -> str:
+    """``file:line: Error: message`` of an exception a bot's own code raised: its frame nearest the error."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f for f in reversed(frames) if not f.filename.startswith(_PACKAGE)), None)  # (none: our code met its answer)
+    at = f"{os.path.relpath(where.filename) if where.filename.startswith(os.getcwd()) else where.filename}:{where.lineno}: " if where else ""
+    return f"{at}{type(exc).__name__}: {exc}"
 
 
 def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:
