@@ -155,7 +155,7 @@ class LocalBestResponse:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
         if not callable(getattr(agent, "policy", None)):
             raise ConfigError(
-                f"agent {getattr(agent, 'name', type(agent).__name__)!r} cannot tell its action probabilities: LBR needs "
+                f"{_who(agent)[:-1]} cannot tell its action probabilities: LBR needs "
                 "a policy(view) method returning {'f': p, 'c': p, 'r': p}"
             )
         self.game = game

@@ -315,3 +315,15 @@ def test_a_policy_that_is_no_distribution_is_one_line_not_wrong_figures_or_a_tra
     assert says in str(caught.value) and "\n" not in str(caught.value)
     good = {"c": 1 + 1e-9, "f": 0.0}  # float rounding is no error, nor a zero for an illegal fold
     assert run_lbr(game, lambda: _Wrong(game, good), 20, seed=1).hands == 20
+
+
+def test_a_bot_without_a_policy_is_named_by_its_class_not_as_agent() -> None:
+    # "agent 'agent' cannot tell its action probabilities": a bot's own class keeps Agent's name 'agent'
+    from showdown.agents.base import Agent
+
+    class NoPolicy(Agent):
+        def act(self, view: View) -> Action:
+            return Action(ActionKind.CALL)
+
+    with pytest.raises(ConfigError, match=r"^agent 'NoPolicy' cannot tell its action probabilities: LBR needs a policy"):
+        LocalBestResponse(get_game("kuhn"), NoPolicy())
