@@ -59,6 +59,8 @@ def hold_folder(out: Path, what: str) -> IO[bytes] | None:
         f.close()
         raise ConfigError(f"{what}: another {what} is running in {out}: let it finish (or stop it: Ctrl-C), then run "
                           "this again to resume; or give this one another out folder") from None
+    except OSError:  # a file system without locks (some network ones): the run goes on unguarded, as before
+        pass
     return f
 
 
