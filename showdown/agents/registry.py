@@ -15,14 +15,18 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import os
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from showdown.agents.base import Agent
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.games.gamedef import GameDef
+
+_PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
 
 __all__ = [
     "AgentFactory",
@@ -197,8 +201,17 @@ def _lookup(name: str) -> AgentFactory | None:
     return None
 
 
+def _this_folder_importable() -> None:
+    """``module:Class`` agents come from the current folder, in every command (``exploit --agent``
+    and ``scorecard`` said "No module named" for a bot beside the user, which ``match`` played)."""
+    if os.getcwd() not in sys.path:
+        sys.path.append(os.getcwd())
+
+
 def _import_path(spec: str) -> AgentFactory:
     module, _, attr = spec.partition(":")
+    if not spec.startswith("showdown."):
+        _this_folder_importable()
     try:
         obj: Any = importlib.import_module(module)
         for part in attr.split("."):
@@ -219,6 +232,9 @@ def _import_path(spec: str) -> AgentFactory:
                 raise ConfigError(f"agent {spec!r}: bad options {options}: {exc}") from None
 
         return factory
+    if isinstance(obj, type):  # (called as a factory, it failed with a TypeError traceback, or played no agent)
+        raise ConfigError(f"agent {spec!r}: class {attr} is not an Agent: write 'class {attr}(Agent):' "
+                          "(from showdown.agents import Agent) with an act(view) method")
     if callable(obj):
         return obj  # type: ignore[no-any-return]
     raise ConfigError(f"agent {spec!r}: {attr!r} is neither an Agent subclass nor a factory")
@@ -236,12 +252,28 @@ def describe_agents() -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
+def user_class(name: str) -> type | None:
+    """The class a ``module:Class`` name imports, nothing built (its ``__init__`` is the bot's own code:
+    it may fail or take a minute); None for a built-in or registered name, a factory, or an import failure."""
+    if name in _REGISTRY or name in BUILTIN_AGENTS or ":" not in name:
+        return None
+    _this_folder_importable()
+    try:
+        obj: Any = importlib.import_module(name.partition(":")[0])
+        for part in name.partition(":")[2].split("."):
+            obj = getattr(obj, part)
+    except Exception:  # noqa: BLE001 - the bot's module: what fails is said when the agent is made
+        return None
+    return obj if isinstance(obj, type) else None
+
+
 def is_known_agent(name: str) -> bool:
     """Whether ``make_agent`` would find ``name`` (without building the agent)."""
     if name in _REGISTRY or name in BUILTIN_AGENTS:
         return True
     if ":" in name:
         module = name.partition(":")[0]
+        _this_folder_importable()  # (a tournament's module:Class bot beside the user was an 'unknown agent')
         return importlib.util.find_spec(module) is not None
     return False
 
@@ -255,12 +287,35 @@ def check_options(name: str, options: Mapping[str, Any]) -> None:
             raise ConfigError(f"agent {name!r}: {key} file {value} does not exist")
 
 
+def make_agent_here(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:
+    """``make_agent`` in a command that plays the bot in its own process (``exploit --agent``, LBR): a
+    bot's ``__init__`` raising is a ``ConfigError`` naming its file and line, not a traceback."""
+    try:
+        return make_agent(name, game, options)
+    except ShowdownError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the bot's own code
+        raise ConfigError(f"agent {name!r} cannot be built: {bot_failure(exc)}"[:400]) from None
+
+
+def bot_failure(exc: BaseException) -> str:
+    """``file:line: Error: message`` of an exception a bot's own code raised: its frame nearest the error."""
+    import traceback
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    where = next((f for f in reversed(frames) if not f.filename.startswith(_PACKAGE)), None)  # (none: our code met its answer)
+    at = f"{os.path.relpath(where.filename) if where.filename.startswith(os.getcwd()) else where.filename}:{where.lineno}: " if where else ""
+    return f"{at}{type(exc).__name__}: {exc}"
+
+
 def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = None) -> Agent:
     """A new agent ``name`` for ``game``; ``ConfigError`` for an unknown name or a bad option."""
     factory = _lookup(name)
     if factory is None:
         raise ConfigError(f"unknown agent {name!r}: known agents are {', '.join(agent_names())}")
     agent = factory(game, dict(options or {}))
+    if not isinstance(agent, Agent):  # a factory's own object: its .game was an AttributeError traceback
+        raise ConfigError(f"agent {name!r} made a {type(agent).__name__}, not an Agent (one with an act(view) method)")
     if agent.game is None:
         agent.game = game
     return agent

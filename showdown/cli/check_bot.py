@@ -60,6 +60,10 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
     spec = AgentSpec(command=args.bot_command) if args.bot_command is not None else agent_from_word(args.bot)
     if spec.name is not None and ":" not in spec.name and not is_known_agent(spec.name):
         raise ConfigError(f"unknown agent {spec.name!r}: give a built-in name (showdown agent --help), a bot file, or module:Class")
+    from showdown.matches.bot_errors import python_bot_error
+
+    if (error := python_bot_error(spec)) is not None:  # as a match: not the same line in each of the checks
+        raise ConfigError(f"{spec.display} cannot start: {error}")
     game = get_game(args.game)
     game.require_servable()
     if args.only:

@@ -104,6 +104,11 @@ def plan_handler(args: argparse.Namespace) -> int:
         raise ConfigError("--pilot-hands must be at least 30")
     if (args.runs is not None and args.runs < 1) or args.max_hands < 100 or not 0 < args.precision < 1:
         raise ConfigError("--runs must be at least 1, --max-hands at least 100, --precision between 0 and 1")
+    from showdown.evaluation.planning import MAX_RUNS
+
+    if args.runs is not None and args.runs > MAX_RUNS:  # (a hundred million ran for days)
+        raise ConfigError(f"--runs {args.runs:,} is more simulated matches than a plan needs: give at most {MAX_RUNS:,} "
+                          "(or --precision: 1,000 at most)")
     reduction: float | str | None = None
     if args.pilot:
         values, game, name = _pilot_from_logs(args.pilot, args.agent, get_game(args.game) if args.game else None)

@@ -154,12 +154,12 @@ class Encoder:
 
 def action_index(action: object, size: int) -> int:
     """``action`` as an action index: an int or a numpy integer (a 0-d integer array too), as
-    Gymnasium's ``Discrete`` space holds them. Anything else (1.5, nan, None, 'c', [1]) is an
+    Gymnasium's ``Discrete`` space holds them. Anything else (1.5, nan, None, 'c', [1], True) is an
     ``IllegalActionError`` saying what an action is; it was cut to an int (1.5 played 1) or was
-    a TypeError from ``int()``."""
+    a TypeError from ``int()``. A bool is no action, though Python counts it an int: True played 1."""
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action[()]
-    if isinstance(action, (int, np.integer)):
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
         return int(action)
     raise IllegalActionError(f"an action is an index from 0 to {size - 1} (an int or a numpy integer), not {action!r:.60}")
 

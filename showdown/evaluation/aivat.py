@@ -140,12 +140,17 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
     assert name is not None
     opts = dict(options or {})
     from showdown.agents.equilibrium import StrategyAgent
-    from showdown.agents.registry import make_agent
+    from showdown.agents.registry import make_agent, user_class
 
+    cls = user_class(name)
+    if cls is not None and not issubclass(cls, StrategyAgent):  # a bot's own class: not built here, where its
+        return None, f"agent {name!r} does not play a fixed strategy table"  # __init__ failed or hung the runner
     try:
         agent = make_agent(name, game, opts)
     except ShowdownError as exc:
         return None, f"cannot build it here ({exc})"
+    except Exception as exc:  # noqa: BLE001 - a bot's own StrategyAgent: its __init__ is its code
+        return None, f"cannot build it here ({type(exc).__name__}: {exc})"
     cls = type(agent)
     qualified = f"{cls.__module__}.{cls.__qualname__}"
     if not isinstance(agent, StrategyAgent) and qualified not in _EXACT_AGENT_CLASSES:

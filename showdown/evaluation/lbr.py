@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.evaluation.lbr_belief import Round, action_values, belief_action_term, equities_from, hidden_cards_term
 from showdown.evaluation.lbr_terms import RAISE_ANSWERED, ActionTerms
 from showdown.games.cards import make_deck
@@ -52,6 +52,37 @@ FC56: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 10)) + tuple
 """The paper's 55 pot fractions (0.1 to 0.9, then 1 to 46 pots); with all-in, 56 sizes."""
 MAX_EXACT_RUNOUTS = 500
 """Board completions enumerated exactly for WP; beyond, ``rollouts`` are sampled."""
+
+
+POLICY_TOLERANCE = 1e-4
+"""How far from 1 an agent's probabilities may sum (float rounding; a policy off by more is refused)."""
+
+
+def _who(agent: Any) -> str:
+    name = getattr(agent, "name", "agent")
+    return f"agent {type(agent).__name__ if name == 'agent' else name!r}:"
+
+
+def checked_policy(answer: Any, state: State, agent: Any) -> dict[str, float]:
+    """An agent's ``policy`` answer as letters -> probabilities, or a ``ShowdownError`` saying what is
+    wrong with it: LBR's figures from probabilities that are NaN, negative, of unknown letters or
+    illegal actions, or that do not sum to 1 were wrong (+nan mbb/hand) or a KeyError traceback."""
+    try:
+        probs = {k: float(v) for k, v in dict(answer).items()}
+    except (TypeError, ValueError):
+        probs = None
+    legal = {str(a)[0] for a in state.legal_actions()}
+    total = sum(probs.values()) if probs is not None else math.nan
+    why = ("is not a dict of action letters and probabilities" if probs is None
+           else "has a letter other than 'f', 'c' and 'r'" if not probs.keys() <= {"f", "c", "r"}
+           else "has a probability that is negative or not a number" if not all(0 <= p <= math.inf for p in probs.values())
+           else f"gives an illegal action a probability (legal: {', '.join(sorted(legal))})"
+           if any(p > 0 and k not in legal for k, p in probs.items())
+           else f"sums to {total:.6g}, not 1" if not abs(total - 1) <= POLICY_TOLERANCE else None)
+    if why is not None:
+        raise ShowdownError(f"{_who(agent)} policy() at '{state.betting}' {why}: {str(answer)[:80]}; LBR needs "
+                            "probabilities of the legal actions summing to 1, like {'f': 0.2, 'c': 0.5, 'r': 0.3}")
+    return probs  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,7 +155,7 @@ class LocalBestResponse:
             raise ConfigError(f"local best response plays 2-player games ({game.name or 'this game'} has {game.num_players})")
         if not callable(getattr(agent, "policy", None)):
             raise ConfigError(
-                f"agent {getattr(agent, 'name', type(agent).__name__)!r} cannot tell its action probabilities: LBR needs "
+                f"{_who(agent)[:-1]} cannot tell its action probabilities: LBR needs "
                 "a policy(view) method returning {'f': p, 'c': p, 'r': p}"
             )
         self.game = game
@@ -183,7 +214,11 @@ class LocalBestResponse:
         key = (hole, board, state.betting, self._hand if self._by_hand else 0)
         got = self._cache.get(key)
         if got is None:
-            got = dict(self.agent.policy(self.agent_view(state, position, hole, board)))
+            try:
+                answer = self.agent.policy(self.agent_view(state, position, hole, board))
+            except Exception as exc:  # noqa: BLE001 - the bot's own code: said in one line, not a traceback
+                raise ShowdownError(f"{_who(self.agent)} policy() failed at '{state.betting}': {type(exc).__name__}: {exc}"[:300]) from None
+            got = checked_policy(answer, state, self.agent)
             if len(self._cache) > 400_000:
                 self._cache.clear()
             self._cache[key] = got
@@ -232,8 +267,11 @@ class LocalBestResponse:
 
     def agent_action(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Action:
         """What the agent plays here: its own ``act`` (repaired as the dealer repairs it), as in a match."""
-        chosen: Action = self.agent.act(self.agent_view(state, position, hole, board))
-        return state.repair(chosen)[0]
+        try:
+            chosen: Action = self.agent.act(self.agent_view(state, position, hole, board))
+            return state.repair(chosen)[0]
+        except Exception as exc:  # noqa: BLE001 - the bot's own code (a non-Action too: no .kind)
+            raise ShowdownError(f"{_who(self.agent)} act() failed at '{state.betting}': {type(exc).__name__}: {exc}"[:300]) from None
 
     def observe(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
         """The range after the agent took action kind ``letter`` (Bayes' rule), kept whole if it did

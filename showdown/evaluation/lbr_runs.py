@@ -218,10 +218,10 @@ def agent_for(game: GameDef, name: str | None, strategy_path: str | None, option
         from showdown.solvers.strategy import load_strategy
 
         return StrategyAgent(game, load_strategy(strategy_path, game))
-    from showdown.agents.registry import make_agent
+    from showdown.agents.registry import make_agent_here
 
     assert name is not None
-    return make_agent(name, game, options)
+    return make_agent_here(name, game, options)
 
 
 def run_lbr_parallel(

@@ -81,6 +81,11 @@ class Plan:
         return (hi - lo) / 2 / self.anytime_median
 
 
+PROBABILITY_EDGE = 1e-12
+"""The nearest to 0 or 1 a level or a power may be: normal quantiles there are still exact in floats."""
+MAX_RUNS = 10_000
+"""The most simulated matches a plan may ask for (1,000 give the median within a few per cent; each may
+play millions of hands)."""
 MAX_ROOT = 1e9
 """The square root of the most hands a plan may ask for (1e18: a hand count a log can still hold)."""
 
@@ -182,6 +187,9 @@ def make_plan(
         raise ShowdownError(f"a pilot of {values.size} hands is too short to estimate the spread: play at least 30")
     if not 0 < alpha < 1 or not 0 < power < 1:
         raise ShowdownError("alpha and power are probabilities strictly between 0 and 1")
+    if not (PROBABILITY_EDGE <= alpha / 2 and power <= 1 - PROBABILITY_EDGE):  # (1 - 1e-300 is 1.0: a StatisticsError traceback)
+        raise ShowdownError(f"alpha {alpha:.15g} or power {power:.15g} is too near 0 or 1 to plan for: give alpha of at least "
+                            f"{2 * PROBABILITY_EDGE:g} and power of at most {1 - PROBABILITY_EDGE}")
     delta = difference_per100 / 100.0
     sd = float(values.std(ddof=1))
     fixed = fixed_sample_hands(sd, delta, alpha, power)

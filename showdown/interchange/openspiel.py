@@ -61,9 +61,28 @@ def universal_poker_parameters(game: GameDef) -> dict[str, Any]:
     return params
 
 
+def limit_reach(game: GameDef) -> int:
+    """The most a player can put in a limit hand: the largest blind and every raise the caps allow."""
+    return max(game.blind) + sum(size * cap for size, cap in zip(game.raise_size, game.max_raises))
+
+
+def _stacks_never_bind(game: GameDef, who: str) -> None:
+    """Refuse a limit game whose stacks the betting can reach. ``universal_poker`` (as the ACPC
+    reference) ignores stacks in limit betting: a raise goes past the stack and a player facing an
+    all-in may still raise, or fold to one that put in no more than it had, where our rules cap the
+    raise at the stack. Its tree is another game; walking it failed deep inside (an illegal raise)."""
+    if not game.is_limit or all(s >= limit_reach(game) for s in game.stack):
+        return
+    raise ShowdownError(f"{who}: OpenSpiel's universal_poker ignores stacks in limit games, and in "
+                        f"{game.name or 'this game'} a player can bet up to {limit_reach(game)} chips, more than a stack of "
+                        f"{min(game.stack)}: give every player a stack of at least {limit_reach(game)} (or none)")
+
+
 def openspiel_game(game: GameDef | str) -> Any:
-    """``pyspiel.load_game("universal_poker", ...)`` of ``game`` (or of the game its name names)."""
+    """``pyspiel.load_game("universal_poker", ...)`` of ``game`` (or of the game its name names);
+    a limit game only when its stacks never bind (``universal_poker`` ignores them in limit)."""
     game = as_game(game, "openspiel_game")
+    _stacks_never_bind(game, "openspiel_game")
     try:
         import pyspiel
     except ImportError:
@@ -84,6 +103,7 @@ def _same_game(game: GameDef | str, os_game: Any, who: str) -> GameDef:
     want = universal_poker_parameters(game)
     if any(str(got.get(k)) != str(v) for k, v in want.items()):
         raise ShowdownError(f"{who}: the OpenSpiel game is not {game.name or 'this game'}: give openspiel_game(game) of the same game")
+    _stacks_never_bind(game, who)
     return game
 
 

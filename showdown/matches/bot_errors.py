@@ -31,7 +31,7 @@ _FRAME = re.compile(r'^\s*File "(?P<file>[^"]+)", line (?P<line>\d+)')
 def python_bot_error(spec: AgentSpec) -> str | None:
     """``file:line: Error: message`` when ``spec`` is a Python bot that cannot be loaded, else None."""
     if spec.name is not None and ":" in spec.name:
-        return _import_error(spec.name.partition(":")[0])
+        return _import_error(spec.name.partition(":")[0]) or _not_an_agent(spec.name)
     source = _python_program(spec.command) if spec.command is not None else None
     if source is None:
         return None
@@ -84,6 +84,18 @@ def _import_error(module: str) -> str | None:
         lines = traceback.format_exception(exc)
         return traceback_line("".join(lines).splitlines()) or f"{type(exc).__name__}: {exc}"
     return None
+
+
+def _not_an_agent(name: str) -> str | None:
+    """A ``module:Class`` naming a class that is no ``Agent`` (nothing built: its ``__init__`` is not run here)."""
+    from showdown.agents.base import Agent
+    from showdown.agents.registry import user_class
+
+    cls = user_class(name)
+    if cls is None or issubclass(cls, Agent):
+        return None
+    where = f"{_shown(file)}: " if (file := getattr(sys.modules.get(cls.__module__), "__file__", None)) else ""
+    return f"{where}class {cls.__name__} is not an Agent: write 'class {cls.__name__}(Agent):' (from showdown.agents import Agent) with an act(view) method"
 
 
 def _syntax_text(exc: SyntaxError) -> str:

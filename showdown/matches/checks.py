@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
@@ -26,6 +27,11 @@ def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
     if len(config.agents) != n:
         raise ConfigError(f"{config.game} is a {n}-player game but {len(config.agents)} agents were given")
     _check_python_bots(config, in_process)
+    if config.out is not None and not config.force and not config.resume:
+        from showdown.matches.files import check_other_kind
+        from showdown.matches.seating import match_name, seat_labels
+
+        check_other_kind(Path(config.out), match_name(config, seat_labels(config.agents)), config.duplicate)
     _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate and in_process:
         raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")

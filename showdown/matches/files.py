@@ -8,15 +8,20 @@ import os
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from showdown.errors import ConfigError
+
+try:
+    import fcntl
+except ImportError:  # (Windows: no advisory locks; two runs there are not told apart)
+    fcntl = None  # type: ignore[assignment]
 from showdown.evaluation.report import MatchReport
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
 from showdown.protocol.logfile import HandRecord, is_score_line
 
 __all__ = [
-    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "finished_summary", "load_match_file", "replay_finished_hands", "save_match_file",
+    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "check_other_kind", "finished_summary", "hold_folder", "load_match_file", "replay_finished_hands", "save_match_file",
     "save_result_file",
 ]
 
@@ -31,6 +36,53 @@ def save_match_file(config: MatchConfig, name: str) -> Path:
     doc = config_to_json(replace(config, name=name, force=False, resume=False))
     _write_atomically(path, json.dumps(doc, indent=1) + "\n")
     return path
+
+
+FOLDER_LOCK = ".running.lock"
+"""The file a tournament or scorecard locks in its folder while it runs (``hold_folder``)."""
+
+
+def hold_folder(out: Path, what: str) -> IO[bytes] | None:
+    """Take ``out`` for this run alone (an advisory lock on ``out/.running.lock``, released when the
+    returned file closes or the process dies): two runs into one folder at once each failed the
+    matches the other was playing ('being written by a match still running'), both ending incomplete."""
+    if fcntl is None:
+        return None
+    path = out / FOLDER_LOCK
+    try:
+        f = open(path, "ab")
+    except OSError as exc:
+        raise ConfigError(f"{what}: cannot write in {out}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        f.close()
+        raise ConfigError(f"{what}: another {what} is running in {out}: let it finish (or stop it: Ctrl-C), then run "
+                          "this again to resume; or give this one another out folder") from None
+    except OSError:  # a file system without locks (some network ones): the run goes on unguarded, as before
+        pass
+    return f
+
+
+def check_other_kind(out: Path, name: str, duplicate: bool) -> None:
+    """Refuse a plain match where a duplicate match of the same name is (or the other way round):
+    both keep their settings and report in ``<name>.match.json`` and ``<name>.result.json`` (their logs
+    differ: ``<name>.log``, ``<name>.dup0.log``...), so the second overwrote the first's, and ``--resume``
+    of the first then continued the second. ``--force`` replaces it, as it does logs."""
+    kind, other = ("a duplicate", "a plain") if duplicate else ("a plain", "a duplicate")
+    match_file = out / f"{name}{MATCH_FILE_SUFFIX}"
+    try:
+        doc = json.loads(match_file.read_text(encoding="utf-8"))
+        theirs: bool | None = doc.get("duplicate") is True if isinstance(doc, dict) else None
+    except (OSError, ValueError, RecursionError):
+        theirs = None
+    logs = out / (f"{name}.log" if duplicate else f"{name}.dup0.log")
+    if theirs is None and logs.exists():
+        theirs = not duplicate
+    if theirs is not None and theirs != duplicate:
+        raise ConfigError(f"{match_file if match_file.exists() else logs} is of {other} match of the same name, whose settings "
+                          f"and report {kind} match would overwrite (--resume would then continue the wrong one): give this "
+                          "match another --name or --out, or --force to replace them")
 
 
 def load_match_file(where: str | Path) -> MatchConfig:

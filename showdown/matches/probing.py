@@ -110,11 +110,18 @@ def play_opponents(game: str, bot: AgentSpec, opponents: Sequence[str], *, hands
     for name in opponents[:1]:
         check_bot(game, bot, name, hands=hands, seed=seed)
     folder.mkdir(parents=True, exist_ok=True)
+    from showdown.matches.files import hold_folder
+
+    lock = hold_folder(folder, "probes")  # two runs there failed each other's matches
     out = []
-    for k, name in enumerate(opponents):
-        if progress is not None:
-            progress(k, len(opponents), name)
-        out.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    try:
+        for k, name in enumerate(opponents):
+            if progress is not None:
+                progress(k, len(opponents), name)
+            out.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    finally:
+        if lock is not None:
+            lock.close()
     if progress is not None:
         progress(len(opponents), len(opponents), "")
     return out

@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 from showdown.matches.config import AgentSpec
+from showdown.matches.files import hold_folder
 from showdown.matches.kept import read as read_kept
 from showdown.matches.kept import write as write_kept
 from showdown.matches.probing import OpponentResult, check_bot, play_opponent
@@ -36,6 +37,8 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
         agent = agent_for(get_game(game), bot.name, None, dict(bot.options))
     except ConfigError as exc:
         return None, f"the bot could not be built here for LBR: {exc}"
+    except Exception as exc:  # noqa: BLE001 - the bot's own __init__ (its matches said what they could)
+        return None, f"the bot could not be built here for LBR: {type(exc).__name__}: {exc}"[:300]
     if not callable(getattr(agent, "policy", None)):
         return None, "the bot has no policy(view): LBR needs its action probabilities"
     kept = folder / f"lbr-{seed}-{hands}-{'+'.join(action_sets).replace('/', '_')}.json"
@@ -47,8 +50,11 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
         if progress is not None:
             progress(done, total, "LBR")
 
-    report = run_lbr_parallel(game, agent=bot.name, options=dict(bot.options), hands=hands, seed=seed, jobs=jobs,
-                              action_sets=action_sets, progress=tell)
+    try:
+        report = run_lbr_parallel(game, agent=bot.name, options=dict(bot.options), hands=hands, seed=seed, jobs=jobs,
+                                  action_sets=action_sets, progress=tell)
+    except ShowdownError as exc:  # a policy that is no distribution, a policy() or act() that fails: the matches stand
+        return None, str(exc)
     doc = report.to_json()
     write_kept(kept, doc, bot)
     return doc, ""
@@ -69,31 +75,36 @@ def run_scorecard(
     for name in names[:1]:
         check_bot(game, bot, name, hands=hands, seed=seed)
     folder.mkdir(parents=True, exist_ok=True)
-    steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1
+    lock = hold_folder(folder, "scorecard")  # two runs there failed each other's matches (a FileNotFoundError of a half)
+    try:
+        steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1
 
-    def tell(step: int, what: str) -> None:
-        if progress is not None:
-            progress(step, steps, what)
+        def tell(step: int, what: str) -> None:
+            if progress is not None:
+                progress(step, steps, what)
 
-    results: list[OpponentResult] = []
-    for k, name in enumerate(names):
-        tell(k, name + (" (pilot)" if precision_mbb is not None else ""))
-        results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
-    tell(len(names), "LBR")
-    report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
-                            action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
-    plans: list[dict[str, Any]] = [{} for _ in names]
-    if precision_mbb is not None:
-        results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                                 folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
-        report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                             folder=folder, jobs=jobs)
-    tell(steps, "")
-    doc = scorecard_document(game, bot.display, seed, results, report, why_not)
-    doc["precision_mbb"] = precision_mbb
-    for match, plan in zip(doc["matches"], plans):
-        match.update(plan)
-    return doc
+        results: list[OpponentResult] = []
+        for k, name in enumerate(names):
+            tell(k, name + (" (pilot)" if precision_mbb is not None else ""))
+            results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+        tell(len(names), "LBR")
+        report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
+                                action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
+        plans: list[dict[str, Any]] = [{} for _ in names]
+        if precision_mbb is not None:
+            results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                     folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
+            report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                 folder=folder, jobs=jobs)
+        tell(steps, "")
+        doc = scorecard_document(game, bot.display, seed, results, report, why_not)
+        doc["precision_mbb"] = precision_mbb
+        for match, plan in zip(doc["matches"], plans):
+            match.update(plan)
+        return doc
+    finally:
+        if lock is not None:
+            lock.close()
 
 
 def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report: dict[str, Any] | None, *, precision_mbb: float,

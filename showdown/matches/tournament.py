@@ -34,6 +34,7 @@ from showdown.matches.config import (
     check_out_folder,
     config_to_json,
 )
+from showdown.matches.files import hold_folder
 from showdown.matches.parallel import ChildResult
 from showdown.matches.seating import tournament_match_seed
 from showdown.status import StatusLine
@@ -254,8 +255,12 @@ def run_tournament(
     if threading.current_thread() is not threading.main_thread():
         install_signals = False
     run = _TournamentRun(cfg, stream if stream is not None else sys.stderr, progress)
-    states = run.play(jobs, executor, install_signals)
-    return run.result(states)
+    try:
+        states = run.play(jobs, executor, install_signals)
+        return run.result(states)
+    finally:
+        if run.lock is not None:
+            run.lock.close()
 
 
 class _TournamentRun:
@@ -269,6 +274,7 @@ class _TournamentRun:
         self.matches = plan_matches(cfg)
         check_out_folder(cfg.out, "tournament")
         cfg.out.mkdir(parents=True, exist_ok=True)
+        self.lock = hold_folder(cfg.out, "tournament")  # before anything is read: another run may be writing it
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}
         self.todo: list[tuple[PlannedMatch, int]] = []

@@ -175,6 +175,12 @@ def _check_agents(specs: Sequence[AgentSpec], game: Any, at: Where) -> None:
             continue
         if not is_known_agent(spec.name):
             raise ConfigError(f"{at(i)}: unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+        if ":" in spec.name and not spec.name.startswith("showdown."):  # a bot's own class: its __init__ raising was
+            from showdown.matches.bot_errors import python_bot_error  # a traceback here; its matches say what fails
+
+            if (error := python_bot_error(spec)) is not None:
+                raise ConfigError(f"{at(i)}: agent {spec.name!r} cannot start: {error}")
+            continue
         try:
             make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})
         except ShowdownError as exc:

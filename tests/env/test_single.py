@@ -68,16 +68,17 @@ def test_the_example_trains_in_the_env_and_its_win_rate_holds_in_the_dealer(tmp_
     assert float(env_line.split()[1]) > 0  # it learned to beat the rules agent
 
 
-@pytest.mark.parametrize("action", [1.5, 1.0, float("nan"), None, "c", [1], np.array([1]), np.float64(2.0)])
+@pytest.mark.parametrize("action", [1.5, 1.0, float("nan"), None, "c", [1], np.array([1]), np.float64(2.0), True, False, np.True_, np.array(True)])
 def test_an_action_that_is_no_index_is_refused_saying_what_an_action_is(action: object) -> None:
-    # 1.5 was played as 1 (cut to an int); None, 'c', nan and [1] were TypeErrors and ValueErrors from int()
+    # 1.5 was played as 1 (cut to an int); None, 'c', nan and [1] were TypeErrors and ValueErrors from int();
+    # True was played as 1 (a bool is an int to Python, not an action)
     from showdown.errors import IllegalActionError
 
     env = SingleAgentEnv("kuhn", opponents=["call"], position=0)
     env.reset(seed=1)
     with pytest.raises(IllegalActionError, match=r"^an action is an index from 0 to 2 \(an int or a numpy integer\), not "):
         env.step(action)  # type: ignore[arg-type]
-    for index in (np.int64(1), np.int32(1), np.array(1), True):  # what Discrete holds still plays
+    for index in (np.int64(1), np.int32(1), np.array(1), 1):  # what Discrete holds still plays
         env.reset(seed=1)
         assert env.step(index)[1] in (-1.0, 1.0)  # type: ignore[arg-type]
 

@@ -282,3 +282,48 @@ def test_seeded_lbr_against_the_holdem_blueprint_wins_what_it_won_before_the_spe
     plain, corrected = play_hands(lbr, 0, 24, 5, corrector=ChanceCorrector(game))
     assert plain == [float(v) for v in MAIN_FIGURES[game_name][0]]
     assert corrected == pytest.approx(MAIN_FIGURES[game_name][1], rel=1e-9, abs=1e-9)
+
+
+class _Wrong(PolicyAgent):
+    """A bot's policy that is no probability distribution (and an act that follows it)."""
+
+    def __init__(self, game: Any, answer: Any) -> None:
+        super().__init__(game)
+        self.answer = answer
+
+    def policy(self, view: View) -> Policy:
+        if isinstance(self.answer, Exception):
+            raise self.answer
+        return self.answer  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("answer,says", [
+    ({"c": 0.5, "r": 0.2}, "sums to 0.7, not 1"),  # LBR's figures were wrong, silently
+    ({"c": 1.5, "f": -0.5}, "has a probability that is negative or not a number"),
+    ({"c": float("nan"), "r": float("nan")}, "has a probability that is negative or not a number"),  # +nan mbb/hand
+    ({"x": 1.0}, "has a letter other than 'f', 'c' and 'r'"),  # a KeyError traceback
+    (None, "is not a dict of action letters and probabilities"),  # a TypeError traceback
+    ({"f": 1.0}, "gives an illegal action a probability (legal: c, r)"),  # folding where it can check
+    (RuntimeError("no model"), "policy() failed at 'r': RuntimeError: no model"),
+])  # fmt: skip
+def test_a_policy_that_is_no_distribution_is_one_line_not_wrong_figures_or_a_traceback(answer: Any, says: str) -> None:
+    from showdown.errors import ShowdownError
+
+    game = get_game("leduc")
+    with pytest.raises(ShowdownError, match=r"^agent '_Wrong': policy\(\)") as caught:
+        run_lbr(game, lambda: _Wrong(game, answer), 20, seed=1)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
+    good = {"c": 1 + 1e-9, "f": 0.0}  # float rounding is no error, nor a zero for an illegal fold
+    assert run_lbr(game, lambda: _Wrong(game, good), 20, seed=1).hands == 20
+
+
+def test_a_bot_without_a_policy_is_named_by_its_class_not_as_agent() -> None:
+    # "agent 'agent' cannot tell its action probabilities": a bot's own class keeps Agent's name 'agent'
+    from showdown.agents.base import Agent
+
+    class NoPolicy(Agent):
+        def act(self, view: View) -> Action:
+            return Action(ActionKind.CALL)
+
+    with pytest.raises(ConfigError, match=r"^agent 'NoPolicy' cannot tell its action probabilities: LBR needs a policy"):
+        LocalBestResponse(get_game("kuhn"), NoPolicy())

@@ -76,3 +76,23 @@ def test_the_number_of_simulated_matches_follows_the_precision_asked() -> None:
     assert coarse.median_precision is not None and coarse.median_precision <= 0.25
     fixed = make_plan(pilot, 20.0, (-2.0, 2.0), runs=12, seed=5)
     assert fixed.runs == 12 and fixed.to_json()["anytime_valid_median_precision"] is not None
+
+
+@pytest.mark.parametrize("alpha,power", [(1e-300, 0.8), (1e-17, 0.8), (0.05, 1 - 1e-13), (0.05, 0.9999999999999)])
+def test_a_level_or_power_too_near_0_or_1_is_one_line_not_a_statistics_error(alpha: float, power: float) -> None:
+    # 1 - 1e-300 / 2 is 1.0 in floats: NormalDist().inv_cdf(1.0) was a StatisticsError traceback
+    pilot = np.random.default_rng(1).choice([-1.0, 1.0], size=100)
+    with pytest.raises(ShowdownError, match=r"too near 0 or 1 to plan for: give alpha of at least 2e-12 and power of at most"):
+        make_plan(pilot, 20.0, (-1.0, 1.0), alpha=alpha, power=power, runs=1, seed=1)
+    assert make_plan(pilot, 20.0, (-1.0, 1.0), alpha=2e-12, power=0.999, runs=1, seed=1).fixed_hands > 0
+
+
+def test_a_number_of_simulated_matches_beyond_the_limit_is_refused_before_the_work(tmp_path: Path) -> None:
+    # --runs 100000000 simulated for days (each match up to --max-hands hands)
+    log = tmp_path / "pilot.log"
+    log.write_text("# name/game/hands/seed p kuhn 40 0\n" + "".join(
+        f"STATE:{i}:cc:Ks|Qs:{s}|{-s}:a|b\n" for i, s in zip(range(40), [1, -1] * 20)))
+    bad = subprocess.run([sys.executable, "-m", "showdown", "plan", "--pilot", str(log), "--difference", "10", "--runs", "100000000"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr == ("showdown plan: error: --runs 100,000,000 is more simulated matches than a plan "
+                                                  "needs: give at most 10,000 (or --precision: 1,000 at most)\n")

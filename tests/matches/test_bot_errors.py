@@ -59,3 +59,43 @@ def test_a_traceback_is_summarised_at_the_bots_own_frame() -> None:
     ]
     assert traceback_line(lines) == "/home/me/bot.py:12: ValueError: bad"
     assert traceback_line(["just a line", "another"]) is None
+
+
+def test_a_bots_class_is_not_built_in_the_runner_whose_init_failing_was_a_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # in a limit game the runner built every module:Class agent to learn its strategy (for AIVAT): an
+    # __init__ raising was the runner's traceback, one taking a minute held the match a minute
+    (tmp_path / "init_bot.py").write_text("from showdown.agents import Agent\nclass B(Agent):\n"
+                                          "    def __init__(self, game=None):\n        raise RuntimeError('no model')\n")
+    r = showdown(tmp_path, "match", "leduc", "init_bot:B", "call", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+    assert "agent B (seat 1) exited with status 1 before the match began: init_bot.py:4: RuntimeError: no model" in r.stderr
+
+    from showdown.evaluation.aivat import known_strategy
+    from showdown.games.catalog import get_game
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(__import__("sys").modules, "init_bot", raising=False)
+    assert known_strategy("init_bot:B", get_game("leduc")) == (None, "agent 'init_bot:B' does not play a fixed strategy table")
+
+
+def test_a_class_that_is_not_an_agent_is_refused_before_the_start(tmp_path: Path) -> None:
+    # it was called as a factory: "TypeError: NotAgent() takes no arguments", a traceback
+    (tmp_path / "plain_bot.py").write_text("class NotAgent:\n    def act(self, view):\n        return 'c'\n")
+    r = showdown(tmp_path, "match", "leduc", "call", "plain_bot:NotAgent", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    assert r.stderr.splitlines() == ["showdown match: error: agent NotAgent (seat 2) cannot start: plain_bot.py: class NotAgent is not "
+                                     "an Agent: write 'class NotAgent(Agent):' (from showdown.agents import Agent) with an act(view) method"]
+
+
+@pytest.mark.parametrize("word,says", [
+    ("./syntax_bot.py", "syntax_bot cannot start: syntax_bot.py:3: SyntaxError: expected ':'"),
+    ("syntax_bot:MyBot", "MyBot cannot start: syntax_bot.py:3: SyntaxError: expected ':'"),
+    ("plain_bot:NotAgent", "NotAgent cannot start: plain_bot.py: class NotAgent is not an Agent"),
+])  # fmt: skip
+def test_check_bot_refuses_a_bot_that_cannot_load_in_one_line_as_a_match_does(tmp_path: Path, word: str, says: str) -> None:
+    # every check started the bot and failed with the same "never connected: it exited with status 1 first"
+    (tmp_path / "syntax_bot.py").write_text(BROKEN)
+    (tmp_path / "plain_bot.py").write_text("class NotAgent:\n    def act(self, view):\n        return 'c'\n")
+    r = showdown(tmp_path, "check-bot", word, "--game", "kuhn", "--hands", "20", timeout=60)
+    assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
+    assert r.stderr.startswith(f"showdown check-bot: error: {says}")

@@ -141,3 +141,26 @@ def test_a_duplicate_match_killed_after_its_halves_ended_gets_its_paired_report(
     resumed = showdown(tmp_path / "stopped", "match", "--resume", "out")
     assert "resuming" not in resumed.stderr
     same_as_never_stopped(tmp_path, args, resumed)
+
+
+@pytest.mark.parametrize("first,second", [(["--duplicate", "--jobs", "1"], []), ([], ["--duplicate", "--jobs", "1"])])
+def test_a_plain_and_a_duplicate_match_of_one_name_in_one_folder_are_refused_not_overwritten(
+        tmp_path: Path, first: list[str], second: list[str]) -> None:
+    # both keep <name>.match.json and <name>.result.json: the second overwrote the first's, and --resume of
+    # the first then continued the second
+    settings = ["match", "kuhn", "rules", "random", "--hands", "50", "--out", "out"]
+    assert showdown(tmp_path, *settings, *first).returncode == 0
+    match_file = tmp_path / "out" / "kuhn.rules-random.seed0.match.json"
+    before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
+    refused = showdown(tmp_path, *settings, "--hands", "60", *second)
+    assert refused.returncode == 2 and refused.stdout == ""
+    kind = "a duplicate" if first else "a plain"
+    assert refused.stderr.splitlines() == [
+        f"showdown match: error: out/kuhn.rules-random.seed0.match.json is of {kind} match of the same name, whose settings and "
+        f"report {'a plain' if first else 'a duplicate'} match would overwrite (--resume would then continue the wrong one): "
+        "give this match another --name or --out, or --force to replace them"]
+    assert {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()} == before  # nothing written
+    assert json.loads(match_file.read_text())["duplicate"] is bool(first)
+    forced = showdown(tmp_path, *settings, "--hands", "60", *second, "--force")
+    assert forced.returncode == 0, forced.stderr
+    assert json.loads(match_file.read_text())["duplicate"] is bool(second)

@@ -192,3 +192,20 @@ def test_a_duplicate_match_is_finished_when_its_halves_are_and_its_paired_result
     (tmp_path / "d.result.json").write_text('{"interrupted": false}')
     with pytest.raises(ConfigError, match=r"the match there finished: nothing to resume \('showdown analyze \S+/d\.dup0\.log \S+/d\.dup1\.log'"):
         load_match_file(tmp_path)
+
+
+def test_a_folder_on_a_file_system_without_locks_is_run_unguarded_not_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    from showdown.matches import files
+
+    if files.fcntl is None:
+        pytest.skip("no advisory locks here")
+
+    def no_locks(fd: int, how: int) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(files.fcntl, "flock", no_locks)
+    held = files.hold_folder(tmp_path, "tournament")  # (was an OSError traceback)
+    assert held is not None
+    held.close()

@@ -5,6 +5,7 @@ run that resumes from its folder."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -141,3 +142,46 @@ def test_an_out_folder_that_is_a_file_is_one_line(tmp_path: Path, command: list[
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert f"error: {where}: out {out} {says}; give a folder (a missing one is created)" in done.stderr
+
+
+@pytest.mark.parametrize("body,says", [
+    ("    def policy(self, view):\n        return {'c': 0.5}\n", "LBR not run: agent 'Half': policy() at 'r' sums to 0.5, not 1"),
+    ("    def policy(self, view):\n        return {'c': 1.0}\n    def __init__(self, game=None, seed=None):\n"
+     "        super().__init__(game)\n        if 'SHOWDOWN_GAME' not in os.environ:  # the runner's process\n"
+     "            raise RuntimeError('no model here')\n",
+     "LBR not run: the bot could not be built here for LBR: agent 'half_bot:Half' cannot be built: half_bot.py:9: RuntimeError: no model here"),
+])  # fmt: skip
+def test_a_bot_whose_policy_lbr_cannot_use_gets_its_matches_and_says_why_lbr_did_not_run(
+        tmp_path: Path, body: str, says: str) -> None:
+    # a policy summing to 0.5 gave LBR figures computed from it (NaN ones: +nan mbb/hand), an __init__ failing
+    # in the runner (which builds the bot for LBR) was a traceback: the matches played were lost with it
+    (tmp_path / "half_bot.py").write_text(f"import os\nfrom showdown.agents.base import PolicyAgent\nclass Half(PolicyAgent):\n{body}")
+    command = [sys.executable, "-m", "showdown", "scorecard", "half_bot:Half", "--game", "kuhn", "--hands", "20", "--jobs", "1",
+               "--opponents", "call", "--lbr-hands", "20", "--out", "sc"]
+    env = {k: v for k, v in os.environ.items() if k != "SHOWDOWN_GAME"}
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env)
+    out, err = done.stdout, done.stderr
+    assert done.returncode == 0 and "Traceback" not in err, err
+    assert "call" in out and "exploitability lower bound" in out and f"  {says}" in out, out
+
+
+@pytest.mark.parametrize("command,what", [(["scorecard", "rules", "--game", "kuhn", "--opponents", "call"], "scorecard"),
+                                          (["exploit", "--probes", "--agent", "rules", "--game", "kuhn"], "probes")])
+def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path: Path, command: list[str], what: str) -> None:
+    # two scorecards into one folder at once: one failed with "duplicate half dup1 failed: FileNotFoundError:
+    # [Errno 2] No such file or directory: 'scc/call-vs-rules-0-400.dup1.result.json.run.json'"
+    from showdown.matches.files import hold_folder
+
+    out = tmp_path / "sc"
+    out.mkdir()
+    held = hold_folder(out, what)  # as the run already playing there holds it
+    argv = [sys.executable, "-m", "showdown", *command, "--hands", "20", "--jobs", "1", "--out", str(out)]
+    refused = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+    assert refused.stderr == (f"showdown {command[0]}: error: {what}: another {what} is running in {out}: let it finish (or stop it: "
+                              "Ctrl-C), then run this again to resume; or give this one another out folder\n")
+    assert [p.name for p in out.iterdir()] == [".running.lock"]
+    assert held is not None
+    held.close()
+    if what == "scorecard":  # (the probes are eleven matches: their run is the other tests')
+        assert subprocess.run([*argv, "--no-lbr"], capture_output=True, timeout=120).returncode == 0

@@ -309,3 +309,45 @@ def test_a_bot_that_leaves_mid_match_is_named_in_the_results(tmp_path: Path) -> 
     assert note.startswith("call-vs-quitter: quitter was played by the dealer in ")
     assert "(agent quitter (seat 2) exited with status 1: bye; the dealer plays check/fold for it)" in note
     assert note in format_tournament(result)
+
+
+def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path: Path) -> None:
+    # two runs at once each failed the matches the other was playing ("being written by a match still
+    # running"): both ended incomplete, exit 2, however long they had played
+    from showdown.matches.files import hold_folder
+
+    path = write(tmp_path, "game: kuhn\nhands: 30\nseed: 1\nout: out/t\nagents: [call, random]\n")
+    out = tmp_path / "out" / "t"
+    out.mkdir(parents=True)
+    held = hold_folder(out, "tournament")  # as the run already playing there holds it
+    command = [sys.executable, "-m", "showdown", "tournament", str(path), "--jobs", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    refused = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+    assert refused.stderr.splitlines() == ["showdown tournament: error: tournament: another tournament is running in out/t: let it "
+                                           "finish (or stop it: Ctrl-C), then run this again to resume; or give this one another out folder"]
+    assert sorted(p.name for p in out.iterdir()) == [".running.lock"]  # nothing read or written
+    assert held is not None
+    held.close()
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (out / "results.json").is_file()
+
+
+def test_a_bots_own_class_beside_the_file_plays_and_its_init_failing_is_a_note_not_a_traceback(tmp_path: Path) -> None:
+    # the installed command (no current folder on sys.path: -P) said "unknown agent 'init_bot:B'"; found, the
+    # file check built it in the runner, whose __init__ raising was a traceback; a class that is no Agent too
+    (tmp_path / "init_bot.py").write_text("from showdown.agents import Agent\nclass B(Agent):\n"
+                                          "    def __init__(self, game=None):\n        raise RuntimeError('no model')\n"
+                                          "class NotAgent:\n    pass\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-P", "-m", "showdown", "tournament", "t.yaml", "--jobs", "1", "--no-sandbox"]
+    write(tmp_path, "game: kuhn\nhands: 10\nseed: 1\nout: out\nagents: [call, init_bot:B]\n")
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    assert "agent B (seat 2) exited with status 1 before the match began: init_bot.py:4: RuntimeError: no model" in done.stdout
+    write(tmp_path, "game: kuhn\nhands: 10\nseed: 1\nout: out\nagents: [call, init_bot:NotAgent]\n")
+    refused = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.splitlines() == [
+        "showdown tournament: error: t.yaml:5: agents[1]: agent 'init_bot:NotAgent' cannot start: init_bot.py: class NotAgent is not "
+        "an Agent: write 'class NotAgent(Agent):' (from showdown.agents import Agent) with an act(view) method"]
