@@ -75,14 +75,16 @@ def checked_policy(answer: Any, state: State, agent: Any) -> dict[str, float]:
     total = sum(probs.values()) if probs is not None else math.nan
     why = ("is not a dict of action letters and probabilities" if probs is None
            else "has a letter other than 'f', 'c' and 'r'" if not probs.keys() <= {"f", "c", "r"}
-           else "has a probability that is negative or not a number" if not all(0 <= p <= math.inf for p in probs.values())
+           else "has a probability that is negative or not a number"
+           if not all(-POLICY_TOLERANCE <= p <= math.inf for p in probs.values())
            else f"gives an illegal action a probability (legal: {', '.join(sorted(legal))})"
-           if any(p > 0 and k not in legal for k, p in probs.items())
+           if any(p > POLICY_TOLERANCE and k not in legal for k, p in probs.items())
            else f"sums to {total:.6g}, not 1" if not abs(total - 1) <= POLICY_TOLERANCE else None)
     if why is not None:
         raise ShowdownError(f"{_who(agent)} policy() at '{state.betting}' {why}: {str(answer)[:80]}; LBR needs "
                             "probabilities of the legal actions summing to 1, like {'f': 0.2, 'c': 0.5, 'r': 0.3}")
-    return probs  # type: ignore[return-value]
+    # float rounding (a -1e-17 from a subtraction, a 1e-12 on an illegal letter) is clipped, not refused
+    return {k: max(p, 0.0) for k, p in probs.items() if k in legal}  # type: ignore[union-attr]
 
 
 @dataclass(frozen=True, slots=True)
