@@ -37,7 +37,11 @@ def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: in
     if spec.command is not None:
         return [*shlex.split(spec.command), host, str(port)]
     assert spec.name is not None
-    args = [sys.executable, "-m", "showdown", "agent", spec.name, "--game", game_arg, "--seed", str(seed)]
+    # a built-in agent's process does not put the current folder first on its path (-P): a user's
+    # random.py or json.py there would be imported instead of the standard library's and break it;
+    # a bot of the user's own (module:Class, a file) is looked for there, as it always was
+    own = ":" in spec.name or spec.name.endswith(".py")
+    args = [sys.executable, *(() if own else ("-P",)), "-m", "showdown", "agent", spec.name, "--game", game_arg, "--seed", str(seed)]
     for key, value in spec.options.items():
         if isinstance(value, bool):
             value = "true" if value else "false"

@@ -90,9 +90,20 @@ def test_same_agents_get_distinct_names_and_seeds() -> None:
     assert derive_seed(0, 0) != derive_seed(0, 1)
     assert derive_seed(5, 1) == derive_seed(5, 1) != derive_seed(6, 1)
     args = agent_command(AgentSpec(name="random", options={"sizing": "pot", "x": True}), "kuhn", 42, "127.0.0.1", 9)
-    assert args[1:] == ["-m", "showdown", "agent", "random", "--game", "kuhn", "--seed", "42",
+    assert args[1:] == ["-P", "-m", "showdown", "agent", "random", "--game", "kuhn", "--seed", "42",
                         "-o", "sizing=pot", "-o", "x=true", "127.0.0.1", "9"]  # fmt: skip
     assert agent_command(AgentSpec(command="./bot --x 'a b'"), "kuhn", 1, "h", 2) == ["./bot", "--x", "a b", "h", "2"]
+
+
+def test_a_users_file_named_like_a_standard_module_does_not_break_the_built_in_agents(tmp_path: Path) -> None:
+    """A random.py (or json.py) in the folder a match runs from was imported by every built-in agent's
+    process instead of the standard library's (``python -m`` puts the folder first): they failed to start."""
+    for shadow in ("random.py", "json.py"):
+        (tmp_path / shadow).write_text("raise RuntimeError('the user\'s own module, not the standard library')\n")
+    done = subprocess.run([sys.executable, "-P", "-m", "showdown", "match", "kuhn", "random", "call", "--hands", "30", "--seed", "1",
+                           "--out", str(tmp_path / "out"), "--json", "--no-progress"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["hands"] == 30
 
 
 def test_mirror_match_of_one_agent_with_itself(tmp_path: Path) -> None:
