@@ -23,7 +23,7 @@ from showdown import argtypes
 from showdown.agents.base import Agent, View
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
-from showdown.games.state import State
+from showdown.games.state import CALL, Action, State
 from showdown.protocol.codec import MatchStateDecoder
 from showdown.protocol.matchstate import MATCHSTATE_PREFIX, format_version_line
 
@@ -112,6 +112,13 @@ class ClientSession:
                                 f"{self.game.num_hole_cards} card(s) at position {codec.position}")
         action = self._act(View(self.game, codec.position, codec.hand, state, codec.own, codec.board, betting, codec.hole))
         self.decisions += 1
+        if not isinstance(action, Action):  # (sent as its text, ':None' or ':3', the dealer said only "bad action format")
+            why = (f"agent {self.agent.name!r}: act() returned {str(action)[:60]!r} ({type(action).__name__}), not an Action "
+                   "(CALL, FOLD or Action(ActionKind.RAISE, size) from showdown.games.state)")
+            if self.strict:
+                raise IllegalActionError(why)
+            self._warn(f"{why}: sent a call")
+            action = CALL
         if self.strict:
             reason = state.why_illegal(action)
             if reason is not None:
@@ -126,10 +133,14 @@ class ClientSession:
         except ProtocolError as exc:
             if self.strict:
                 raise
-            self.warnings += 1
-            if self.warnings <= MAX_WARNINGS:
-                print(f"showdown client: warning: {exc}", file=sys.stderr, flush=True)
+            self._warn(str(exc))
             return None
+
+    def _warn(self, text: str) -> None:
+        """One warning on stderr (at most ``MAX_WARNINGS``: a bot wrong in every hand fills no disk)."""
+        self.warnings += 1
+        if self.warnings <= MAX_WARNINGS:
+            print(f"showdown client: warning: {text}", file=sys.stderr, flush=True)
 
     def latest(self, lines: list[str]) -> list[str]:
         """Of lines read together, those that need handling: from the last MATCHSTATE on.

@@ -197,6 +197,18 @@ def test_a_state_on_our_turn_without_our_cards_is_a_warning_not_an_agent_crash(
     assert f"showdown client: warning: no hole cards of this seat's in {line!r}" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("answer", [None, 3, "r200", ("c",)])
+def test_an_act_that_returns_no_action_is_said_and_answered_with_a_call(answer: object, capsys: pytest.CaptureFixture[str]) -> None:
+    # sent as its text (':None', ':3'), the dealer said only "bad action format in response"
+    game = get_game("kuhn")
+    session = ClientSession(Scripted([answer]), game)  # type: ignore[list-item]
+    assert session.feed("MATCHSTATE:0:0::Ks|") == "MATCHSTATE:0:0::Ks|:c" and session.warnings == 1
+    err = capsys.readouterr().err
+    assert "act() returned" in err and type(answer).__name__ in err and "not an Action" in err and "sent a call" in err
+    with pytest.raises(IllegalActionError, match="not an Action"):
+        ClientSession(Scripted([answer]), game, strict=True).feed("MATCHSTATE:0:0::Ks|")  # type: ignore[list-item]
+
+
 def test_strict_mode_catches_an_illegal_agent_action() -> None:
     game = get_game("kuhn")
     session = ClientSession(Scripted([FOLD]), game, strict=True)
