@@ -24,7 +24,8 @@ solve's first decision no holding folds more often than the blueprint does there
 ``search.MIN_ITERATIONS`` iterations, it plays the blueprint. Over a match a time bank
 (``showdown.agents.time_bank``) scales both budgets so that the mean solve time a hand stays at
 ``hand_ms`` (default three quarters of ``budget_ms`` and ``turn_budget_ms`` together, 450; 0: the budgets
-alone), as competitions bound time per match.
+alone), as competitions bound time per match; only ``act``'s solves draw on it (an evaluator asking
+``policy`` about moves never made gets the configured budgets).
 
 ``translation=legacy`` (with ``search=off``) maps off-tree bets as the agent did before issue 26
 (``betting.translate_legacy``): the blueprint as issue 25's probes found it, for evaluation. ``blueprint=v1`` plays no-limit's
@@ -289,11 +290,12 @@ class AbstractCFRAgent(Agent):
         self._floor = (key, floored)
         return floored
 
-    def _searched(self, view: View) -> tuple[Any, int] | None:
+    def _searched(self, view: View, acting: bool = False) -> tuple[Any, int] | None:
         """The turn or river re-solved (``search.Solved``) and the node of this decision in it, or None
         (search off, another street, an opponent still on the tree with ``search=off-tree``, the budget
         ran out). A round is solved at its first decision of ours and played on from the solution while
-        the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it."""
+        the hand stays on its tree; ``act``, ``policy`` and ``range_policy`` share it. Only ``act``
+        (``acting``) draws on the time bank: an evaluator's questions get the configured budgets."""
         from showdown.solvers.betting import DECISION
 
         if self.search is None or self._real.current_player != view.position:
@@ -309,7 +311,7 @@ class AbstractCFRAgent(Agent):
                 node = solved.node_of(self._real)
             if node is not None and (solved is None or solved.game.kind[node] == DECISION):
                 return None if solved is None else (solved, node)
-        solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board))
+        solved = self.search.solve(self._steps, self._played, self._real, self._node, view.position, tuple(view.board), timed=acting)
         self._solved = (key, solved, self._real.betting)
         return None if solved is None else (solved, 0)
 
@@ -317,7 +319,7 @@ class AbstractCFRAgent(Agent):
         from showdown.solvers.betting import realize
 
         self._follow(view)
-        searched = self._searched(view)
+        searched = self._searched(view, acting=True)
         if searched is not None:
             solved, node = searched
             strategy = solved.strategies[node]

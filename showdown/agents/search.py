@@ -192,23 +192,29 @@ class Search:
         return True
 
     def solve(
-        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...],
+        timed: bool = True,
     ) -> Solved | None:
         """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
-        ours at once, or None when the budget runs out first; the time bank is debited what it took."""
+        ours at once, or None when the budget runs out first; ``timed``: within the time bank's budget,
+        debited what it took (else the configured budget)."""
+        if not timed:
+            return self._solve(steps, played, real, node, position, board, timed)
         began = time.perf_counter()
         try:
-            return self._solve(steps, played, real, node, position, board)
+            return self._solve(steps, played, real, node, position, board, timed)
         finally:
             self.bank.spend(time.perf_counter() - began)
 
     def _solve(
-        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...]
+        self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...],
+        timed: bool,
     ) -> Solved | None:
         if self.settings.budget_ms <= 0:
             return None  # no thinking: the blueprint
         turn = real.round < real.game.num_rounds - 1
-        budget = self.bank.budget((self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0)
+        budget = (self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0
+        budget = self.bank.budget(budget) if timed else budget
         if budget <= 0:
             return None
         deadline = time.perf_counter() + budget

@@ -236,7 +236,7 @@ def turn_edge(
     decision ``real``, the river left to the blueprint) and of the blueprint's turn against the
     blueprint, over every pair of holdings and every last card; None when the search does not solve
     here. The exploitability fields are not computed (0)."""
-    solved = search.solve(steps, {}, real, node, me, board)
+    solved = search.solve(steps, {}, real, node, me, board, timed=False)
     if solved is None:
         return None
     blocked = search.holdings.blocked(board)
@@ -259,7 +259,7 @@ def river_edge(
     """The exact values of the re-solved and the blueprint's strategies at our river decision ``real``
     (``node`` and ``abstract`` the blueprint's walk there, ``steps`` the hand's actions so far, all
     played by the blueprint) against the blueprint; None when the search does not solve here."""
-    solved = search.solve(steps, {}, real, node, me, board)
+    solved = search.solve(steps, {}, real, node, me, board, timed=False)
     if solved is None:
         return None
     ranked = search._ranked_board(board)

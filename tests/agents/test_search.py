@@ -116,6 +116,25 @@ def test_the_time_bank_keeps_the_mean_thinking_a_hand_down_against_an_opponent_o
     assert spent[40] <= 24 * 0.04 + 2 * 0.04 + 1.0  # the credit, the overdraft and one solve begun within them
 
 
+def test_an_evaluators_questions_get_the_configured_budgets_and_cost_the_bank_nothing():
+    """LBR asks ``policy``/``range_policy`` about moves never made (each a solve): they must not
+    starve the agent it measures, nor be starved by the bank (the agent evaluated is the one configured)."""
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 100, "hand_ms": 1, "search_min_pot": 0})
+    rng = np.random.default_rng(6)
+    asked = 0
+    for hand in range(12):
+        state = _deal(rng)
+        while not state.is_terminal:
+            view = View.of(state, state.current_player, hand)
+            if state.current_player == 0:
+                agent.policy(view)  # an evaluator's question at every decision of seat 0
+                solved = agent._solved[1] if agent._solved is not None and state.round >= 2 else None
+                asked += solved is not None and solved.iterations >= 8  # solved with a budget no bank cut
+            state = state.apply(_clicker(state, rng))
+    bank = agent.search.bank
+    assert asked >= 4 and bank.spent == 0.0 and bank.scale == 1.0
+
+
 def test_turn_decisions_are_searched_to_the_end_of_the_hand():
     agent = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "on", "turn_budget_ms": 60_000, "search_iterations": 10})
     searched = []
