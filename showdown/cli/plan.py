@@ -86,6 +86,16 @@ def _pilot_match(args: argparse.Namespace) -> tuple[np.ndarray, Any, str, float 
     return np.array(values), get_game(args.game), first["name"], reduction
 
 
+def percent(share: float) -> str:
+    """``share`` as a percentage with the decimals it takes not to round to 100% or 0% (a power of
+    0.9999999999 read "100% power") nor to another number (0.995: 99.5%, not 100%)."""
+    for decimals in range(12):
+        text = f"{100 * share:.{decimals}f}"
+        if float(text) == 100 * share or 0 < float(text) < 100:
+            return f"{text}%"
+    return f"{100 * share:g}%"
+
+
 def stop_if_interrupted(stop_signal: int) -> None:
     """A pilot match that Ctrl-C or SIGTERM stopped stops the command too (exit 130 or 143), rather
     than a plan made from the hands played so far."""
@@ -127,9 +137,9 @@ def plan_handler(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"game": game.name, "agent": name, "pilot": source, "pilot_estimator_exact": exact, **plan.to_json()}, indent=1))
         return 0
-    level = f"{100 * (1 - args.alpha):.0f}%"
+    level = percent(1 - args.alpha)
     print(f"pilot: {source}; {name}'s result per hand has standard deviation {plan.sd_per_hand:.3f} chips")
-    print(f"to tell a win rate of {difference:+g} chips/100 apart from zero ({level} level, {100 * args.power:.0f}% power):")
+    print(f"to tell a win rate of {difference:+g} chips/100 apart from zero ({level} level, {percent(args.power)} power):")
     print(f"  hands fixed in advance, looked at once: {plan.fixed_hands:,}")
     if exact:
         print("  with the pilot's estimator (AIVAT with both strategies known) there is no sampling error: any number of hands")
@@ -139,7 +149,7 @@ def plan_handler(args: argparse.Namespace) -> int:
         return f"{n:,}" if n is not None else f"more than {plan.max_hands:,}"
 
     print(f"  showdown match --until-separated (anytime-valid): median {shown(plan.anytime_median)}, "
-          f"{100 * args.power:.0f}% of matches by {shown(plan.anytime_power)} (from {plan.runs} simulated matches)")
+          f"{percent(args.power)} of matches by {shown(plan.anytime_power)} (from {plan.runs} simulated matches)")
     if plan.median_precision is not None and plan.median_ci is not None:
         lo, hi = plan.median_ci
         print(f"  the median's 95% interval: [{shown(lo)}, {shown(hi)}] (+-{100 * plan.median_precision:.0f}%)")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from showdown.cli.plan import stop_if_interrupted
+from showdown.cli.plan import percent, stop_if_interrupted
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,3 +36,7 @@ def test_ctrl_c_during_the_pilot_match_exits_without_a_plan(tmp_path: Path, sig:
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == code, err
     assert out == "" and "Traceback" not in err and "to tell a win rate" not in out
+
+
+def test_percentages_never_round_to_a_certainty() -> None:
+    assert [percent(p) for p in (0.8, 0.95, 0.995, 0.9999999999, 1e-9, 0.5)] == ["80%", "95%", "99.5%", "99.99999999%", "0.0000001%", "50%"]
