@@ -19,10 +19,16 @@ from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.plain import MatchRun
 from showdown.server.timing import DealerSettings
 
-LATE_BOT = (  # the real agent: our runtime, two seconds late, so the stranger is there first
-    f"{sys.executable} -c \"import time, runpy, sys; time.sleep(2.0); sys.argv = ['showdown', 'agent', 'call', "
-    f"'--game', 'kuhn', *sys.argv[1:]]; runpy.run_module('showdown', run_name='__main__')\""
-)
+
+def late_bot(go: Path) -> str:
+    """The real agent, our runtime, started only once ``go`` exists (the stranger has been answered):
+    a fixed head start (it slept 2 s) lost the race on a loaded machine, the seat taken and its port
+    closed before the stranger connected."""
+    return (f"{sys.executable} -c \"import os, time, runpy, sys; t = time.monotonic() + 60\n"
+            f"while not os.path.exists({str(go)!r}) and time.monotonic() < t: time.sleep(0.02)\n"
+            "sys.argv = ['showdown', 'agent', 'call', '--game', 'kuhn', *sys.argv[1:]]; runpy.run_module('showdown', run_name='__main__')\"")
+
+
 NO_TOKEN_STAYS = (  # a bot that cannot send a token and stays connected-less, alive
     f"{sys.executable} -c \"import socket, sys, time; s = socket.create_connection((sys.argv[1], int(sys.argv[2]))); "
     f"s.sendall(b'VERSION:2.0.0\\r\\n'); s.recv(100); time.sleep(60)\""
@@ -49,19 +55,22 @@ async def stranger(run: MatchRun, seat: int, first_line: bytes) -> bytes:
     return answer
 
 
-async def play_with_stranger(cfg: MatchConfig, first_line: bytes) -> tuple[object, bytes, MatchRun, list[str]]:
+async def play_with_stranger(cfg: MatchConfig, first_line: bytes, go: Path | None = None) -> tuple[object, bytes, MatchRun, list[str]]:
     notes: list[str] = []
     run = MatchRun(cfg, progress=False, notify=notes.append)
     task = asyncio.ensure_future(run.play())
     answer = await stranger(run, 0, first_line)
+    if go is not None:
+        go.touch()  # the late agent may come now
     report = await asyncio.wait_for(task, 60)
     return report, answer, run, notes
 
 
 @pytest.mark.parametrize("first_line", [b"VERSION:2.0.0\r\n", b"VERSION:2.0.0 token=" + b"f" * 32 + b"\r\n", b"hello\r\n"])
 async def test_a_stranger_before_the_first_hand_does_not_stop_the_match(tmp_path: Path, first_line: bytes) -> None:
-    cfg = config(AgentSpec(command=LATE_BOT, label="late"), tmp_path)
-    report, answer, run, notes = await play_with_stranger(cfg, first_line)
+    go = tmp_path / "go"
+    cfg = config(AgentSpec(command=late_bot(go), label="late"), tmp_path)
+    report, answer, run, notes = await play_with_stranger(cfg, first_line, go)
     assert answer.startswith(b"# ERROR:")
     assert report.hands == 100 and not report.aborted and not report.degraded  # type: ignore[attr-defined]
     assert run.strangers == [1, 0]
