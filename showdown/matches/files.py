@@ -11,14 +11,10 @@ from pathlib import Path
 from typing import IO, Any
 
 from showdown.errors import ConfigError
-
-try:
-    import fcntl
-except ImportError:  # (Windows: no advisory locks; two runs there are not told apart)
-    fcntl = None  # type: ignore[assignment]
 from showdown.evaluation.report import MatchReport
 from showdown.matches.config import MatchConfig, config_from_json, config_to_json
 from showdown.protocol.logfile import HandRecord, is_score_line
+from showdown.server.locks import hold
 
 __all__ = [
     "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "check_other_kind", "finished_summary", "hold_folder", "load_match_file", "replay_finished_hands", "save_match_file",
@@ -42,25 +38,19 @@ FOLDER_LOCK = ".running.lock"
 """The file a tournament or scorecard locks in its folder while it runs (``hold_folder``)."""
 
 
-def hold_folder(out: Path, what: str) -> IO[bytes] | None:
+def hold_folder(out: Path, what: str) -> IO[bytes]:
     """Take ``out`` for this run alone (an advisory lock on ``out/.running.lock``, released when the
     returned file closes or the process dies): two runs into one folder at once each failed the
     matches the other was playing ('being written by a match still running'), both ending incomplete."""
-    if fcntl is None:
-        return None
     path = out / FOLDER_LOCK
     try:
         f = open(path, "ab")
     except OSError as exc:
         raise ConfigError(f"{what}: cannot write in {out}: {exc.strerror or exc}") from None
-    try:
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    if not hold(f):
         f.close()
         raise ConfigError(f"{what}: another {what} is running in {out}: let it finish (or stop it: Ctrl-C), then run "
-                          "this again to resume; or give this one another out folder") from None
-    except OSError:  # a file system without locks (some network ones): the run goes on unguarded, as before
-        pass
+                          "this again to resume; or give this one another out folder")
     return f
 
 

@@ -28,13 +28,9 @@ from showdown.errors import GameDefError, LogExistsError, ShowdownError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import LogHeader, MatchSummary
+from showdown.server.locks import hold
 from showdown.server.outputs import HandFinished
 from showdown.server.resume import ResumePoint, resume_point, truncate
-
-try:
-    import fcntl
-except ImportError:  # (Windows: no advisory locks; the logs are not guarded)
-    fcntl = None  # type: ignore[assignment]
 
 __all__ = ["MatchLogs", "append_all"]
 
@@ -198,13 +194,9 @@ def _hold(log: IO[bytes], path: Path) -> None:
     """Take the match's ``.log`` for this process alone (an advisory lock, released when it closes or the
     process dies): a ``--resume`` (or ``--force``) started while the match still ran in another
     process cut the logs under it, and both wrote on: the log filled with NUL bytes, each exit 0."""
-    if fcntl is None:
-        return
-    try:
-        fcntl.flock(log.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
+    if not hold(log):
         raise ShowdownError(f"{path} is being written by a match still running (another dealer holds it): let it "
-                            "finish, or stop it first (Ctrl-C, or kill its process), then resume") from None
+                            "finish, or stop it first (Ctrl-C, or kill its process), then resume")
 
 
 def append_all(f: IO[bytes], data: bytes, start: int | None = None) -> None:

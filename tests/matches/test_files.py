@@ -198,14 +198,15 @@ def test_a_folder_on_a_file_system_without_locks_is_run_unguarded_not_refused(tm
     import errno
 
     from showdown.matches import files
+    from showdown.server import locks
 
-    if files.fcntl is None:
+    if locks.fcntl is None:
         pytest.skip("no advisory locks here")
 
     def no_locks(fd: int, how: int) -> None:
         raise OSError(errno.ENOLCK, "No locks available")
 
-    monkeypatch.setattr(files.fcntl, "flock", no_locks)
+    monkeypatch.setattr(locks.fcntl, "flock", no_locks)
     held = files.hold_folder(tmp_path, "tournament")  # (was an OSError traceback)
     assert held is not None
     held.close()
