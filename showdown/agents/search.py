@@ -198,13 +198,12 @@ class Search:
         """Re-solve at ``real`` (our turn; ``node`` where the blueprint's walk is) for every holding of
         ours at once, or None when the budget runs out first; ``timed``: within the time bank's budget,
         debited what it took (else the configured budget)."""
-        if not timed:
-            return self._solve(steps, played, real, node, position, board, timed)
         began = time.perf_counter()
         try:
             return self._solve(steps, played, real, node, position, board, timed)
         finally:
-            self.bank.spend(time.perf_counter() - began)
+            if timed:
+                self.bank.spend(time.perf_counter() - began)
 
     def _solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...],
