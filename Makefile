@@ -45,7 +45,7 @@ docs: $(TEST_STAMP)
 
 # one test process a core (pytest-xdist): the default run on 2 cores in half the time of one process
 test: $(TEST_STAMP)
-	$(BIN)/python -m pytest -q -n auto
+	$(BIN)/python -m pytest -q -n auto --durations=5
 
 test-slow: $(TEST_STAMP)
 	$(BIN)/python -m pytest -q -m slow
