@@ -9,6 +9,7 @@ traceback a bot printed into the same one line.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import importlib.util
 import os
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from showdown.matches.config import AgentSpec
 
-__all__ = ["python_bot_error", "traceback_line"]
+__all__ = ["python_bot_error", "silent_exit_hint", "traceback_line"]
 
 _PACKAGE = str(Path(__file__).resolve().parents[1])
 _LIBRARIES = tuple({sys.prefix, sys.base_prefix, sys.exec_prefix})
@@ -42,6 +43,28 @@ def python_bot_error(spec: AgentSpec) -> str | None:
     except (OSError, ValueError):
         return None  # unreadable or not text: the process start says what is wrong
     return None
+
+
+def silent_exit_hint(spec: AgentSpec) -> str:
+    """Why a Python bot file may have ended at once without a word, and the mend ("" when ``spec``
+    is no ``.py`` program): a file that defines an agent class but never starts it (no ``run_bot``)
+    runs, defines the class and exits 0. The source is parsed, never run."""
+    source = _python_program(spec.command) if spec.command is not None else None
+    if source is None:
+        return ""
+    try:
+        tree = ast.parse(source.read_bytes(), str(source))
+    except (OSError, SyntaxError, ValueError):
+        return ""
+    agents = [node.name for node in tree.body if isinstance(node, ast.ClassDef) and any(
+        (base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else "").endswith("Agent")
+        for base in node.bases)]
+    if not agents:
+        return (f"; {_shown(str(source))} must connect to the dealer at the host and port given as its last two"
+                " arguments and play (see examples/my_bot.py)")
+    return (f"; {_shown(str(source))} defines {agents[0]} but never starts it: end the file with"
+            f" 'raise SystemExit(run_bot({agents[0]}))' (from showdown.agents import run_bot), as examples/my_bot.py"
+            f" does, or name the class instead of the file: {source.stem}:{agents[0]}")
 
 
 def traceback_line(lines: Sequence[str]) -> str | None:

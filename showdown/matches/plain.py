@@ -40,6 +40,7 @@ from showdown.matches.agent_process import (
     left_processes,
     reap,
 )
+from showdown.matches.bot_errors import silent_exit_hint
 from showdown.matches.config import MatchConfig
 from showdown.matches.figures import RunningFigures
 from showdown.matches.files import MATCH_FILE_SUFFIX, replay_finished_hands, save_match_file, save_result_file
@@ -199,8 +200,10 @@ class MatchRun:
         if not self.server.engine.started and not self.over:
             from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS  # loaded with the jails
 
+            silent = rc == 0 and not agent.stderr_tail and not launcher
             self._cannot_start(
                 f"agent {agent.label} (seat {agent.seat + 1}) {exit_text(rc)} before the match began: {agent.last_words()}"
+                f"{silent_exit_hint(self.config.agents[agent.seat]) if silent else ''}"
                 f"{self._refusals_text(agent.seat)}{SANDBOX_ENDS_LEFTOVERS if launcher else ''}"
             )
             return

@@ -48,6 +48,25 @@ def test_a_bot_dying_before_the_first_hand_is_the_only_news(tmp_path: Path) -> N
     assert "agent bot (seat 2) exited with status 1 before the match began: late.py:2: KeyError: 'model'" in r.stderr
 
 
+@pytest.mark.parametrize(
+    ("source", "said"),
+    [
+        ("from showdown.agents import Agent, CALL\nclass Mine(Agent):\n    def act(self, view):\n        return CALL\n",
+         "quiet.py defines Mine but never starts it: end the file with 'raise SystemExit(run_bot(Mine))'"
+         " (from showdown.agents import run_bot), as examples/my_bot.py does, or name the class instead of the file: quiet:Mine"),
+        ("", "quiet.py must connect to the dealer at the host and port given as its last two arguments and play"),
+    ],
+    ids=["agent-never-started", "empty-file"],
+)
+def test_a_bot_file_that_ends_at_once_without_a_word_is_told_how_to_start(tmp_path: Path, source: str, said: str) -> None:
+    """A file that only defines its agent exits 0 before connecting: the line says why and the mend."""
+    (tmp_path / "quiet.py").write_text(source)
+    r = showdown(tmp_path, "match", "kuhn", "./quiet.py", "random", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "agent quiet (seat 1) exited before the match began: it printed nothing" in r.stderr
+    assert "; " + said in r.stderr
+
+
 def test_a_traceback_is_summarised_at_the_bots_own_frame() -> None:
     lines = [
         "Traceback (most recent call last):",
