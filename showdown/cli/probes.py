@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, ShowdownError
 
 
 def bot_spec(word: str, options: dict[str, Any]) -> Any:
@@ -64,22 +65,31 @@ def probes_handler(args: argparse.Namespace) -> int:
     folder = Path(args.out) if args.out else Path("out") / "probes"
     check_out_folder(folder, "probes")  # (a file there was a FileExistsError traceback)
     started = time.perf_counter()
-    results = play_opponents(args.game, bot, PROBES, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
-                             progress=progress_line("probes"))
+    results, missing = play_opponents(args.game, bot, PROBES, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
+                                      progress=progress_line("probes"))
+    if not results:
+        raise ShowdownError(f"no probe's match measured {bot.display}: {missing[0].reason}")
     best = best_of(results)
     doc = {"game": args.game, "bot": bot.display, "estimator": "chance (duplicate)", "hands": results[0].hands,
            "seed": args.seed, "probes": [r.to_json() for r in results], "best": best.to_json(),
-           "seconds": time.perf_counter() - started}
+           "no_figure": [m.to_json() for m in missing], "seconds": time.perf_counter() - started}
     if args.json:
         print(json.dumps(doc, indent=2))
-        return 0
-    print(f"{args.game}, {bot.display} against the probes: duplicate, {results[0].hands:,} hands each, chance-corrected, seed {args.seed}")
-    for r in results:
-        lo, hi = r.ci95_mbb
-        print(f"  {r.name:>18}  wins {r.mbb:+9.1f} mbb/hand  95% CI [{lo:+.1f}, {hi:+.1f}]")
-    lo, hi = best.ci95_mbb
-    print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] (the best of {len(results)}: "
-          "read its interval with the selection in mind)")
+    else:
+        print(f"{args.game}, {bot.display} against the probes: duplicate, {results[0].hands:,} hands each, chance-corrected, seed {args.seed}")
+        for r in results:
+            lo, hi = r.ci95_mbb
+            print(f"  {r.name:>18}  wins {r.mbb:+9.1f} mbb/hand  95% CI [{lo:+.1f}, {hi:+.1f}]")
+        for m in missing:
+            print(f"  {m.name:>18}  no figure: {m.reason}")
+        lo, hi = best.ci95_mbb
+        print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] (the best of {len(results)}: "
+              "read its interval with the selection in mind)")
+    if missing:  # the figures above stand; the run is not whole
+        names = ", ".join(m.name for m in missing)
+        print(f"showdown exploit: no figure against {names}: the dealer played for {bot.display} there (above); "
+              f"play `showdown match {args.game} {missing[0].name} {shlex.quote(args.agent)}` to see why", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -60,9 +62,11 @@ def _print_scorecard(doc: dict[str, Any], game: str) -> None:
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
         capped = "  capped: wider than asked" if "(capped)" in m["estimator"] else ""
-        if str(m.get("stage", "")).startswith("decided"):
-            capped += "  decided by its pilot"
+        if str(m.get("stage", "")).startswith(("decided", "pilot only")):
+            capped += f"  {m['stage'].split(':')[0]}"
         print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
+    for m in doc.get("no_figure", []):
+        print(f"  {m['name']:>18}  no figure: {m['reason']}")
     if doc["lbr"] is not None:
         print(f"  LBR ({doc['lbr']['setting']}):")
         for s in doc["lbr"]["sets"]:
@@ -113,6 +117,11 @@ def scorecard_handler(args: argparse.Namespace) -> int:
             print(f"  page: {args.output}")
     if unwritten is not None:
         raise ConfigError(unwritten)
+    if doc["no_figure"]:  # the figures above stand; the card is not whole
+        names = ", ".join(m["name"] for m in doc["no_figure"])
+        print(f"showdown scorecard: no figure against {names}: the dealer played for {bot.display} there (above); "
+              f"play `showdown match {args.game} {doc['no_figure'][0]['name']} {shlex.quote(args.bot)}` to see why", file=sys.stderr)
+        return 1
     return 0
 
 

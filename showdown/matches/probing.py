@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from showdown.errors import ShowdownError
 from showdown.evaluation.estimators import Estimator
 from showdown.matches.config import AgentSpec, MatchConfig
 from showdown.matches.kept import read as read_kept
@@ -73,6 +75,10 @@ def check_bot(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int
     check_match(MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, out=None), {})
 
 
+class NotAMeasurement(ShowdownError):
+    """A match that finished, but with the dealer playing for the bot in too many hands to measure it."""
+
+
 def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
     """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
     is read back from ``folder`` when an earlier run finished it with the same settings."""
@@ -89,14 +95,11 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
     report = run_match(config, progress=False, notify=lambda _text: None, install_signals=False)
     doc = report_json(report)
     if report.aborted or doc["agents"][0].get("mbb_per_hand") is None:
-        from showdown.errors import ShowdownError
-
         raise ShowdownError(f"the match of {opponent} against the bot did not finish: {doc.get('reason') or 'aborted'}")
     if report.degraded:  # the dealer played for a seat: the figures would measure its check/fold, not the bot
-        from showdown.errors import ShowdownError
-
-        raise ShowdownError(f"the match of {opponent} against the bot is not a measurement: {report.degraded_text()} "
-                            f"(a bot that starts slowly or misses its time limits: run it under `showdown match` to see why)")
+        why = re.sub(r"^\[[^\]]*\] ", "", report.failures[0]) if report.failures else (
+            "a bot that starts slowly or misses its time limits: run it under `showdown match` to see why")
+        raise NotAMeasurement(f"the match of {opponent} against the bot is not a measurement: {report.degraded_text()} ({why})")
     seat = doc["agents"][0]
     result = OpponentResult(opponent, seat["mbb_per_hand"], tuple(seat["ci95_mbb"]), int(doc["hands"]),
                             str(doc["estimator"]), seed)
@@ -104,27 +107,58 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class NoFigure:
+    """An opponent whose match measured nothing (the dealer played for the bot too often), and why:
+    the other opponents' figures still stand."""
+
+    name: str
+    reason: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "reason": self.reason}
+
+
+def try_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path,
+                 jobs: int | None = None) -> OpponentResult | NoFigure:
+    """``play_opponent``, or what kept its finished match from measuring the bot (a bot that crashes
+    or stalls against one opponent is news about the bot, not a reason to lose the other opponents'
+    figures). A match that did not finish (the bot never came, the run was stopped) stops everything:
+    it would with every opponent."""
+    try:
+        return play_opponent(game, bot, opponent, hands=hands, seed=seed, folder=folder, jobs=jobs)
+    except NotAMeasurement as exc:
+        return NoFigure(opponent, str(exc))
+
+
 def play_opponents(game: str, bot: AgentSpec, opponents: Sequence[str], *, hands: int, seed: int, folder: Path,
-                   jobs: int | None = None, progress: Callable[[int, int, str], None] | None = None) -> list[OpponentResult]:
-    """``play_opponent`` for each opponent in turn (each match plays its two seatings at once)."""
+                   jobs: int | None = None, progress: Callable[[int, int, str], None] | None = None,
+                   ) -> tuple[list[OpponentResult], list[NoFigure]]:
+    """``try_opponent`` for each opponent in turn (each match plays its two seatings at once): the
+    figures, and the opponents whose match gave none."""
     for name in opponents[:1]:
         check_bot(game, bot, name, hands=hands, seed=seed)
     folder.mkdir(parents=True, exist_ok=True)
     from showdown.matches.files import hold_folder
 
     lock = hold_folder(folder, "probes")  # two runs there failed each other's matches
-    out = []
+    out: list[OpponentResult] = []
+    missing: list[NoFigure] = []
     try:
         for k, name in enumerate(opponents):
             if progress is not None:
                 progress(k, len(opponents), name)
-            out.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+            got = try_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs)
+            if isinstance(got, NoFigure):
+                missing.append(got)
+            else:
+                out.append(got)
     finally:
         if lock is not None:
             lock.close()
     if progress is not None:
         progress(len(opponents), len(opponents), "")
-    return out
+    return out, missing
 
 
 def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
@@ -132,4 +166,7 @@ def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
     return max(results, key=lambda r: r.mbb)
 
 
-__all__ = ["OPPONENT_OPTIONS", "OpponentResult", "best_of", "check_bot", "match_name", "opponent_spec", "play_opponent", "play_opponents"]
+__all__ = [
+    "OPPONENT_OPTIONS", "NoFigure", "NotAMeasurement", "OpponentResult", "best_of", "check_bot", "match_name", "opponent_spec", "play_opponent",
+    "play_opponents", "try_opponent",
+]

@@ -19,7 +19,7 @@ from showdown.matches.config import AgentSpec
 from showdown.matches.files import hold_folder
 from showdown.matches.kept import read as read_kept
 from showdown.matches.kept import write as write_kept
-from showdown.matches.probing import OpponentResult, check_bot, play_opponent
+from showdown.matches.probing import NoFigure, NotAMeasurement, OpponentResult, check_bot, try_opponent
 
 BASELINES = ("random", "call", "rules", "cfr")
 """Reference opponents of every scorecard (the probes come after them)."""
@@ -84,9 +84,14 @@ def run_scorecard(
                 progress(step, steps, what)
 
         results: list[OpponentResult] = []
+        missing: list[NoFigure] = []  # a bot the dealer had to play for against some opponent: the rest stand
         for k, name in enumerate(names):
             tell(k, name + (" (pilot)" if precision_mbb is not None else ""))
-            results.append(play_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs))
+            got = try_opponent(game, bot, name, hands=hands, seed=seed, folder=folder, jobs=jobs)
+            if isinstance(got, NoFigure):
+                missing.append(got)
+            else:
+                results.append(got)
         tell(len(names), "LBR")
         report, why_not = (_lbr(game, bot, hands=lbr_hands or 2 * hands, seed=seed, folder=folder, jobs=jobs,
                                 action_sets=action_sets, progress=None) if lbr else (None, "not asked for (--no-lbr)"))
@@ -97,7 +102,9 @@ def run_scorecard(
             report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
                                  folder=folder, jobs=jobs)
         tell(steps, "")
-        doc = scorecard_document(game, bot.display, seed, results, report, why_not)
+        if not results and report is None:
+            raise ShowdownError(f"no match measured {bot.display}, and LBR did not run: {missing[0].reason}")
+        doc = scorecard_document(game, bot.display, seed, results, report, why_not, missing)
         doc["precision_mbb"] = precision_mbb
         for match, plan in zip(doc["matches"], plans):
             match.update(plan)
@@ -124,8 +131,13 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
             plans.append({"stage": why, "pilot_deals": deals})
             continue
         tell(k, f"{pilot.name} to +/-{precision_mbb:g}")
-        result, plan = second_stage(game, bot, pilot.name, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                                    folder=folder, jobs=jobs)
+        try:
+            result, plan = second_stage(game, bot, pilot.name, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
+                                        folder=folder, jobs=jobs)
+        except NotAMeasurement as exc:  # the pilot's figure stands, unrefined, and says why
+            results.append(pilot)
+            plans.append({"stage": f"pilot only: its second match measured nothing ({exc})", "pilot_deals": deals})
+            continue
         results.append(result)
         plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
                       "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
@@ -168,13 +180,14 @@ def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], re
 
 
 def scorecard_document(game: str, bot: str, seed: int, results: Sequence[OpponentResult], lbr: dict[str, Any] | None,
-                       why_not: str) -> dict[str, Any]:
-    """The ``--json`` document: ``matches`` (the bot's win rate against each), ``lbr``, and
-    ``exploitability_lower_bound_mbb`` with its interval and ``found_by``."""
+                       why_not: str, missing: Sequence[NoFigure] = ()) -> dict[str, Any]:
+    """The ``--json`` document: ``matches`` (the bot's win rate against each), ``lbr``,
+    ``exploitability_lower_bound_mbb`` with its interval and ``found_by``, and ``no_figure``: the
+    opponents whose match measured nothing, and why."""
     from showdown.agents.probes import PROBES
 
-    matches = [{"opponent": r.name, "kind": "probe" if r.name in PROBES else "baseline", "bot_mbb": -r.mbb,
-                "ci95_mbb": [-r.ci95_mbb[1], -r.ci95_mbb[0]], "hands": r.hands, "estimator": r.estimator} for r in results]
+    matches = [{"opponent": r.name, "kind": "probe" if r.name in PROBES else "baseline", "bot_mbb": 0.0 - r.mbb,  # (no -0.0)
+                "ci95_mbb": [0.0 - r.ci95_mbb[1], 0.0 - r.ci95_mbb[0]], "hands": r.hands, "estimator": r.estimator} for r in results]
     found = [(r.mbb, list(r.ci95_mbb), f"{'probe' if r.name in PROBES else 'match'} {r.name}") for r in results]
     if lbr is not None:
         found += [(s["lbr_mbb"], s["ci95_mbb"], f"LBR {s['actions']}") for s in lbr["sets"]]
@@ -182,7 +195,7 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
     return {
         "game": game, "bot": bot, "seed": seed,
         "estimator": "chance (duplicate matches)" + (f", {lbr.get('estimator', 'chance+actions')} (LBR)" if lbr is not None else ""),
-        "matches": matches, "lbr": lbr, "lbr_note": why_not,
+        "matches": matches, "no_figure": [m.to_json() for m in missing], "lbr": lbr, "lbr_note": why_not,
         "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": best[1], "found_by": best[2],
         "note": "the lower bound is the largest of what any opponent or LBR action set won from the bot; its interval is "
                 "that one's (chosen after the fact: read it with the selection in mind)",

@@ -31,6 +31,7 @@ def scorecard_html(doc: dict[str, Any]) -> str:
     rows = "".join(_row([m["opponent"], f"{m['bot_mbb']:+,.0f}", _ci(m["ci95_mbb"]), f"{m['hands']:,}",
                          m["kind"] + (f", {m['stage'].split(':')[0]}" if m.get("stage") else "")], m["bot_mbb"])
                    for m in doc["matches"])
+    rows += "".join(_row([m["name"], "no figure", "", "", m["reason"]]) for m in doc.get("no_figure", []))
     precision = (f"<p>Every match not decided by its pilot (interval excluding 0 and below the bound), and every LBR set "
                  f"that could be the bound, played again to a 95% half-width of {doc['precision_mbb']:g} mbb/hand "
                  "(Stein's two-stage procedure; capped ones say so in --json).</p>" if doc.get("precision_mbb") else "")

@@ -26,6 +26,37 @@ def test_a_match_where_the_dealer_played_for_the_bot_gives_no_figure(tmp_path: P
         play_opponent("kuhn", bot, "call", hands=40, seed=3, folder=tmp_path)
 
 
+TOUCHY = """from showdown.agents import CALL, Agent, run_bot
+
+
+class Touchy(Agent):
+    def act(self, view):
+        if view.to_call() > 0:
+            raise RuntimeError("cannot face a bet")
+        return CALL
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_bot(Touchy))
+"""
+
+
+def touchy_bot(folder: Path) -> Path:
+    """A bot file that crashes the first time it faces a bet: fine against ``call``, gone against a raiser."""
+    path = folder / "touchy.py"
+    path.write_text(TOUCHY)
+    return path
+
+
+def test_a_bot_the_dealer_played_for_against_one_opponent_keeps_the_others_figures(tmp_path: Path) -> None:
+    """The opponent that broke the bot gets no figure, with the bot's own error; the others stand."""
+    bot = AgentSpec(command=f"{sys.executable} {touchy_bot(tmp_path)}", label="touchy")
+    results, missing = play_opponents("kuhn", bot, ["probe-raise", "call"], hands=10, seed=0, folder=tmp_path / "out")
+    assert [r.name for r in results] == ["call"] and [m.name for m in missing] == ["probe-raise"]
+    assert "not a measurement: DEGRADED MATCH: the dealer played for touchy" in missing[0].reason
+    assert "touchy.py:7: RuntimeError: cannot face a bet" in missing[0].reason
+
+
 def test_a_well_behaved_bot_gets_its_figure_kept_for_a_resume(tmp_path: Path) -> None:
     result = play_opponent("kuhn", AgentSpec(name="rules"), "call", hands=200, seed=3, folder=tmp_path)
     assert result.hands == 400 and result.ci95_mbb[0] <= result.mbb <= result.ci95_mbb[1]

@@ -17,6 +17,7 @@ from showdown.matches.config import AgentSpec
 from showdown.matches.probing import OpponentResult
 from showdown.matches.scorecard import BASELINES, run_scorecard, scorecard_document
 from showdown.view.scorecard_page import scorecard_html
+from tests.matches.test_probing import touchy_bot
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -110,6 +111,21 @@ def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(
     assert (hi - lo) / 2 <= 40.0 + 1e-6 and lo < lbr_set["lbr_mbb"] < hi
     assert doc["found_by"] == f"LBR {lbr_set['actions']}" and doc["exploitability_lower_bound_mbb"] == lbr_set["lbr_mbb"]
     assert len(list(tmp_path.glob("lbr-*.json"))) == 2  # the first run and the second, each kept for a resume
+
+
+def test_an_opponent_the_bot_breaks_against_is_no_figure_and_the_rest_stand(tmp_path: Path) -> None:
+    """Exit 1, the figures measured, the broken match named with the bot's own error, one line on
+    stderr (``exploit --probes`` does the same through ``play_opponents``: ``test_probing.py``)."""
+    command = ["scorecard", str(touchy_bot(tmp_path)), "--game", "kuhn", "--opponents", "call,probe-raise", "--no-lbr"]
+    out = subprocess.run([sys.executable, "-m", "showdown", *command, "--hands", "10", "--out", str(tmp_path / "out"), "--json"],
+                         capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert out.returncode == 1, out.stderr
+    doc = json.loads(out.stdout)
+    broken = [m["name"] for m in doc["no_figure"]]
+    assert "probe-raise" in broken and all("RuntimeError: cannot face a bet" in m["reason"] for m in doc["no_figure"])
+    assert [m["opponent"] for m in doc["matches"]] == ["call"] and broken == ["probe-raise"] and doc["found_by"] == "match call"
+    assert len(out.stderr.strip().splitlines()) == 1 and "no figure against probe-raise" in out.stderr and "Traceback" not in out.stderr
+    assert "no figure" in scorecard_html(doc)
 
 
 def test_a_scorecard_of_an_unknown_bot_makes_no_folder(tmp_path: Path) -> None:
