@@ -427,3 +427,24 @@ def test_leduc_turn_search_is_safe_with_its_gadget(tmp_path):
     print("Leduc strength:3: " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))  # 0.480, 0.175, 0.140, 1.051
     assert found["turn"] <= found["river"] < found["blueprint"] / 2
     assert found["unsafe turn"] > found["blueprint"]
+
+
+def test_with_an_iteration_count_and_large_budgets_the_search_is_reproducible_from_its_seed():
+    """What docs/holdem-agent.md promises for a reproducible run: two agents of the same seed and
+    options, against the same min-raising opponent on the same cards, search the same turns and rivers
+    and play the same actions (the time bank follows the budgets, so it never cuts a solve short)."""
+    options = {"seed": 7, "budget_ms": 60_000, "turn_budget_ms": 60_000, "search_iterations": 8, "search_min_pot": 0}
+    plays: list[list[tuple[str, int, str]]] = []
+    for _ in range(2):
+        agent = make_agent("cfr", NOLIMIT, options)
+        seen: list[tuple[str, int, str]] = []
+
+        def note(state, action, took, agent=agent, seen=seen):
+            searched = agent.last_decision is not None
+            agent.last_decision = None
+            seen.append((state.betting, state.round, f"{action.kind.name}{action.size or ''}{'*' if searched else ''}"))
+
+        _play(agent, _clicker, 6, 11, on_decision=note)
+        plays.append(seen)
+    assert plays[0] == plays[1]
+    assert sum(a.endswith("*") and r >= 2 for _, r, a in plays[0]) >= 2  # turns and rivers were searched
