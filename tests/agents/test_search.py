@@ -119,7 +119,8 @@ def test_the_time_bank_keeps_the_mean_thinking_a_hand_down_against_an_opponent_o
 def test_an_evaluators_questions_get_the_configured_budgets_and_cost_the_bank_nothing():
     """LBR asks ``policy``/``range_policy`` about moves never made (each a solve): they must not
     starve the agent it measures, nor be starved by the bank (the agent evaluated is the one configured)."""
-    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 100, "turn_budget_ms": 100, "hand_ms": 1, "search_min_pot": 0})
+    agent = make_agent("cfr", NOLIMIT, {"seed": 2, "budget_ms": 5_000, "turn_budget_ms": 5_000, "search_iterations": 8, "hand_ms": 1,
+                                        "search_min_pot": 0})  # the count bounds a solve, not the load: a bank of 1 ms would cut it
     rng = np.random.default_rng(6)
     asked = 0
     for hand in range(12):

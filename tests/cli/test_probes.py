@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import showdown.agents.probes
-from showdown.cli.main import main
+from showdown.cli import main
 from tests.matches.test_probing import touchy_bot
 
 
