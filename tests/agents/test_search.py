@@ -145,7 +145,7 @@ def test_turn_decisions_are_searched_to_the_end_of_the_hand():
             searched.append(agent.last_decision)
             agent.last_decision = None
 
-    _play(agent, _clicker, 12, 5, on_decision=note)
+    _play(agent, _clicker, 7, 5, on_decision=note)
     assert len(searched) >= 4
     assert all(d is not None and d.iterations == 10 and d.root.round == 2 for d in searched)
     off = make_agent("cfr", NOLIMIT, {"seed": 2, "turn": "off"})
