@@ -86,11 +86,15 @@ def probes_handler(args: argparse.Namespace) -> int:
         print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] (the best of {len(results)}: "
               "read its interval with the selection in mind)")
     if missing:  # the figures above stand; the run is not whole
-        names = ", ".join(m.name for m in missing)
-        print(f"showdown exploit: no figure against {names}: the dealer played for {bot.display} there (above); "
-              f"play `showdown match {args.game} {missing[0].name} {shlex.quote(args.agent)}` to see why", file=sys.stderr)
+        print(no_figure_line("exploit", [m.name for m in missing], bot.display, args.game, args.agent), file=sys.stderr)
         return 1
     return 0
 
 
-__all__ = ["bot_spec", "probes_handler", "progress_line"]
+def no_figure_line(command: str, names: list[str], bot: str, game: str, word: str) -> str:
+    """The one line on stderr after a run whose matches against ``names`` measured nothing."""
+    return (f"showdown {command}: no figure against {', '.join(names)}: the dealer played for {bot} there (above); "
+            f"play `showdown match {game} {names[0]} {shlex.quote(word)}` to see why")
+
+
+__all__ = ["bot_spec", "no_figure_line", "probes_handler", "progress_line"]

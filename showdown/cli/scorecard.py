@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 from pathlib import Path
 from typing import Any
@@ -81,7 +80,7 @@ def _print_scorecard(doc: dict[str, Any], game: str) -> None:
 
 def scorecard_handler(args: argparse.Namespace) -> int:
     from showdown.cli.agent import parse_option
-    from showdown.cli.probes import bot_spec, progress_line
+    from showdown.cli.probes import bot_spec, no_figure_line, progress_line
     from showdown.games.catalog import get_game
     from showdown.matches.config import check_out_folder
     from showdown.matches.scorecard import run_scorecard
@@ -118,9 +117,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     if unwritten is not None:
         raise ConfigError(unwritten)
     if doc["no_figure"]:  # the figures above stand; the card is not whole
-        names = ", ".join(m["name"] for m in doc["no_figure"])
-        print(f"showdown scorecard: no figure against {names}: the dealer played for {bot.display} there (above); "
-              f"play `showdown match {args.game} {doc['no_figure'][0]['name']} {shlex.quote(args.bot)}` to see why", file=sys.stderr)
+        print(no_figure_line("scorecard", [m["name"] for m in doc["no_figure"]], bot.display, args.game, args.bot), file=sys.stderr)
         return 1
     return 0
 
