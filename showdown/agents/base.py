@@ -231,7 +231,9 @@ class Agent:
 
     def act(self, view: View) -> Action:
         """The action to take; only called when it is this agent's turn."""
-        raise NotImplementedError
+        raise NotImplementedError(
+            f"{type(self).__name__} has no act(self, view) method: a bot's class defines act, which returns its action"
+        )
 
     def hand_start(self, view: View) -> None:
         """Called once per hand with the first state of it this seat sees (normally: cards dealt, no action)."""

@@ -18,3 +18,16 @@ def test_a_view_of_a_position_the_game_has_not_is_refused(position: object) -> N
     # position 2 of a 2-player game gave a View with no cards; -1 the last player's
     with pytest.raises(ShowdownError, match=r"^View.of: position is 0 to 1 in leduc"):
         View.of(state, position, 0)  # type: ignore[arg-type]
+
+
+def test_a_bot_without_act_says_which_method_to_define() -> None:
+    import pytest
+
+    from showdown.agents import Agent
+
+    class Misnamed(Agent):
+        def action(self, view: object) -> None:  # the newcomer's typo: not act
+            return None
+
+    with pytest.raises(NotImplementedError, match=r"Misnamed has no act\(self, view\) method"):
+        Misnamed().act(None)  # type: ignore[arg-type]
