@@ -363,6 +363,8 @@ def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None 
     try:
         game = resolve_game(args.game)
         agent = bot if isinstance(bot, Agent) else bot(game)
+        if isinstance(agent, Agent) and type(agent).act is Agent.act:  # refused before it takes a seat, not after hands
+            raise ConfigError(f"{type(agent).__name__} has no act(self, view) method: a bot's class defines act, which returns its action")
         play(agent, args.host, args.port, game)
     except ShowdownError as exc:
         print(f"{sys.argv[0]}: error: {exc}", file=sys.stderr)

@@ -21,8 +21,6 @@ def test_a_view_of_a_position_the_game_has_not_is_refused(position: object) -> N
 
 
 def test_a_bot_without_act_says_which_method_to_define() -> None:
-    import pytest
-
     from showdown.agents import Agent
 
     class Misnamed(Agent):

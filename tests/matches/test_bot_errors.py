@@ -67,6 +67,17 @@ def test_a_bot_file_that_ends_at_once_without_a_word_is_told_how_to_start(tmp_pa
     assert "; " + said in r.stderr
 
 
+def test_a_bot_file_whose_class_has_no_act_is_refused_before_the_match(tmp_path: Path) -> None:
+    """A misnamed method (``action``, not ``act``): ``run_bot`` refuses it before it takes a seat."""
+    (tmp_path / "typo.py").write_text("from showdown.agents import CALL, Agent, run_bot\nclass MyBot(Agent):\n"
+                                      "    def action(self, view):\n        return CALL\n"
+                                      "if __name__ == '__main__':\n    raise SystemExit(run_bot(MyBot))\n")
+    r = showdown(tmp_path, "match", "kuhn", "./typo.py", "random", "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "(seat 1) exited with status 2 before the match began" in r.stderr
+    assert "MyBot has no act(self, view) method" in r.stderr
+
+
 def test_a_traceback_is_summarised_at_the_bots_own_frame() -> None:
     lines = [
         "Traceback (most recent call last):",
