@@ -84,6 +84,7 @@ class ClientSession:
         self.total = 0.0
         self.decisions = 0
         self.warnings = 0
+        self._rounded = False
 
     # ------------------------------------------------------------------ the one entry point
 
@@ -119,11 +120,35 @@ class ClientSession:
                 raise IllegalActionError(why)
             self._warn(f"{why}: sent a call")
             action = CALL
+        elif action.size and type(action.size) is not int:  # (250.5 went out as 'r250.5', the dealer kept 'r250')
+            action = self._whole_size(action)
         if self.strict:
             reason = state.why_illegal(action)
             if reason is not None:
                 raise IllegalActionError(f"agent {self.agent.name!r} chose {action} at {line!r}: {reason}")
         return line + ":" + str(action)
+
+    def _whole_size(self, action: Action) -> Action:
+        """A raise whose size is not an ``int`` (a float, a numpy number): rounded to whole chips,
+        said once per session; a size that is no finite number is answered with a call."""
+        size: object = action.size
+        try:
+            whole = round(size)  # type: ignore[call-overload]
+            whole = int(whole)
+        except (TypeError, ValueError, OverflowError):
+            whole = None
+        if whole is not None and whole == size:
+            return Action(action.kind, whole)  # (a numpy int, 250.0: nothing lost)
+        why = f"agent {self.agent.name!r}: act() returned a raise to {str(size)[:40]!r}, not a whole number of chips"
+        if self.strict:
+            raise IllegalActionError(why)
+        if whole is None:
+            self._warn(f"{why}: sent a call")
+            return CALL
+        if not self._rounded:
+            self._rounded = True
+            self._warn(f"{why}: sent r{whole} (raise sizes are rounded to whole chips; said once)")
+        return Action(action.kind, whole)
 
     def feed(self, line: str) -> str | None:
         """``handle`` for drivers: a line that breaks the protocol is reported on stderr and

@@ -82,6 +82,9 @@ class SingleAgentEnv(gymnasium.Env):
         self.state: State | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        if seed is not None:  # (gymnasium refused a numpy integer seed, and said of -1 only its own Error)
+            dealing_seed(seed)
+            seed = int(seed)
         super().reset(seed=seed)
         if seed is not None or self._dealer is None:
             self._dealer = CardDealer(self.game, 0 if seed is None else dealing_seed(seed))

@@ -171,14 +171,17 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
 
 
 def known_strategies(specs: Sequence[Any], game: GameDef) -> tuple[list[Strategy | None], list[str]]:
-    """``known_strategy`` for each ``AgentSpec`` (by seat) and a note per unknown seat."""
+    """``known_strategy`` for each ``AgentSpec`` (by seat) and a note per unknown seat, naming
+    it as the tables do (``rules-1`` for a ``rules.py`` seated with the built-in ``rules``)."""
+    from showdown.matches.seating import seat_labels
+
     out: list[Strategy | None] = []
     notes: list[str] = []
-    for spec in specs:
+    for spec, label in zip(specs, seat_labels(specs), strict=True):
         strategy, why = known_strategy(spec.name, game, spec.options)
         out.append(strategy)
         if strategy is None:
-            notes.append(f"{spec.display}: {why}")
+            notes.append(f"{label}: {why}")
     return out, notes
 
 

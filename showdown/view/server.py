@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import errno
 import json
+import logging
 import math
 import secrets
 from importlib import resources
@@ -265,9 +266,23 @@ IDLE_S = 15.0
 """Seconds a connection may stay idle (before its first request, or between two) before it is closed."""
 
 
+def _request_error_one_line(record: logging.LogRecord) -> bool:
+    """aiohttp's report of a request it could not read (a header over 8 KB): one line, its
+    reason, instead of a traceback on the view's output."""
+    if record.exc_info and record.exc_info[1] is not None:
+        exc = record.exc_info[1]
+        reason = " ".join(str(exc).split())[:200]
+        record.msg, record.args = f"showdown view: {record.getMessage()}: {type(exc).__name__}: {reason}", ()
+        record.exc_info = record.exc_text = None
+    return True
+
+
 async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     """Start serving ``app``; returns (runner, the port it listens on)."""
     web = _aiohttp()
+    server_log = logging.getLogger("aiohttp.server")
+    if _request_error_one_line not in server_log.filters:
+        server_log.addFilter(_request_error_one_line)
     # a connection idle that long (silent since it opened, or between requests) is closed: aiohttp's
     # own default kept one that never sent a byte for an hour, so silent clients could use up the files
     runner = web.AppRunner(app.build(), access_log=None, keepalive_timeout=IDLE_S)

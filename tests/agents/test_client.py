@@ -345,3 +345,35 @@ def test_a_bots_command_line_errors_are_one_line(argv: list[str], says: str, cap
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and says in err, err
+
+
+def test_a_raise_size_that_is_not_whole_chips_is_rounded_and_said_once(capsys: pytest.CaptureFixture[str]) -> None:
+    # Action(RAISE, 250.5) went out as 'r250.5' and the dealer kept 'r250' without a word
+    game = get_game("holdem-nolimit")
+    raise_ = Action(parse_action("r").kind, 250.5)  # type: ignore[arg-type]
+    session = ClientSession(Scripted([raise_, raise_]), game)
+    assert session.feed("MATCHSTATE:1:0::|AsKd") == "MATCHSTATE:1:0::|AsKd:r250"
+    assert session.feed("MATCHSTATE:1:1::|AsKd") == "MATCHSTATE:1:1::|AsKd:r250"
+    err = capsys.readouterr().err
+    assert err.count("warning") == 1 and "'250.5', not a whole number of chips: sent r250" in err
+    with pytest.raises(IllegalActionError, match="not a whole number"):
+        ClientSession(Scripted([raise_]), game, strict=True).feed("MATCHSTATE:1:0::|AsKd")
+
+
+@pytest.mark.parametrize("size", [float("nan"), float("inf"), "300"])
+def test_a_raise_size_that_is_no_number_is_answered_with_a_call(size: object, capsys: pytest.CaptureFixture[str]) -> None:
+    game = get_game("holdem-nolimit")
+    session = ClientSession(Scripted([Action(parse_action("r").kind, size)]), game)  # type: ignore[arg-type]
+    assert session.feed("MATCHSTATE:1:0::|AsKd") == "MATCHSTATE:1:0::|AsKd:c" and session.warnings == 1
+    assert "not a whole number of chips: sent a call" in capsys.readouterr().err
+
+
+def test_a_whole_float_or_numpy_raise_size_is_sent_as_an_integer(capsys: pytest.CaptureFixture[str]) -> None:
+    import numpy as np
+
+    game = get_game("holdem-nolimit")
+    kind = parse_action("r").kind
+    session = ClientSession(Scripted([Action(kind, 300.0), Action(kind, np.int64(300))]), game)  # type: ignore[arg-type]
+    assert session.feed("MATCHSTATE:1:0::|AsKd") == "MATCHSTATE:1:0::|AsKd:r300"
+    assert session.feed("MATCHSTATE:1:1::|AsKd") == "MATCHSTATE:1:1::|AsKd:r300"
+    assert session.warnings == 0 and not capsys.readouterr().err

@@ -132,3 +132,13 @@ def test_opponents_that_never_let_the_learner_act_are_said_in_one_error(monkeypa
     env = SingleAgentEnv("holdem-nolimit", opponents=[_FoldsWhenItCan().agent], position=0)
     with pytest.raises(RuntimeError, match="ended 20 hands in a row before position 0 could act"):
         env.reset(seed=1)
+
+
+def test_a_numpy_integer_seed_deals_as_the_same_int_and_a_negative_one_is_our_error() -> None:
+    # gymnasium refused np.int64(3) ("Seed must be a python integer") and said of -1 only its own Error
+    env = SingleAgentEnv("kuhn")
+    first, _ = env.reset(seed=np.int64(3))  # type: ignore[arg-type]
+    again, _ = SingleAgentEnv("kuhn").reset(seed=3)
+    assert all(np.array_equal(first[k], again[k]) for k in first)
+    with pytest.raises(ValueError, match="expected a non-negative integer"):
+        env.reset(seed=-1)

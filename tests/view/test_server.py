@@ -140,3 +140,26 @@ def test_live_pages_past_the_cap_are_refused_in_one_line(held_live: HeldLive, mo
         if not answer.startswith(b"HTTP/1.1 503"):
             break
     assert answer.startswith(b"HTTP/1.1 200") and b"event: fail" in answer
+
+
+async def test_a_request_with_a_huge_header_is_one_line_in_the_log(app: tuple[ViewApp, str], caplog: pytest.LogCaptureFixture) -> None:
+    # aiohttp's LineTooLong came out as a 10-line traceback on the view's output
+    import asyncio
+
+    from showdown.view import server
+
+    runner, port = await server.start_server(app[0], "127.0.0.1", 0)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 100_000 + b"\r\nConnection: close\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.0 400")
+        writer.close()
+        said = [r for r in caplog.records if r.name == "aiohttp.server"]
+        assert said and all(r.exc_info is None and "\n" not in r.getMessage() for r in said)
+        assert "LineTooLong" in said[0].getMessage()
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # and it still serves
+        writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
+        writer.close()
+    finally:
+        await runner.cleanup()
