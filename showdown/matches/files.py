@@ -39,11 +39,12 @@ FOLDER_LOCK = ".running.lock"
 
 
 def hold_folder(out: Path, what: str) -> IO[bytes]:
-    """Take ``out`` for this run alone (an advisory lock on ``out/.running.lock``, released when the
+    """Make ``out`` if missing and take it for this run alone (an advisory lock on ``out/.running.lock``, released when the
     returned file closes or the process dies): two runs into one folder at once each failed the
     matches the other was playing ('being written by a match still running'), both ending incomplete."""
     path = out / FOLDER_LOCK
     try:
+        out.mkdir(parents=True, exist_ok=True)  # (a folder that cannot be made was a FileNotFoundError traceback)
         f = open(path, "ab")
     except OSError as exc:
         raise ConfigError(f"{what}: cannot write in {out}: {exc.strerror or exc}") from None

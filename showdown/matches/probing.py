@@ -138,7 +138,6 @@ def play_opponents(game: str, bot: AgentSpec, opponents: Sequence[str], *, hands
     figures, and the opponents whose match gave none."""
     for name in opponents[:1]:
         check_bot(game, bot, name, hands=hands, seed=seed)
-    folder.mkdir(parents=True, exist_ok=True)
     from showdown.matches.files import hold_folder
 
     lock = hold_folder(folder, "probes")  # two runs there failed each other's matches

@@ -74,7 +74,6 @@ def run_scorecard(
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
     for name in names[:1]:
         check_bot(game, bot, name, hands=hands, seed=seed)
-    folder.mkdir(parents=True, exist_ok=True)
     lock = hold_folder(folder, "scorecard")  # two runs there failed each other's matches (a FileNotFoundError of a half)
     try:
         steps = 2 * len(names) + 1 if precision_mbb is not None else len(names) + 1

@@ -273,7 +273,6 @@ class _TournamentRun:
         self.game = tournament_game(cfg)
         self.matches = plan_matches(cfg)
         check_out_folder(cfg.out, "tournament")
-        cfg.out.mkdir(parents=True, exist_ok=True)
         self.lock = hold_folder(cfg.out, "tournament")  # before anything is read: another run may be writing it
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}

@@ -160,6 +160,24 @@ def test_an_out_folder_that_is_a_file_is_one_line(tmp_path: Path, command: list[
         assert f"error: {where}: out {out} {says}; give a folder (a missing one is created)" in done.stderr
 
 
+@pytest.mark.parametrize(("command", "says"), [
+    (["scorecard", "rules", "--game", "kuhn", "--hands", "20"], "scorecard: cannot write in {out}: "),
+    (["exploit", "--probes", "--agent", "rules", "--game", "kuhn", "--hands", "20"], "probes: cannot write in {out}: "),
+    (["match", "kuhn", "call", "call", "--hands", "20"], "cannot write the match logs in {out}: "),
+    (["tournament", "{config}"], "tournament: cannot write in {out}: "),
+], ids=["scorecard", "probes", "match", "tournament"])
+def test_an_out_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_path: Path, command: list[str], says: str) -> None:
+    """An --out no one may create (under /proc; a read-only folder is the same for a user who is not
+    root) was a FileNotFoundError traceback from scorecard and exploit --probes."""
+    out = "/proc/showdown-no-such-folder/out"
+    config = tmp_path / "t.yaml"
+    config.write_text(f"game: kuhn\nhands: 10\nout: {out}\nagents: [call, random]\n")
+    words = [w.format(config=config) for w in command] + ([] if command[0] == "tournament" else ["--out", out])
+    done = subprocess.run([sys.executable, "-m", "showdown", *words], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert says.format(out=out) in done.stderr
+
+
 @pytest.mark.parametrize("body,says", [
     ("    def policy(self, view):\n        return {'c': 0.5}\n", "LBR not run: agent 'Half': policy() at 'r' sums to 0.5, not 1"),
     ("    def policy(self, view):\n        return {'c': 1.0}\n    def __init__(self, game=None, seed=None):\n"
