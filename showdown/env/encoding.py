@@ -156,11 +156,13 @@ def action_index(action: object, size: int) -> int:
     """``action`` as an action index: an int or a numpy integer (a 0-d integer array too), as
     Gymnasium's ``Discrete`` space holds them. Anything else (1.5, nan, None, 'c', [1], True) is an
     ``IllegalActionError`` saying what an action is; it was cut to an int (1.5 played 1) or was
-    a TypeError from ``int()``. A bool is no action, though Python counts it an int: True played 1."""
+    a TypeError from ``int()``. A bool is no action, though Python counts it an int: True played 1;
+    nor is an index outside ``0 .. size - 1`` (the space's bounds; a masked index inside them is the
+    env's to repair)."""
     if isinstance(action, np.ndarray) and action.shape == () and np.issubdtype(action.dtype, np.integer):
         action = action[()]
-    if isinstance(action, (int, np.integer)) and not isinstance(action, bool):
-        return int(action)
+    if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < size:
+        return int(action)  # (99 and -1 were played as a call by the single-agent env, without a word)
     raise IllegalActionError(f"an action is an index from 0 to {size - 1} (an int or a numpy integer), not {action!r:.60}")
 
 

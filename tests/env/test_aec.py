@@ -126,7 +126,7 @@ def test_the_bare_env_raises_on_an_illegal_action_and_out_of_range_ends_a_wrappe
     assert wrapped.terminations[first] and wrapped.rewards[first] == -1
 
 
-@pytest.mark.parametrize("action", [1.5, float("nan"), [1], np.array([1]), True, np.True_])
+@pytest.mark.parametrize("action", [1.5, float("nan"), [1], np.array([1]), True, np.True_, 3, -1, np.int64(99)])
 def test_an_action_that_is_no_index_is_illegal_and_ends_a_wrapped_hand(action: object) -> None:
     # 1.5 and True were played as 1 (cut to an int; a bool is an int to Python); nan and [1] were a ValueError
     # and a TypeError from int()

@@ -68,7 +68,8 @@ def test_the_example_trains_in_the_env_and_its_win_rate_holds_in_the_dealer(tmp_
     assert float(env_line.split()[1]) > 0  # it learned to beat the rules agent
 
 
-@pytest.mark.parametrize("action", [1.5, 1.0, float("nan"), None, "c", [1], np.array([1]), np.float64(2.0), True, False, np.True_, np.array(True)])
+@pytest.mark.parametrize("action", [1.5, 1.0, float("nan"), None, "c", [1], np.array([1]), np.float64(2.0), True, False, np.True_, np.array(True),
+                                    3, -1, np.int64(99)])  # (the three ints past the space were played as a call)
 def test_an_action_that_is_no_index_is_refused_saying_what_an_action_is(action: object) -> None:
     # 1.5 was played as 1 (cut to an int); None, 'c', nan and [1] were TypeErrors and ValueErrors from int();
     # True was played as 1 (a bool is an int to Python, not an action)
