@@ -170,14 +170,13 @@ def known_strategy(name: str | None, game: GameDef, options: Mapping[str, Any] |
     return strategy, None
 
 
-def known_strategies(specs: Sequence[Any], game: GameDef) -> tuple[list[Strategy | None], list[str]]:
-    """``known_strategy`` for each ``AgentSpec`` (by seat) and a note per unknown seat, naming
-    it as the tables do (``rules-1`` for a ``rules.py`` seated with the built-in ``rules``)."""
-    from showdown.matches.seating import seat_labels
-
+def known_strategies(specs: Sequence[Any], game: GameDef, labels: Sequence[str] | None = None) -> tuple[list[Strategy | None], list[str]]:
+    """``known_strategy`` for each ``AgentSpec`` (by seat) and a note per unknown seat, naming it by
+    ``labels`` (the tables' seat names: ``rules-1`` for a ``rules.py`` seated with the built-in
+    ``rules``), else by its own name."""
     out: list[Strategy | None] = []
     notes: list[str] = []
-    for spec, label in zip(specs, seat_labels(specs), strict=True):
+    for spec, label in zip(specs, labels if labels is not None else [spec.display for spec in specs], strict=True):
         strategy, why = known_strategy(spec.name, game, spec.options)
         out.append(strategy)
         if strategy is None:

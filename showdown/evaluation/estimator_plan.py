@@ -30,17 +30,18 @@ class EstimatorPlan:
     reason: str = ""  # why this one: said on the estimator line
 
 
-def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool) -> EstimatorPlan:
+def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool,
+                   labels: Sequence[str] | None = None) -> EstimatorPlan:
     """Choose the estimator (``choose_estimator``) and, for ``aivat``, build the known strategies it
     needs. When none of them turns out to be known after all (an agent that cannot be built here,
     a table that is not usable) the best available other estimator is taken, unless ``aivat`` was
-    asked for: then it corrects chance only (noted)."""
+    asked for: then it corrects chance only (noted). ``labels`` name the seats in its notes."""
     from showdown.evaluation.aivat import AivatEstimator, known_strategies
 
     choice = choose_estimator(game, specs, requested, duplicate)
     if choice.estimator != "aivat":
         return choice
-    strategies, unknown = known_strategies(specs, game)
+    strategies, unknown = known_strategies(specs, game, labels)
     if not any(s is not None for s in strategies):
         if requested is None:
             fallback, chance_reason = _fallback(game, duplicate)

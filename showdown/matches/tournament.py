@@ -203,7 +203,7 @@ def _outcome(match: PlannedMatch, results: Sequence[ChildResult], cfg: Tournamen
 
     labels = [cfg.labels[i] for i in match.agents]
     specs = [replace(cfg.agents[i], label=label) for i, label in zip(match.agents, labels)]
-    plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate)
+    plan = plan_estimator(game, specs, cfg.estimator, cfg.duplicate, labels)
     a, table = analyze_planned(plan, [Path(r.jsonl or "") for r in results], labels, game, len(results))
     index = {lab: i for i, lab in enumerate(cfg.labels)}
     estimates = {index[name]: e for name, e in zip(a.names, a.agents)}

@@ -52,8 +52,9 @@ def test_known_strategies_are_built_only_for_aivat_and_named_when_not_used() -> 
 def test_a_bot_file_named_like_a_built_in_is_noted_by_its_table_name() -> None:
     # the table said rules-1 and rules-2, the note "strategy not used for rules": which one?
     from showdown.evaluation.estimator_plan import plan_estimator
+    from showdown.matches.seating import seat_labels
 
     specs = [AgentSpec(command="python ./rules.py"), AgentSpec(name="rules")]
-    plan = plan_estimator(get_game("kuhn"), specs, None, False)
+    plan = plan_estimator(get_game("kuhn"), specs, None, False, seat_labels(specs))  # as the runners call it
     assert plan.estimator == "aivat" and len(plan.notes) == 1
     assert plan.notes[0].startswith("strategy not used for rules-1: ")
