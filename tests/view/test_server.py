@@ -69,12 +69,19 @@ async def test_a_connection_that_sends_nothing_is_closed_once_idle(app: tuple[Vi
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         assert await asyncio.wait_for(reader.read(), 5) == b""  # closed by the server, having sent nothing
         writer.close()
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # and it still serves
-        writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
-        writer.close()
+        await _still_serves(port)
     finally:
         await runner.cleanup()
+
+
+async def _still_serves(port: int) -> None:
+    """The server answers a plain request after whatever the test did to it."""
+    import asyncio
+
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
+    writer.close()
 
 
 class HeldLive(NamedTuple):
@@ -157,9 +164,6 @@ async def test_a_request_with_a_huge_header_is_one_line_in_the_log(app: tuple[Vi
         said = [r for r in caplog.records if r.name == "aiohttp.server"]
         assert said and all(r.exc_info is None and "\n" not in r.getMessage() for r in said)
         assert "LineTooLong" in said[0].getMessage()
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)  # and it still serves
-        writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
-        writer.close()
+        await _still_serves(port)
     finally:
         await runner.cleanup()
