@@ -224,7 +224,7 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
     children = np.full((len(kids), width), -1, dtype=np.int64)
     for i, r in enumerate(kids):
         children[i, : len(r)] = r
-    tree = BettingTree(
+    return tree_of(
         game,
         sizing if game.is_nolimit else None,
         np.array(kind, dtype=np.int8),
@@ -236,9 +236,25 @@ def build_tree(game: GameDef, sizing: BetSizing | None = None) -> BettingTree:
         acts,
         bettings,
     )
-    dep = tree.depth
-    starts = np.flatnonzero(np.diff(dep)) + 1
-    bounds = [0, *starts.tolist(), len(dep)]
+
+
+def tree_of(
+    game: GameDef,
+    sizing: BetSizing | None,
+    kind: np.ndarray,
+    player: np.ndarray,
+    round_: np.ndarray,
+    depth: np.ndarray,
+    spent: np.ndarray,
+    children: np.ndarray,
+    actions: list[tuple[Action, ...]],
+    bettings: list[str],
+) -> BettingTree:
+    """A ``BettingTree`` of its per-node arrays (built, or read back by ``solvers.tree_cache``), with
+    its levels and betting index worked out."""
+    tree = BettingTree(game, sizing, kind, player, round_, depth, spent, children, actions, bettings)
+    starts = np.flatnonzero(np.diff(depth)) + 1
+    bounds = [0, *starts.tolist(), len(depth)]
     tree.levels = [(bounds[i], bounds[i + 1]) for i in range(len(bounds) - 1)]
     tree.by_betting = {b: i for i, b in enumerate(bettings)}
     return tree

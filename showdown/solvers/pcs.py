@@ -27,10 +27,11 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
 from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
-from showdown.solvers.betting import BetSizing, BettingTree, build_tree
+from showdown.solvers.betting import BetSizing, BettingTree
 from showdown.solvers.cfr_rules import needs_abstraction
 from showdown.solvers.holdings import Holdings, board_strength, game_holdings
 from showdown.solvers.npz import read_errors
+from showdown.solvers.tree_cache import betting_tree
 
 if TYPE_CHECKING:
     from showdown.solvers.kernels import Board
@@ -91,7 +92,7 @@ class PCSSolver:
             raise SolverError("public chance sampling CFR here is for two-player games")
         self.game = game
         self.abstraction = abstraction
-        self.tree = build_tree(game, sizing)
+        self.tree = betting_tree(game, sizing)
         self.sizing = self.tree.sizing
         self.holdings: Holdings = game_holdings(game)
         self.layout = InfosetLayout.of(self.tree, abstraction.num_buckets)
@@ -264,7 +265,7 @@ class AbstractStrategy:
         if game is not None and file_game != game:
             raise SolverError(f"{path}: the strategy is for game {file_game.name or '?'}, not {game.name or 'this game'}")
         abstraction = abstraction_from_json(meta["abstraction"])
-        tree = build_tree(file_game, BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None)
+        tree = betting_tree(file_game, BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None)
         layout = InfosetLayout.of(tree, abstraction.num_buckets)
         if "probabilities" in arrays:
             probs = arrays["probabilities"].astype(float) / 65535
