@@ -10,6 +10,7 @@ from showdown.games.catalog import get_game
 from showdown.solvers.holdem_buckets import (
     HoldemAbstraction,
     build_flop_table,
+    canonical_flop,
     canonical_flops,
     expected_hs2,
     load_tables,
@@ -25,6 +26,21 @@ DECK = tuple(range(52))
 def test_there_are_1755_flops_up_to_suits():
     flops, weights, _ = canonical_flops()
     assert len(flops) == 1755 and weights.sum() == 22100
+
+
+def test_the_canonical_flops_at_once_are_each_flops_least_image():
+    """The vectorised table against ``canonical_flop`` flop by flop (its 24 images compared as tuples)."""
+    import itertools
+
+    counts: dict[tuple[int, ...], int] = {}
+    for flop in itertools.combinations(DECK, 3):
+        canon, perm = canonical_flop(flop)
+        assert canon == tuple(sorted((c & ~3) | perm[c & 3] for c in flop))
+        counts[canon] = counts.get(canon, 0) + 1
+    flops, weights, index = canonical_flops()
+    assert flops == tuple(sorted(counts)) and all(type(c) is int for f in flops for c in f)
+    assert weights.dtype == np.int64 and weights.tolist() == [counts[f] for f in flops]
+    assert index == {f: i for i, f in enumerate(flops)}
 
 
 def test_the_shipped_flop_table_is_what_the_build_computes():
