@@ -423,9 +423,10 @@ def test_leduc_turn_search_is_safe_with_its_gadget(tmp_path):
     found = {}
     variants = {"blueprint": {"search": "off"}, "river": {}, "turn": {"turn": "on"}, "unsafe turn": {"turn": "on", "gadget": "off"}}
     for label, options in variants.items():
-        agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "turn_budget_ms": 60_000, "search_iterations": 150, "seed": 1, **options})
+        agent = make_agent("cfr", LEDUC, {"strategy": path, "budget_ms": 60_000, "turn_budget_ms": 60_000, "search_iterations": 80, "seed": 1, **options})
         found[label] = exploitability(LEDUC, Strategy(LEDUC, _leduc_table(agent)))
-    print("Leduc strength:3: " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))  # 0.480, 0.175, 0.140, 1.051
+    # 0.480, 0.185, 0.174, 0.766 (with 150 iterations a search, 2.5 times the time: 0.480, 0.175, 0.140, 0.818)
+    print("Leduc strength:3: " + ", ".join(f"{k} {v:.3f}" for k, v in found.items()))
     assert found["turn"] <= found["river"] < found["blueprint"] / 2
     assert found["unsafe turn"] > found["blueprint"]
 
