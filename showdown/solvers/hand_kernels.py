@@ -107,6 +107,30 @@ def _showdown_scores(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, li
 
 
 @njit(cache=True, nogil=True)
+def _holding_counts(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, card_keys: np.ndarray, index: np.ndarray,
+                    nonflush: np.ndarray, flush_values: np.ndarray, win: np.ndarray, lose: np.ndarray) -> None:
+    """Per board: how many ``hands`` sharing no card with it or with ``mine`` ``mine`` beats, and loses to."""
+    board_keys, board_masks, board_bits = _keys(boards, card_keys)
+    hand_keys, hand_masks, hand_bits = _keys(hands, card_keys)
+    mine_keys, mine_masks, mine_bits = _keys(mine.reshape(1, -1), card_keys)
+    last = index.shape[0] - 1
+    for r in range(boards.shape[0]):
+        dead = board_bits[r] | mine_bits[0]
+        ours = _rank(board_keys[r] + mine_keys[0], board_masks[r] | mine_masks[0], index, nonflush, flush_values)
+        for h in range(hands.shape[0]):
+            if hand_bits[h] & dead:
+                continue
+            packed = board_keys[r] + hand_keys[h]
+            theirs = nonflush[index[min(packed & RANK_SUM_MASK, last)]]
+            if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+                theirs = _with_flush(theirs, packed, board_masks[r] | hand_masks[h], flush_values)
+            if ours > theirs:
+                win[r] += 1
+            elif ours < theirs:
+                lose[r] += 1
+
+
+@njit(cache=True, nogil=True)
 def _strength_counts(boards: np.ndarray, cards: np.ndarray, card_keys: np.ndarray, index: np.ndarray, nonflush_level: np.ndarray,
                      flush_level: np.ndarray, num_levels: int, win: np.ndarray, lose: np.ndarray) -> None:
     """Per board and two-card holding: the disjoint opponents it beats and loses to. The holdings are
@@ -206,6 +230,17 @@ def showdown_scores(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray
     return score, valid
 
 
+def holding_counts(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per full board of ``boards`` (R, b): how many of ``hands`` (H, h) that share no card with it or
+    with ``mine`` ``mine`` beats, and how many beat it (one holding's side of ``strength_counts``)."""
+    boards = np.ascontiguousarray(boards, dtype=np.int64)
+    win = np.zeros(len(boards), dtype=np.int64)
+    lose = np.zeros(len(boards), dtype=np.int64)
+    _holding_counts(boards, np.array(mine, dtype=np.int64), np.ascontiguousarray(hands, dtype=np.int64),
+                    *_tables(boards.shape[1] + len(mine)), win, lose)
+    return win, lose
+
+
 def strength_counts(boards: np.ndarray, cards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per (R, 5) river board and holding of ``cards`` (the 1,326 of a 52-card deck): how many
     disjoint opponent holdings it beats, and how many it loses to (0 and 0 where the board blocks it)."""
@@ -222,7 +257,8 @@ def warm_up() -> None:
     boards = np.array([[8, 12, 16, 20, 24]], dtype=np.int64)
     values_on_boards(boards, hands)
     showdown_scores(boards, (4, 5), hands)
+    holding_counts(boards, (4, 5), hands)
     strength_counts(boards, hands)
 
 
-__all__ = ["showdown_scores", "strength_counts", "values_on_boards", "warm_up"]
+__all__ = ["holding_counts", "showdown_scores", "strength_counts", "values_on_boards", "warm_up"]

@@ -31,6 +31,7 @@ from showdown.errors import ConfigError, SolverError
 from showdown.games.cards import Card
 from showdown.games.evaluate import compiled_preferred, hand_values, values_on_boards
 from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.solvers import kernel_loader
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
 from showdown.solvers.npz import read_errors
@@ -220,13 +221,9 @@ def expected_hs2(board: tuple[int, ...], rivers: dict[int, np.ndarray] | None = 
     return out
 
 
-def holding_turn_ehs2(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
-    """E[HS^2] of one holding on a 4-card board: ``expected_hs2(board)`` at that holding, bit for bit
-    (the same integer counts, squares summed in the same river order), in a few ms instead of ~15."""
-    h = holdings_of(_DECK, 2)
-    dead = set(board) | set(hole)
-    rivers = [c for c in _DECK if c not in board and c not in hole]
-    live = np.flatnonzero(~h.blocked(tuple(dead)))  # opponents disjoint from hole and board
+def _turn_counts(h: Holdings, hole: tuple[int, ...], board: tuple[int, ...], rivers: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Per river: the opponents disjoint from hole, board and river that the holding beats, and loses to."""
+    live = np.flatnonzero(~h.blocked(tuple(set(board) | set(hole))))  # opponents disjoint from hole and board
     opp = h.cards[live]
     n_r, n_o = len(rivers), len(live)
     rows = np.empty((n_r, n_o, 7), dtype=np.int64)
@@ -236,16 +233,32 @@ def holding_turn_ehs2(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
     clash = (opp[None, :, 0] == rows[:, :, 6]) | (opp[None, :, 1] == rows[:, :, 6])  # opponent holds the river
     rows[clash] = rows[~clash][0]
     values = hand_values(rows.reshape(-1, 7)).reshape(n_r, n_o)
-    mine = hand_values(np.array([tuple(hole) + tuple(board) + (r,) for r in rivers], dtype=np.int64))
+    mine = hand_values(np.array([hole + board + (r,) for r in rivers], dtype=np.int64))
     ok = ~clash
-    win = ((values < mine[:, None]) & ok).sum(axis=1)
-    lose = ((values > mine[:, None]) & ok).sum(axis=1)
+    return ((values < mine[:, None]) & ok).sum(axis=1), ((values > mine[:, None]) & ok).sum(axis=1)
+
+
+def holding_turn_ehs2(hole: tuple[int, ...], board: tuple[int, ...]) -> float:
+    """E[HS^2] of one holding on a 4-card board: ``expected_hs2(board)`` at that holding, bit for bit
+    (the same integer counts, squares summed in the same river order), in a few ms instead of ~15;
+    compiled once the process prefers it (``solvers.kernel_loader``: a long match's agents switch)."""
+    h = holdings_of(_DECK, 2)
+    rivers = [c for c in _DECK if c not in board and c not in hole]
+    if compiled_preferred():
+        from showdown.solvers.hand_kernels import holding_counts
+
+        fulls = np.array([tuple(board) + (r,) for r in rivers], dtype=np.int64)
+        win, lose = holding_counts(fulls, tuple(hole), h.cards)
+    else:
+        started = time.perf_counter()
+        win, lose = _turn_counts(h, tuple(hole), tuple(board), rivers)
+        kernel_loader.spent(time.perf_counter() - started)
     opponents = math.comb(52 - 5 - 2, 2)
     total = 0.0
     for w, lo in zip(win.tolist(), lose.tolist()):
         hs = (np.int64(w) + 0.5 * (opponents - np.int64(w) - np.int64(lo))) / opponents
         total += float(hs * hs)
-    return total / n_r
+    return total / len(rivers)
 
 
 def _flop_rows(indices: list[int]) -> tuple[list[int], np.ndarray]:

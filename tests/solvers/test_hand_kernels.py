@@ -85,6 +85,31 @@ def test_lbr_with_the_compiled_kernels_plays_every_seeded_hand_as_the_numpy_path
     assert results[0].tobytes() == results[1].tobytes()
 
 
+def test_one_holdings_turn_ehs2_is_the_same_compiled_and_equals_the_whole_boards_table(restored_preference: None) -> None:
+    """``holding_turn_ehs2`` (a turn decision's bucket) through ``hand_kernels.holding_counts`` against
+    the numpy counts and against ``expected_hs2`` at that holding, bit for bit."""
+    rng = np.random.default_rng(8)
+    index = {tuple(sorted(row)): i for i, row in enumerate(HANDS.tolist())}
+    for k in range(25):
+        cards = [int(c) for c in rng.choice(52, 6, replace=False)]
+        hole, board = tuple(cards[:2]), tuple(cards[2:])
+        prefer_compiled(False)
+        numpy_value = holdem_buckets.holding_turn_ehs2(hole, board)
+        prefer_compiled(True)
+        assert holdem_buckets.holding_turn_ehs2(hole, board) == numpy_value
+        if k < 3:
+            assert holdem_buckets.expected_hs2(board)[index[tuple(sorted(hole))]] == numpy_value
+    boards = _boards(30, 5, seed=11)
+    mine = (int(boards[0, 0]) ^ 1, int(boards[0, 1]) ^ 1)  # cards of the same ranks, other suits: off board 0
+    boards = boards[~np.isin(boards, mine).any(axis=1)]
+    win, lose = hand_kernels.holding_counts(boards, mine, HANDS)
+    ours = values_on_boards(boards, np.array([mine]))[:, 0]
+    theirs = values_on_boards(boards, HANDS)
+    live = ~_blocked(boards, mine)
+    assert np.array_equal(win, ((theirs < ours[:, None]) & live).sum(axis=1))
+    assert np.array_equal(lose, ((theirs > ours[:, None]) & live).sum(axis=1))
+
+
 @pytest.mark.parametrize("compiled", [False, True])
 def test_turn_ehs2_adds_the_squared_river_strengths_one_river_after_the_other(compiled: bool, restored_preference: None) -> None:
     prefer_compiled(compiled)
