@@ -32,7 +32,7 @@ from showdown.protocol.logfile import (
     state_line_text,
 )
 from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
-from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
+from showdown.protocol.phh_reading import log_word, parse_phh_hand, split_phhs
 
 __all__ = ["ExportResult", "ImportResult", "export_phh", "import_phh"]
 
@@ -78,6 +78,7 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     """``log`` (ours or the reference dealer's ``.log``, or our ``.jsonl``) -> ``out_dir/<name>.phhs``,
     one table per hand keyed by its number; the game comes from the log unless ``game`` is given."""
     src = Path(log)
+    check_input_file(src, ".log or .jsonl")
     target = Path(out_dir) / (src.stem + ".phhs")
     hands = _LogHands(src, game)
     count = skipped = 0
@@ -155,6 +156,15 @@ class _LogHands:
             raise ShowdownError(f"{self.src}:{number}: {exc}") from None
 
 
+def check_input_file(path: Path, kinds: str) -> None:
+    """A ``ShowdownError`` unless ``path`` is a regular file: a pipe no one writes to (``mkfifo``)
+    held import and export for ever, and a folder was 'Is a directory'."""
+    if path.is_dir():
+        raise ShowdownError(f"{path} is a folder: give the {kinds} files in it")
+    if path.exists() and not path.is_file():
+        raise ShowdownError(f"{path} is not a regular file (a device or a pipe): give a {kinds} file")
+
+
 def _temp_beside(target: Path) -> tuple[int, str]:
     try:
         return tempfile.mkstemp(dir=target.parent, prefix="." + target.name, suffix=".part")
@@ -199,6 +209,8 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
     replayed through our rules. All hands must share one table (players, blinds, stacks, bets); a game
     outside the catalog is written beside the log as ``<match>.game`` and named in its header.
     A log already at ``target`` is kept (``LogExistsError``) unless ``force``, as a match's are."""
+    for p in paths:  # all of them before any work
+        check_input_file(Path(p), ".phh or .phhs")
     out = Path(target)
     if out.suffix not in (".log", ".jsonl"):
         out = out.with_name(out.name + ".log")
@@ -232,7 +244,7 @@ class _ImportedMatch:
     def __init__(self, out: Path) -> None:
         self.out = out
         self.jsonl = out.suffix == ".jsonl"
-        self.match = out.stem
+        self.match = log_word(out.stem) or "import"  # the header's match name: one word ('-o "my match.log"')
         self.game: GameDef | None = None
         self.label = ""
         self.game_file: Path | None = None
@@ -244,9 +256,9 @@ class _ImportedMatch:
     def _table(self, h: PhhHand) -> GameDef:
         if self.game is None:
             self.game, name = _match_game(h)
-            if name is None:
-                self.game_file = self.out.with_suffix(".game")
-            self.label = name if name is not None else self.out.with_suffix(".game").name
+            if name is None:  # a word of the header too
+                self.game_file = self.out.with_name((log_word(self.out.stem) or "import") + ".game")
+            self.label = name if name is not None else self.game_file.name if self.game_file else ""
             self.seed = h.seed or 0
             self.match = h.match or self.match
             self.seat_names = _seat_order(h)

@@ -3,6 +3,7 @@ one line."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -242,3 +243,35 @@ def test_a_hand_saved_with_a_byte_order_mark_imports(tmp_path: Path) -> None:
     (tmp_path / "h.phh").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
     assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
     assert "STATE:0:f:AcKd|2c2d:50|-50:p1|p2" in (tmp_path / "m.log").read_text()
+
+
+@pytest.mark.parametrize(("event", "out", "match"), [
+    ('event = "final table"\n', "m.log", "final_table"),
+    ('event = "a\\nb"\n', "m.log", "a_b"),
+    ("", "my match.log", "my_match"),
+])  # fmt: skip
+def test_an_event_or_log_name_with_spaces_makes_a_header_the_readers_take(tmp_path: Path, event: str, out: str, match: str) -> None:
+    """The header '# name/game/hands/seed final table holdem-nolimit 1 0' (or one cut by a newline) was
+    not read as one: analyze gave plain chips of no game, verify-log 'unexpected line'."""
+    from showdown.evaluation.log_reading import read_logs
+
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hand = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[0]
+    (tmp_path / "h.phh").write_text("\n".join(line for line in hand.splitlines() if not line.startswith("event")) + "\n" + event)
+    import_phh([tmp_path / "h.phh"], tmp_path / out)
+    assert (tmp_path / out).read_text().splitlines()[0] == f"# name/game/hands/seed {match} holdem.nolimit.2p.reverse_blinds.game 1 0"
+    assert read_logs([tmp_path / out]).game == get_game("holdem-nolimit")
+
+
+def test_a_pipe_or_a_folder_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pipe no one writes to (mkfifo) held import and export for ever."""
+    os.mkfifo(tmp_path / "fifo.phh")
+    (tmp_path / "folder").mkdir()
+    assert main(["import", str(tmp_path / "fifo.phh"), "-o", str(tmp_path / "m.log")]) == 2
+    assert "fifo.phh is not a regular file (a device or a pipe): give a .phh or .phhs file" in capsys.readouterr().err
+    assert main(["export", str(NOLIMIT_LOG), str(tmp_path / "fifo.phh"), "--to", "phh", "-o", str(tmp_path / "out")]) == 2
+    assert "give a .log or .jsonl file" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # refused before any work: the good log before it is not exported either
+    assert main(["import", str(tmp_path / "folder"), "-o", str(tmp_path / "m.log")]) == 2
+    assert "folder is a folder: give the .phh or .phhs files in it" in capsys.readouterr().err
+    assert not (tmp_path / "m.log").exists()

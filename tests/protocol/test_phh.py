@@ -3,6 +3,7 @@ stacks our log's values say, and reading a hand back gives the hand we wrote."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -252,3 +253,36 @@ def test_a_board_run_twice_is_refused_as_such() -> None:
         parse_phh_hand(RUN_TWICE, "f.phh")
     with pytest.raises(ProtocolError, match=r"'d db 5s6s': the board comes as 3, 1 and 1 cards$"):
         parse_phh_hand(RUN_TWICE.replace('"d db 5s"', '"d db 5s6s"'), "f.phh")
+
+
+@pytest.mark.parametrize("size", ["²", "١٢٣", "9" * 5000])
+def test_a_bet_size_of_other_digits_or_thousands_of_them_is_one_short_error(size: str) -> None:
+    """str.isdigit takes '²' and '١٢٣', and int() refused '²' and 5,000 digits with a ValueError: a
+    traceback from showdown import (and '١٢٣' was read as 123)."""
+    with pytest.raises(ProtocolError, match=r"field 'actions': \[6\] 'p2 cbr .*: expected 'pN f'") as err:
+        parse_phh_hand(GOOD.replace('"p2 cbr 400"', f'"p2 cbr {size}"'), "f.phh")
+    assert len(str(err.value)) < 200  # the action quoted in part, not 5,000 digits
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    ('["a", "a"]', "p1 and p2 are both 'a' in our logs: give"),
+    ('["a b", "a_b"]', "p1 and p2 are both 'a_b' in our logs (given as 'a b' and 'a_b')"),
+    ('["", "p1"]', "p1 and p2 are both 'p1'"),
+])  # fmt: skip
+def test_two_players_of_one_log_name_are_refused_naming_the_field(players: str, says: str) -> None:
+    """They were imported, and analyze and report then refused the log ('names 'a' at two positions')."""
+    with pytest.raises(ProtocolError, match=r"^f\.phh:1 \[7\]: field 'players': " + re.escape(says)):
+        parse_phh_hand(GOOD.replace('["Alice", "Bob"]', players), "f.phh:1")
+
+
+def test_names_and_events_are_one_word_of_a_log_line() -> None:
+    got = parse_phh_hand(GOOD.replace('["Alice", "Bob"]', '["\\u001b[2Jx y", "' + "b" * 5000 + '"]') + 'event = "a b\\nc"\n', "f")
+    assert got.hand.names == ("_[2Jx_y", "b" * 256)  # a terminal's escape is no escape, a name no longer than 256
+    assert got.match == "a_b_c"
+
+
+@pytest.mark.parametrize("stacks", ["[nan, 20300]", "[19700, inf]", "[true, 20300]"])
+def test_finishing_stacks_that_are_no_chip_counts_are_refused(stacks: str) -> None:
+    """nan passed the check ('nan >= 1' is false) and True was taken as 1 chip."""
+    with pytest.raises(ProtocolError, match="field 'finishing_stacks'"):
+        parse_phh_hand(GOOD.replace("[19700, 20300]", stacks), "f.phh:1")
