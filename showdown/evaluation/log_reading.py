@@ -12,6 +12,7 @@ from typing import Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
+from showdown.games.cards import NUM_SUITS, Card, deck_ranks, deck_suits, format_cards
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
 from showdown.protocol.lines import MAX_LOG_LINE, log_lines
@@ -166,8 +167,7 @@ def read_logs(
     repeats = _Repeats()
     for k, path in enumerate(files):
         half = k if halves else 0
-        players = game.num_players if game is not None else None
-        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players, repeats=repeats)
+        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), game=game, repeats=repeats)
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
@@ -232,6 +232,36 @@ def _check_seats(where: str, hand: int, names: Sequence[str], players: int | Non
     if players is not None and len(names) != players:
         raise ShowdownError(f"{where}: a hand of {len(names)} players in a log of a {players}-player game: "
                             "not a hand of this match (give each match's log on its own)")
+    _check_names(where, hand, names)
+
+
+class _Deal:
+    """The cards a game deals: a hand of another game's (hold'em's two hole cards and board under a
+    Kuhn header) was read as the header's game, figures and chance corrections and all, exit 0."""
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.deck = frozenset(r * NUM_SUITS + s for r in deck_ranks(game.num_ranks) for s in deck_suits(game.num_suits))
+
+    def check(self, where: str, hand: int, hole: Sequence[Sequence[Card]], board: Sequence[Sequence[Card]]) -> None:
+        g = self.game
+        what = ""
+        wrong = next((h for h in hole if h and len(h) != g.num_hole_cards), None)
+        if wrong is not None:
+            what = f"{len(wrong)} hole card{'s' if len(wrong) != 1 else ''} where {g.name or 'the game'} deals {g.num_hole_cards}"
+        elif len(board) > g.num_rounds or any(cards and len(cards) != g.num_board_cards[r] for r, cards in enumerate(board)):
+            what = f"a board of {'/'.join(str(len(c)) for c in board)} cards where {g.name or 'the game'} deals " + \
+                "/".join(map(str, g.num_board_cards))
+        else:
+            card = next((c for cards in (*hole, *board) for c in cards if c not in self.deck), None)
+            if card is not None:
+                what = f"the card {format_cards((card,))}, which {g.name or 'the game'}'s deck has not"
+        if what:
+            raise ShowdownError(f"{where}: hand {hand} has {what}: a hand of another game than the log's (a log whose "
+                                "header was joined to another's hands?); give each match's own log")
+
+
+def _check_names(where: str, hand: int, names: Sequence[str]) -> None:
     if len(set(names)) < len(names):
         twice = next(name for name in names if names.count(name) > 1)
         raise ShowdownError(f"{where}: hand {hand} names {twice!r} at two positions: the seats cannot be told apart, "
@@ -288,26 +318,30 @@ class _Repeats:
 
 
 def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
-                   players: int | None = None, repeats: _Repeats | None = None) -> Score | None:
+                   game: GameDef | None = None, repeats: _Repeats | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
-    streamed); the match's total if the file has one (its SCORE line or summary record). ``players``:
-    the game's, which every hand must have; ``repeats``: the first hands of the matches read before."""
+    streamed); the match's total if the file has one (its SCORE line or summary record). ``game``:
+    the log's, whose players and cards every hand must have; ``repeats``: the first hands of the matches read before."""
     repeats = _Repeats() if repeats is None else repeats
+    players = game.num_players if game is not None else None
+    deal = _Deal(game) if game is not None else None
     first = True
     score: Score | None = None
-    game: str | None = None  # the first header's or hand record's: a file holds one match
+    label: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
     for number, record in read_records(lines, source=str(path), jsonl=jsonl):
         named = record.game if isinstance(record, (LogHeader, HandRecord)) else None
         if named:
-            if game is not None and named != game:
+            if label is not None and named != label:
                 raise ShowdownError(f"{path}:{number}: a {'hand' if jsonl else 'header'} of game {named!r} in a log "
-                                    f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
+                                    f"of {label!r} (two matches' logs joined in one file?): analyze each match's "
                                     "log on its own")
-            game = named
+            label = named
         names = record.players if isinstance(record, HandRecord) else record.names if isinstance(record, LoggedHand) else None
         if names is not None:
             _check_seats(f"{path}:{number}", record.hand, names, players)  # type: ignore[union-attr]
+            if deal is not None:
+                deal.check(f"{path}:{number}", record.hand, record.hole, record.board)  # type: ignore[union-attr]
             repeats.add(f"{path}:{number}", record, first)  # type: ignore[arg-type]
             first = False
         try:

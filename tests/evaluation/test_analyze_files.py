@@ -103,3 +103,26 @@ def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
     assert out.returncode == 0
     line = next(x for x in out.stdout.splitlines() if x.startswith("estimator:"))
     assert "chance" in line and "--known" in line  # which one, and how to get AIVAT
+
+
+@pytest.mark.parametrize(("header", "hands", "says"), [
+    ("kuhn.limit.2p.1000h.seed0.log", "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where kuhn deals 1"),
+    ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "kuhn.limit.2p.1000h.seed0.log", "has 1 hole card where holdem-nolimit deals 2"),
+    ("leduc.limit.2p.1000h.seed0.log", "holdem.limit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where leduc deals 1"),
+])  # fmt: skip
+def test_a_header_over_another_games_hands_is_one_line(tmp_path: Path, header: str, hands: str, says: str) -> None:
+    """Hold'em hands under a Kuhn header were read as Kuhn's: '30 hands of kuhn', chance corrections
+    and figures, exit 0."""
+    lines = [(DATA / name).read_text().splitlines(keepends=True) for name in (header, hands)]
+    bad = tmp_path / "mixed.log"
+    bad.write_text("".join(x for x in lines[0] if x.startswith("#")) + "".join(x for x in lines[1][:40] if x.startswith("STATE")))
+    with pytest.raises(ShowdownError, match=rf"^{bad}:5: hand 0 {says}: a hand of another game than the log's"):
+        read_logs([bad])
+
+
+def test_a_card_the_games_deck_has_not_is_one_line(tmp_path: Path) -> None:
+    head = [x for x in (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True) if x.startswith("#")]
+    bad = tmp_path / "two.log"
+    bad.write_text("".join(head) + "STATE:0:cc:2s|As:-1|1:a|b\n")
+    with pytest.raises(ShowdownError, match=r"two.log:\d+: hand 0 has the card 2s, which kuhn's deck has not"):
+        read_logs([bad])
