@@ -14,7 +14,7 @@ from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.protocol.logfile import LoggedHand, parse_log
-from showdown.protocol.phh import NoPhhForm, format_phh_hand, phh_variant
+from showdown.protocol.phh import NoPhhForm, format_phh_hand, phh_variant, same_table
 from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
 from tests.phh_support import pokerkit_payoffs, random_hands, uneven_game
 
@@ -286,3 +286,28 @@ def test_finishing_stacks_that_are_no_chip_counts_are_refused(stacks: str) -> No
     """nan passed the check ('nan >= 1' is false) and True was taken as 1 chip."""
     with pytest.raises(ProtocolError, match="field 'finishing_stacks'"):
         parse_phh_hand(GOOD.replace("[19700, 20300]", stacks), "f.phh:1")
+
+
+_WORD = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zs", "Zl", "Zp"), exclude_characters=":|\x85\x1c\x1d\x1e\x1f"),
+                min_size=1, max_size=12).filter(lambda w: w == w.strip() and w.split() == [w])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p"]), seed=st.integers(0, 2**32 - 1),
+       data=st.data())
+def test_every_field_phh_holds_comes_back_from_a_random_hand_of_every_holdem_game(game: str, seed: int, data: st.DataObject) -> None:
+    """log -> PHH -> our reader: the hand (number, betting, cards, values, names of any script) and
+    what PHH carries beside it (seats, the game's name, the seed, the match's name)."""
+    g = get_game(game)
+    hand = next(random_hands(g, 1, seed=seed % 1000))
+    names = tuple(data.draw(st.lists(_WORD, min_size=g.num_players, max_size=g.num_players, unique=True)))
+    hand = LoggedHand(data.draw(st.integers(0, 2**32 - 2)), hand.betting, hand.hole, hand.board, hand.values, names)
+    seats = tuple(data.draw(st.permutations(range(g.num_players))))
+    match = data.draw(_WORD)
+    try:
+        text = format_phh_hand(g, hand, seats=seats, label=game, seed=seed, match=match)
+    except NoPhhForm:
+        return
+    got = parse_phh_hand(text, "x.phhs:1")
+    assert (got.hand, got.seats, got.label, got.seed, got.match) == (hand, seats, game, seed, match)
+    assert same_table(got.game, g)  # (PHH states no raise cap: the importer takes the catalog game the label names)
