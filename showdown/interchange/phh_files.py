@@ -122,6 +122,15 @@ class _LogHands:
 
     def _game(self, label: str) -> GameDef:
         if self.game is not None:
+            if label and label not in self.games:  # --game for a log of another game: its hands were read as the wrong game's
+                self.games[label] = self.game
+                try:
+                    named = resolve_log_game(label, self.src)
+                except ShowdownError:
+                    return self.game  # a game the log names but no file of it here: --game is what says it
+                if named != self.game:
+                    raise ShowdownError(f"{self.src} is a log of {named.name or label!r}, not {self.game.name or 'the game given'}: "
+                                        "drop --game (the log names its game) or give the game it was played in")
             return self.game
         if label not in self.games:
             self.games[label] = resolve_log_game(label, self.src)

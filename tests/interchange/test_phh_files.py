@@ -275,3 +275,12 @@ def test_a_pipe_or_a_folder_is_refused_before_any_work(tmp_path: Path, capsys: p
     assert main(["import", str(tmp_path / "folder"), "-o", str(tmp_path / "m.log")]) == 2
     assert "folder is a folder: give the .phh or .phhs files in it" in capsys.readouterr().err
     assert not (tmp_path / "m.log").exists()
+
+
+@pytest.mark.parametrize(("log", "game"), [("kuhn.limit.2p.1000h.seed0.log", "holdem-nolimit"), (NOLIMIT_LOG.name, "holdem-limit")])
+def test_a_game_given_for_a_log_of_another_is_refused_as_analyze_refuses_it(tmp_path: Path, log: str, game: str) -> None:
+    """Its hands were replayed as the wrong game's: 'hand 0: the betting 'cc' does not finish the hand'
+    of a Kuhn log, 'raise to 18929 is outside the legal range 30 to 30' of a no-limit one."""
+    with pytest.raises(ShowdownError, match=rf"{log} is a log of .*, not {game}: drop --game \(the log names its game\)"):
+        export_phh(DATA / log, tmp_path, get_game(game))
+    assert export_phh(NOLIMIT_LOG, tmp_path, get_game("holdem-nolimit")).hands == 1000  # the game it names: taken
