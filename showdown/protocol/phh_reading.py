@@ -340,6 +340,8 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
 
 def _check_shown(words: list[str], hole: tuple[Card, ...], p: int, f: _Fields, i: int, raw: str) -> None:
     """A showdown line (``pN sm CARDS``) shows the cards the player was dealt."""
+    if len(words) > 3:  # ('p1 sm AsKd QhQd' passed unread)
+        raise f.fail("actions", f"[{i}] {_short(raw)}: expected 'pN sm CARDS' (the cards in one word, or '-' for none)")
     if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != hole:
         raise f.fail("actions", f"[{i}] {_short(raw)}: shows other cards than p{p + 1} was dealt")
 
@@ -400,6 +402,8 @@ def _dealer_line(
     """A ``d dh pN CARDS`` (hole cards) or ``d db CARDS`` (board) line, into ``hole`` or ``board``."""
     if words[1:2] == ["dh"] and len(words) == 4:
         p = _player(words[2], game.num_players, f, i, raw)
+        if hole[p] is not None:  # (the second was taken without a word, the first dropped)
+            raise f.fail("actions", f"[{i}] {_short(raw)}: p{p + 1}'s hole cards are dealt twice")
         hole[p] = _cards(words[3], f, i, raw)
         if len(hole[p] or ()) != game.num_hole_cards:
             raise f.fail("actions", f"[{i}] {_short(raw)}: {game.num_hole_cards} hole cards expected")

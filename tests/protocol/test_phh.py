@@ -145,6 +145,8 @@ def test_a_hand_from_elsewhere_reads_into_our_log_terms() -> None:
     ((', "p1 f"]', "]"), "actions"),
     (("finishing_stacks = [19700, 20300]", "finishing_stacks = [20000, 20000]"), "finishing_stacks"),
     (('"p2 cbr 400"', '"p2 cbr lots"'), "actions"),
+    (('"d dh p2 2h4c"', '"d dh p2 2h4c", "d dh p2 3h5c"'), "actions"),  # dealt twice: the second was taken silently
+    ((', "p1 f"]', ', "p1 f", "p2 sm 2h4c Ah8s"]'), "actions"),  # words past the cards passed unread
 ])
 def test_bad_phh_names_the_file_and_the_field(change: tuple[str, str], field: str) -> None:
     with pytest.raises(ProtocolError, match=rf"^f\.phhs:3 \[7\]: field '{field}': "):
