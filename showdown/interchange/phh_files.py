@@ -58,9 +58,11 @@ class ImportResult:
     hands: int
 
 
-def _open_text(path: Path, torn: list[str] | None = None) -> Iterator[str]:
+def _open_text(path: Path, torn: list[str] | None = None, strict: bool = False) -> Iterator[str]:
     """The file's lines, each at most ``MAX_LOG_LINE`` bytes (a longer one is one error, not held).
-    With ``torn``, a last line without its end (a writer killed mid-line) is left out and said there."""
+    With ``torn``, a last line without its end (a writer killed mid-line) is left out and said there.
+    ``strict``: a line that is not UTF-8 is a ``ProtocolError`` (TOML is UTF-8; a Latin-1 hand
+    history was imported with its names' letters turned into U+FFFD, without a word)."""
     try:
         with path.open("rb") as f:
             for number, raw in log_lines(f, str(path)):
@@ -69,7 +71,11 @@ def _open_text(path: Path, torn: list[str] | None = None) -> Iterator[str]:
                         torn.append(f"{path}:{number}: the last line is cut off (the writer stopped mid-line); "
                                     f"the complete lines before it were exported")
                     return
-                yield raw.decode("utf-8", "replace")
+                try:
+                    yield raw.decode("utf-8", "strict" if strict else "replace")
+                except UnicodeDecodeError as exc:
+                    raise ProtocolError(f"{path}:{number}: not UTF-8 text (byte {raw[exc.start]:#04x}), which PHH (TOML) is: "
+                                        "save the file as UTF-8") from None
     except OSError as exc:
         raise ShowdownError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -185,7 +191,7 @@ def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
     index = 0
     for p in map(Path, paths):
-        for line, text in split_phhs(_without_bom(_open_text(p)), str(p)):
+        for line, text in split_phhs(_without_bom(_open_text(p, strict=True)), str(p)):
             yield parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
 

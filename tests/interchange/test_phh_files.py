@@ -284,3 +284,15 @@ def test_a_game_given_for_a_log_of_another_is_refused_as_analyze_refuses_it(tmp_
     with pytest.raises(ShowdownError, match=rf"{log} is a log of .*, not {game}: drop --game \(the log names its game\)"):
         export_phh(DATA / log, tmp_path, get_game(game))
     assert export_phh(NOLIMIT_LOG, tmp_path, get_game("holdem-nolimit")).hands == 1000  # the game it names: taken
+
+
+def test_a_hand_history_not_in_utf8_is_refused_not_imported_with_its_names_damaged(tmp_path: Path) -> None:
+    """A Latin-1 file (an older tool's) was imported with 'Jérôme' as 'J\\ufffdr\\ufffdme', without a word."""
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hand = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[0]
+    (tmp_path / "h.phh").write_bytes(hand.replace('players = ["', 'players = ["J\u00e9r\u00f4me', 1).encode("latin-1"))
+    with pytest.raises(ShowdownError, match=r"h\.phh:9: not UTF-8 text \(byte 0xe9\), which PHH \(TOML\) is: save the file as UTF-8"):
+        import_phh([tmp_path / "h.phh"], tmp_path / "m.log")
+    (tmp_path / "h.phh").write_bytes(hand.replace('players = ["', 'players = ["J\u00e9r\u00f4me', 1).encode("utf-8"))
+    assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
+    assert "J\u00e9r\u00f4me" in (tmp_path / "m.log").read_text(encoding="utf-8")
