@@ -152,6 +152,9 @@ def read_logs(
     labels = [_game_of_file(p) for p in files]
     if game is None:
         game = _resolve_game(labels[0], files[0]) if labels[0] else None
+        if game is None and labels[0]:  # (the figures came in chips, no game named and no word why)
+            notes.append(f"{files[0]} names the game {labels[0]!r:.80}, which is neither a catalog game nor a file next to "
+                         "the log: figures in chips, without the game's corrections (give --game GAME)")
     else:
         _check_given_game(files, labels, game)
     _check_one_game(files, labels, game)

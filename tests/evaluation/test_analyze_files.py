@@ -126,3 +126,13 @@ def test_a_card_the_games_deck_has_not_is_one_line(tmp_path: Path) -> None:
     bad.write_text("".join(head) + "STATE:0:cc:2s|As:-1|1:a|b\n")
     with pytest.raises(ShowdownError, match=r"two.log:\d+: hand 0 has the card 2s, which kuhn's deck has not"):
         read_logs([bad])
+
+
+def test_a_header_naming_an_unknown_game_is_said_in_a_note(tmp_path: Path) -> None:
+    """The figures came in chips, no game named and no word why."""
+    log = tmp_path / "odd.log"
+    log.write_text((DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().replace(" kuhn.limit.2p.game ", " nosuch.game ", 1))
+    logs = read_logs([log])
+    assert logs.game is None and len(logs.table.values) == 1000
+    assert logs.notes == [f"{log} names the game 'nosuch.game', which is neither a catalog game nor a file next to the log: "
+                          "figures in chips, without the game's corrections (give --game GAME)"]
