@@ -27,7 +27,7 @@ from showdown.protocol.logfile import (
     read_records,
 )
 
-__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "not_a_log_file", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -41,7 +41,7 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
-def _not_a_log_file(p: Path) -> str:
+def not_a_log_file(p: Path) -> str:
     """Why ``p``, which is no regular file, cannot be read as a log (it said 'no such log file' of a
     folder or of /dev/null, which are there)."""
     if p.is_dir():
@@ -145,7 +145,7 @@ def read_logs(
         raise ShowdownError("no log files given")
     for p in files:
         if not p.is_file():
-            raise ShowdownError(_not_a_log_file(p))
+            raise ShowdownError(not_a_log_file(p))
     notes: list[str] = []
     files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)

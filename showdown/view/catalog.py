@@ -104,6 +104,8 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
         if root.is_file():
             _add_file(catalog, root, root.parent, root.parent.as_posix() if several else "")
             continue
+        if not root.is_dir():
+            raise ViewError(f"{root} is not a regular file (a device or a pipe): give a match folder or its .log or .jsonl")
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             here = Path(dirpath)
@@ -112,7 +114,7 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
                 name = rel if rel != "." else root.name or "tournament"
                 catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here
             for name in sorted(filenames):
-                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)):
+                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)) and (here / name).is_file():  # (a pipe named x.log held the view for ever)
                     _add_file(catalog, here / name, root, prefix)
     return catalog
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from showdown.view import data
 from showdown.view.catalog import ViewError, discover
 from showdown.view.data import LogFollower, match_summary
 from showdown.view.hands import hand_list, hand_replay
+from tests.conftest import DATA
 
 
 @pytest.fixture(scope="module")
@@ -258,3 +261,14 @@ def test_the_hand_list_refuses_a_line_of_no_end_without_holding_it(tmp_path: Pat
     monkeypatch.setattr(lines, "MAX_LOG_LINE", 2000)
     with pytest.raises(ViewError, match=r"\.jsonl:402: a line of more than 2,000 bytes"):
         hand_list(grown, min_won=10**9)
+
+
+def test_a_pipe_among_the_logs_is_passed_over_and_a_pipe_given_is_one_line(tmp_path: Path) -> None:
+    """A pipe named like a log (mkfifo out/x.log) in a folder held showdown view and report for ever
+    as they opened it; given by name it was 'no match logs or tournaments under x.log'."""
+    shutil.copy(DATA / "kuhn.limit.2p.fixed_seats.log", tmp_path / "m.log")
+    os.mkfifo(tmp_path / "pipe.log")
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    assert list(discover([tmp_path]).matches) == ["m"]
+    with pytest.raises(ViewError, match=r"pipe.log is not a regular file \(a device or a pipe\)"):
+        discover([tmp_path / "pipe.log"])
