@@ -132,11 +132,20 @@ def _add_file(catalog: Catalog, path: Path, root: Path, prefix: str = "") -> Non
         files.log = path
 
 
-def game_named(name: str | None) -> GameDef | None:
-    """The game a log names, or None when it names none that resolves."""
+def game_named(name: str | None, beside: Path | None = None) -> GameDef | None:
+    """The game a log names, or None when it names none that resolves: a file of that name in the
+    folder ``beside`` (the log's: an imported match's ``m.game``, which was looked for in the folder
+    the view was started from, 'unknown game', though the page said to keep it beside the log), a
+    catalog name, or a path."""
     if not name:
         return None
     from showdown.games.catalog import get_game
+
+    if beside is not None and (beside / name).is_file():
+        try:
+            return get_game(str(beside / name))
+        except ShowdownError:
+            pass
 
     try:
         return get_game(name)

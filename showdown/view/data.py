@@ -135,7 +135,7 @@ class LogFollower:
             names[seat] = name
         self.names = names
         self.game_name = record.game or None
-        self.game = game_named(self.game_name)
+        self.game = game_named(self.game_name, self.path.parent)
         big_blind = self.game.big_blind if self.game is not None else 1
         self.stats = MatchStats(names, big_blind, len(names))
         self.series = WinningsSeries(names)
@@ -191,7 +191,7 @@ def _paired_summary(files: MatchFiles) -> dict[str, Any] | None:
         own = LogFollower(files.jsonl)
         own.poll()
         doc["series"] = own.series.to_json() if own.series is not None else None
-    game = game_named(doc.get("game"))
+    game = game_named(doc.get("game"), files.jsonl.parent if files.jsonl else None)
     doc.update(half_of=match, finished=True, key=files.key)
     doc.setdefault("show_mbb", bool(game is not None and len(set(game.blind)) > 1))
     doc.setdefault("reason", None)
@@ -213,7 +213,7 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
             raise ViewError(f"{files.result}: not a result file")
         doc["finished"] = True
         doc["key"] = files.key
-        game = game_named(doc.get("game"))
+        game = game_named(doc.get("game"), files.result.parent)
         doc["show_mbb"] = bool(game is not None and len(set(game.blind)) > 1)
         doc.setdefault("reason", None)
         return doc

@@ -135,7 +135,7 @@ def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
     if files.jsonl is None:
         raise ViewError(f"match {files.key}: the replayer needs the .jsonl log")
     rec = _record_at(files.jsonl, offset)
-    game = game_named(rec.game)
+    game = game_named(rec.game, files.jsonl.parent)
     if game is None:
         raise ViewError(f"unknown game {rec.game!r}")
     state = State.initial(game)

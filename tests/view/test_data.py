@@ -272,3 +272,20 @@ def test_a_pipe_among_the_logs_is_passed_over_and_a_pipe_given_is_one_line(tmp_p
     assert list(discover([tmp_path]).matches) == ["m"]
     with pytest.raises(ViewError, match=r"pipe.log is not a regular file \(a device or a pipe\)"):
         discover([tmp_path / "pipe.log"])
+
+
+def test_a_game_file_beside_the_log_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match of a .game of its own names the copy beside its log ('m.game'), which the view looked
+    for in the folder it was started from: the replayer and the page said 'unknown game' unless it was
+    started in the log's folder."""
+    from showdown.games.catalog import get_game
+    from showdown.games.gamedef import format_gamedef
+    from showdown.protocol.logfile import hand_json
+
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "m.game").write_text(format_gamedef(get_game("kuhn")))
+    (tmp_path / "logs" / "m.jsonl").write_text(hand_json(0, "m.game", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()) + "\n")
+    monkeypatch.chdir(tmp_path)
+    (_, files), = discover([tmp_path / "logs"]).matches.items()
+    assert match_summary(files)["hands"] == 1
+    assert hand_replay(files, 0)["betting"] == "cc"
