@@ -27,7 +27,7 @@ from showdown.games.cards import RANKS, SUITS, Card, deck_ranks, deck_suits, mak
 from showdown.games.catalog import as_game
 from showdown.games.gamedef import MAX_RANKS, UNLIMITED_STACK, GameDef
 from showdown.games.state import State
-from showdown.solvers.strategy import Strategy
+from showdown.solvers.strategy import Strategy, StrategyError
 
 __all__ = [
     "OpenSpielAgent", "from_openspiel_policy", "load_policy", "openspiel_game", "save_policy", "to_openspiel_policy",
@@ -255,7 +255,10 @@ def load_policy(path: str | Path, game: GameDef) -> Strategy:
                           "per information state each action's probability); write it with showdown.interchange.openspiel.save_policy")
     if {k: str(v) for k, v in params.items()} != {k: str(v) for k, v in universal_poker_parameters(game).items()}:
         raise ConfigError(f"OpenSpiel policy {p}: made for universal_poker({params}), not for {game.name or 'this game'}")
-    return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))
+    try:
+        return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))
+    except StrategyError as exc:  # (said without the file: "information set 'Qs:/': probability of 'c' is nan")
+        raise ConfigError(f"OpenSpiel policy {p}: {exc}") from None
 
 
 class OpenSpielAgent(StrategyAgent):
