@@ -245,6 +245,8 @@ class _FilePolicy:
 def load_policy(path: str | Path, game: GameDef) -> Strategy:
     """A policy file (``save_policy``) as our ``Strategy`` for ``game``; its parameters must be the game's."""
     p = Path(path)
+    if p.exists() and not p.is_file() and not p.is_dir():  # a pipe no one writes to held the agent for ever
+        raise ConfigError(f"OpenSpiel policy {p}: not a regular file; write one with showdown.interchange.openspiel.save_policy")
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
         params, table = doc["universal_poker"], doc["policy"]

@@ -4,6 +4,7 @@ exploitability to 1e-9, and OpenSpiel's CFR policy playing a full match in our d
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -203,3 +204,9 @@ def test_a_policy_file_of_the_wrong_shape_is_one_line(tmp_path: Path, doc: dict[
     path.write_text(json.dumps(doc))
     with pytest.raises(ConfigError, match=says):
         load_policy(path, game)
+
+
+def test_a_pipe_given_as_a_policy_file_is_refused_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "p.json")
+    with pytest.raises(ConfigError, match=r"p\.json: not a regular file"):
+        load_policy(tmp_path / "p.json", get_game("kuhn"))
