@@ -5,6 +5,7 @@ torn tails and files of the same match given twice. Errors name the file and lin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,6 +16,7 @@ from showdown.evaluation.hand_table import HandCollector, HandTable
 from showdown.games.cards import NUM_SUITS, Card, deck_ranks, deck_suits, format_cards
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
+from showdown.games.state import Action, ActionKind
 from showdown.protocol.lines import MAX_LOG_LINE, log_lines
 from showdown.protocol.logfile import (
     HandRecord,
@@ -246,7 +248,8 @@ class _Deal:
         self.game = game
         self.deck = frozenset(r * NUM_SUITS + s for r in deck_ranks(game.num_ranks) for s in deck_suits(game.num_suits))
 
-    def check(self, where: str, hand: int, hole: Sequence[Sequence[Card]], board: Sequence[Sequence[Card]]) -> None:
+    def check(self, where: str, hand: int, hole: Sequence[Sequence[Card]], board: Sequence[Sequence[Card]],
+              betting: str | tuple[tuple[Action, ...], ...]) -> None:
         g = self.game
         what = ""
         wrong = next((h for h in hole if h and len(h) != g.num_hole_cards), None)
@@ -259,9 +262,26 @@ class _Deal:
             card = next((c for cards in (*hole, *board) for c in cards if c not in self.deck), None)
             if card is not None:
                 what = f"the card {format_cards((card,))}, which {g.name or 'the game'}'s deck has not"
+            else:
+                sized, bare = _raises(betting)
+                if sized if g.is_limit else bare:  # (limit hold'em's header over no-limit hands gave figures, exit 0)
+                    what = (f"{'no-limit raises (r<total>)' if g.is_limit else 'limit raises (r, no size)'}, where "
+                            f"{g.name or 'the game'} is a {'limit' if g.is_limit else 'no-limit'} game")
         if what:
             raise ShowdownError(f"{where}: hand {hand} has {what}: a hand of another game than the log's (a log whose "
                                 "header was joined to another's hands?); give each match's own log")
+
+
+_SIZED = re.compile(r"r[0-9]")
+_BARE = re.compile(r"r(?![0-9])")
+
+
+def _raises(betting: str | tuple[tuple[Action, ...], ...]) -> tuple[bool, bool]:
+    """Whether a hand has a raise with a size (no-limit's ``r300``), and one without (limit's ``r``)."""
+    if isinstance(betting, str):
+        return bool(_SIZED.search(betting)), bool(_BARE.search(betting))
+    sizes = [a.size for r in betting for a in r if a.kind is ActionKind.RAISE]
+    return any(sizes), not all(sizes)
 
 
 def _check_names(where: str, hand: int, names: Sequence[str]) -> None:
@@ -344,7 +364,7 @@ def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[
         if names is not None:
             _check_seats(f"{path}:{number}", record.hand, names, players)  # type: ignore[union-attr]
             if deal is not None:
-                deal.check(f"{path}:{number}", record.hand, record.hole, record.board)  # type: ignore[union-attr]
+                deal.check(f"{path}:{number}", record.hand, record.hole, record.board, record.betting)  # type: ignore[union-attr]
             repeats.add(f"{path}:{number}", record, first)  # type: ignore[arg-type]
             first = False
         try:

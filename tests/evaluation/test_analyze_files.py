@@ -109,6 +109,10 @@ def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
     ("kuhn.limit.2p.1000h.seed0.log", "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where kuhn deals 1"),
     ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "kuhn.limit.2p.1000h.seed0.log", "has 1 hole card where holdem-nolimit deals 2"),
     ("leduc.limit.2p.1000h.seed0.log", "holdem.limit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where leduc deals 1"),
+    ("holdem.limit.2p.reverse_blinds.1000h.seed0.log", "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log",
+     r"has no-limit raises \(r<total>\), where holdem-limit is a limit game"),
+    ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "holdem.limit.2p.reverse_blinds.1000h.seed0.log",
+     r"has limit raises \(r, no size\), where holdem-nolimit is a no-limit game"),
 ])  # fmt: skip
 def test_a_header_over_another_games_hands_is_one_line(tmp_path: Path, header: str, hands: str, says: str) -> None:
     """Hold'em hands under a Kuhn header were read as Kuhn's: '30 hands of kuhn', chance corrections
@@ -116,7 +120,7 @@ def test_a_header_over_another_games_hands_is_one_line(tmp_path: Path, header: s
     lines = [(DATA / name).read_text().splitlines(keepends=True) for name in (header, hands)]
     bad = tmp_path / "mixed.log"
     bad.write_text("".join(x for x in lines[0] if x.startswith("#")) + "".join(x for x in lines[1][:40] if x.startswith("STATE")))
-    with pytest.raises(ShowdownError, match=rf"^{bad}:5: hand 0 {says}: a hand of another game than the log's"):
+    with pytest.raises(ShowdownError, match=rf"^{bad}:\d+: hand \d+ {says}: a hand of another game than the log's"):
         read_logs([bad])
 
 
