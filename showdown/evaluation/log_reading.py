@@ -241,47 +241,52 @@ def _check_seats(where: str, hand: int, names: Sequence[str], players: int | Non
 
 
 class _Deal:
-    """The cards a game deals: a hand of another game's (hold'em's two hole cards and board under a
-    Kuhn header) was read as the header's game, figures and chance corrections and all, exit 0."""
+    """The cards and raises a game deals: a hand of another game's (hold'em's two hole cards and board
+    under a Kuhn header, no-limit raises under a limit one) was read as the header's game, figures and
+    chance corrections and all, exit 0. Checked on every hand read, so kept to plain loops."""
 
     def __init__(self, game: GameDef) -> None:
         self.game = game
         self.deck = frozenset(r * NUM_SUITS + s for r in deck_ranks(game.num_ranks) for s in deck_suits(game.num_suits))
+        self.name = game.name or "the game"
 
     def check(self, where: str, hand: int, hole: Sequence[Sequence[Card]], board: Sequence[Sequence[Card]],
               betting: str | tuple[tuple[Action, ...], ...]) -> None:
-        g = self.game
-        what = ""
-        wrong = next((h for h in hole if h and len(h) != g.num_hole_cards), None)
-        if wrong is not None:
-            what = f"{len(wrong)} hole card{'s' if len(wrong) != 1 else ''} where {g.name or 'the game'} deals {g.num_hole_cards}"
-        elif len(board) > g.num_rounds or any(cards and len(cards) != g.num_board_cards[r] for r, cards in enumerate(board)):
-            what = f"a board of {'/'.join(str(len(c)) for c in board)} cards where {g.name or 'the game'} deals " + \
-                "/".join(map(str, g.num_board_cards))
+        g, deck = self.game, self.deck
+        for h in hole:
+            if h and len(h) != g.num_hole_cards:
+                self._fail(where, hand, f"{len(h)} hole card{'s' if len(h) != 1 else ''} where {self.name} deals {g.num_hole_cards}")
+            if not deck.issuperset(h):
+                self._fail_card(where, hand, h)
+        if len(board) > g.num_rounds or any(cards and len(cards) != g.num_board_cards[r] for r, cards in enumerate(board)):
+            self._fail(where, hand, f"a board of {'/'.join(str(len(c)) for c in board)} cards where {self.name} deals "
+                       + "/".join(map(str, g.num_board_cards)))
+        for cards in board:
+            if not deck.issuperset(cards):
+                self._fail_card(where, hand, cards)
+        if isinstance(betting, str):
+            other = (_SIZED if g.is_limit else _BARE).search(betting) is not None
+        elif g.is_limit:
+            other = any(a.size for r in betting for a in r)
         else:
-            card = next((c for cards in (*hole, *board) for c in cards if c not in self.deck), None)
-            if card is not None:
-                what = f"the card {format_cards((card,))}, which {g.name or 'the game'}'s deck has not"
-            else:
-                sized, bare = _raises(betting)
-                if sized if g.is_limit else bare:  # (limit hold'em's header over no-limit hands gave figures, exit 0)
-                    what = (f"{'no-limit raises (r<total>)' if g.is_limit else 'limit raises (r, no size)'}, where "
-                            f"{g.name or 'the game'} is a {'limit' if g.is_limit else 'no-limit'} game")
-        if what:
-            raise ShowdownError(f"{where}: hand {hand} has {what}: a hand of another game than the log's (a log whose "
-                                "header was joined to another's hands?); give each match's own log")
+            other = any(_BARE_RAISE in r for r in betting)
+        if other:  # (limit hold'em's header over no-limit hands: the same cards)
+            self._fail(where, hand, f"{'no-limit raises (r<total>)' if g.is_limit else 'limit raises (r, no size)'}, where "
+                       f"{self.name} is a {'limit' if g.is_limit else 'no-limit'} game")
+
+    def _fail_card(self, where: str, hand: int, cards: Sequence[Card]) -> None:
+        card = next(c for c in cards if c not in self.deck)
+        self._fail(where, hand, f"the card {format_cards((card,))}, which {self.name}'s deck has not")
+
+    @staticmethod
+    def _fail(where: str, hand: int, what: str) -> None:
+        raise ShowdownError(f"{where}: hand {hand} has {what}: a hand of another game than the log's (a log whose "
+                            "header was joined to another's hands?); give each match's own log")
 
 
 _SIZED = re.compile(r"r[0-9]")
 _BARE = re.compile(r"r(?![0-9])")
-
-
-def _raises(betting: str | tuple[tuple[Action, ...], ...]) -> tuple[bool, bool]:
-    """Whether a hand has a raise with a size (no-limit's ``r300``), and one without (limit's ``r``)."""
-    if isinstance(betting, str):
-        return bool(_SIZED.search(betting)), bool(_BARE.search(betting))
-    sizes = [a.size for r in betting for a in r if a.kind is ActionKind.RAISE]
-    return any(sizes), not all(sizes)
+_BARE_RAISE = Action(ActionKind.RAISE)
 
 
 def _check_names(where: str, hand: int, names: Sequence[str]) -> None:
