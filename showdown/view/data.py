@@ -26,7 +26,7 @@ from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.protocol import lines
-from showdown.protocol.lines import log_lines
+from showdown.protocol.lines import lines_start, log_lines
 from showdown.protocol.logfile import HandRecord, MatchSummary, jsonl_record
 from showdown.view.catalog import Catalog, MatchFiles, ViewError, game_named
 from showdown.view.paired import half_of, paired_figures
@@ -81,6 +81,7 @@ class LogFollower:
         rest = b""
         try:
             with self.path.open("rb") as f:
+                self.offset = lines_start(f, self.offset)  # (past a byte order mark: the next poll read 3 bytes back, 'bad hand record')
                 f.seek(self.offset)
                 for _, raw in log_lines(f, str(self.path)):
                     if not raw.endswith(b"\n"):

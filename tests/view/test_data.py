@@ -289,3 +289,17 @@ def test_a_game_file_beside_the_log_is_found_from_any_folder(tmp_path: Path, mon
     (_, files), = discover([tmp_path / "logs"]).matches.items()
     assert match_summary(files)["hands"] == 1
     assert hand_replay(files, 0)["betting"] == "cc"
+
+
+def test_a_jsonl_saved_with_a_byte_order_mark_is_followed_listed_and_replayed(played: Path, tmp_path: Path) -> None:
+    """The line reader passes over the mark, so the byte offsets counted from its lines were 3 short:
+    the live page's next poll read 3 bytes back ('bad hand record '}}\\n''), and the replayer found no
+    hand at any listed offset but the first."""
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    (tmp_path / "m.jsonl").write_bytes(b"\xef\xbb\xbf" + files.jsonl.read_bytes())
+    follower = LogFollower(tmp_path / "m.jsonl")
+    assert follower.poll() == 400 and follower.poll() == 0
+    (_, bom), = discover([tmp_path]).matches.items()
+    listed = hand_list(bom, limit=200)["hands"]
+    assert [hand_replay(bom, h["offset"])["hand"] for h in listed] == list(range(200))
