@@ -189,10 +189,15 @@ def _temp_beside(target: Path) -> tuple[int, str]:
 
 def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
+    return (h for _, h in _located_hands(paths))
+
+
+def _located_hands(paths: Sequence[str | Path]) -> Iterator[tuple[str, PhhHand]]:
+    """``read_phh_hands``, each hand with where it starts (``file:line``)."""
     index = 0
     for p in map(Path, paths):
         for line, text in split_phhs(_without_bom(_open_text(p, strict=True)), str(p)):
-            yield parse_phh_hand(text, f"{p}:{line}", index)
+            yield f"{p}:{line}", parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
 
 
@@ -235,8 +240,8 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
     tmp = _temp_beside(out)
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as body:
-            for h in read_phh_hands(paths):
-                body.write(match.line(h) + "\n")
+            for where, h in _located_hands(paths):
+                body.write(match.line(h, where) + "\n")
                 if progress is not None and match.count % 10_000 == 0:
                     progress(match.count)
         if match.game is None:
@@ -267,9 +272,11 @@ class _ImportedMatch:
         self.totals: dict[str, float] = {}
         self.seed = 0
         self.count = 0
+        self.first = ""  # where the first hand is
 
-    def _table(self, h: PhhHand) -> GameDef:
+    def _table(self, h: PhhHand, where: str) -> GameDef:
         if self.game is None:
+            self.first = where
             self.game, name = _match_game(h)
             if name is None:  # a word of the header too
                 self.game_file = self.out.with_name((log_word(self.out.stem) or "import") + ".game")
@@ -277,14 +284,14 @@ class _ImportedMatch:
             self.seed = h.seed or 0
             self.match = h.match or self.match
             self.seat_names = _seat_order(h)
-        elif not same_table(self.game, h.game):
-            raise ProtocolError(f"hand {h.hand.hand}: its table (blinds, stacks or bets) differs from the first hand's; "
-                                "import hands of one table at a time")  # fmt: skip
+        elif not same_table(self.game, h.game):  # (said without the file or line: 'hand 1: its table ...')
+            raise ProtocolError(f"{where}: hand {h.hand.hand}: its table ({_table_text(h.game)}) differs from the first hand's "
+                                f"at {self.first} ({_table_text(self.game)}); import hands of one table at a time")  # fmt: skip
         return self.game
 
-    def line(self, h: PhhHand) -> str:
+    def line(self, h: PhhHand, where: str = "") -> str:
         """The hand's line in the log (a STATE line, or a JSON record), its values counted."""
-        game = self._table(h)
+        game = self._table(h, where)
         hand = h.hand
         for name, value in zip(hand.names, hand.values):
             self.totals[name] = self.totals.get(name, 0.0) + value
@@ -304,6 +311,13 @@ class _ImportedMatch:
         names = tuple(self.seat_names)
         return MatchSummary(match=self.match, game=self.label, seed=self.seed, hands=self.count, hands_played=self.count,
                             names=names, totals=tuple(self.totals[n] for n in names))  # fmt: skip
+
+
+def _table_text(game: GameDef) -> str:
+    """A table as PHH states it, for people: 'no-limit, blinds 50/100, stacks 20000/20000'."""
+    blinds = "/".join(map(str, reversed(game.blind) if game.num_players == 2 else game.blind))
+    bets = "" if game.is_nolimit else f", bets {game.raise_size[0]}/{game.raise_size[2]}"
+    return f"{'no-limit' if game.is_nolimit else 'fixed-limit'}, blinds {blinds}, stacks {'/'.join(map(str, game.stack))}{bets}"
 
 
 def _board_text(board: tuple[tuple[Card, ...], ...]) -> str:

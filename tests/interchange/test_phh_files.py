@@ -296,3 +296,15 @@ def test_a_hand_history_not_in_utf8_is_refused_not_imported_with_its_names_damag
     (tmp_path / "h.phh").write_bytes(hand.replace('players = ["', 'players = ["J\u00e9r\u00f4me', 1).encode("utf-8"))
     assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
     assert "J\u00e9r\u00f4me" in (tmp_path / "m.log").read_text(encoding="utf-8")
+
+
+def test_a_hand_of_another_table_is_said_with_its_file_line_and_both_tables(tmp_path: Path) -> None:
+    """It was 'hand 1: its table (blinds, stacks or bets) differs from the first hand's', no file, no line."""
+    export_phh(NOLIMIT_LOG, tmp_path)
+    small = [h for h in (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n") if "finishing_stacks = [19" in h]
+    other = "\n".join(line for line in small[1].splitlines() if not line.startswith("finishing_stacks"))
+    hands = [small[0], other.replace("starting_stacks = [20000, 20000]", "starting_stacks = [30000, 30000]")]
+    (tmp_path / "two.phhs").write_text("\n\n".join(hands))
+    with pytest.raises(ShowdownError, match=r"^\S*two\.phhs:\d+: hand \d+: its table \(no-limit, blinds 50/100, stacks 30000/30000\) "
+                                            r"differs from the first hand's at \S*two\.phhs:1 \(no-limit, blinds 50/100, stacks 20000/20000\)"):
+        import_phh([tmp_path / "two.phhs"], tmp_path / "m.log")
