@@ -236,7 +236,7 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
         out = out.with_name(out.name + ".log")
     if out.exists() and not force:
         raise LogExistsError(str(out), "give -o another name, or --force to overwrite it")
-    match = _ImportedMatch(out)
+    match = _ImportedMatch(out, force)
     tmp = _temp_beside(out)
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as body:
@@ -261,8 +261,9 @@ class _ImportedMatch:
     """The match the PHH hands make: its game (from the first hand; every other must share its
     table), its name, seed and seats, each hand's log line, and the players' totals."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, force: bool = False) -> None:
         self.out = out
+        self.force = force
         self.jsonl = out.suffix == ".jsonl"
         self.match = log_word(out.stem) or "import"  # the header's match name: one word ('-o "my match.log"')
         self.game: GameDef | None = None
@@ -280,6 +281,7 @@ class _ImportedMatch:
             self.game, name = _match_game(h)
             if name is None:  # a word of the header too
                 self.game_file = self.out.with_name((log_word(self.out.stem) or "import") + ".game")
+                self._keep_other_game(self.game_file, self.game)
             self.label = name if name is not None else self.game_file.name if self.game_file else ""
             self.seed = h.seed or 0
             self.match = h.match or self.match
@@ -288,6 +290,20 @@ class _ImportedMatch:
             raise ProtocolError(f"{where}: hand {h.hand.hand}: its table ({_table_text(h.game)}) differs from the first hand's "
                                 f"at {self.first} ({_table_text(self.game)}); import hands of one table at a time")  # fmt: skip
         return self.game
+
+    def _keep_other_game(self, path: Path, game: GameDef) -> None:
+        """A ``.game`` already at ``path`` that is another game is kept (``ShowdownError``) unless
+        ``force``: a file of the user's own ('-o mine.log' beside their 'mine.game') was overwritten
+        without a word by the game the hands imply."""
+        if self.force or not path.exists():
+            return
+        try:
+            same = path.is_file() and path.read_text(encoding="utf-8", errors="replace") == format_gamedef(game)
+        except OSError:
+            same = False
+        if not same:
+            raise ShowdownError(f"{path} is there and is another game than the hands' (the .game an import writes beside "
+                                "its log): give -o another name, or --force to overwrite it")
 
     def line(self, h: PhhHand, where: str = "") -> str:
         """The hand's line in the log (a STATE line, or a JSON record), its values counted."""

@@ -308,3 +308,19 @@ def test_a_hand_of_another_table_is_said_with_its_file_line_and_both_tables(tmp_
     with pytest.raises(ShowdownError, match=r"^\S*two\.phhs:\d+: hand \d+: its table \(no-limit, blinds 50/100, stacks 30000/30000\) "
                                             r"differs from the first hand's at \S*two\.phhs:1 \(no-limit, blinds 50/100, stacks 20000/20000\)"):
         import_phh([tmp_path / "two.phhs"], tmp_path / "m.log")
+
+
+def test_a_game_file_of_the_users_own_beside_the_log_is_kept_unless_forced(tmp_path: Path) -> None:
+    """'-o mine.log' beside the user's 'mine.game' overwrote it, without a word, with the game the hands imply."""
+    game = uneven_game("nolimit", (5000, 20000))
+    (tmp_path / "u.game").write_text(format_gamedef(game))
+    (tmp_path / "m.log").write_text(log_text("u.game", list(random_hands(game, 5, seed=3)), seed=3))
+    phhs = export_phh(tmp_path / "m.log", tmp_path).target
+    (tmp_path / "mine.game").write_text("# my own game\n")
+    with pytest.raises(ShowdownError, match=r"mine\.game is there and is another game than the hands'.*--force to overwrite it"):
+        import_phh([phhs], tmp_path / "mine.log")
+    assert (tmp_path / "mine.game").read_text() == "# my own game\n" and not (tmp_path / "mine.log").exists()
+    assert import_phh([phhs], tmp_path / "mine.log", force=True).game_file == tmp_path / "mine.game"
+    assert get_game(str(tmp_path / "mine.game")) == game
+    (tmp_path / "mine.log").unlink()
+    assert import_phh([phhs], tmp_path / "mine.log").hands == 5  # the same game there already: nothing lost, taken
