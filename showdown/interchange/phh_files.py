@@ -231,7 +231,9 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
     A log already at ``target`` is kept (``LogExistsError``) unless ``force``, as a match's are."""
     for p in paths:  # all of them before any work
         check_input_file(Path(p), ".phh or .phhs")
-    out = Path(target)
+    out = Path(target).expanduser()
+    if out.name in ("", "..") or str(target).endswith(("/", os.sep)) or out.is_dir():  # ('.' was a ValueError traceback)
+        raise ShowdownError(f"-o {target}: a folder; give the log's file name in it ({out / 'match.log'})")
     if out.suffix not in (".log", ".jsonl"):
         out = out.with_name(out.name + ".log")
     if out.exists() and not force:

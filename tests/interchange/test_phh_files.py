@@ -324,3 +324,25 @@ def test_a_game_file_of_the_users_own_beside_the_log_is_kept_unless_forced(tmp_p
     assert get_game(str(tmp_path / "mine.game")) == game
     (tmp_path / "mine.log").unlink()
     assert import_phh([phhs], tmp_path / "mine.log").hands == 5  # the same game there already: nothing lost, taken
+
+
+@pytest.mark.parametrize("out", ["", ".", "/", "..", "{tmp}/", "{tmp}"])
+def test_a_folder_given_as_the_log_to_write_is_one_line(tmp_path: Path, out: str, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-o .' and '-o /' were a ValueError traceback ('PosixPath('.') has an empty name'), '-o ..' wrote '...log'
+    and '-o out/' wrote out.log beside the folder."""
+    monkeypatch.chdir(tmp_path)
+    export_phh(NOLIMIT_LOG, tmp_path)
+    phhs = tmp_path / (NOLIMIT_LOG.stem + ".phhs")
+    assert main(["import", str(phhs), "-o", out.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "a folder; give the log's file name in it" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [phhs.name]
+
+
+def test_the_log_to_write_may_be_under_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command checked '~/m.log''s folder with ~ expanded and then wrote to a folder named '~': 'cannot write in ~'."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    export_phh(NOLIMIT_LOG, tmp_path)
+    assert main(["import", str(tmp_path / (NOLIMIT_LOG.stem + ".phhs")), "-o", "~/m.log"]) == 0
+    assert (tmp_path / "m.log").is_file()
