@@ -293,6 +293,15 @@ class _ImportedMatch:
                                 f"at {self.first} ({_table_text(self.game)}); import hands of one table at a time")  # fmt: skip
         return self.game
 
+    def _seats_by_name(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """A hand's seats when PHH gives none: each player's seat of the first hand (the players
+        rotating through the positions, as hands from elsewhere do), else by position. They were by
+        position always, so a player's hands were split between seats, and the view, which follows
+        players by seat, counted one's winnings to the other."""
+        n = len(names)
+        seats = tuple(self.seat_names.index(name) if name in self.seat_names[:n] else -1 for name in names)
+        return seats if sorted(seats) == list(range(n)) else tuple(range(n))
+
     def _keep_other_game(self, path: Path, game: GameDef) -> None:
         """A ``.game`` already at ``path`` that is another game is kept (``ShowdownError``) unless
         ``force``: a file of the user's own ('-o mine.log' beside their 'mine.game') was overwritten
@@ -309,7 +318,7 @@ class _ImportedMatch:
 
     def line(self, h: PhhHand, where: str = "") -> str:
         """The hand's line in the log (a STATE line, or a JSON record), its values counted."""
-        game = self._table(h, where)
+        self._table(h, where)
         hand = h.hand
         for name, value in zip(hand.names, hand.values):
             self.totals[name] = self.totals.get(name, 0.0) + value
@@ -317,7 +326,7 @@ class _ImportedMatch:
                 self.seat_names.append(name)
         self.count += 1
         if self.jsonl:
-            seats = h.seats or tuple(range(game.num_players))
+            seats = h.seats or self._seats_by_name(hand.names)
             return hand_json(hand.hand, self.label, hand.names, seats, hand.hole, hand.board, hand.betting_text,
                              tuple(float(v) for v in hand.values), ())  # fmt: skip
         if not h.betting:

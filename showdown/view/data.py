@@ -115,6 +115,11 @@ class LogFollower:
                 self.finished = record
                 continue
             self._start(record)
+            if len(record.seats) != len(self.names) or any(self.names[s] != name for name, s in zip(record.players, record.seats)):
+                # (another player's winnings were counted to the first hand's player of that seat, without a word)
+                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: hand {record.hand}'s players "
+                                f"({', '.join(record.players)[:80]}) are not the match's by seat ({', '.join(self.names)[:80]}): "
+                                f"the view follows one match's players; 'showdown analyze {self.path}' gives each player's figures")
             seats.append(list(record.seats))
             values.append(list(record.values))
             for event in record.events:

@@ -346,3 +346,17 @@ def test_the_log_to_write_may_be_under_the_home_folder(tmp_path: Path, monkeypat
     export_phh(NOLIMIT_LOG, tmp_path)
     assert main(["import", str(tmp_path / (NOLIMIT_LOG.stem + ".phhs")), "-o", "~/m.log"]) == 0
     assert (tmp_path / "m.log").is_file()
+
+
+def test_players_rotating_through_positions_keep_their_seats_in_the_jsonl(tmp_path: Path) -> None:
+    """Without PHH's 'seats', every hand's seats were its positions, so a player's hands were split
+    between seats (and the view, which follows players by seat, counted one's winnings to the other)."""
+    from showdown.protocol.logfile import HandRecord
+
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hands = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[:4]
+    (tmp_path / "h.phhs").write_text("\n\n".join("\n".join(x for x in h.splitlines() if not x.startswith("seats")) for h in hands))
+    import_phh([tmp_path / "h.phhs"], tmp_path / "m.jsonl")
+    records = [HandRecord.from_json(x) for x in (tmp_path / "m.jsonl").read_text().splitlines() if '"summary"' not in x]
+    assert [r.players for r in records] == [("Alice", "Bob"), ("Bob", "Alice")] * 2
+    assert [r.seats for r in records] == [(0, 1), (1, 0)] * 2

@@ -303,3 +303,15 @@ def test_a_jsonl_saved_with_a_byte_order_mark_is_followed_listed_and_replayed(pl
     (_, bom), = discover([tmp_path]).matches.items()
     listed = hand_list(bom, limit=200)["hands"]
     assert [hand_replay(bom, h["offset"])["hand"] for h in listed] == list(range(200))
+
+
+def test_a_hand_of_other_players_than_the_matchs_is_refused_not_counted_to_the_first_ones(tmp_path: Path) -> None:
+    """The follower takes the players by seat from the first hand; a later hand of others (a log of
+    hand histories from elsewhere) had its winnings counted to the first hand's players, without a word."""
+    from showdown.protocol.logfile import hand_json
+
+    lines = [hand_json(0, "kuhn", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()),
+             hand_json(1, "kuhn", ("c", "d"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ())]
+    (tmp_path / "m.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ViewError, match=r"hand 1's players \(c, d\) are not the match's by seat \(a, b\): .*showdown analyze"):
+        LogFollower(tmp_path / "m.jsonl").poll()
