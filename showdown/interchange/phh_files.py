@@ -178,6 +178,11 @@ def check_input_file(path: Path, kinds: str) -> None:
         raise ShowdownError(f"{path} is a folder: give the {kinds} files in it")
     if path.exists() and not path.is_file():
         raise ShowdownError(f"{path} is not a regular file (a device or a pipe): give a {kinds} file")
+    # the other command's file: it was 'unexpected line '[0]'' or 'not valid PHH (TOML): ...', no way out said
+    if kinds.startswith(".log") and path.suffix in (".phh", ".phhs"):
+        raise ShowdownError(f"{path} is a PHH hand history, which export writes: 'showdown import {path} -o MATCH.log' reads it")
+    if kinds.startswith(".phh") and path.suffix in (".log", ".jsonl"):
+        raise ShowdownError(f"{path} is a match log, which import writes: 'showdown export {path} --to phh -o DIR' writes it as PHH")
 
 
 def _temp_beside(target: Path) -> tuple[int, str]:

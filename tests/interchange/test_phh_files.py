@@ -360,3 +360,12 @@ def test_players_rotating_through_positions_keep_their_seats_in_the_jsonl(tmp_pa
     records = [HandRecord.from_json(x) for x in (tmp_path / "m.jsonl").read_text().splitlines() if '"summary"' not in x]
     assert [r.players for r in records] == [("Alice", "Bob"), ("Bob", "Alice")] * 2
     assert [r.seats for r in records] == [(0, 1), (1, 0)] * 2
+
+
+def test_the_other_commands_file_is_refused_saying_which_command_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A .phhs given to export was 'unexpected line '[0]'', a log given to import 'not valid PHH (TOML)'."""
+    phhs = export_phh(NOLIMIT_LOG, tmp_path).target
+    assert main(["export", str(phhs), "--to", "phh", "-o", str(tmp_path / "again")]) == 2
+    assert f"is a PHH hand history, which export writes: 'showdown import {phhs} -o MATCH.log' reads it" in capsys.readouterr().err
+    assert main(["import", str(NOLIMIT_LOG), "-o", str(tmp_path / "m.log")]) == 2
+    assert "is a match log, which import writes: 'showdown export" in capsys.readouterr().err
