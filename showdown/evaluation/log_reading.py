@@ -29,7 +29,7 @@ from showdown.protocol.logfile import (
     read_records,
 )
 
-__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "not_a_log_file", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "not_a_log_file", "phh_not_log", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -41,6 +41,14 @@ class LogSet:
     scores: list[tuple[Path, Score]]  # files that had a SCORE line (or a JSONL summary's totals)
     files: list[Path]
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
+
+
+def phh_not_log(p: Path) -> str | None:
+    """Why a PHH hand history given where a log is wanted is refused, with the way to make it one
+    (it was 'unexpected line '[0]'', no way out said); None for any other file."""
+    if p.suffix in (".phh", ".phhs"):
+        return f"{p} is a PHH hand history, not a match log: 'showdown import {p} -o MATCH.log' makes it one"
+    return None
 
 
 def not_a_log_file(p: Path) -> str:
@@ -148,6 +156,8 @@ def read_logs(
     for p in files:
         if not p.is_file():
             raise ShowdownError(not_a_log_file(p))
+        if (why := phh_not_log(p)) is not None:
+            raise ShowdownError(why)
     notes: list[str] = []
     files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)

@@ -102,6 +102,8 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
             raise ViewError(f"no such file or folder: {root}")
         prefix = root.as_posix() if several else ""
         if root.is_file():
+            if root.suffix in (".phh", ".phhs"):  # (it was 'unexpected line '[0]'')
+                raise ViewError(f"{root} is a PHH hand history, not a match log: 'showdown import {root} -o MATCH.log' makes it one")
             _add_file(catalog, root, root.parent, root.parent.as_posix() if several else "")
             continue
         if not root.is_dir():

@@ -140,3 +140,16 @@ def test_a_header_naming_an_unknown_game_is_said_in_a_note(tmp_path: Path) -> No
     assert logs.game is None and len(logs.table.values) == 1000
     assert logs.notes == [f"{log} names the game 'nosuch.game', which is neither a catalog game nor a file next to the log: "
                           "figures in chips, without the game's corrections (give --game GAME)"]
+
+
+def test_a_phh_hand_history_given_as_a_log_says_how_to_make_it_one(tmp_path: Path) -> None:
+    """analyze, verify-log, view and report said 'unexpected line '[0]'', no way out."""
+    from showdown.evaluation.verify import verify_log
+    from showdown.view.catalog import ViewError, discover
+
+    phhs = tmp_path / "m.phhs"
+    phhs.write_text('[0]\nvariant = "NT"\n')
+    says = rf"^{phhs} is a PHH hand history, not a match log: 'showdown import {phhs} -o MATCH.log' makes it one$"
+    for read in (lambda: read_logs([phhs]), lambda: verify_log(phhs), lambda: discover([phhs])):
+        with pytest.raises((ShowdownError, ViewError), match=says):
+            read()
