@@ -52,7 +52,10 @@ def _progress(what: str) -> Callable[[int], None]:
 
 def _export(args: argparse.Namespace) -> int:
     from showdown.games.catalog import get_game
-    from showdown.interchange.phh_files import export_phh
+    from showdown.interchange.phh_files import check_input_file, export_phh
+
+    for log in args.logs:  # every one before any work
+        check_input_file(Path(log), ".log or .jsonl")
 
     out = Path(args.out_dir)
     try:

@@ -65,10 +65,16 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _verify_log(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from showdown.evaluation.log_reading import not_a_log_file
     from showdown.evaluation.verify import verify_log
     from showdown.games.catalog import get_game
 
     game = get_game(args.game) if args.game else None
+    for path in map(Path, args.logs):  # every one before any work
+        if path.exists() and not path.is_file():
+            raise ShowdownError(not_a_log_file(path))
     status = 0
     for path in args.logs:
         report = verify_log(path, game=game, seed=args.seed, partial=args.partial)

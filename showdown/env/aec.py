@@ -25,7 +25,15 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
 from showdown.agents.base import infoset_key
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, chips_to_reward, dealing_seed
+from showdown.env.encoding import (
+    DEFAULT_FRACTIONS,
+    ActionMap,
+    Encoder,
+    action_index,
+    check_reward_unit,
+    chips_to_reward,
+    dealing_seed,
+)
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -33,8 +41,6 @@ from showdown.games.gamedef import GameDef
 from showdown.games.state import Action, State, parse_action
 
 __all__ = ["env", "raw_env"]
-
-REWARD_UNITS = ("chips", "bb")
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare environment; AECEnv is untyped
@@ -55,8 +61,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         self.illegal_reward = illegal_reward
         self.game = game if isinstance(game, GameDef) else get_game(game)
         self.game.require_servable()
-        if reward not in REWARD_UNITS:
-            raise ValueError(f"reward={reward!r}: give 'chips' or 'bb'")
+        check_reward_unit(reward)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r}: give None, 'human' or 'ansi'")
         self.reward_unit = reward

@@ -178,6 +178,17 @@ def dealing_seed(seed: int) -> int:
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
 
 
+REWARD_UNITS = ("chips", "bb")
+
+
+def check_reward_unit(reward: object) -> str:
+    """``reward=`` of an environment: 'chips' or 'bb' (SingleAgentEnv took any other word, 'BB' or
+    'chip', as big blinds without a word)."""
+    if reward not in REWARD_UNITS:
+        raise ValueError(f"reward={reward!r:.40}: give 'chips' or 'bb'")
+    return str(reward)
+
+
 def chips_to_reward(values: Sequence[float], game: GameDef, unit: str) -> list[float]:
     """A hand's payoffs as rewards: in chips, or in big blinds (``unit="bb"``)."""
     scale = 1.0 if unit == "chips" else 1.0 / max(game.big_blind, 1)

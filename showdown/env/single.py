@@ -17,6 +17,7 @@ plays the trained policy through the dealer.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -28,7 +29,7 @@ from gymnasium.error import ResetNeeded
 
 from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, chips_to_reward, dealing_seed
+from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, check_reward_unit, chips_to_reward, dealing_seed
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -61,14 +62,20 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         self.game = game if isinstance(game, GameDef) else get_game(game)
         n = self.game.num_players
+        if isinstance(opponents, (str, Agent)):  # ('rules' was taken letter by letter: 'give 1 opponents, not 5')
+            opponents = [opponents]
+        wrong = next((o for o in opponents if not isinstance(o, (str, Agent))), False)
+        if wrong is not False:  # (None was an AttributeError inside reset())
+            raise ValueError(f"an opponent is a built-in agent's name or an Agent, not {wrong!r:.40}")
         if len(opponents) != n - 1:
             raise ValueError(f"{self.game.name or 'the game'} has {n} players: give {n - 1} opponents, not {len(opponents)}")
-        if position is not None and not 0 <= position < n:
-            raise ValueError(f"position={position}: give 0 to {n - 1}")
+        if position is not None and (isinstance(position, bool) or not isinstance(position, numbers.Integral) or not 0 <= position < n):
+            raise ValueError(f"position={position!r:.40}: give 0 to {n - 1}")  # (1.5 made every seat an opponent's: a KeyError)
+        position = None if position is None else int(position)
         self._opponent_specs = list(opponents)
         self.opponents = self._make_opponents(None)
         self.fixed_position = position
-        self.reward_unit = reward
+        self.reward_unit = check_reward_unit(reward)
         self.actions = ActionMap(self.game, tuple(fractions))
         self.encoder = Encoder(self.game)
         self.observation_space = spaces.Dict({

@@ -5,6 +5,7 @@ torn tails and files of the same match given twice. Errors name the file and lin
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,8 +13,10 @@ from typing import Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
 from showdown.evaluation.hand_table import HandCollector, HandTable
+from showdown.games.cards import NUM_SUITS, Card, deck_ranks, deck_suits, format_cards
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import GameDef
+from showdown.games.state import Action, ActionKind
 from showdown.protocol.lines import MAX_LOG_LINE, log_lines
 from showdown.protocol.logfile import (
     HandRecord,
@@ -26,7 +29,7 @@ from showdown.protocol.logfile import (
     read_records,
 )
 
-__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "not_a_log_file", "phh_not_log", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -40,7 +43,15 @@ class LogSet:
     notes: list[str] = field(default_factory=list)  # torn tails, files of the same match left out
 
 
-def _not_a_log_file(p: Path) -> str:
+def phh_not_log(p: Path) -> str | None:
+    """Why a PHH hand history given where a log is wanted is refused, with the way to make it one
+    (it was 'unexpected line '[0]'', no way out said); None for any other file."""
+    if p.suffix in (".phh", ".phhs"):
+        return f"{p} is a PHH hand history, not a match log: 'showdown import {p} -o MATCH.log' makes it one"
+    return None
+
+
+def not_a_log_file(p: Path) -> str:
     """Why ``p``, which is no regular file, cannot be read as a log (it said 'no such log file' of a
     folder or of /dev/null, which are there)."""
     if p.is_dir():
@@ -144,13 +155,18 @@ def read_logs(
         raise ShowdownError("no log files given")
     for p in files:
         if not p.is_file():
-            raise ShowdownError(_not_a_log_file(p))
+            raise ShowdownError(not_a_log_file(p))
+        if (why := phh_not_log(p)) is not None:
+            raise ShowdownError(why)
     notes: list[str] = []
     files = _only_logs(files, notes)
     files = _one_file_per_match(files, notes)
     labels = [_game_of_file(p) for p in files]
     if game is None:
         game = _resolve_game(labels[0], files[0]) if labels[0] else None
+        if game is None and labels[0]:  # (the figures came in chips, no game named and no word why)
+            notes.append(f"{files[0]} names the game {labels[0]!r:.80}, which is neither a catalog game nor a file next to "
+                         "the log: figures in chips, without the game's corrections (give --game GAME)")
     else:
         _check_given_game(files, labels, game)
     _check_one_game(files, labels, game)
@@ -166,8 +182,7 @@ def read_logs(
     repeats = _Repeats()
     for k, path in enumerate(files):
         half = k if halves else 0
-        players = game.num_players if game is not None else None
-        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), players=players, repeats=repeats)
+        score = _read_log_file(path, collector, half, notes, jsonl=_is_jsonl(path), game=game, repeats=repeats)
         if score is not None:
             scores.append((path, score))
     return LogSet(collector.table(), game, scores, files, notes)
@@ -232,6 +247,59 @@ def _check_seats(where: str, hand: int, names: Sequence[str], players: int | Non
     if players is not None and len(names) != players:
         raise ShowdownError(f"{where}: a hand of {len(names)} players in a log of a {players}-player game: "
                             "not a hand of this match (give each match's log on its own)")
+    _check_names(where, hand, names)
+
+
+class _Deal:
+    """The cards and raises a game deals: a hand of another game's (hold'em's two hole cards and board
+    under a Kuhn header, no-limit raises under a limit one) was read as the header's game, figures and
+    chance corrections and all, exit 0. Checked on every hand read, so kept to plain loops."""
+
+    def __init__(self, game: GameDef) -> None:
+        self.game = game
+        self.deck = frozenset(r * NUM_SUITS + s for r in deck_ranks(game.num_ranks) for s in deck_suits(game.num_suits))
+        self.name = game.name or "the game"
+
+    def check(self, where: str, hand: int, hole: Sequence[Sequence[Card]], board: Sequence[Sequence[Card]],
+              betting: str | tuple[tuple[Action, ...], ...]) -> None:
+        g, deck = self.game, self.deck
+        for h in hole:
+            if h and len(h) != g.num_hole_cards:
+                self._fail(where, hand, f"{len(h)} hole card{'s' if len(h) != 1 else ''} where {self.name} deals {g.num_hole_cards}")
+            if not deck.issuperset(h):
+                self._fail_card(where, hand, h)
+        if len(board) > g.num_rounds or any(cards and len(cards) != g.num_board_cards[r] for r, cards in enumerate(board)):
+            self._fail(where, hand, f"a board of {'/'.join(str(len(c)) for c in board)} cards where {self.name} deals "
+                       + "/".join(map(str, g.num_board_cards)))
+        for cards in board:
+            if not deck.issuperset(cards):
+                self._fail_card(where, hand, cards)
+        if isinstance(betting, str):
+            other = (_SIZED if g.is_limit else _BARE).search(betting) is not None
+        elif g.is_limit:
+            other = any(a.size for r in betting for a in r)
+        else:
+            other = any(_BARE_RAISE in r for r in betting)
+        if other:  # (limit hold'em's header over no-limit hands: the same cards)
+            self._fail(where, hand, f"{'no-limit raises (r<total>)' if g.is_limit else 'limit raises (r, no size)'}, where "
+                       f"{self.name} is a {'limit' if g.is_limit else 'no-limit'} game")
+
+    def _fail_card(self, where: str, hand: int, cards: Sequence[Card]) -> None:
+        card = next(c for c in cards if c not in self.deck)
+        self._fail(where, hand, f"the card {format_cards((card,))}, which {self.name}'s deck has not")
+
+    @staticmethod
+    def _fail(where: str, hand: int, what: str) -> None:
+        raise ShowdownError(f"{where}: hand {hand} has {what}: a hand of another game than the log's (a log whose "
+                            "header was joined to another's hands?); give each match's own log")
+
+
+_SIZED = re.compile(r"r[0-9]")
+_BARE = re.compile(r"r(?![0-9])")
+_BARE_RAISE = Action(ActionKind.RAISE)
+
+
+def _check_names(where: str, hand: int, names: Sequence[str]) -> None:
     if len(set(names)) < len(names):
         twice = next(name for name in names if names.count(name) > 1)
         raise ShowdownError(f"{where}: hand {hand} names {twice!r} at two positions: the seats cannot be told apart, "
@@ -288,26 +356,30 @@ class _Repeats:
 
 
 def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,
-                   players: int | None = None, repeats: _Repeats | None = None) -> Score | None:
+                   game: GameDef | None = None, repeats: _Repeats | None = None) -> Score | None:
     """The hands of one ``.log`` or ``.jsonl`` file into ``collector`` (``protocol.logfile.read_records``,
-    streamed); the match's total if the file has one (its SCORE line or summary record). ``players``:
-    the game's, which every hand must have; ``repeats``: the first hands of the matches read before."""
+    streamed); the match's total if the file has one (its SCORE line or summary record). ``game``:
+    the log's, whose players and cards every hand must have; ``repeats``: the first hands of the matches read before."""
     repeats = _Repeats() if repeats is None else repeats
+    players = game.num_players if game is not None else None
+    deal = _Deal(game) if game is not None else None
     first = True
     score: Score | None = None
-    game: str | None = None  # the first header's or hand record's: a file holds one match
+    label: str | None = None  # the first header's or hand record's: a file holds one match
     lines = (line for _, line in _iter_file(path, notes))
     for number, record in read_records(lines, source=str(path), jsonl=jsonl):
         named = record.game if isinstance(record, (LogHeader, HandRecord)) else None
         if named:
-            if game is not None and named != game:
+            if label is not None and named != label:
                 raise ShowdownError(f"{path}:{number}: a {'hand' if jsonl else 'header'} of game {named!r} in a log "
-                                    f"of {game!r} (two matches' logs joined in one file?): analyze each match's "
+                                    f"of {label!r} (two matches' logs joined in one file?): analyze each match's "
                                     "log on its own")
-            game = named
+            label = named
         names = record.players if isinstance(record, HandRecord) else record.names if isinstance(record, LoggedHand) else None
         if names is not None:
             _check_seats(f"{path}:{number}", record.hand, names, players)  # type: ignore[union-attr]
+            if deal is not None:
+                deal.check(f"{path}:{number}", record.hand, record.hole, record.board, record.betting)  # type: ignore[union-attr]
             repeats.add(f"{path}:{number}", record, first)  # type: ignore[arg-type]
             first = False
         try:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, TypeVar
 
 from showdown.errors import IllegalActionError, ProtocolError, ShowdownError
-from showdown.evaluation.log_reading import log_lines, resolve_log_game
+from showdown.evaluation.log_reading import log_lines, not_a_log_file, phh_not_log, resolve_log_game
 from showdown.games.cards import Card, cards_text
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -76,6 +76,10 @@ def verify_log(path: str | Path, game: GameDef | None = None, seed: int | None =
     if not isinstance(path, (str, os.PathLike)):
         raise ShowdownError(f"verify_log: expected a log file's path, got {type(path).__name__} {path!r:.40}")
     p = Path(path)
+    if p.exists() and not p.is_file():  # a pipe no one writes to (mkfifo) held open() for ever
+        raise ShowdownError(not_a_log_file(p))
+    if (why := phh_not_log(p)) is not None:
+        raise ShowdownError(why)
     try:
         f = open(p, "rb")  # noqa: SIM115 (closed below; the error must be one line)
     except OSError as exc:

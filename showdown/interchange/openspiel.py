@@ -25,9 +25,9 @@ from showdown.agents.equilibrium import StrategyAgent
 from showdown.errors import ConfigError, ShowdownError
 from showdown.games.cards import RANKS, SUITS, Card, deck_ranks, deck_suits, make_card
 from showdown.games.catalog import as_game
-from showdown.games.gamedef import UNLIMITED_STACK, GameDef
+from showdown.games.gamedef import MAX_RANKS, UNLIMITED_STACK, GameDef
 from showdown.games.state import State
-from showdown.solvers.strategy import Strategy
+from showdown.solvers.strategy import Strategy, StrategyError
 
 __all__ = [
     "OpenSpielAgent", "from_openspiel_policy", "load_policy", "openspiel_game", "save_policy", "to_openspiel_policy",
@@ -66,6 +66,17 @@ def limit_reach(game: GameDef) -> int:
     return max(game.blind) + sum(size * cap for size, cap in zip(game.raise_size, game.max_raises))
 
 
+def _fits_universal_poker(game: GameDef, who: str) -> None:
+    """Refuse what ``universal_poker`` cannot load, and the limit games whose stacks bind
+    (``_stacks_never_bind``). A deck of more than 13 ranks (``kuhn-14`` and up, which the solvers
+    take) ended the Python process with a segmentation fault inside OpenSpiel ('invalid number of
+    ranks: 14'), no exception to catch."""
+    if game.num_ranks > MAX_RANKS:
+        raise ShowdownError(f"{who}: {game.name or 'this game'} has {game.num_ranks} ranks, and OpenSpiel's universal_poker "
+                            f"(as the ACPC protocol) deals at most {MAX_RANKS} (kuhn-{MAX_RANKS} is the largest N-card Kuhn it holds)")
+    _stacks_never_bind(game, who)
+
+
 def _stacks_never_bind(game: GameDef, who: str) -> None:
     """Refuse a limit game whose stacks the betting can reach. ``universal_poker`` (as the ACPC
     reference) ignores stacks in limit betting: a raise goes past the stack and a player facing an
@@ -82,7 +93,7 @@ def openspiel_game(game: GameDef | str) -> Any:
     """``pyspiel.load_game("universal_poker", ...)`` of ``game`` (or of the game its name names);
     a limit game only when its stacks never bind (``universal_poker`` ignores them in limit)."""
     game = as_game(game, "openspiel_game")
-    _stacks_never_bind(game, "openspiel_game")
+    _fits_universal_poker(game, "openspiel_game")
     try:
         import pyspiel
     except ImportError:
@@ -94,6 +105,7 @@ def _same_game(game: GameDef | str, os_game: Any, who: str) -> GameDef:
     """``game``, checked to be the one ``os_game`` plays (``openspiel_game(game)``): a policy walked over
     another game's tree failed deep inside (an IndexError on a card, or a wrong table)."""
     game = as_game(game, who)
+    _fits_universal_poker(game, who)
     try:
         got = os_game.get_parameters() if os_game.get_type().short_name == "universal_poker" else None
     except AttributeError:
@@ -103,7 +115,6 @@ def _same_game(game: GameDef | str, os_game: Any, who: str) -> GameDef:
     want = universal_poker_parameters(game)
     if any(str(got.get(k)) != str(v) for k, v in want.items()):
         raise ShowdownError(f"{who}: the OpenSpiel game is not {game.name or 'this game'}: give openspiel_game(game) of the same game")
-    _stacks_never_bind(game, who)
     return game
 
 
@@ -234,6 +245,8 @@ class _FilePolicy:
 def load_policy(path: str | Path, game: GameDef) -> Strategy:
     """A policy file (``save_policy``) as our ``Strategy`` for ``game``; its parameters must be the game's."""
     p = Path(path)
+    if p.exists() and not p.is_file() and not p.is_dir():  # a pipe no one writes to held the agent for ever
+        raise ConfigError(f"OpenSpiel policy {p}: not a regular file; write one with showdown.interchange.openspiel.save_policy")
     try:
         doc = json.loads(p.read_text(encoding="utf-8"))
         params, table = doc["universal_poker"], doc["policy"]
@@ -244,7 +257,10 @@ def load_policy(path: str | Path, game: GameDef) -> Strategy:
                           "per information state each action's probability); write it with showdown.interchange.openspiel.save_policy")
     if {k: str(v) for k, v in params.items()} != {k: str(v) for k, v in universal_poker_parameters(game).items()}:
         raise ConfigError(f"OpenSpiel policy {p}: made for universal_poker({params}), not for {game.name or 'this game'}")
-    return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))
+    try:
+        return from_openspiel_policy(game, openspiel_game(game), _FilePolicy(table, str(p)))
+    except StrategyError as exc:  # (said without the file: "information set 'Qs:/': probability of 'c' is nan")
+        raise ConfigError(f"OpenSpiel policy {p}: {exc}") from None
 
 
 class OpenSpielAgent(StrategyAgent):

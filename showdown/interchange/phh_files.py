@@ -32,7 +32,7 @@ from showdown.protocol.logfile import (
     state_line_text,
 )
 from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
-from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
+from showdown.protocol.phh_reading import log_word, parse_phh_hand, split_phhs
 
 __all__ = ["ExportResult", "ImportResult", "export_phh", "import_phh"]
 
@@ -58,9 +58,11 @@ class ImportResult:
     hands: int
 
 
-def _open_text(path: Path, torn: list[str] | None = None) -> Iterator[str]:
+def _open_text(path: Path, torn: list[str] | None = None, strict: bool = False) -> Iterator[str]:
     """The file's lines, each at most ``MAX_LOG_LINE`` bytes (a longer one is one error, not held).
-    With ``torn``, a last line without its end (a writer killed mid-line) is left out and said there."""
+    With ``torn``, a last line without its end (a writer killed mid-line) is left out and said there.
+    ``strict``: a line that is not UTF-8 is a ``ProtocolError`` (TOML is UTF-8; a Latin-1 hand
+    history was imported with its names' letters turned into U+FFFD, without a word)."""
     try:
         with path.open("rb") as f:
             for number, raw in log_lines(f, str(path)):
@@ -69,7 +71,11 @@ def _open_text(path: Path, torn: list[str] | None = None) -> Iterator[str]:
                         torn.append(f"{path}:{number}: the last line is cut off (the writer stopped mid-line); "
                                     f"the complete lines before it were exported")
                     return
-                yield raw.decode("utf-8", "replace")
+                try:
+                    yield raw.decode("utf-8", "strict" if strict else "replace")
+                except UnicodeDecodeError as exc:
+                    raise ProtocolError(f"{path}:{number}: not UTF-8 text (byte {raw[exc.start]:#04x}), which PHH (TOML) is: "
+                                        "save the file as UTF-8") from None
     except OSError as exc:
         raise ShowdownError(f"cannot read {path}: {exc.strerror or exc}") from None
 
@@ -78,6 +84,7 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     """``log`` (ours or the reference dealer's ``.log``, or our ``.jsonl``) -> ``out_dir/<name>.phhs``,
     one table per hand keyed by its number; the game comes from the log unless ``game`` is given."""
     src = Path(log)
+    check_input_file(src, ".log or .jsonl")
     target = Path(out_dir) / (src.stem + ".phhs")
     hands = _LogHands(src, game)
     count = skipped = 0
@@ -121,6 +128,15 @@ class _LogHands:
 
     def _game(self, label: str) -> GameDef:
         if self.game is not None:
+            if label and label not in self.games:  # --game for a log of another game: its hands were read as the wrong game's
+                self.games[label] = self.game
+                try:
+                    named = resolve_log_game(label, self.src)
+                except ShowdownError:
+                    return self.game  # a game the log names but no file of it here: --game is what says it
+                if named != self.game:
+                    raise ShowdownError(f"{self.src} is a log of {named.name or label!r}, not {self.game.name or 'the game given'}: "
+                                        "drop --game (the log names its game) or give the game it was played in")
             return self.game
         if label not in self.games:
             self.games[label] = resolve_log_game(label, self.src)
@@ -155,6 +171,20 @@ class _LogHands:
             raise ShowdownError(f"{self.src}:{number}: {exc}") from None
 
 
+def check_input_file(path: Path, kinds: str) -> None:
+    """A ``ShowdownError`` unless ``path`` is a regular file: a pipe no one writes to (``mkfifo``)
+    held import and export for ever, and a folder was 'Is a directory'."""
+    if path.is_dir():
+        raise ShowdownError(f"{path} is a folder: give the {kinds} files in it")
+    if path.exists() and not path.is_file():
+        raise ShowdownError(f"{path} is not a regular file (a device or a pipe): give a {kinds} file")
+    # the other command's file: it was 'unexpected line '[0]'' or 'not valid PHH (TOML): ...', no way out said
+    if kinds.startswith(".log") and path.suffix in (".phh", ".phhs"):
+        raise ShowdownError(f"{path} is a PHH hand history, which export writes: 'showdown import {path} -o MATCH.log' reads it")
+    if kinds.startswith(".phh") and path.suffix in (".log", ".jsonl"):
+        raise ShowdownError(f"{path} is a match log, which import writes: 'showdown export {path} --to phh -o DIR' writes it as PHH")
+
+
 def _temp_beside(target: Path) -> tuple[int, str]:
     try:
         return tempfile.mkstemp(dir=target.parent, prefix="." + target.name, suffix=".part")
@@ -164,10 +194,15 @@ def _temp_beside(target: Path) -> tuple[int, str]:
 
 def read_phh_hands(paths: Sequence[str | Path]) -> Iterator[PhhHand]:
     """Every hand of the given ``.phh``/``.phhs`` files in order, parsed one at a time."""
+    return (h for _, h in _located_hands(paths))
+
+
+def _located_hands(paths: Sequence[str | Path]) -> Iterator[tuple[str, PhhHand]]:
+    """``read_phh_hands``, each hand with where it starts (``file:line``)."""
     index = 0
     for p in map(Path, paths):
-        for line, text in split_phhs(_without_bom(_open_text(p)), str(p)):
-            yield parse_phh_hand(text, f"{p}:{line}", index)
+        for line, text in split_phhs(_without_bom(_open_text(p, strict=True)), str(p)):
+            yield f"{p}:{line}", parse_phh_hand(text, f"{p}:{line}", index)
             index += 1
 
 
@@ -199,17 +234,21 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
     replayed through our rules. All hands must share one table (players, blinds, stacks, bets); a game
     outside the catalog is written beside the log as ``<match>.game`` and named in its header.
     A log already at ``target`` is kept (``LogExistsError``) unless ``force``, as a match's are."""
-    out = Path(target)
+    for p in paths:  # all of them before any work
+        check_input_file(Path(p), ".phh or .phhs")
+    out = Path(target).expanduser()
+    if out.name in ("", "..") or str(target).endswith(("/", os.sep)) or out.is_dir():  # ('.' was a ValueError traceback)
+        raise ShowdownError(f"-o {target}: a folder; give the log's file name in it ({out / 'match.log'})")
     if out.suffix not in (".log", ".jsonl"):
         out = out.with_name(out.name + ".log")
     if out.exists() and not force:
         raise LogExistsError(str(out), "give -o another name, or --force to overwrite it")
-    match = _ImportedMatch(out)
+    match = _ImportedMatch(out, force)
     tmp = _temp_beside(out)
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as body:
-            for h in read_phh_hands(paths):
-                body.write(match.line(h) + "\n")
+            for where, h in _located_hands(paths):
+                body.write(match.line(h, where) + "\n")
                 if progress is not None and match.count % 10_000 == 0:
                     progress(match.count)
         if match.game is None:
@@ -229,10 +268,11 @@ class _ImportedMatch:
     """The match the PHH hands make: its game (from the first hand; every other must share its
     table), its name, seed and seats, each hand's log line, and the players' totals."""
 
-    def __init__(self, out: Path) -> None:
+    def __init__(self, out: Path, force: bool = False) -> None:
         self.out = out
+        self.force = force
         self.jsonl = out.suffix == ".jsonl"
-        self.match = out.stem
+        self.match = log_word(out.stem) or "import"  # the header's match name: one word ('-o "my match.log"')
         self.game: GameDef | None = None
         self.label = ""
         self.game_file: Path | None = None
@@ -240,24 +280,50 @@ class _ImportedMatch:
         self.totals: dict[str, float] = {}
         self.seed = 0
         self.count = 0
+        self.first = ""  # where the first hand is
 
-    def _table(self, h: PhhHand) -> GameDef:
+    def _table(self, h: PhhHand, where: str) -> GameDef:
         if self.game is None:
+            self.first = where
             self.game, name = _match_game(h)
-            if name is None:
-                self.game_file = self.out.with_suffix(".game")
-            self.label = name if name is not None else self.out.with_suffix(".game").name
+            if name is None:  # a word of the header too
+                self.game_file = self.out.with_name((log_word(self.out.stem) or "import") + ".game")
+                self._keep_other_game(self.game_file, self.game)
+            self.label = name if name is not None else self.game_file.name if self.game_file else ""
             self.seed = h.seed or 0
             self.match = h.match or self.match
             self.seat_names = _seat_order(h)
-        elif not same_table(self.game, h.game):
-            raise ProtocolError(f"hand {h.hand.hand}: its table (blinds, stacks or bets) differs from the first hand's; "
-                                "import hands of one table at a time")  # fmt: skip
+        elif not same_table(self.game, h.game):  # (said without the file or line: 'hand 1: its table ...')
+            raise ProtocolError(f"{where}: hand {h.hand.hand}: its table ({_table_text(h.game)}) differs from the first hand's "
+                                f"at {self.first} ({_table_text(self.game)}); import hands of one table at a time")  # fmt: skip
         return self.game
 
-    def line(self, h: PhhHand) -> str:
+    def _seats_by_name(self, names: tuple[str, ...]) -> tuple[int, ...]:
+        """A hand's seats when PHH gives none: each player's seat of the first hand (the players
+        rotating through the positions, as hands from elsewhere do), else by position. They were by
+        position always, so a player's hands were split between seats, and the view, which follows
+        players by seat, counted one's winnings to the other."""
+        n = len(names)
+        seats = tuple(self.seat_names.index(name) if name in self.seat_names[:n] else -1 for name in names)
+        return seats if sorted(seats) == list(range(n)) else tuple(range(n))
+
+    def _keep_other_game(self, path: Path, game: GameDef) -> None:
+        """A ``.game`` already at ``path`` that is another game is kept (``ShowdownError``) unless
+        ``force``: a file of the user's own ('-o mine.log' beside their 'mine.game') was overwritten
+        without a word by the game the hands imply."""
+        if self.force or not path.exists():
+            return
+        try:
+            same = path.is_file() and path.read_text(encoding="utf-8", errors="replace") == format_gamedef(game)
+        except OSError:
+            same = False
+        if not same:
+            raise ShowdownError(f"{path} is there and is another game than the hands' (the .game an import writes beside "
+                                "its log): give -o another name, or --force to overwrite it")
+
+    def line(self, h: PhhHand, where: str = "") -> str:
         """The hand's line in the log (a STATE line, or a JSON record), its values counted."""
-        game = self._table(h)
+        self._table(h, where)
         hand = h.hand
         for name, value in zip(hand.names, hand.values):
             self.totals[name] = self.totals.get(name, 0.0) + value
@@ -265,7 +331,7 @@ class _ImportedMatch:
                 self.seat_names.append(name)
         self.count += 1
         if self.jsonl:
-            seats = h.seats or tuple(range(game.num_players))
+            seats = h.seats or self._seats_by_name(hand.names)
             return hand_json(hand.hand, self.label, hand.names, seats, hand.hole, hand.board, hand.betting_text,
                              tuple(float(v) for v in hand.values), ())  # fmt: skip
         if not h.betting:
@@ -277,6 +343,13 @@ class _ImportedMatch:
         names = tuple(self.seat_names)
         return MatchSummary(match=self.match, game=self.label, seed=self.seed, hands=self.count, hands_played=self.count,
                             names=names, totals=tuple(self.totals[n] for n in names))  # fmt: skip
+
+
+def _table_text(game: GameDef) -> str:
+    """A table as PHH states it, for people: 'no-limit, blinds 50/100, stacks 20000/20000'."""
+    blinds = "/".join(map(str, reversed(game.blind) if game.num_players == 2 else game.blind))
+    bets = "" if game.is_nolimit else f", bets {game.raise_size[0]}/{game.raise_size[2]}"
+    return f"{'no-limit' if game.is_nolimit else 'fixed-limit'}, blinds {blinds}, stacks {'/'.join(map(str, game.stack))}{bets}"
 
 
 def _board_text(board: tuple[tuple[Card, ...], ...]) -> str:

@@ -10,11 +10,25 @@ from typing import IO
 
 from showdown.errors import ProtocolError
 
-__all__ = ["MAX_LOG_LINE", "log_lines"]
+__all__ = ["BOM", "MAX_LOG_LINE", "lines_start", "log_lines"]
 
 MAX_LOG_LINE = 1 << 20
 """Bytes at most in one line of a log: a hand's line or record is a few KB, so a longer line is no
 match log's, and is refused before it is held in memory (a 1 GB line with no line end would be)."""
+
+
+BOM = b"\xef\xbb\xbf"
+"""UTF-8's byte order mark, which some editors write before a file's first line."""
+
+
+def lines_start(f: IO[bytes], offset: int = 0) -> int:
+    """Where a file's lines start from byte ``offset``: past a byte order mark at its very start (which
+    ``log_lines`` passes over, so readers that count bytes must too: the view's offsets were 3 short)."""
+    if offset == 0:
+        f.seek(0)
+        if f.read(len(BOM)) == BOM:
+            return len(BOM)
+    return offset
 
 
 def log_lines(f: IO[bytes], source: str) -> Iterator[tuple[int, bytes]]:
@@ -29,7 +43,7 @@ def _line_blocks(f: IO[bytes], source: str) -> Iterator[list[bytes]]:
     a microsecond each, a fifth of verify-log's time; a small block keeps the list of its lines small)."""
     rest = b""
     count = 0
-    block = f.read(1 << 16).removeprefix(b"\xef\xbb\xbf")  # a byte order mark (an editor that writes one): not a line's
+    block = f.read(1 << 16).removeprefix(BOM)  # a byte order mark (an editor that writes one): not a line's
     while block:
         lines = BytesIO(rest + block if rest else block).readlines()
         rest = b"" if lines[-1].endswith(b"\n") else lines.pop()

@@ -22,7 +22,7 @@ from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_po
 from showdown.protocol.logfile import MAX_HANDS, LoggedHand, format_value
 from showdown.protocol.phh import PhhHand, fresh_live_hand, game_from_phh, illegal_reason
 
-__all__ = ["parse_phh_hand", "split_phhs"]
+__all__ = ["log_word", "parse_phh_hand", "split_phhs"]
 
 # --------------------------------------------------------------------------------- in
 
@@ -84,7 +84,7 @@ class _Fields:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
-            raise self.fail(name, f"{value!r} is not a whole number of chips from {low} to {2**31 - 1}")
+            raise self.fail(name, f"{_short(value)} is not a whole number of chips from {low} to {2**31 - 1}")
         return value
 
     def integers(self, name: str, count: int | None, low: int = 0) -> list[int]:
@@ -94,7 +94,7 @@ class _Fields:
             raise self.fail(name, f"{_short(value)} is not {want}")
         for v in value:
             if isinstance(v, bool) or not isinstance(v, int) or not low <= v < 2**31:
-                raise self.fail(name, f"{v!r} is not a whole number of chips from {low} to {2**31 - 1}")
+                raise self.fail(name, f"{_short(v)} is not a whole number of chips from {low} to {2**31 - 1}")
         return value
 
     def strings(self, name: str, count: int | None = None, required: bool = True) -> list[str] | None:
@@ -112,12 +112,25 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-_NAME_BAD = re.compile(r"[:|\s]+")
+_NAME_BAD = re.compile(r"[:|\s\x00-\x1f\x7f-\x9f]+")
+
+
+MAX_LOG_WORD = 256
+"""Characters kept of a name or an event: a hand of ten names of 100,000 characters made log lines
+over the readers' 1 MiB bound, a log that analyze refused."""
+
+
+def log_word(text: str) -> str:
+    """``text`` as one word of a log line: spaces, ':', '|' and control characters (a terminal's
+    escapes among them) as '_', at most ``MAX_LOG_WORD`` characters. Our lines separate fields with
+    them, and an event with a space or a newline ('event = "a b"') made a header that analyze and
+    verify-log did not read."""
+    return _NAME_BAD.sub("_", text.strip()[:MAX_LOG_WORD])
 
 
 def _clean_name(name: str, p: int) -> str:
-    """A PHH name as a log name: no spaces, ':' or '|' (our lines separate with them)."""
-    return _NAME_BAD.sub("_", name.strip()) or f"p{p + 1}"
+    """A PHH name as a log name (``log_word``), ``p<N>`` when it has none."""
+    return log_word(name) or f"p{p + 1}"
 
 
 _SIMPLE_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*) = (-?(?:0|[1-9][0-9]*)|true|false|"[^"\\\x00-\x1f\x7f]*"'
@@ -165,7 +178,7 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
     if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number < MAX_HANDS:
         number = index  # (a log's hand numbers are those of a match: 0 to 2^32 - 2)
     players = f.strings("players", n, required=False)
-    names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
+    names = _names(f, players, n)
     seats = _seats(f, n) if "seats" in f.doc else None
     hand, betting = _replay(game, actions, number, names, f)
     _check_finishing(f, game, hand)
@@ -174,9 +187,24 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         game, hand, seats,
         label if isinstance(label, str) else None,
         seed if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED else None,
-        match if isinstance(match, str) else None,
+        (log_word(match) or None) if isinstance(match, str) else None,
         betting,
     )  # fmt: skip
+
+
+def _names(f: _Fields, players: list[str] | None, n: int) -> tuple[str, ...]:
+    """The players' names as our logs write them, each once: two alike (as given, or once cleaned:
+    'a b' and 'a_b') made a log whose seats analyze and report refuse to tell apart."""
+    names = tuple(_clean_name(players[p], p) if players else f"p{p + 1}" for p in range(n))
+    twice = next((p for p in range(n) if names.index(names[p]) != p), None)
+    if twice is None:
+        return names
+    first = names.index(names[twice])
+    given = ""
+    if players and players[first] != players[twice]:
+        given = f" (given as {_short(players[first])} and {_short(players[twice])})"
+    raise f.fail("players", f"p{first + 1} and p{twice + 1} are both {names[twice]!r} in our logs{given}: give each player "
+                 "a name of its own (spaces, ':' and '|' become '_')")
 
 
 def _seats(f: _Fields, n: int) -> tuple[int, ...]:
@@ -205,7 +233,7 @@ def _read_fields(text: str, where: str) -> _Fields:
     tables = [v for v in doc.values() if isinstance(v, dict)]
     if len(doc) == 1 and len(tables) == 1:
         key = next(iter(doc))
-        doc, where = tables[0], f"{where} [{key}]"
+        doc, where = tables[0], f"{where} [{key if len(key) <= 60 else key[:57] + '...'}]"
     return _Fields(doc, where)
 
 
@@ -239,11 +267,16 @@ def _check_finishing(f: _Fields, game: GameDef, hand: LoggedHand) -> None:
     if finishing is None:
         return
     n = game.num_players
-    if not isinstance(finishing, list) or len(finishing) != n or not all(isinstance(v, (int, float)) for v in finishing):
+    if not isinstance(finishing, list) or len(finishing) != n or not all(_is_number(v) for v in finishing):
         raise f.fail("finishing_stacks", f"{_short(finishing)} is not {n} numbers")
     for p, (start, end, value) in enumerate(zip(game.stack, finishing, hand.values)):
-        if abs(end - start - value) >= (n if value % 1 else 1):
-            raise f.fail("finishing_stacks", f"p{p + 1} ends with {end}, but the actions give {format_value(start + value)}")
+        if not abs(end - start - value) < (n if value % 1 else 1):  # nan is never near (it passed: 'nan < x' and 'nan >= x' are both false)
+            raise f.fail("finishing_stacks", f"p{p + 1} ends with {_short(end)}, but the actions give {format_value(start + value)}")
+
+
+def _is_number(value: Any) -> bool:
+    """A chip count: an int or a float, not a bool (True was 'p1 ends with True')."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 _PLAYERS = {f"p{p + 1}": p for p in range(MAX_PLAYERS)}
@@ -254,7 +287,7 @@ _HOLDINGS = {format_cards((a, b)): (a, b) for a in range(52) for b in range(52) 
 def _player(word: str, n: int, f: _Fields, i: int, text: str) -> int:
     p = _PLAYERS.get(word, n)
     if p >= n:
-        raise f.fail("actions", f"[{i}] {text!r}: no player {word!r} (p1 to p{n})")
+        raise f.fail("actions", f"[{i}] {_short(text)}: no player {_short(word)} (p1 to p{n})")
     return p
 
 
@@ -272,7 +305,7 @@ def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
         return parse_cards(text)  # the reason, in its words
     except CardError as exc:
         why = "unknown cards ('??'): our logs need every card" if "?" in text else str(exc)
-        raise f.fail("actions", f"[{i}] {action!r}: {why}") from None
+        raise f.fail("actions", f"[{i}] {_short(action)}: {why}") from None
     raise AssertionError("unreachable: cards parse_cards takes are all in _CARDS")
 
 
@@ -307,22 +340,24 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
 
 def _check_shown(words: list[str], hole: tuple[Card, ...], p: int, f: _Fields, i: int, raw: str) -> None:
     """A showdown line (``pN sm CARDS``) shows the cards the player was dealt."""
+    if len(words) > 3:  # ('p1 sm AsKd QhQd' passed unread)
+        raise f.fail("actions", f"[{i}] {_short(raw)}: expected 'pN sm CARDS' (the cards in one word, or '-' for none)")
     if len(words) == 3 and words[2] != "-" and _cards(words[2], f, i, raw) != hole:
-        raise f.fail("actions", f"[{i}] {raw!r}: shows other cards than p{p + 1} was dealt")
+        raise f.fail("actions", f"[{i}] {_short(raw)}: shows other cards than p{p + 1} was dealt")
 
 
 def _check_turn(live: LiveHand, p: int, f: _Fields, i: int, raw: str) -> None:
     if live.finished:
-        raise f.fail("actions", f"[{i}] {raw!r}: the betting is over")
+        raise f.fail("actions", f"[{i}] {_short(raw)}: the betting is over")
     if live.player != p:
-        raise f.fail("actions", f"[{i}] {raw!r}: p{live.player + 1} is to act")
+        raise f.fail("actions", f"[{i}] {_short(raw)}: p{live.player + 1} is to act")
 
 
 def _apply(live: LiveHand, p: int, action: Action, f: _Fields, i: int, raw: str) -> None:
     """Player ``p``'s ``action``, when the rules allow it."""
     why = illegal_reason(live, p, action)
     if why is not None:
-        raise f.fail("actions", f"[{i}] {raw!r}: {why}")
+        raise f.fail("actions", f"[{i}] {_short(raw)}: {why}")
     live.apply(action)
 
 
@@ -347,7 +382,7 @@ def _deal(game: GameDef, actions: list[str], f: _Fields) -> tuple[tuple[tuple[Ca
             continue
         if words[0] != "d":
             if len(words) < 2:
-                raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+                raise f.fail("actions", f"[{i}] {_short(raw)}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
             betting.append((i, raw, words))
         else:
             _dealer_line(game, words, hole, board, f, i, raw)
@@ -367,38 +402,45 @@ def _dealer_line(
     """A ``d dh pN CARDS`` (hole cards) or ``d db CARDS`` (board) line, into ``hole`` or ``board``."""
     if words[1:2] == ["dh"] and len(words) == 4:
         p = _player(words[2], game.num_players, f, i, raw)
+        if hole[p] is not None:  # (the second was taken without a word, the first dropped)
+            raise f.fail("actions", f"[{i}] {_short(raw)}: p{p + 1}'s hole cards are dealt twice")
         hole[p] = _cards(words[3], f, i, raw)
         if len(hole[p] or ()) != game.num_hole_cards:
-            raise f.fail("actions", f"[{i}] {raw!r}: {game.num_hole_cards} hole cards expected")
+            raise f.fail("actions", f"[{i}] {_short(raw)}: {game.num_hole_cards} hole cards expected")
     elif words[1:2] == ["db"] and len(words) == 3:
         board.append(_cards(words[2], f, i, raw))
         r = len(board) - 1
         deals = [n for n in game.num_board_cards if n > 0]
         counts = ", ".join(str(n) for n in deals[:-1]) + (" and " if len(deals) > 1 else "") + (str(deals[-1]) if deals else "no")
         if r >= game.num_rounds:
-            raise f.fail("actions", f"[{i}] {raw!r}: more board cards than the game deals ({counts} cards); a board run "
+            raise f.fail("actions", f"[{i}] {_short(raw)}: more board cards than the game deals ({counts} cards); a board run "
                                     "twice is not supported")
         if len(board[r]) != game.num_board_cards[r]:
-            raise f.fail("actions", f"[{i}] {raw!r}: the board comes as {counts} cards")
+            raise f.fail("actions", f"[{i}] {_short(raw)}: the board comes as {counts} cards")
     else:
-        raise f.fail("actions", f"[{i}] {raw!r}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+        raise f.fail("actions", f"[{i}] {_short(raw)}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
+
+
+_AMOUNT = re.compile(r"[0-9]{1,18}")
+"""A bet's size: ASCII digits, at most 18 ('²' and '١٢٣' are digits to ``str.isdigit``, and int() of
+'²' or of 5,000 digits raised a ValueError: a traceback from showdown import)."""
 
 
 def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
     kind = words[1]
     if kind == "f" and len(words) == 2:
         if not state.can_fold():
-            raise f.fail("actions", f"[{i}] {raw!r}: a fold with nothing to call (check instead: 'pN cc')")
+            raise f.fail("actions", f"[{i}] {_short(raw)}: a fold with nothing to call (check instead: 'pN cc')")
         return FOLD
     if kind == "cc" and len(words) == 2:
         return CALL
-    if kind == "cbr" and len(words) == 3 and words[2].isdigit():
+    if kind == "cbr" and len(words) == 3 and _AMOUNT.fullmatch(words[2]):
         to = base + int(words[2])
         if game.is_limit:
             bounds = state.raise_bounds()
             if bounds is None or bounds[0] != to:
                 want = f"a raise to {bounds[0] - base}" if bounds else "no raise"
-                raise f.fail("actions", f"[{i}] {raw!r}: the fixed limit allows {want} here")
+                raise f.fail("actions", f"[{i}] {_short(raw)}: the fixed limit allows {want} here")
             return RAISE
         return Action(ActionKind.RAISE, to)
-    raise f.fail("actions", f"[{i}] {raw!r}: expected 'pN f', 'pN cc', 'pN cbr AMOUNT' or 'pN sm CARDS'")
+    raise f.fail("actions", f"[{i}] {_short(raw)}: expected 'pN f', 'pN cc', 'pN cbr AMOUNT' or 'pN sm CARDS'")

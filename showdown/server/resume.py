@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import IO
 
 from showdown.errors import ProtocolError, ShowdownError
-from showdown.protocol.lines import log_lines
+from showdown.protocol.lines import lines_start, log_lines
 from showdown.protocol.logfile import HandRecord, LoggedHand, LogHeader, Score, read_records
 
 __all__ = ["ResumePoint", "resume_point", "truncate"]
@@ -76,6 +76,9 @@ def _complete_lines(f: IO[bytes], source: str, size: list[int]) -> Iterator[str]
     """The file's lines decoded (a last line without its end, torn, is left out), ``size[0]`` the
     bytes read up to the end of the last one given, ``size[1]`` those of its leading '#' lines."""
     header = True
+    start = lines_start(f)  # past a byte order mark (an editor's): the cut fell 3 bytes short, into the last hand kept
+    f.seek(start)
+    size[0] += start
     for _, raw in log_lines(f, source):
         if not raw.endswith(b"\n"):
             return

@@ -102,8 +102,12 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
             raise ViewError(f"no such file or folder: {root}")
         prefix = root.as_posix() if several else ""
         if root.is_file():
+            if root.suffix in (".phh", ".phhs"):  # (it was 'unexpected line '[0]'')
+                raise ViewError(f"{root} is a PHH hand history, not a match log: 'showdown import {root} -o MATCH.log' makes it one")
             _add_file(catalog, root, root.parent, root.parent.as_posix() if several else "")
             continue
+        if not root.is_dir():
+            raise ViewError(f"{root} is not a regular file (a device or a pipe): give a match folder or its .log or .jsonl")
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             here = Path(dirpath)
@@ -112,7 +116,7 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
                 name = rel if rel != "." else root.name or "tournament"
                 catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here
             for name in sorted(filenames):
-                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)):
+                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)) and (here / name).is_file():  # (a pipe named x.log held the view for ever)
                     _add_file(catalog, here / name, root, prefix)
     return catalog
 
@@ -130,11 +134,20 @@ def _add_file(catalog: Catalog, path: Path, root: Path, prefix: str = "") -> Non
         files.log = path
 
 
-def game_named(name: str | None) -> GameDef | None:
-    """The game a log names, or None when it names none that resolves."""
+def game_named(name: str | None, beside: Path | None = None) -> GameDef | None:
+    """The game a log names, or None when it names none that resolves: a file of that name in the
+    folder ``beside`` (the log's: an imported match's ``m.game``, which was looked for in the folder
+    the view was started from, 'unknown game', though the page said to keep it beside the log), a
+    catalog name, or a path."""
     if not name:
         return None
     from showdown.games.catalog import get_game
+
+    if beside is not None and (beside / name).is_file():
+        try:
+            return get_game(str(beside / name))
+        except ShowdownError:
+            pass
 
     try:
         return get_game(name)

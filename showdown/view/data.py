@@ -26,7 +26,7 @@ from showdown.evaluation.series import WinningsSeries
 from showdown.evaluation.stats import Estimate, MatchStats
 from showdown.games.gamedef import GameDef
 from showdown.protocol import lines
-from showdown.protocol.lines import log_lines
+from showdown.protocol.lines import lines_start, log_lines
 from showdown.protocol.logfile import HandRecord, MatchSummary, jsonl_record
 from showdown.view.catalog import Catalog, MatchFiles, ViewError, game_named
 from showdown.view.paired import half_of, paired_figures
@@ -81,6 +81,7 @@ class LogFollower:
         rest = b""
         try:
             with self.path.open("rb") as f:
+                self.offset = lines_start(f, self.offset)  # (past a byte order mark: the next poll read 3 bytes back, 'bad hand record')
                 f.seek(self.offset)
                 for _, raw in log_lines(f, str(self.path)):
                     if not raw.endswith(b"\n"):
@@ -114,6 +115,11 @@ class LogFollower:
                 self.finished = record
                 continue
             self._start(record)
+            if len(record.seats) != len(self.names) or any(self.names[s] != name for name, s in zip(record.players, record.seats)):
+                # (another player's winnings were counted to the first hand's player of that seat, without a word)
+                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: hand {record.hand}'s players "
+                                f"({', '.join(record.players)[:80]}) are not the match's by seat ({', '.join(self.names)[:80]}): "
+                                f"the view follows one match's players; 'showdown analyze {self.path}' gives each player's figures")
             seats.append(list(record.seats))
             values.append(list(record.values))
             for event in record.events:
@@ -135,7 +141,7 @@ class LogFollower:
             names[seat] = name
         self.names = names
         self.game_name = record.game or None
-        self.game = game_named(self.game_name)
+        self.game = game_named(self.game_name, self.path.parent)
         big_blind = self.game.big_blind if self.game is not None else 1
         self.stats = MatchStats(names, big_blind, len(names))
         self.series = WinningsSeries(names)
@@ -191,7 +197,7 @@ def _paired_summary(files: MatchFiles) -> dict[str, Any] | None:
         own = LogFollower(files.jsonl)
         own.poll()
         doc["series"] = own.series.to_json() if own.series is not None else None
-    game = game_named(doc.get("game"))
+    game = game_named(doc.get("game"), files.jsonl.parent if files.jsonl else None)
     doc.update(half_of=match, finished=True, key=files.key)
     doc.setdefault("show_mbb", bool(game is not None and len(set(game.blind)) > 1))
     doc.setdefault("reason", None)
@@ -213,7 +219,7 @@ def match_summary(files: MatchFiles, follower: LogFollower | None = None) -> dic
             raise ViewError(f"{files.result}: not a result file")
         doc["finished"] = True
         doc["key"] = files.key
-        game = game_named(doc.get("game"))
+        game = game_named(doc.get("game"), files.result.parent)
         doc["show_mbb"] = bool(game is not None and len(set(game.blind)) > 1)
         doc.setdefault("reason", None)
         return doc

@@ -10,7 +10,7 @@ from typing import Any
 from showdown.errors import ProtocolError, ShowdownError
 from showdown.games.cards import format_cards
 from showdown.games.state import Action, ActionKind, State, parse_betting
-from showdown.protocol.lines import log_lines
+from showdown.protocol.lines import lines_start, log_lines
 from showdown.protocol.logfile import HandRecord, jsonl_record
 from showdown.view.catalog import MatchFiles, ViewError, game_named
 
@@ -27,6 +27,7 @@ def _records(path: Path, start: int = 0) -> Iterator[tuple[int, HandRecord]]:
     """(byte offset, record) of every complete hand record from byte ``start`` on; a line longer
     than ``MAX_LOG_LINE`` is a ``ViewError``, never held whole."""
     with path.open("rb") as f:
+        start = lines_start(f, start)  # (past a byte order mark: every offset was 3 short, and the replayer found no hand there)
         f.seek(start)
         offset = start
         try:
@@ -114,10 +115,11 @@ def _record_at(path: Path, offset: int) -> HandRecord:
     if offset < 0:
         raise missing
     with path.open("rb") as f:
-        if offset > 0:
+        if offset > 0 and offset != lines_start(f):
             f.seek(offset - 1)
             if f.read(1) != b"\n":
                 raise missing
+        f.seek(offset)
         raw = f.readline(1 << 20)
     if not raw.endswith(b"\n"):
         raise missing
@@ -135,7 +137,7 @@ def hand_replay(files: MatchFiles, offset: int) -> dict[str, Any]:
     if files.jsonl is None:
         raise ViewError(f"match {files.key}: the replayer needs the .jsonl log")
     rec = _record_at(files.jsonl, offset)
-    game = game_named(rec.game)
+    game = game_named(rec.game, files.jsonl.parent)
     if game is None:
         raise ViewError(f"unknown game {rec.game!r}")
     state = State.initial(game)

@@ -10,6 +10,8 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import showdown.env  # noqa: E402
@@ -161,3 +163,36 @@ def test_stepping_before_reset_or_after_the_hand_is_gymnasiums_reset_needed() ->
         env.step(1)
     env.reset()
     assert env.agents == env.possible_agents  # and the next hand plays
+
+
+SHIPPED = ("kuhn", "kuhn3p", "leduc", "leduc3p", "holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p")
+ENVS = {name: showdown.env.raw_env(game=name) for name in SHIPPED}
+
+
+@settings(max_examples=120, deadline=None, derandomize=True)
+@given(name=st.sampled_from(SHIPPED), seed=st.integers(0, 2**40), data=st.data())
+def test_random_legal_play_keeps_the_rules_order_zero_sum_rewards_and_stable_observations(name: str, seed: int, data: st.DataObject) -> None:
+    """Each agent is selected exactly when the rules say it acts; once the hand is over every agent is
+    stepped dead with None and sees its share, the shares summing to zero; observations keep one
+    shape and dtype whoever looks, acting or not."""
+    env = ENVS[name]
+    env.reset(seed=seed)
+    space = env.observation_space("player_0")
+    got: dict[str, float] = {}
+    for agent in env.agent_iter(max_iter=500):
+        obs, reward, done, truncated, info = env.last()
+        for a in env.agents:  # every agent's view, not just the one to act
+            seen = env.observe(a)
+            assert seen["observation"].shape == space["observation"].shape and seen["observation"].dtype == np.float32
+            assert seen["action_mask"].shape == space["action_mask"].shape and seen["action_mask"].dtype == np.int8
+        if done or truncated:
+            assert env.state.finished and agent not in got
+            got[agent] = reward
+            env.step(None)
+            continue
+        assert not env.state.finished and agent == f"player_{env.state.current_player}"
+        assert info["infoset"] and obs["action_mask"].any()
+        env.step(int(data.draw(st.sampled_from(list(np.flatnonzero(obs["action_mask"]))))))
+    assert sorted(got) == sorted(env.possible_agents) and not env.agents
+    assert abs(sum(got.values())) < 1e-9
+    assert [got[a] for a in env.possible_agents] == list(env.state.payoffs())

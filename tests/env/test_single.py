@@ -143,3 +143,22 @@ def test_a_numpy_integer_seed_deals_as_the_same_int_and_a_negative_one_is_our_er
     assert all(np.array_equal(first[k], again[k]) for k in first)
     with pytest.raises(ValueError, match="expected a non-negative integer"):
         env.reset(seed=-1)
+
+
+@pytest.mark.parametrize(("kwargs", "says"), [
+    ({"reward": "BB"}, "reward='BB': give 'chips' or 'bb'"),  # was taken as big blinds without a word
+    ({"reward": "chip"}, "reward='chip': give 'chips' or 'bb'"),
+    ({"opponents": [None]}, "an opponent is a built-in agent's name or an Agent, not None"),  # an AttributeError in reset()
+    ({"position": 1.5}, r"position=1.5: give 0 to 1"),  # every seat an opponent's: a KeyError in reset()
+    ({"position": True}, r"position=True: give 0 to 1"),
+])  # fmt: skip
+def test_arguments_the_environment_cannot_mean_are_refused_when_it_is_made(kwargs: dict[str, object], says: str) -> None:
+    with pytest.raises(ValueError, match=f"^{says}$"):
+        SingleAgentEnv("kuhn", **{"opponents": ["rules"], **kwargs})  # type: ignore[arg-type]
+
+
+def test_one_opponent_may_be_given_as_a_name_and_a_position_as_a_numpy_integer() -> None:
+    """opponents='rules' was taken letter by letter: 'kuhn has 2 players: give 1 opponents, not 5'."""
+    env = SingleAgentEnv("kuhn", opponents="rules", position=np.int64(1))  # type: ignore[arg-type]
+    assert env.reset(seed=3)[1]["position"] == 1
+    assert type(env.fixed_position) is int

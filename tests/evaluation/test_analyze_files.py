@@ -103,3 +103,53 @@ def test_analyze_says_which_estimator_and_why(tmp_path: Path) -> None:
     assert out.returncode == 0
     line = next(x for x in out.stdout.splitlines() if x.startswith("estimator:"))
     assert "chance" in line and "--known" in line  # which one, and how to get AIVAT
+
+
+@pytest.mark.parametrize(("header", "hands", "says"), [
+    ("kuhn.limit.2p.1000h.seed0.log", "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where kuhn deals 1"),
+    ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "kuhn.limit.2p.1000h.seed0.log", "has 1 hole card where holdem-nolimit deals 2"),
+    ("leduc.limit.2p.1000h.seed0.log", "holdem.limit.2p.reverse_blinds.1000h.seed0.log", "has 2 hole cards where leduc deals 1"),
+    ("holdem.limit.2p.reverse_blinds.1000h.seed0.log", "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log",
+     r"has no-limit raises \(r<total>\), where holdem-limit is a limit game"),
+    ("holdem.nolimit.2p.reverse_blinds.1000h.seed0.log", "holdem.limit.2p.reverse_blinds.1000h.seed0.log",
+     r"has limit raises \(r, no size\), where holdem-nolimit is a no-limit game"),
+])  # fmt: skip
+def test_a_header_over_another_games_hands_is_one_line(tmp_path: Path, header: str, hands: str, says: str) -> None:
+    """Hold'em hands under a Kuhn header were read as Kuhn's: '30 hands of kuhn', chance corrections
+    and figures, exit 0."""
+    lines = [(DATA / name).read_text().splitlines(keepends=True) for name in (header, hands)]
+    bad = tmp_path / "mixed.log"
+    bad.write_text("".join(x for x in lines[0] if x.startswith("#")) + "".join(x for x in lines[1][:40] if x.startswith("STATE")))
+    with pytest.raises(ShowdownError, match=rf"^{bad}:\d+: hand \d+ {says}: a hand of another game than the log's"):
+        read_logs([bad])
+
+
+def test_a_card_the_games_deck_has_not_is_one_line(tmp_path: Path) -> None:
+    head = [x for x in (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True) if x.startswith("#")]
+    bad = tmp_path / "two.log"
+    bad.write_text("".join(head) + "STATE:0:cc:2s|As:-1|1:a|b\n")
+    with pytest.raises(ShowdownError, match=r"two.log:\d+: hand 0 has the card 2s, which kuhn's deck has not"):
+        read_logs([bad])
+
+
+def test_a_header_naming_an_unknown_game_is_said_in_a_note(tmp_path: Path) -> None:
+    """The figures came in chips, no game named and no word why."""
+    log = tmp_path / "odd.log"
+    log.write_text((DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().replace(" kuhn.limit.2p.game ", " nosuch.game ", 1))
+    logs = read_logs([log])
+    assert logs.game is None and len(logs.table.values) == 1000
+    assert logs.notes == [f"{log} names the game 'nosuch.game', which is neither a catalog game nor a file next to the log: "
+                          "figures in chips, without the game's corrections (give --game GAME)"]
+
+
+def test_a_phh_hand_history_given_as_a_log_says_how_to_make_it_one(tmp_path: Path) -> None:
+    """analyze, verify-log, view and report said 'unexpected line '[0]'', no way out."""
+    from showdown.evaluation.verify import verify_log
+    from showdown.view.catalog import ViewError, discover
+
+    phhs = tmp_path / "m.phhs"
+    phhs.write_text('[0]\nvariant = "NT"\n')
+    says = rf"^{phhs} is a PHH hand history, not a match log: 'showdown import {phhs} -o MATCH.log' makes it one$"
+    for read in (lambda: read_logs([phhs]), lambda: verify_log(phhs), lambda: discover([phhs])):
+        with pytest.raises((ShowdownError, ViewError), match=says):
+            read()

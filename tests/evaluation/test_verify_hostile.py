@@ -180,3 +180,13 @@ def test_a_16_mb_line_is_refused_without_holding_it(tmp_path: Path, name: str) -
         done = run(command, str(path))
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert done.stderr.strip().splitlines() == [done.stderr.strip()]
+
+
+def test_a_pipe_is_refused_before_any_log_is_verified(tmp_path: Path) -> None:
+    """A pipe no one writes to (mkfifo) held verify-log for ever at open()."""
+    os.mkfifo(tmp_path / "pipe.log")
+    with pytest.raises(ShowdownError, match=r"pipe.log is not a regular file \(a device or a pipe\): give a .log or .jsonl file"):
+        verify_log(tmp_path / "pipe.log")
+    run = subprocess.run([sys.executable, "-m", "showdown", "verify-log", str(DATA / "kuhn.limit.2p.fixed_seats.log"),
+                          str(tmp_path / "pipe.log")], capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 2 and run.stdout == "" and "pipe.log is not a regular file" in run.stderr

@@ -4,6 +4,7 @@ exploitability to 1e-9, and OpenSpiel's CFR policy playing a full match in our d
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
@@ -186,6 +187,9 @@ def test_a_tree_too_large_to_walk_is_refused_at_once() -> None:
     ({"policy": {"@": 5}}, "has '5', not an object of action numbers and probabilities"),
     ({"policy": {"@": {"call": 1}}}, "not an object of action numbers and probabilities"),
     ({"policy": {"@": [0.5, 0.5]}}, "not an object of action numbers and probabilities"),
+    # (said without the file: "information set 'Qs:/': probability of 'c' is nan")
+    ({"policy": {"@": {"1": float("nan"), "2": 0.5}}}, r"^OpenSpiel policy .*p\.json: information set '.*': probability of 'c' is nan$"),
+    ({"policy": {"@": {"1": -0.5, "2": 1.5}}}, r"^OpenSpiel policy .*p\.json: information set '.*': negative probability -0.5 for 'c'$"),
 ])
 def test_a_policy_file_of_the_wrong_shape_is_one_line(tmp_path: Path, doc: dict[str, object], says: str) -> None:
     """A hand-edited policy file ('universal_poker' a list, 'policy' a number, a row not an object) was an
@@ -200,3 +204,9 @@ def test_a_policy_file_of_the_wrong_shape_is_one_line(tmp_path: Path, doc: dict[
     path.write_text(json.dumps(doc))
     with pytest.raises(ConfigError, match=says):
         load_policy(path, game)
+
+
+def test_a_pipe_given_as_a_policy_file_is_refused_not_waited_on(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "p.json")
+    with pytest.raises(ConfigError, match=r"p\.json: not a regular file"):
+        load_policy(tmp_path / "p.json", get_game("kuhn"))

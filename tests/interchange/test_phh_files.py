@@ -3,6 +3,7 @@ one line."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -242,3 +243,129 @@ def test_a_hand_saved_with_a_byte_order_mark_imports(tmp_path: Path) -> None:
     (tmp_path / "h.phh").write_bytes(b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode())
     assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
     assert "STATE:0:f:AcKd|2c2d:50|-50:p1|p2" in (tmp_path / "m.log").read_text()
+
+
+@pytest.mark.parametrize(("event", "out", "match"), [
+    ('event = "final table"\n', "m.log", "final_table"),
+    ('event = "a\\nb"\n', "m.log", "a_b"),
+    ("", "my match.log", "my_match"),
+])  # fmt: skip
+def test_an_event_or_log_name_with_spaces_makes_a_header_the_readers_take(tmp_path: Path, event: str, out: str, match: str) -> None:
+    """The header '# name/game/hands/seed final table holdem-nolimit 1 0' (or one cut by a newline) was
+    not read as one: analyze gave plain chips of no game, verify-log 'unexpected line'."""
+    from showdown.evaluation.log_reading import read_logs
+
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hand = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[0]
+    (tmp_path / "h.phh").write_text("\n".join(line for line in hand.splitlines() if not line.startswith("event")) + "\n" + event)
+    import_phh([tmp_path / "h.phh"], tmp_path / out)
+    assert (tmp_path / out).read_text().splitlines()[0] == f"# name/game/hands/seed {match} holdem.nolimit.2p.reverse_blinds.game 1 0"
+    assert read_logs([tmp_path / out]).game == get_game("holdem-nolimit")
+
+
+def test_a_pipe_or_a_folder_is_refused_before_any_work(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A pipe no one writes to (mkfifo) held import and export for ever."""
+    os.mkfifo(tmp_path / "fifo.phh")
+    (tmp_path / "folder").mkdir()
+    assert main(["import", str(tmp_path / "fifo.phh"), "-o", str(tmp_path / "m.log")]) == 2
+    assert "fifo.phh is not a regular file (a device or a pipe): give a .phh or .phhs file" in capsys.readouterr().err
+    assert main(["export", str(NOLIMIT_LOG), str(tmp_path / "fifo.phh"), "--to", "phh", "-o", str(tmp_path / "out")]) == 2
+    assert "give a .log or .jsonl file" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()  # refused before any work: the good log before it is not exported either
+    assert main(["import", str(tmp_path / "folder"), "-o", str(tmp_path / "m.log")]) == 2
+    assert "folder is a folder: give the .phh or .phhs files in it" in capsys.readouterr().err
+    assert not (tmp_path / "m.log").exists()
+
+
+@pytest.mark.parametrize(("log", "game"), [("kuhn.limit.2p.1000h.seed0.log", "holdem-nolimit"), (NOLIMIT_LOG.name, "holdem-limit")])
+def test_a_game_given_for_a_log_of_another_is_refused_as_analyze_refuses_it(tmp_path: Path, log: str, game: str) -> None:
+    """Its hands were replayed as the wrong game's: 'hand 0: the betting 'cc' does not finish the hand'
+    of a Kuhn log, 'raise to 18929 is outside the legal range 30 to 30' of a no-limit one."""
+    with pytest.raises(ShowdownError, match=rf"{log} is a log of .*, not {game}: drop --game \(the log names its game\)"):
+        export_phh(DATA / log, tmp_path, get_game(game))
+    assert export_phh(NOLIMIT_LOG, tmp_path, get_game("holdem-nolimit")).hands == 1000  # the game it names: taken
+
+
+def test_a_hand_history_not_in_utf8_is_refused_not_imported_with_its_names_damaged(tmp_path: Path) -> None:
+    """A Latin-1 file (an older tool's) was imported with 'Jérôme' as 'J\\ufffdr\\ufffdme', without a word."""
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hand = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[0]
+    (tmp_path / "h.phh").write_bytes(hand.replace('players = ["', 'players = ["J\u00e9r\u00f4me', 1).encode("latin-1"))
+    with pytest.raises(ShowdownError, match=r"h\.phh:9: not UTF-8 text \(byte 0xe9\), which PHH \(TOML\) is: save the file as UTF-8"):
+        import_phh([tmp_path / "h.phh"], tmp_path / "m.log")
+    (tmp_path / "h.phh").write_bytes(hand.replace('players = ["', 'players = ["J\u00e9r\u00f4me', 1).encode("utf-8"))
+    assert import_phh([tmp_path / "h.phh"], tmp_path / "m.log").hands == 1
+    assert "J\u00e9r\u00f4me" in (tmp_path / "m.log").read_text(encoding="utf-8")
+
+
+def test_a_hand_of_another_table_is_said_with_its_file_line_and_both_tables(tmp_path: Path) -> None:
+    """It was 'hand 1: its table (blinds, stacks or bets) differs from the first hand's', no file, no line."""
+    export_phh(NOLIMIT_LOG, tmp_path)
+    small = [h for h in (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n") if "finishing_stacks = [19" in h]
+    other = "\n".join(line for line in small[1].splitlines() if not line.startswith("finishing_stacks"))
+    hands = [small[0], other.replace("starting_stacks = [20000, 20000]", "starting_stacks = [30000, 30000]")]
+    (tmp_path / "two.phhs").write_text("\n\n".join(hands))
+    with pytest.raises(ShowdownError, match=r"^\S*two\.phhs:\d+: hand \d+: its table \(no-limit, blinds 50/100, stacks 30000/30000\) "
+                                            r"differs from the first hand's at \S*two\.phhs:1 \(no-limit, blinds 50/100, stacks 20000/20000\)"):
+        import_phh([tmp_path / "two.phhs"], tmp_path / "m.log")
+
+
+def test_a_game_file_of_the_users_own_beside_the_log_is_kept_unless_forced(tmp_path: Path) -> None:
+    """'-o mine.log' beside the user's 'mine.game' overwrote it, without a word, with the game the hands imply."""
+    game = uneven_game("nolimit", (5000, 20000))
+    (tmp_path / "u.game").write_text(format_gamedef(game))
+    (tmp_path / "m.log").write_text(log_text("u.game", list(random_hands(game, 5, seed=3)), seed=3))
+    phhs = export_phh(tmp_path / "m.log", tmp_path).target
+    (tmp_path / "mine.game").write_text("# my own game\n")
+    with pytest.raises(ShowdownError, match=r"mine\.game is there and is another game than the hands'.*--force to overwrite it"):
+        import_phh([phhs], tmp_path / "mine.log")
+    assert (tmp_path / "mine.game").read_text() == "# my own game\n" and not (tmp_path / "mine.log").exists()
+    assert import_phh([phhs], tmp_path / "mine.log", force=True).game_file == tmp_path / "mine.game"
+    assert get_game(str(tmp_path / "mine.game")) == game
+    (tmp_path / "mine.log").unlink()
+    assert import_phh([phhs], tmp_path / "mine.log").hands == 5  # the same game there already: nothing lost, taken
+
+
+@pytest.mark.parametrize("out", ["", ".", "/", "..", "{tmp}/", "{tmp}"])
+def test_a_folder_given_as_the_log_to_write_is_one_line(tmp_path: Path, out: str, capsys: pytest.CaptureFixture[str],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """'-o .' and '-o /' were a ValueError traceback ('PosixPath('.') has an empty name'), '-o ..' wrote '...log'
+    and '-o out/' wrote out.log beside the folder."""
+    monkeypatch.chdir(tmp_path)
+    export_phh(NOLIMIT_LOG, tmp_path)
+    phhs = tmp_path / (NOLIMIT_LOG.stem + ".phhs")
+    assert main(["import", str(phhs), "-o", out.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "a folder; give the log's file name in it" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [phhs.name]
+
+
+def test_the_log_to_write_may_be_under_the_home_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command checked '~/m.log''s folder with ~ expanded and then wrote to a folder named '~': 'cannot write in ~'."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    export_phh(NOLIMIT_LOG, tmp_path)
+    assert main(["import", str(tmp_path / (NOLIMIT_LOG.stem + ".phhs")), "-o", "~/m.log"]) == 0
+    assert (tmp_path / "m.log").is_file()
+
+
+def test_players_rotating_through_positions_keep_their_seats_in_the_jsonl(tmp_path: Path) -> None:
+    """Without PHH's 'seats', every hand's seats were its positions, so a player's hands were split
+    between seats (and the view, which follows players by seat, counted one's winnings to the other)."""
+    from showdown.protocol.logfile import HandRecord
+
+    export_phh(NOLIMIT_LOG, tmp_path)
+    hands = (tmp_path / (NOLIMIT_LOG.stem + ".phhs")).read_text().split("\n\n")[:4]
+    (tmp_path / "h.phhs").write_text("\n\n".join("\n".join(x for x in h.splitlines() if not x.startswith("seats")) for h in hands))
+    import_phh([tmp_path / "h.phhs"], tmp_path / "m.jsonl")
+    records = [HandRecord.from_json(x) for x in (tmp_path / "m.jsonl").read_text().splitlines() if '"summary"' not in x]
+    assert [r.players for r in records] == [("Alice", "Bob"), ("Bob", "Alice")] * 2
+    assert [r.seats for r in records] == [(0, 1), (1, 0)] * 2
+
+
+def test_the_other_commands_file_is_refused_saying_which_command_reads_it(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A .phhs given to export was 'unexpected line '[0]'', a log given to import 'not valid PHH (TOML)'."""
+    phhs = export_phh(NOLIMIT_LOG, tmp_path).target
+    assert main(["export", str(phhs), "--to", "phh", "-o", str(tmp_path / "again")]) == 2
+    assert f"is a PHH hand history, which export writes: 'showdown import {phhs} -o MATCH.log' reads it" in capsys.readouterr().err
+    assert main(["import", str(NOLIMIT_LOG), "-o", str(tmp_path / "m.log")]) == 2
+    assert "is a match log, which import writes: 'showdown export" in capsys.readouterr().err

@@ -3,6 +3,7 @@ stacks our log's values say, and reading a hand back gives the hand we wrote."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from showdown.errors import ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.protocol.logfile import LoggedHand, parse_log
-from showdown.protocol.phh import NoPhhForm, format_phh_hand, phh_variant
+from showdown.protocol.phh import NoPhhForm, format_phh_hand, phh_variant, same_table
 from showdown.protocol.phh_reading import parse_phh_hand, split_phhs
 from tests.phh_support import pokerkit_payoffs, random_hands, uneven_game
 
@@ -144,6 +145,8 @@ def test_a_hand_from_elsewhere_reads_into_our_log_terms() -> None:
     ((', "p1 f"]', "]"), "actions"),
     (("finishing_stacks = [19700, 20300]", "finishing_stacks = [20000, 20000]"), "finishing_stacks"),
     (('"p2 cbr 400"', '"p2 cbr lots"'), "actions"),
+    (('"d dh p2 2h4c"', '"d dh p2 2h4c", "d dh p2 3h5c"'), "actions"),  # dealt twice: the second was taken silently
+    ((', "p1 f"]', ', "p1 f", "p2 sm 2h4c Ah8s"]'), "actions"),  # words past the cards passed unread
 ])
 def test_bad_phh_names_the_file_and_the_field(change: tuple[str, str], field: str) -> None:
     with pytest.raises(ProtocolError, match=rf"^f\.phhs:3 \[7\]: field '{field}': "):
@@ -252,3 +255,61 @@ def test_a_board_run_twice_is_refused_as_such() -> None:
         parse_phh_hand(RUN_TWICE, "f.phh")
     with pytest.raises(ProtocolError, match=r"'d db 5s6s': the board comes as 3, 1 and 1 cards$"):
         parse_phh_hand(RUN_TWICE.replace('"d db 5s"', '"d db 5s6s"'), "f.phh")
+
+
+@pytest.mark.parametrize("size", ["²", "١٢٣", "9" * 5000])
+def test_a_bet_size_of_other_digits_or_thousands_of_them_is_one_short_error(size: str) -> None:
+    """str.isdigit takes '²' and '١٢٣', and int() refused '²' and 5,000 digits with a ValueError: a
+    traceback from showdown import (and '١٢٣' was read as 123)."""
+    with pytest.raises(ProtocolError, match=r"field 'actions': \[6\] 'p2 cbr .*: expected 'pN f'") as err:
+        parse_phh_hand(GOOD.replace('"p2 cbr 400"', f'"p2 cbr {size}"'), "f.phh")
+    assert len(str(err.value)) < 200  # the action quoted in part, not 5,000 digits
+
+
+@pytest.mark.parametrize(("players", "says"), [
+    ('["a", "a"]', "p1 and p2 are both 'a' in our logs: give"),
+    ('["a b", "a_b"]', "p1 and p2 are both 'a_b' in our logs (given as 'a b' and 'a_b')"),
+    ('["", "p1"]', "p1 and p2 are both 'p1'"),
+])  # fmt: skip
+def test_two_players_of_one_log_name_are_refused_naming_the_field(players: str, says: str) -> None:
+    """They were imported, and analyze and report then refused the log ('names 'a' at two positions')."""
+    with pytest.raises(ProtocolError, match=r"^f\.phh:1 \[7\]: field 'players': " + re.escape(says)):
+        parse_phh_hand(GOOD.replace('["Alice", "Bob"]', players), "f.phh:1")
+
+
+def test_names_and_events_are_one_word_of_a_log_line() -> None:
+    got = parse_phh_hand(GOOD.replace('["Alice", "Bob"]', '["\\u001b[2Jx y", "' + "b" * 5000 + '"]') + 'event = "a b\\nc"\n', "f")
+    assert got.hand.names == ("_[2Jx_y", "b" * 256)  # a terminal's escape is no escape, a name no longer than 256
+    assert got.match == "a_b_c"
+
+
+@pytest.mark.parametrize("stacks", ["[nan, 20300]", "[19700, inf]", "[true, 20300]"])
+def test_finishing_stacks_that_are_no_chip_counts_are_refused(stacks: str) -> None:
+    """nan passed the check ('nan >= 1' is false) and True was taken as 1 chip."""
+    with pytest.raises(ProtocolError, match="field 'finishing_stacks'"):
+        parse_phh_hand(GOOD.replace("[19700, 20300]", stacks), "f.phh:1")
+
+
+_WORD = st.text(st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Zs", "Zl", "Zp"), exclude_characters=":|\x85\x1c\x1d\x1e\x1f"),
+                min_size=1, max_size=12).filter(lambda w: w == w.strip() and w.split() == [w])
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(game=st.sampled_from(["holdem-limit", "holdem-nolimit", "holdem-limit-3p", "holdem-nolimit-3p"]), seed=st.integers(0, 2**32 - 1),
+       data=st.data())
+def test_every_field_phh_holds_comes_back_from_a_random_hand_of_every_holdem_game(game: str, seed: int, data: st.DataObject) -> None:
+    """log -> PHH -> our reader: the hand (number, betting, cards, values, names of any script) and
+    what PHH carries beside it (seats, the game's name, the seed, the match's name)."""
+    g = get_game(game)
+    hand = next(random_hands(g, 1, seed=seed % 1000))
+    names = tuple(data.draw(st.lists(_WORD, min_size=g.num_players, max_size=g.num_players, unique=True)))
+    hand = LoggedHand(data.draw(st.integers(0, 2**32 - 2)), hand.betting, hand.hole, hand.board, hand.values, names)
+    seats = tuple(data.draw(st.permutations(range(g.num_players))))
+    match = data.draw(_WORD)
+    try:
+        text = format_phh_hand(g, hand, seats=seats, label=game, seed=seed, match=match)
+    except NoPhhForm:
+        return
+    got = parse_phh_hand(text, "x.phhs:1")
+    assert (got.hand, got.seats, got.label, got.seed, got.match) == (hand, seats, game, seed, match)
+    assert same_table(got.game, g)  # (PHH states no raise cap: the importer takes the catalog game the label names)

@@ -164,6 +164,20 @@ def test_resume_point_reads_the_logs_a_line_at_a_time_to_the_same_point(tmp_path
     assert (point.log_size, point.jsonl_size) == (len(b"".join(header + states[:cut])), len(b"".join(jsonl[:cut])))
 
 
+def test_logs_saved_with_a_byte_order_mark_are_cut_after_their_last_whole_hand(tmp_path: Path, reference: Path) -> None:
+    """The line reader passes over the mark, so the sizes to cut the logs at were 3 bytes short: the
+    resumed match wrote on after the first 3 bytes... of its last hand's line gone."""
+    log = (reference / "m.log").read_bytes().splitlines(keepends=True)
+    jsonl = (reference / "m.jsonl").read_bytes().splitlines(keepends=True)
+    header = [x for x in log if x.startswith(b"#")]
+    states = [x for x in log if x.startswith(b"STATE:")]
+    (tmp_path / "m.log").write_bytes(b"\xef\xbb\xbf" + b"".join(header + states[:40]) + states[40][:9])
+    (tmp_path / "m.jsonl").write_bytes(b"\xef\xbb\xbf" + b"".join(jsonl[:40]))
+    point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+    assert point.hands == 40
+    assert (point.log_size, point.jsonl_size) == (3 + len(b"".join(header + states[:40])), 3 + len(b"".join(jsonl[:40])))
+
+
 def test_resume_refuses_a_log_line_of_no_end_without_holding_it(tmp_path: Path, reference: Path) -> None:
     header = [x for x in (reference / "m.log").read_bytes().splitlines(keepends=True) if x.startswith(b"#")]
     (tmp_path / "m.log").write_bytes(b"".join(header) + b"STATE:0:" + b"c" * (MAX_LOG_LINE + 10))

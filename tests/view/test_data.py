@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from showdown.view import data
 from showdown.view.catalog import ViewError, discover
 from showdown.view.data import LogFollower, match_summary
 from showdown.view.hands import hand_list, hand_replay
+from tests.conftest import DATA
 
 
 @pytest.fixture(scope="module")
@@ -258,3 +261,57 @@ def test_the_hand_list_refuses_a_line_of_no_end_without_holding_it(tmp_path: Pat
     monkeypatch.setattr(lines, "MAX_LOG_LINE", 2000)
     with pytest.raises(ViewError, match=r"\.jsonl:402: a line of more than 2,000 bytes"):
         hand_list(grown, min_won=10**9)
+
+
+def test_a_pipe_among_the_logs_is_passed_over_and_a_pipe_given_is_one_line(tmp_path: Path) -> None:
+    """A pipe named like a log (mkfifo out/x.log) in a folder held showdown view and report for ever
+    as they opened it; given by name it was 'no match logs or tournaments under x.log'."""
+    shutil.copy(DATA / "kuhn.limit.2p.fixed_seats.log", tmp_path / "m.log")
+    os.mkfifo(tmp_path / "pipe.log")
+    os.mkfifo(tmp_path / "pipe.jsonl")
+    assert list(discover([tmp_path]).matches) == ["m"]
+    with pytest.raises(ViewError, match=r"pipe.log is not a regular file \(a device or a pipe\)"):
+        discover([tmp_path / "pipe.log"])
+
+
+def test_a_game_file_beside_the_log_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A match of a .game of its own names the copy beside its log ('m.game'), which the view looked
+    for in the folder it was started from: the replayer and the page said 'unknown game' unless it was
+    started in the log's folder."""
+    from showdown.games.catalog import get_game
+    from showdown.games.gamedef import format_gamedef
+    from showdown.protocol.logfile import hand_json
+
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "m.game").write_text(format_gamedef(get_game("kuhn")))
+    (tmp_path / "logs" / "m.jsonl").write_text(hand_json(0, "m.game", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()) + "\n")
+    monkeypatch.chdir(tmp_path)
+    (_, files), = discover([tmp_path / "logs"]).matches.items()
+    assert match_summary(files)["hands"] == 1
+    assert hand_replay(files, 0)["betting"] == "cc"
+
+
+def test_a_jsonl_saved_with_a_byte_order_mark_is_followed_listed_and_replayed(played: Path, tmp_path: Path) -> None:
+    """The line reader passes over the mark, so the byte offsets counted from its lines were 3 short:
+    the live page's next poll read 3 bytes back ('bad hand record '}}\\n''), and the replayer found no
+    hand at any listed offset but the first."""
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    (tmp_path / "m.jsonl").write_bytes(b"\xef\xbb\xbf" + files.jsonl.read_bytes())
+    follower = LogFollower(tmp_path / "m.jsonl")
+    assert follower.poll() == 400 and follower.poll() == 0
+    (_, bom), = discover([tmp_path]).matches.items()
+    listed = hand_list(bom, limit=200)["hands"]
+    assert [hand_replay(bom, h["offset"])["hand"] for h in listed] == list(range(200))
+
+
+def test_a_hand_of_other_players_than_the_matchs_is_refused_not_counted_to_the_first_ones(tmp_path: Path) -> None:
+    """The follower takes the players by seat from the first hand; a later hand of others (a log of
+    hand histories from elsewhere) had its winnings counted to the first hand's players, without a word."""
+    from showdown.protocol.logfile import hand_json
+
+    lines = [hand_json(0, "kuhn", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()),
+             hand_json(1, "kuhn", ("c", "d"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ())]
+    (tmp_path / "m.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(ViewError, match=r"hand 1's players \(c, d\) are not the match's by seat \(a, b\): .*showdown analyze"):
+        LogFollower(tmp_path / "m.jsonl").poll()
