@@ -162,3 +162,17 @@ def test_one_opponent_may_be_given_as_a_name_and_a_position_as_a_numpy_integer()
     env = SingleAgentEnv("kuhn", opponents="rules", position=np.int64(1))  # type: ignore[arg-type]
     assert env.reset(seed=3)[1]["position"] == 1
     assert type(env.fixed_position) is int
+
+
+def test_an_exact_size_is_taken_as_an_action_and_its_text_is_refused() -> None:
+    """What the README says of ``SingleAgentEnv``: indices and ``Action``s (an exact raise size), not the
+    AEC env's ACPC text."""
+    from showdown.errors import IllegalActionError
+    from showdown.games.state import Action, ActionKind
+
+    env = SingleAgentEnv("holdem-nolimit", opponents=["call"], position=1)
+    env.reset(seed=2)
+    with pytest.raises(IllegalActionError, match="an action is an index"):
+        env.step("r750")  # type: ignore[arg-type]
+    env.step(Action(ActionKind.RAISE, 750))  # type: ignore[arg-type]
+    assert env.state.betting.startswith("r750")  # the learner's raise, then the caller's call
