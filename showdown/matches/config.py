@@ -71,6 +71,7 @@ __all__ = [
     "match_settings",
     "merge_config",
     "parse_match_config",
+    "plain_label",
 ]
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -101,8 +102,7 @@ class AgentSpec:
         if self.label:
             return self.label
         if self.name:
-            name = self.name.rpartition(":")[2].rpartition(".")[2] if ":" in self.name else self.name
-            return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in name)
+            return plain_label(self.name.rpartition(":")[2].rpartition(".")[2] if ":" in self.name else self.name)
         assert self.command is not None
         try:
             words = shlex.split(self.command)
@@ -112,8 +112,13 @@ class AgentSpec:
             (w for w in words if not w.startswith("-") and not _INTERPRETER.fullmatch(Path(w).name)),
             words[0] if words else "bot",
         )
-        stem = Path(program).stem or "bot"
-        return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in stem)
+        return plain_label(Path(program).stem or "bot")
+
+
+def plain_label(text: str) -> str:
+    """``text`` as a seat label: each character but letters, digits and ``_.+-`` made ``_`` (a label
+    names log files and goes into the protocol's lines: a space or a ``|`` cannot)."""
+    return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in text) or "bot"
 
 
 _INTERPRETER = re.compile(r"(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|env|node|ruby|perl|java|php|Rscript|julia)(\.exe)?")
