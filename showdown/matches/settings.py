@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -162,6 +163,7 @@ class Text:
     what: str
     empty_ok: bool = False
     path: bool = False
+    plain: bool = False  # a file name's stem: letters, digits and _.+- only (said with the file's line)
 
     @property
     def text(self) -> str:
@@ -170,9 +172,13 @@ class Text:
     def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, str) or not (value or self.empty_ok):
             raise ConfigError(f"{where}: expected {self.what}, got {value!r}")
+        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", value):
+            raise ConfigError(f"{where}: {value!r} may use only letters, digits, '-', '_', '.', '+'")
         return Path(value) if self.path else value
 
     def flag(self, text: str) -> Any:
+        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", text):
+            raise argparse.ArgumentTypeError(f"{text!r} may use only letters, digits, '-', '_', '.', '+'")
         return Path(text) if self.path else text
 
     def to_json(self, value: Any) -> Any:
@@ -274,7 +280,7 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
     Setting("fixed_seats", Flag(), "seat N always plays position N-1 (default: seats rotate)", "--fixed-seats"),
     Setting("out", Text("a directory path", path=True), "folder for the logs and each bot's output (default out/; tournament: the file's name)", "--out",
             scopes=_MT, no_flag_in=_FILE_ONLY),
-    Setting("name", Text("a match name", empty_ok=True), "the logs' file names (default: game, agents and seed, as kuhn.rules-random.seed7)", "--name"),
+    Setting("name", Text("a match name", plain=True), "the logs' file names (default: game, agents and seed, as kuhn.rules-random.seed7)", "--name"),
     Setting("dealer", Nested("mapping of dealer settings"), "time limits and policies, as showdown dealer's flags (below)",
             no_flag="each dealer setting has its own flag (below)", scopes=_MT),
     Setting("progress", Flag(), "show the progress line (default: when stderr is a terminal)", "--progress", negatable=True,

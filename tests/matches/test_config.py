@@ -77,6 +77,7 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
         ("dealer: {t_response: 5}\n", r"dealer: unknown key 't_response': did you mean 't_response_ms'\? \(dealer keys:"),
         ("dealer: {on_timeout: explode}\n", r"dealer.on_timeout: expected one of fold, call, abort"),
         ("- just\n- a list\n", r"expected a mapping of settings"),
+        ("game: kuhn\nname: ../../etc\n", r"match.yaml:2: name: '../../etc' may use only letters"),  # (was 'match:', no line)
         ("game: kuhn\nhands: [1\n", r"match.yaml:3: not valid YAML"),
     ],
 )

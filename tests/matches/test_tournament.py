@@ -58,6 +58,12 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn\nhands: 10\nduplicate: maybe\nagents: [rules, bluff]\n", r"t.yaml:3: duplicate: expected true or false"),
         ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
         ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
+        # a match file's keys were 'unknown' ('name': did you mean 'game'?), an empty file 'got NoneType'
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nname: mine\n",
+         r"t.yaml:4: name: 'name' is a key of a match file, not of a tournament file \(a tournament's keys: address, agents"),
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nfixed-seats: true\n", r"t.yaml:4: fixed-seats: 'fixed-seats' is a key of a match"),
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nresume: true\n", r"t.yaml:4: resume: a tournament needs no 'resume'"),
+        ("# nothing yet\n", r"t.yaml: the file is empty: a tournament needs game, agents and hands"),
         ("- kuhn\n", r"t.yaml:1: expected a mapping of settings"),
         # a label equal to another agent's name: both were renamed 'rules-1' and 'rules-2' in the tables,
         # and nothing said which one was the 'call' agent labelled 'rules'
