@@ -255,6 +255,9 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
             if node is not None:
                 _check_nodes(node, p)  # before building the values: aliases are shared there, not yet counted
             data = loader.construct_document(node) if node is not None else None
+            lines: dict[tuple[Any, ...], int] = {}
+            if node is not None:
+                _record_lines(node, (), lines, loader)
         finally:
             loader.dispose()
     except RecursionError:  # PyYAML reads nested values recursively
@@ -264,9 +267,6 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
         at = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{p}{at}: not valid YAML: {problem}") from None
-    lines: dict[tuple[Any, ...], int] = {}
-    if node is not None:
-        _record_lines(node, (), lines)
     return data, Where(str(p), lines)
 
 
@@ -346,19 +346,25 @@ def _no_repeated_key(node: Any, path: Path) -> None:
         seen.add(key)
 
 
-def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
+def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int], loader: Any) -> None:
+    """Each key path's line; a key is recorded as the value it reads as (``5:`` as 5, ``~:`` as None,
+    whose errors named line 1), and as its text."""
     import yaml
 
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.start_mark)
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:str":
+                read = loader.construct_object(key_node)
+                if getattr(type(read), "__hash__", None) is not None:
+                    lines[path + (read,)] = key_node.start_mark.line + 1
             lines[path + (key,)] = key_node.start_mark.line + 1
-            _record_lines(value_node, path + (key,), lines)
+            _record_lines(value_node, path + (key,), lines, loader)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             lines[path + (i,)] = item.start_mark.line + 1
-            _record_lines(item, path + (i,), lines)
+            _record_lines(item, path + (i,), lines, loader)
 
 
 def _as_where(where: str | Where) -> Where:

@@ -78,6 +78,8 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
         ("dealer: {on_timeout: explode}\n", r"dealer.on_timeout: expected one of fold, call, abort"),
         ("- just\n- a list\n", r"expected a mapping of settings"),
         ("game: kuhn\nname: ../../etc\n", r"match.yaml:2: name: '../../etc' may use only letters"),  # (was 'match:', no line)
+        ("game: kuhn\nhands: 3\n5: 3\n", r"match.yaml:3: \[5\]: unknown key 5"),  # (a key read as a number or null was said at line 1)
+        ("game: kuhn\nhands: 3\n~: 3\n", r"match.yaml:3: None: unknown key None"),
         ("game: kuhn\nhands: [1\n", r"match.yaml:3: not valid YAML"),
     ],
 )
