@@ -65,6 +65,9 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["scorecard", "", "--game", "kuhn"], "an empty agent name"),
         (["play", "kuhn", ""], "an empty agent name"),
         (["plan", "--difference", "5", "--agents", "", "call", "--game", "kuhn"], "an empty agent name"),
+        # matplotlib's ValueError traceback ('dpi must be positive', 'Image size ... is too large')
+        (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "0"], "--dpi: expected a resolution from 10 to 600, got 0"),
+        (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "99999999"], "--dpi: expected a resolution from 10 to 600"),
         # both printed forms were taken and one silently lost; an export into a file was 'File exists'
         (["match", "kuhn", "random", "call", "--csv", "--json"], "argument --json: not allowed with argument --csv"),
         (["tournament", "t.yaml", "--json", "--csv"], "argument --csv: not allowed with argument --json"),
