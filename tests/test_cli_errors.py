@@ -65,6 +65,9 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["scorecard", "", "--game", "kuhn"], "an empty agent name"),
         (["play", "kuhn", ""], "an empty agent name"),
         (["plan", "--difference", "5", "--agents", "", "call", "--game", "kuhn"], "an empty agent name"),
+        # taken: LBR then never raised (a lower bound of nothing), or -1 as 0
+        (["exploit", "--lbr", "--agent", "rules", "--game", "leduc", "--check-until", "2"], "--check-until 2: leduc has rounds 0 to 1"),
+        (["exploit", "--lbr", "--agent", "rules", "--game", "leduc", "--check-until", "-1"], "--check-until -1: leduc has rounds 0 to 1"),
         # matplotlib's ValueError traceback ('dpi must be positive', 'Image size ... is too large')
         (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "0"], "--dpi: expected a resolution from 10 to 600, got 0"),
         (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "99999999"], "--dpi: expected a resolution from 10 to 600"),
