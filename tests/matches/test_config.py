@@ -53,6 +53,23 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
     assert [a.name for a in config.agents] == ["rules", "bluff"]
 
 
+def test_a_flag_can_say_false_over_the_file_s_true(tmp_path: Path) -> None:
+    # 'flags given win over the file', but a file's duplicate, fixed_seats, until_separated or force
+    # true could not be turned off from the command line (the flags had no --no- form)
+    from showdown.cli.main import build_parser
+    from showdown.matches.settings import MATCH_SETTINGS, flag_values
+
+    path = write(tmp_path, "game: kuhn\nhands: 10\nduplicate: true\nfixed_seats: true\nuntil_separated: true\nforce: true\n"
+                           "agents: [random, call]\n")
+    no = ["--no-duplicate", "--no-fixed-seats", "--no-until-separated", "--no-force"]
+    args = build_parser("match").parse_args(["match", "--config", str(path), *no])
+    config = merge_config(load_match_config(path), **flag_values(args, MATCH_SETTINGS, "match"))
+    assert not (config.duplicate or config.fixed_seats or config.until_separated or config.force)
+    args = build_parser("match").parse_args(["match", "--config", str(path)])
+    config = merge_config(load_match_config(path), **flag_values(args, MATCH_SETTINGS, "match"))
+    assert config.duplicate and config.fixed_seats and config.until_separated and config.force
+
+
 @pytest.mark.parametrize(
     "text,message",
     [
