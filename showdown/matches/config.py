@@ -29,6 +29,7 @@ agents[1].seed: ...``); the line numbers come from the YAML nodes' marks.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -236,8 +237,10 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
     import yaml  # type: ignore[import-untyped,unused-ignore]
 
     p = Path(path)
-    try:
-        with p.open("rb") as f:
+    try:  # opened without waiting: a named pipe no one writes to held the command for ever, silent
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            os.set_blocking(fd, True)  # a pipe with a writer (/dev/stdin) is read to its end
             raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None

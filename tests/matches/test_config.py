@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -121,6 +124,18 @@ def test_a_command_no_shell_could_read_is_refused_before_the_match() -> None:
         config = MatchConfig(game="kuhn", agents=(AgentSpec(command=command), AgentSpec(name="call")))
         with pytest.raises(ConfigError, match=f"match: seat 1: .*{says}"):
             config.check()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_no_one_writes_to_is_read_as_empty_not_waited_for(tmp_path: Path) -> None:
+    # open() waited for a writer: the command hung, silent, for ever
+    os.mkfifo(tmp_path / "pipe.yaml")
+    done = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", str(tmp_path / "pipe.yaml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("showdown match: error: no game given"), done.stderr
+    fed = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", "/dev/stdin"],
+                         input="game: kuhn\nhands: 0\nagents: [random, call]\n", capture_output=True, text=True, timeout=60)
+    assert fed.returncode == 2 and "/dev/stdin:2: hands: expected an integer" in fed.stderr  # a pipe with a writer is read
 
 
 def test_an_unreadable_file(tmp_path: Path) -> None:
