@@ -478,7 +478,8 @@ def resolve_command(command: str, base_dir: Path) -> str:
 def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Path | None = None) -> dict[str, Any]:
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
 
-    ``base_dir`` (the YAML file's folder) is where relative paths in commands and ``out`` start."""
+    ``base_dir`` (the YAML file's folder) is where relative paths in commands start; a relative ``out``
+    stays under the current folder (the examples' files say so, and tests/test_cli_errors.py holds it)."""
     if data is None:
         return {}
     return parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)
