@@ -65,6 +65,17 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["scorecard", "", "--game", "kuhn"], "an empty agent name"),
         (["play", "kuhn", ""], "an empty agent name"),
         (["plan", "--difference", "5", "--agents", "", "call", "--game", "kuhn"], "an empty agent name"),
+        # taken: LBR then never raised (a lower bound of nothing), or -1 as 0
+        (["exploit", "--lbr", "--agent", "rules", "--game", "leduc", "--check-until", "2"], "--check-until 2: leduc has rounds 0 to 1"),
+        (["exploit", "--lbr", "--agent", "rules", "--game", "leduc", "--check-until", "-1"], "--check-until -1: leduc has rounds 0 to 1"),
+        # matplotlib's ValueError traceback ('dpi must be positive', 'Image size ... is too large')
+        (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "0"], "--dpi: expected a resolution from 10 to 600, got 0"),
+        (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "99999999"], "--dpi: expected a resolution from 10 to 600"),
+        # both printed forms were taken and one silently lost; an export into a file was 'File exists'
+        (["match", "kuhn", "random", "call", "--csv", "--json"], "argument --json: not allowed with argument --csv"),
+        (["tournament", "t.yaml", "--json", "--csv"], "argument --csv: not allowed with argument --json"),
+        (["export", str(ROOT / "tests/data/kuhn.limit.2p.1000h.seed0.log"), "--to", "phh", "-o", str(ROOT / "README.md")],
+         "README.md is a file: give a folder for the .phh files"),
     ],
 )
 def test_user_errors_are_one_line(tmp_path: Path, args: list[str], says: str) -> None:

@@ -142,8 +142,11 @@ def trained_strategy(
         result = train(solver, iterations=iterations, seconds=seconds)
     if cache:
         tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-        save_strategy(result.strategy, tmp, "json")
-        os.replace(tmp, path)  # atomic: agents training at once never read a half-written file
+        try:
+            save_strategy(result.strategy, tmp, "json")
+            os.replace(tmp, path)  # atomic: agents training at once never read a half-written file
+        except OSError:
+            tmp.unlink(missing_ok=True)  # a read-only cache only costs speed: the training is not lost
     return result.strategy
 
 

@@ -330,7 +330,9 @@ def add_plot_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="a strategy file, or one or more curve files")
     parser.add_argument("-o", "--output", metavar="IMAGE", help="image file (.png, .svg, .pdf; default FILE with .png)")
     parser.add_argument("--title", help="title above the picture")
-    parser.add_argument("--dpi", type=int, default=100, help="resolution of raster images (default 100)")
+    # (0, a negative or a huge dpi was matplotlib's ValueError traceback; 10^8 asked for a 10^17-pixel image)
+    parser.add_argument("--dpi", type=argtypes.whole_number(10, 600, "a resolution"), default=100,
+                        help="resolution of raster images, 10 to 600 dots per inch (default 100)")
     parser.set_defaults(handler=plot_handler)
 
 

@@ -7,7 +7,7 @@ settings table) takes about ten times Python's own start, so for the usual comma
 and the ports printed with nothing but ``socket`` loaded; ``MatchServer`` then serves on those
 very sockets (``DealerOptions.bound``), and a client that connects in between waits in the
 listen backlog. Any other command line (``--help``, tokens, another host, an option not listed
-here, a port that cannot be had, a match or player name the dealer refuses, a name given twice) takes the ordinary path, which reports its errors before any
+here or a value it does not take, a port that cannot be had, a match or player name the dealer refuses, a name given twice) takes the ordinary path, which reports its errors before any
 port is printed. An error the full parser or the game file finds afterwards is still one line
 and exit 2, after the ports line. A SIGINT or SIGTERM in between is kept and acted on once the
 dealer runs (stop after the current hand), as it is later.
@@ -62,7 +62,7 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
         if name in VALUE_OPTIONS:
             if not eq:
                 value = next(words, "")
-            if not value or value.startswith("-"):
+            if not value or value.startswith("-") or not _value_taken(name, value):
                 return None
             values[name] = value
         elif name not in FLAG_OPTIONS or eq:
@@ -77,6 +77,19 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
     if not _plain(positionals[0], "/") or not all(_plain(name, ":|") for name in names) or len(set(names)) < len(names):
         return None
     return seats, values
+
+
+_CHOICES = {"--on-timeout": ("fold", "call", "abort"), "--on_timeout": ("fold", "call", "abort")}
+
+
+def _value_taken(name: str, value: str) -> bool:
+    """Whether the full parser takes ``value`` for ``name`` (a time limit: a whole number; a policy:
+    one of its words), so that its error ('--t_response nan') comes before any ports line."""
+    if name in ("-p", "--host"):
+        return True  # checked where they are used
+    if name in _CHOICES:
+        return value in _CHOICES[name]
+    return value.isascii() and value.isdigit()
 
 
 def _plain(word: str, refused: str) -> bool:

@@ -58,6 +58,8 @@ def _export(args: argparse.Namespace) -> int:
         check_input_file(Path(log), ".log or .jsonl")
 
     out = Path(args.out_dir)
+    if out.exists() and not out.is_dir():  # (was 'cannot create the folder (File exists)')
+        raise ShowdownError(f"-o {out} is a file: give a folder for the .phh files (a missing one is created)")
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

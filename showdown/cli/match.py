@@ -66,8 +66,9 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
     p.add_argument("--resume", dest="resume_from", metavar="MATCH", help="continue a killed match from its logs: its .match.json, "
                    "its .log, or the folder holding it (the first unfinished hand, the same cards)")
     p.add_argument("--config", metavar="FILE", help="YAML match file (its keys: the README's table, showdown.matches.settings)")
-    p.add_argument("--csv", action="store_true", help="print the results as CSV (one row per agent and per position)")
-    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    printed = p.add_mutually_exclusive_group()  # (both were taken, and --csv silently lost)
+    printed.add_argument("--csv", action="store_true", help="print the results as CSV (one row per agent and per position)")
+    printed.add_argument("--json", action="store_true", help="print the results as JSON")
     p.add_argument("--no-log", action="store_true", help="write no log files")
     p.add_argument("--view", action="store_true",
                    help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "

@@ -284,6 +284,9 @@ def _build(stream: IO[str], *, force: bool, processes: int | None) -> None:
             return
     if processes is not None and processes < 1:
         raise EquityError(f"--processes must be at least 1, got {processes}")
+    from showdown.cache import check_writable
+
+    check_writable(path)  # (a read-only cache was found after a minute and a half of building)
     start = time.perf_counter()
     table = build_equity_table(processes=processes, progress=progress_printer(sys.stderr))
     seconds = time.perf_counter() - start

@@ -17,6 +17,10 @@ import numpy as np
 from showdown import argtypes
 from showdown.errors import ConfigError
 
+MAX_SIMULATED_HANDS = 10**8
+"""The longest simulated match (--max-hands): about ten seconds of simulation each, and there may be a
+thousand (a match that never separates runs to it: 10^23 simulated without end)."""
+
 
 def add_plan_parser(sub: Any) -> None:
     p = sub.add_parser(
@@ -42,7 +46,8 @@ def add_plan_parser(sub: Any) -> None:
                    help="relative precision of the anytime-valid median (95%% interval within +-P of it): simulated matches "
                    "are added until it is reached, at most 1,000 (default 0.05)")
     p.add_argument("--runs", type=int, default=None, help="a fixed number of simulated matches instead of --precision")
-    p.add_argument("--max-hands", type=int, default=2_000_000, help="longest simulated match (default 2,000,000)")
+    p.add_argument("--max-hands", type=argtypes.whole_number(100, MAX_SIMULATED_HANDS, "a number of hands"), default=2_000_000,
+                   help=f"longest simulated match (default 2,000,000; at most {MAX_SIMULATED_HANDS:,})")
     p.add_argument("--json", action="store_true", help="print the plan as JSON")
     p.set_defaults(handler=plan_handler)
 
@@ -156,4 +161,4 @@ def plan_handler(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_plan_parser", "plan_handler", "stop_if_interrupted"]
+__all__ = ["MAX_SIMULATED_HANDS", "add_plan_parser", "plan_handler", "stop_if_interrupted"]

@@ -22,7 +22,8 @@ def bot_spec(word: str, options: dict[str, Any]) -> Any:
     from showdown.matches.agent_words import agent_from_word
     from showdown.matches.config import AgentSpec
 
-    spec = AgentSpec(command=word) if " " in word.strip() else agent_from_word(word)
+    # a file's path is a bot file even with a space in it (it was started as a command line: 'sp' not found)
+    spec = AgentSpec(command=word) if " " in word.strip() and not Path(word).is_file() else agent_from_word(word)
     return replace(spec, options={**dict(spec.options), **options}) if options else spec
 
 

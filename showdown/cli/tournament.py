@@ -16,8 +16,9 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="FILE.yaml", help="the tournament file (its keys: the README's table of keys)")
     add_flags(p, MATCH_SETTINGS, "tournament", holder=TournamentConfig,
               notes={"executor": " (ray: pip install 'showdown-poker[cluster]')"})
-    p.add_argument("--json", action="store_true", help="print results.json instead of the tables")
-    p.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
+    printed = p.add_mutually_exclusive_group()  # (both were taken, and one silently lost)
+    printed.add_argument("--json", action="store_true", help="print results.json instead of the tables")
+    printed.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
     p.set_defaults(handler=run_tournament_command)
 
 

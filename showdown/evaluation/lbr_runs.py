@@ -27,6 +27,7 @@ from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, acti
 from showdown.evaluation.lbr_belief import BELIEF_ESTIMATOR
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
 from showdown.games.gamedef import GameDef
+from showdown.workers import forking_quietly, ignore_interrupts
 
 CHUNK = 100
 """Hands per task: results do not depend on how many processes play them (each chunk has its seed)."""
@@ -275,7 +276,9 @@ def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) 
         for task in tasks:
             take(_chunk(task))
         return
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(tasks))) as pool:  # no idle process per surplus job
+    with forking_quietly():
+        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), ignore_interrupts)
+    with pool:  # no idle process per surplus job
         for result in pool.imap_unordered(_chunk, tasks):
             take(result)
 

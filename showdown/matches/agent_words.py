@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.errors import ConfigError
-from showdown.matches.config import AgentSpec
+from showdown.matches.config import AgentSpec, plain_label
 
 __all__ = ["agent_from_word", "agents_from_words", "parse_option"]
 
@@ -35,14 +35,14 @@ def agent_from_word(word: str) -> AgentSpec:
         policy = Path(word[len(OPENSPIEL_PREFIX):])
         if not policy.is_file():
             raise ConfigError(f"{word}: no such OpenSpiel policy file {policy} (write one with showdown.interchange.openspiel.save_policy)")
-        return AgentSpec(name=OPENSPIEL_AGENT, label=f"openspiel-{policy.stem}", options={"policy": str(policy.resolve())})
+        return AgentSpec(name=OPENSPIEL_AGENT, label=plain_label(f"openspiel-{policy.stem}"), options={"policy": str(policy.resolve())})
     path = Path(word)
     if path.is_file() or (os.sep in word and path.exists()):
         if path.suffix == ".py":
-            return AgentSpec(command=shlex.join([sys.executable, str(path.resolve())]), label=path.stem)
+            return AgentSpec(command=shlex.join([sys.executable, str(path.resolve())]), label=plain_label(path.stem))
         if not os.access(path, os.X_OK):
             raise ConfigError(f"{word} is not executable: chmod +x {word}, or give a .py file")
-        return AgentSpec(command=shlex.quote(str(path.resolve())), label=path.stem)
+        return AgentSpec(command=shlex.quote(str(path.resolve())), label=plain_label(path.stem))
     if "/" in word or word.endswith(".py"):
         raise ConfigError(f"no such bot file: {word} (an agent is a built-in name, a bot file, or module:Class)")
     if ":" in word:

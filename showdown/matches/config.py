@@ -29,6 +29,7 @@ agents[1].seed: ...``); the line numbers come from the YAML nodes' marks.
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -71,6 +72,7 @@ __all__ = [
     "match_settings",
     "merge_config",
     "parse_match_config",
+    "plain_label",
 ]
 
 _LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
@@ -101,8 +103,7 @@ class AgentSpec:
         if self.label:
             return self.label
         if self.name:
-            name = self.name.rpartition(":")[2].rpartition(".")[2] if ":" in self.name else self.name
-            return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in name)
+            return plain_label(self.name.rpartition(":")[2].rpartition(".")[2] if ":" in self.name else self.name)
         assert self.command is not None
         try:
             words = shlex.split(self.command)
@@ -112,8 +113,13 @@ class AgentSpec:
             (w for w in words if not w.startswith("-") and not _INTERPRETER.fullmatch(Path(w).name)),
             words[0] if words else "bot",
         )
-        stem = Path(program).stem or "bot"
-        return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in stem)
+        return plain_label(Path(program).stem or "bot")
+
+
+def plain_label(text: str) -> str:
+    """``text`` as a seat label: each character but letters, digits and ``_.+-`` made ``_`` (a label
+    names log files and goes into the protocol's lines: a space or a ``|`` cannot)."""
+    return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in text) or "bot"
 
 
 _INTERPRETER = re.compile(r"(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|env|node|ruby|perl|java|php|Rscript|julia)(\.exe)?")
@@ -231,8 +237,10 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
     import yaml  # type: ignore[import-untyped,unused-ignore]
 
     p = Path(path)
-    try:
-        with p.open("rb") as f:
+    try:  # opened without waiting: a named pipe no one writes to held the command for ever, silent
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            os.set_blocking(fd, True)  # a pipe with a writer (/dev/stdin) is read to its end
             raw = f.read(MAX_YAML_BYTES + 1)
     except OSError as exc:
         raise ConfigError(f"cannot read {what} {p}: {exc.strerror or exc}") from None
@@ -250,6 +258,9 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
             if node is not None:
                 _check_nodes(node, p)  # before building the values: aliases are shared there, not yet counted
             data = loader.construct_document(node) if node is not None else None
+            lines: dict[tuple[Any, ...], int] = {}
+            if node is not None:
+                _record_lines(node, (), lines, loader)
         finally:
             loader.dispose()
     except RecursionError:  # PyYAML reads nested values recursively
@@ -259,9 +270,6 @@ def load_yaml(path: str | Path, what: str = "config file") -> tuple[Any, Where]:
         at = f":{mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"{p}{at}: not valid YAML: {problem}") from None
-    lines: dict[tuple[Any, ...], int] = {}
-    if node is not None:
-        _record_lines(node, (), lines)
     return data, Where(str(p), lines)
 
 
@@ -341,19 +349,25 @@ def _no_repeated_key(node: Any, path: Path) -> None:
         seen.add(key)
 
 
-def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
+def _record_lines(node: Any, path: tuple[Any, ...], lines: dict[tuple[Any, ...], int], loader: Any) -> None:
+    """Each key path's line; a key is recorded as the value it reads as (``5:`` as 5, ``~:`` as None,
+    whose errors named line 1), and as its text."""
     import yaml
 
     lines.setdefault(path, node.start_mark.line + 1)
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             key = key_node.value if isinstance(key_node, yaml.ScalarNode) else str(key_node.start_mark)
+            if isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:str":
+                read = loader.construct_object(key_node)
+                if getattr(type(read), "__hash__", None) is not None:
+                    lines[path + (read,)] = key_node.start_mark.line + 1
             lines[path + (key,)] = key_node.start_mark.line + 1
-            _record_lines(value_node, path + (key,), lines)
+            _record_lines(value_node, path + (key,), lines, loader)
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
             lines[path + (i,)] = item.start_mark.line + 1
-            _record_lines(item, path + (i,), lines)
+            _record_lines(item, path + (i,), lines, loader)
 
 
 def _as_where(where: str | Where) -> Where:
@@ -464,7 +478,8 @@ def resolve_command(command: str, base_dir: Path) -> str:
 def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Path | None = None) -> dict[str, Any]:
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
 
-    ``base_dir`` (the YAML file's folder) is where relative paths in commands and ``out`` start."""
+    ``base_dir`` (the YAML file's folder) is where relative paths in commands start; a relative ``out``
+    stays under the current folder (the examples' files say so, and tests/test_cli_errors.py holds it)."""
     if data is None:
         return {}
     return parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import difflib
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -162,6 +163,7 @@ class Text:
     what: str
     empty_ok: bool = False
     path: bool = False
+    plain: bool = False  # a file name's stem: letters, digits and _.+- only (said with the file's line)
 
     @property
     def text(self) -> str:
@@ -170,9 +172,13 @@ class Text:
     def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, str) or not (value or self.empty_ok):
             raise ConfigError(f"{where}: expected {self.what}, got {value!r}")
+        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", value):
+            raise ConfigError(f"{where}: {value!r} may use only letters, digits, '-', '_', '.', '+'")
         return Path(value) if self.path else value
 
     def flag(self, text: str) -> Any:
+        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", text):
+            raise argparse.ArgumentTypeError(f"{text!r} may use only letters, digits, '-', '_', '.', '+'")
         return Path(text) if self.path else text
 
     def to_json(self, value: Any) -> Any:
@@ -244,7 +250,7 @@ class Setting:
     flag: str | None = None
     metavar: str | None = None
     aliases: tuple[str, ...] = ()
-    negatable: bool = False  # --x / --no-x
+    negatable: bool = False  # --x / --no-x (a flag that can say false too, over a file's true)
     no_flag: str = ""
     no_key: str = ""
     scopes: frozenset[str] = frozenset({"match"})
@@ -271,20 +277,20 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
             no_flag="given as the words after the game (-o sets their options)", scopes=_MT),
     Setting("hands", Whole(1, MAX_HANDS), "hands to play (per duplicate half)", "--hands", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("seed", Whole(0, MAX_SEED), "dealing seed; each agent's seed derives from it", "--seed", scopes=_MT, no_flag_in=_FILE_ONLY),
-    Setting("fixed_seats", Flag(), "seat N always plays position N-1 (default: seats rotate)", "--fixed-seats"),
+    Setting("fixed_seats", Flag(), "seat N always plays position N-1 (default: seats rotate)", "--fixed-seats", negatable=True),
     Setting("out", Text("a directory path", path=True), "folder for the logs and each bot's output (default out/; tournament: the file's name)", "--out",
             scopes=_MT, no_flag_in=_FILE_ONLY),
-    Setting("name", Text("a match name", empty_ok=True), "the logs' file names (default: game, agents and seed, as kuhn.rules-random.seed7)", "--name"),
+    Setting("name", Text("a match name", plain=True), "the logs' file names (default: game, agents and seed, as kuhn.rules-random.seed7)", "--name"),
     Setting("dealer", Nested("mapping of dealer settings"), "time limits and policies, as showdown dealer's flags (below)",
             no_flag="each dealer setting has its own flag (below)", scopes=_MT),
     Setting("progress", Flag(), "show the progress line (default: when stderr is a terminal)", "--progress", negatable=True,
             scopes=_MT),
-    Setting("duplicate", Flag(), "also play every deal with the seats moved, and pair the results", "--duplicate", scopes=_MT, no_flag_in=_FILE_ONLY),
+    Setting("duplicate", Flag(), "also play every deal with the seats moved, and pair the results", "--duplicate", scopes=_MT, no_flag_in=_FILE_ONLY, negatable=True),
     Setting("estimator", Choice(Estimator), "how win rates are estimated (default: the best that applies, said in the output)",
             "--estimator", scopes=_MT, no_flag_in=_FILE_ONLY),
     Setting("jobs", Whole(1), "duplicate halves (tournament: matches) played at once (default: the number of cores)", "--jobs",
             scopes=_MT),
-    Setting("force", Flag(), "overwrite the logs of an earlier match of the same name", "--force"),
+    Setting("force", Flag(), "overwrite the logs of an earlier match of the same name", "--force", negatable=True),
     Setting("resume", Flag(), "continue a killed match from its logs",
             no_flag="--resume MATCH reads the killed match's own settings (its .match.json)",
             no_key="set by --resume from the match's own .match.json, never in a new match's file"),
@@ -294,7 +300,7 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
             "stop once the first agent's anytime-valid 95% interval is at most this wide either side (hands: the most)",
             "--until-ci", metavar="WIDTH"),
     Setting("until_separated", Flag(), "stop once the first agent's anytime-valid 95% interval excludes zero (hands: the most)",
-            "--until-separated"),
+            "--until-separated", negatable=True),
     Setting("address", Text("a HOST:PORT"), "the Ray cluster of executor: ray (default: Ray on this machine)", "--address",
             metavar="HOST:PORT", scopes=_MT),
     Setting("max_replaced", Number("a share of hands from 0 to 1 (0.01 is 1%)", high=1.0),

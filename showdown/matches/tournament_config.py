@@ -23,7 +23,7 @@ strategies the agent processes will load).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -84,6 +84,10 @@ def parse_tournament_config(
     data: Any, at: Where, default_out: Path | None = None, base_dir: Path | None = None
 ) -> TournamentConfig:
     """Validate a parsed tournament document (see the module docstring); ``ConfigError`` with line."""
+    if data is None:
+        raise ConfigError(f"{at()}: the file is empty: a tournament needs game, agents and hands (see examples/tournament.yaml)")
+    if isinstance(data, Mapping):
+        _no_match_only_key(data, at)
     given = parse_settings(data, at, _KEYS, base_dir)
     keys = {str(k).replace("-", "_"): k for k in data}
     for required in ("game", "agents", "hands"):
@@ -115,6 +119,21 @@ def parse_tournament_config(
         progress=given.get("progress"),
         gamedef=game,
     )
+
+
+_MATCH_ONLY = sorted(set(keyed(MATCH_SETTINGS, "match")) - set(_KEYS))
+
+
+def _no_match_only_key(data: Mapping[Any, Any], at: Where) -> None:
+    """A match file's key in a tournament file is said as such (it was 'unknown key', 'name' with a
+    'did you mean game?'), with the keys a tournament takes."""
+    for key in data:
+        name = str(key).replace("-", "_")
+        if name == "resume":
+            raise ConfigError(f"{at(key)}: a tournament needs no 'resume': running the same command again resumes it")
+        if name in _MATCH_ONLY:
+            raise ConfigError(f"{at(key)}: {key!r} is a key of a match file, not of a tournament file "
+                              f"(a tournament's keys: {', '.join(sorted(_KEYS))})")
 
 
 def _tournament_game(game_name: str, at: Where, key: Any) -> tuple[str, Any]:

@@ -35,6 +35,7 @@ from showdown.solvers import kernel_loader
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
 from showdown.solvers.npz import read_errors
+from showdown.workers import ignore_interrupts
 
 TABLE_FORMAT = "showdown-flop-ehs2"
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -283,7 +284,7 @@ def build_flop_table(
             if progress:
                 progress(done, n)
         return out
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=ignore_interrupts) as pool:
         for idx, rows in pool.map(_flop_rows, chunks):
             out[idx] = rows
             done += len(idx)

@@ -266,13 +266,23 @@ IDLE_S = 15.0
 """Seconds a connection may stay idle (before its first request, or between two) before it is closed."""
 
 
+REQUEST_ERRORS_SHOWN = 5
+"""Requests aiohttp could not read that are said on the view's output; the rest are not (a client
+sending 500 of them wrote 500 lines)."""
+_request_errors = [0]
+
+
 def _request_error_one_line(record: logging.LogRecord) -> bool:
     """aiohttp's report of a request it could not read (a header over 8 KB): one line, its
-    reason, instead of a traceback on the view's output."""
+    reason, instead of a traceback on the view's output; the first ``REQUEST_ERRORS_SHOWN`` only."""
     if record.exc_info and record.exc_info[1] is not None:
+        _request_errors[0] += 1
+        if _request_errors[0] > REQUEST_ERRORS_SHOWN:
+            return False
         exc = record.exc_info[1]
         reason = " ".join(str(exc).split())[:200]
-        record.msg, record.args = f"showdown view: {record.getMessage()}: {type(exc).__name__}: {reason}", ()
+        more = "; further unreadable requests are not shown" if _request_errors[0] == REQUEST_ERRORS_SHOWN else ""
+        record.msg, record.args = f"showdown view: {record.getMessage()}: {type(exc).__name__}: {reason}{more}", ()
         record.exc_info = record.exc_text = None
     return True
 
@@ -301,7 +311,7 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     return runner, int(bound)
 
 
-__all__ = ["IDLE_S", "ViewApp", "start_server", "static_text"]
+__all__ = ["IDLE_S", "REQUEST_ERRORS_SHOWN", "ViewApp", "start_server", "static_text"]
 
 
 def view_url(host: str, port: int) -> str:

@@ -110,6 +110,11 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["x/y", "kuhn", "1", "1", "a", "b"],
         ["", "kuhn", "1", "1", "a", "b"],
         ["m", "kuhn", "1", "1", "a", "a"],  # a name given twice
+        # option values the parser refuses: the ports line came first, then the error
+        ["m", "kuhn", "1", "1", "a", "b", "--t_response", "nan"],
+        ["m", "kuhn", "1", "1", "a", "b", "--t-hand=1e3"],
+        ["m", "kuhn", "1", "1", "a", "b", "--spin-us", "\u00b2"],
+        ["m", "kuhn", "1", "1", "a", "b", "--on-timeout", "explode"],
     ],
 )
 def test_other_command_lines_take_the_ordinary_path(argv: list[str]) -> None:
@@ -155,3 +160,10 @@ def test_a_signal_right_after_the_ports_stops_the_match_cleanly(tmp_path: Path, 
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == code, err
     assert "Traceback" not in err and out.splitlines()[-1].startswith("SCORE:")
+
+
+def test_the_fast_path_takes_the_dealers_timeout_policies() -> None:
+    from showdown.server.dealer import OnTimeout
+
+    assert all(set(words) == {str(e) for e in OnTimeout} for words in dealer_ports._CHOICES.values())
+    assert dealer_ports._value_taken("--on-timeout", "call") and dealer_ports._value_taken("--t-response", "600000")

@@ -96,3 +96,16 @@ def test_a_number_of_simulated_matches_beyond_the_limit_is_refused_before_the_wo
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr == ("showdown plan: error: --runs 100,000,000 is more simulated matches than a plan "
                                                   "needs: give at most 10,000 (or --precision: 1,000 at most)\n")
+
+
+@pytest.mark.parametrize("hands,says", [("99999999999999999999999", "from 100 to 100000000, got 99999999999999999999999"),
+                                        ("1e9", "expected a whole number, got '1e9'"), ("inf", "expected a whole number, got 'inf'")])
+def test_a_longest_simulated_match_beyond_the_limit_is_refused_before_the_work(tmp_path: Path, hands: str, says: str) -> None:
+    # --max-hands 10^23 with a difference the pilot never separates simulated without end
+    log = tmp_path / "pilot.log"
+    log.write_text("# name/game/hands/seed p kuhn 40 0\n" + "".join(
+        f"STATE:{i}:cc:Ks|Qs:{s}|{-s}:a|b\n" for i, s in zip(range(40), [1, -1] * 20)))
+    bad = subprocess.run([sys.executable, "-m", "showdown", "plan", "--pilot", str(log), "--difference", "0.001", "--runs", "2",
+                          "--max-hands", hands], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr
+    assert f"argument --max-hands: expected a number of hands {says}" in bad.stderr or says in bad.stderr

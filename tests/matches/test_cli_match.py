@@ -42,6 +42,25 @@ def test_your_own_bot_file_and_class_play_without_yaml_and_logs_go_to_out(tmp_pa
     assert (tmp_path / "out" / f"{log.stem}.my_bot.stderr").exists()
 
 
+def test_a_bot_file_with_a_space_or_an_accent_in_its_path_plays_under_a_plain_label(tmp_path: Path) -> None:
+    # its label was the file's stem, 'my bot ü': the match name made of it was refused ('bad match name ...:
+    # use a plain file name without spaces'), a name the user never gave; scorecard and exploit --probes
+    # took the path for a command line and started 'my' (No such file or directory)
+    folder = tmp_path / "sp ace ü"
+    folder.mkdir()
+    shutil.copy(ROOT / "examples" / "my_bot.py", folder / "my bot ü.py")
+    r = showdown(tmp_path, "match", "kuhn", "sp ace ü/my bot ü.py", "call", "--hands", "20", "--out", "out dir ü", "--json")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [a["name"] for a in doc["agents"]] == ["my_bot__", "call"]
+    assert (tmp_path / doc["log"]).name == "kuhn.my_bot__-call.seed0.log" and verify_log(tmp_path / doc["log"]).ok
+    from showdown.cli.probes import bot_spec
+
+    spec = bot_spec(str(folder / "my bot ü.py"), {})
+    assert spec.label == "my_bot__" and spec.command is not None and spec.command.endswith("/my bot ü.py'")
+    assert bot_spec("python3 -u bot.py", {}).command == "python3 -u bot.py"  # a command line stays one
+
+
 def test_options_on_the_command_line_reach_the_named_seat(tmp_path: Path) -> None:
     r = showdown(tmp_path, "match", "kuhn", "random", "random", "-o", "2:seed=7", "--hands", "50", "--json")
     assert r.returncode == 0, r.stderr

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,6 +56,23 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
     assert [a.name for a in config.agents] == ["rules", "bluff"]
 
 
+def test_a_flag_can_say_false_over_the_file_s_true(tmp_path: Path) -> None:
+    # 'flags given win over the file', but a file's duplicate, fixed_seats, until_separated or force
+    # true could not be turned off from the command line (the flags had no --no- form)
+    from showdown.cli.main import build_parser
+    from showdown.matches.settings import MATCH_SETTINGS, flag_values
+
+    path = write(tmp_path, "game: kuhn\nhands: 10\nduplicate: true\nfixed_seats: true\nuntil_separated: true\nforce: true\n"
+                           "agents: [random, call]\n")
+    no = ["--no-duplicate", "--no-fixed-seats", "--no-until-separated", "--no-force"]
+    args = build_parser("match").parse_args(["match", "--config", str(path), *no])
+    config = merge_config(load_match_config(path), **flag_values(args, MATCH_SETTINGS, "match"))
+    assert not (config.duplicate or config.fixed_seats or config.until_separated or config.force)
+    args = build_parser("match").parse_args(["match", "--config", str(path)])
+    config = merge_config(load_match_config(path), **flag_values(args, MATCH_SETTINGS, "match"))
+    assert config.duplicate and config.fixed_seats and config.until_separated and config.force
+
+
 @pytest.mark.parametrize(
     "text,message",
     [
@@ -77,6 +97,9 @@ def test_flags_override_the_file(tmp_path: Path) -> None:
         ("dealer: {t_response: 5}\n", r"dealer: unknown key 't_response': did you mean 't_response_ms'\? \(dealer keys:"),
         ("dealer: {on_timeout: explode}\n", r"dealer.on_timeout: expected one of fold, call, abort"),
         ("- just\n- a list\n", r"expected a mapping of settings"),
+        ("game: kuhn\nname: ../../etc\n", r"match.yaml:2: name: '../../etc' may use only letters"),  # (was 'match:', no line)
+        ("game: kuhn\nhands: 3\n5: 3\n", r"match.yaml:3: \[5\]: unknown key 5"),  # (a key read as a number or null was said at line 1)
+        ("game: kuhn\nhands: 3\n~: 3\n", r"match.yaml:3: None: unknown key None"),
         ("game: kuhn\nhands: [1\n", r"match.yaml:3: not valid YAML"),
     ],
 )
@@ -101,6 +124,18 @@ def test_a_command_no_shell_could_read_is_refused_before_the_match() -> None:
         config = MatchConfig(game="kuhn", agents=(AgentSpec(command=command), AgentSpec(name="call")))
         with pytest.raises(ConfigError, match=f"match: seat 1: .*{says}"):
             config.check()
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+def test_a_named_pipe_no_one_writes_to_is_read_as_empty_not_waited_for(tmp_path: Path) -> None:
+    # open() waited for a writer: the command hung, silent, for ever
+    os.mkfifo(tmp_path / "pipe.yaml")
+    done = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", str(tmp_path / "pipe.yaml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr.startswith("showdown match: error: no game given"), done.stderr
+    fed = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", "/dev/stdin"],
+                         input="game: kuhn\nhands: 0\nagents: [random, call]\n", capture_output=True, text=True, timeout=60)
+    assert fed.returncode == 2 and "/dev/stdin:2: hands: expected an integer" in fed.stderr  # a pipe with a writer is read
 
 
 def test_an_unreadable_file(tmp_path: Path) -> None:

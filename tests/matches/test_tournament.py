@@ -58,6 +58,12 @@ def write(tmp_path: Path, text: str, name: str = "t.yaml") -> Path:
         ("game: kuhn\nhands: 10\nduplicate: maybe\nagents: [rules, bluff]\n", r"t.yaml:3: duplicate: expected true or false"),
         ("game: kuhn\nhands: 10\ndealer: {on_timeout: explode}\nagents: [rules, bluff]\n", r"t.yaml:3: dealer.on_timeout"),
         ("game: kuhn\nhands: [10\n", r"t.yaml:3: not valid YAML"),
+        # a match file's keys were 'unknown' ('name': did you mean 'game'?), an empty file 'got NoneType'
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nname: mine\n",
+         r"t.yaml:4: name: 'name' is a key of a match file, not of a tournament file \(a tournament's keys: address, agents"),
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nfixed-seats: true\n", r"t.yaml:4: fixed-seats: 'fixed-seats' is a key of a match"),
+        ("game: kuhn\nhands: 10\nagents: [rules, bluff]\nresume: true\n", r"t.yaml:4: resume: a tournament needs no 'resume'"),
+        ("# nothing yet\n", r"t.yaml: the file is empty: a tournament needs game, agents and hands"),
         ("- kuhn\n", r"t.yaml:1: expected a mapping of settings"),
         # a label equal to another agent's name: both were renamed 'rules-1' and 'rules-2' in the tables,
         # and nothing said which one was the 'call' agent labelled 'rules'
@@ -351,3 +357,27 @@ def test_a_bots_own_class_beside_the_file_plays_and_its_init_failing_is_a_note_n
     assert refused.returncode == 2 and refused.stderr.splitlines() == [
         "showdown tournament: error: t.yaml:5: agents[1]: agent 'init_bot:NotAgent' cannot start: init_bot.py: class NotAgent is not "
         "an Agent: write 'class NotAgent(Agent):' (from showdown.agents import Agent) with an act(view) method"]
+
+
+def test_the_command_line_s_flags_win_over_the_tournament_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As in a match (README: 'flags given win over the file'): --jobs, --no-sandbox and --no-progress
+    replace the file's jobs, sandbox and progress; what no flag gives stays the file's."""
+    import showdown.matches.tournament as tournament
+    from showdown.cli.main import build_parser
+    from showdown.cli.tournament import run_tournament_command
+
+    path = write(tmp_path, f"game: kuhn\nhands: 10\nseed: 4\njobs: 2\nsandbox: true\nprogress: true\nout: {tmp_path / 'o'}\n"
+                           "agents: [rules, call]\n")
+    seen: dict[str, object] = {}
+
+    def fake_run(cfg: object, *, jobs: object, progress: object, executor: object) -> object:
+        seen.update(cfg=cfg, jobs=jobs, progress=progress)
+        raise KeyboardInterrupt  # nothing played
+
+    monkeypatch.setattr(tournament, "run_tournament", fake_run)
+    args = build_parser("tournament").parse_args(["tournament", str(path), "--jobs", "1", "--no-sandbox", "--no-progress"])
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament_command(args)
+    cfg = seen["cfg"]
+    assert seen["jobs"] == 1 and seen["progress"] is False
+    assert cfg.jobs == 1 and cfg.sandbox is False and cfg.progress is False and cfg.seed == 4 and cfg.hands == 10  # type: ignore[attr-defined]

@@ -167,3 +167,26 @@ async def test_a_request_with_a_huge_header_is_one_line_in_the_log(app: tuple[Vi
         await _still_serves(port)
     finally:
         await runner.cleanup()
+
+
+async def test_a_flood_of_unreadable_requests_is_a_few_lines_not_one_each(app: tuple[ViewApp, str], caplog: pytest.LogCaptureFixture,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    # 500 requests with a header over 8 KB wrote 500 lines on the view's output
+    import asyncio
+
+    from showdown.view import server
+
+    monkeypatch.setattr(server, "_request_errors", [0])
+    runner, port = await server.start_server(app[0], "127.0.0.1", 0)
+    try:
+        for _ in range(server.REQUEST_ERRORS_SHOWN + 7):
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
+            assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.0 400")
+            writer.close()
+        said = [r.getMessage() for r in caplog.records if r.name == "aiohttp.server"]
+        assert len(said) == server.REQUEST_ERRORS_SHOWN and all("LineTooLong" in line for line in said)
+        assert said[-1].endswith("; further unreadable requests are not shown")
+        await _still_serves(port)
+    finally:
+        await runner.cleanup()

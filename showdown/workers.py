@@ -1,0 +1,32 @@
+"""Worker processes of a pool (LBR's chunks, the equity table's boards, the buckets' tables)."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+
+__all__ = ["forking_quietly", "ignore_interrupts"]
+
+
+def ignore_interrupts() -> None:
+    """A pool's initializer: Ctrl-C reaches the whole process group, but only the parent acts on it
+    (it stops the pool and says one line); each worker printed its own KeyboardInterrupt traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by forking_quietly)
+
+
+@contextlib.contextmanager
+def forking_quietly() -> Iterator[None]:
+    """Around the creation of a pool: Ctrl-C is held back (blocked, not lost) while the workers are
+    forked, so none is born able to take it before ``ignore_interrupts``; the parent then takes a
+    Ctrl-C that came meanwhile as it would have."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
