@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from showdown.errors import ConfigError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind
 from showdown.solvers.betting import BetSizing, BettingTree, build_tree, default_sizing, tree_of
@@ -68,7 +69,7 @@ def tree_file(game: GameDef, sizing: BetSizing | None) -> Path | None:
             key.update(__version__.encode())
     try:
         return cache_dir("trees") / f"{key.hexdigest()[:24]}.npz"
-    except OSError:
+    except (OSError, ConfigError):  # no cache folder to be had: the tree is built, as without a cache
         return None
 
 
