@@ -25,9 +25,9 @@ def test_a_cache_folder_behind_a_file_is_one_config_error(tmp_path: Path, monkey
     assert cache_dir("equity").is_dir()
 
 
-def _build(tmp_path: Path, cache: Path) -> subprocess.CompletedProcess[str]:
+def _build(tmp_path: Path, cache: Path, prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "SHOWDOWN_CACHE": str(cache)}
-    return subprocess.run([sys.executable, "-m", "showdown", "equity", "--build", "--force"], capture_output=True, text=True,
+    return subprocess.run([*(prefix or []), sys.executable, "-m", "showdown", "equity", "--build", "--force"], capture_output=True, text=True,
                           timeout=60, env=env, cwd=tmp_path)
 
 
@@ -38,14 +38,12 @@ def test_equity_build_into_a_cache_behind_a_file_is_one_line(tmp_path: Path) -> 
     assert "showdown equity: error: cannot make the cache folder" in done.stderr
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder (permissions do not bind it): run as a user")
 def test_equity_build_into_a_read_only_cache_is_refused_before_the_build(tmp_path: Path) -> None:
     # the table was built (a minute and a half of CPU) and then lost to a PermissionError
+    from tests.unwritable import unwritable
+
     (tmp_path / "cache" / "equity").mkdir(parents=True)
-    (tmp_path / "cache" / "equity").chmod(0o555)
-    try:
-        done = _build(tmp_path, tmp_path / "cache")
-    finally:
-        (tmp_path / "cache" / "equity").chmod(0o755)
+    with unwritable(tmp_path / "cache" / "equity") as (prefix, _):
+        done = _build(tmp_path, tmp_path / "cache", prefix)
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1, done.stderr
     assert "cannot write in the cache folder" in done.stderr and "building" not in done.stderr

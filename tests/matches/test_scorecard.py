@@ -181,25 +181,24 @@ def test_an_out_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_path:
     assert says.format(out=out) in done.stderr
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes in a read-only folder (permissions do not bind it): run as a user")
 @pytest.mark.parametrize(("command", "says"), _CANNOT_WRITE, ids=["scorecard", "probes", "match", "tournament"])
 @pytest.mark.parametrize("below", ["", "sub"], ids=["read-only", "under-read-only"])
 def test_a_read_only_out_folder_is_one_line_before_any_work(tmp_path: Path, command: list[str], says: str, below: str) -> None:
-    """As a user who is not root, an --out folder without write permission (or a missing one under
-    it) is one line and exit 2 before any match, as an unmakeable one is."""
+    """An --out folder the user may not write in (its permissions; as root, a read-only mount), or a
+    missing one under it, is one line and exit 2 before any match, as an unmakeable one is."""
+    from tests.unwritable import unwritable
+
     locked = tmp_path / "locked"
     locked.mkdir()
     out = str(locked / below) if below else str(locked)
     config = tmp_path / "t.yaml"
     config.write_text(f"game: kuhn\nhands: 10\nout: {out}\nagents: [call, random]\n")
     words = [w.format(config=config) for w in command] + ([] if command[0] == "tournament" else ["--out", out])
-    locked.chmod(0o555)
-    try:
-        done = subprocess.run([sys.executable, "-m", "showdown", *words], capture_output=True, text=True, timeout=60, cwd=tmp_path)
-    finally:
-        locked.chmod(0o755)
+    with unwritable(locked) as (prefix, reason):
+        done = subprocess.run([*prefix, sys.executable, "-m", "showdown", *words], capture_output=True, text=True, timeout=60,
+                              cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1, done.stderr
-    assert says.format(out=out) in done.stderr and "Permission denied" in done.stderr
+    assert says.format(out=out) in done.stderr and reason in done.stderr
     assert list(locked.iterdir()) == []
 
 
