@@ -196,8 +196,11 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
         "estimator": "chance (duplicate matches)" + (f", {lbr.get('estimator', 'chance+actions')} (LBR)" if lbr is not None else ""),
         "matches": matches, "no_figure": [m.to_json() for m in missing], "lbr": lbr, "lbr_note": why_not,
         "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": best[1], "found_by": best[2],
+        "found_mbb": best[0],
         "note": "the lower bound is the largest of what any opponent or LBR action set won from the bot; its interval is "
-                "that one's (chosen after the fact: read it with the selection in mind)",
+                "that one's (chosen after the fact: read it with the selection in mind)" if best[0] > 0 else
+                "no opponent or LBR action set won from the bot, so the lower bound is 0 (exploitability is never "
+                "below it); found_by, found_mbb and the interval are the nearest one's, which lost",
     }
 
 

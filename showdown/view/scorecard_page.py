@@ -45,6 +45,8 @@ def scorecard_html(doc: dict[str, Any]) -> str:
     else:
         lbr_part = f"<p>Not run: {escape(doc.get('lbr_note') or '')}</p>"
     bound = doc["exploitability_lower_bound_mbb"]
+    found = (f"95% CI {_ci(doc['exploitability_ci95_mbb'])}, found by {escape(doc['found_by'])}" if doc.get("found_mbb", bound) > 0
+             else f"the nearest, {escape(doc['found_by'])}, lost: {doc['found_mbb']:+,.0f} mbb/hand, 95% CI {_ci(doc['exploitability_ci95_mbb'])}")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scorecard: {escape(doc['bot'])} in {escape(doc['game'])}</title>
 <style>
@@ -53,8 +55,7 @@ main {{ max-width: 960px; margin: 0 auto; padding: 18px; }}
 </style></head>
 <body><main>
 <h1>Scorecard: {escape(doc['bot'])} in {escape(doc['game'])}</h1>
-<p>Exploitability lower bound: <b>{bound:,.0f} mbb/hand</b>, 95% CI {_ci(doc['exploitability_ci95_mbb'])}, found by
-{escape(doc['found_by'])}. {escape(doc['note'])}. Seed {doc['seed']}.</p>
+<p>Exploitability lower bound: <b>{bound:,.0f} mbb/hand</b>, {found}. {escape(doc['note'])}. Seed {doc['seed']}.</p>
 <h2>Duplicate matches (chance-corrected): the bot's win rate</h2>
 {precision}<table><tr><th>opponent</th><th>bot wins (mbb/hand)</th><th>95% CI</th><th>hands</th><th>kind</th></tr>{rows}</table>
 <h2>Local best response (Lisy and Bowling 2017)</h2>

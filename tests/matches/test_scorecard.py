@@ -35,6 +35,21 @@ def test_the_lower_bound_is_the_largest_win_of_any_opponent_or_lbr_set() -> None
     assert page.startswith("<!doctype html>") and "probe-tiny" in page and "<script" not in page and "href=" not in page
 
 
+def test_a_bot_no_opponent_beat_has_a_bound_of_0_said_as_such_not_outside_its_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    """The card said 'lower bound: 0.0 mbb/hand [-505.3, -344.7], found by match call' (a bound outside
+    its own interval): with no win found the bound is 0 and the nearest one is said to have lost."""
+    from showdown.cli.scorecard import _print_scorecard
+
+    results = [OpponentResult("call", -425.0, (-505.3, -344.7), 100, "chance", 1)]
+    doc = scorecard_document("kuhn", "bot", 1, results, None, "the bot tells no policy")
+    assert doc["exploitability_lower_bound_mbb"] == 0.0 and doc["found_mbb"] == -425.0 and "no opponent" in doc["note"]
+    _print_scorecard(doc, "kuhn")
+    line = next(x for x in capsys.readouterr().out.splitlines() if "exploitability lower bound" in x)
+    assert line.strip() == ("exploitability lower bound: 0 mbb/hand: no opponent or LBR set won from the bot "
+                            "(the nearest, match call: -425.0 [-505.3, -344.7])")
+    assert "the nearest, match call, lost" in scorecard_html(doc)
+
+
 def test_a_scorecard_resumes_from_its_folder_and_says_why_lbr_did_not_run(tmp_path: Path) -> None:
     first = run_scorecard("kuhn", AgentSpec(name="rules"), hands=20, seed=3, folder=tmp_path, jobs=2, opponents=["call"])
     kept = sorted([*tmp_path.glob("*.opponent.json"), *tmp_path.glob("lbr-*.json")])
