@@ -25,6 +25,7 @@ def add_export_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--to", required=True, choices=("phh",), help="the format to write (phh)")
     p.add_argument("-o", "--out-dir", required=True, metavar="DIR", help="folder for the .phhs files (created if missing)")
     p.add_argument("--game", help="the game (default: from the log)")
+    p.add_argument("--force", action="store_true", help="overwrite .phhs files already there (else the export is refused)")
     p.set_defaults(handler=_export)
 
 
@@ -69,6 +70,9 @@ def _export(args: argparse.Namespace) -> int:
     twice = next((t for t in targets if targets.count(t) > 1), None)
     if twice is not None:
         raise ShowdownError(f"two logs would both be written as {out / (twice + '.phhs')}: export them to different folders")
+    there = next((out / f"{t}.phhs" for t in targets if (out / f"{t}.phhs").exists()), None)
+    if there is not None and not args.force:  # (a second export of another run's log of the same name replaced it unsaid)
+        raise ShowdownError(f"{there} is already there: --force overwrites it, or give another -o folder")
     for log in args.logs:
         result = export_phh(log, out, game, progress=_progress(str(log)))
         if result.torn:

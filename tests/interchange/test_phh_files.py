@@ -369,3 +369,18 @@ def test_the_other_commands_file_is_refused_saying_which_command_reads_it(tmp_pa
     assert f"is a PHH hand history, which export writes: 'showdown import {phhs} -o MATCH.log' reads it" in capsys.readouterr().err
     assert main(["import", str(NOLIMIT_LOG), "-o", str(tmp_path / "m.log")]) == 2
     assert "is a match log, which import writes: 'showdown export" in capsys.readouterr().err
+
+
+def test_an_export_onto_a_phhs_already_there_is_refused_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs' logs of one name exported to one folder: the second replaced the first without a word."""
+    out = tmp_path / "hands"
+    assert main(["export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(out)]) == 0
+    first = (out / (NOLIMIT_LOG.stem + ".phhs")).read_bytes()
+    (out / (NOLIMIT_LOG.stem + ".phhs")).write_bytes(b"# mine\n")
+    capsys.readouterr()
+    assert main(["export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "is already there: --force overwrites it" in err
+    assert (out / (NOLIMIT_LOG.stem + ".phhs")).read_bytes() == b"# mine\n"
+    assert main(["export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(out), "--force"]) == 0
+    assert (out / (NOLIMIT_LOG.stem + ".phhs")).read_bytes() == first
