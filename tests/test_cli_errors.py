@@ -71,6 +71,8 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         # matplotlib's ValueError traceback ('dpi must be positive', 'Image size ... is too large')
         (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "0"], "--dpi: expected a resolution from 10 to 600, got 0"),
         (["plot", "strategy", "s.json", "-o", "p.png", "--dpi", "99999999"], "--dpi: expected a resolution from 10 to 600"),
+        # taken without --build (and so never checked), then refused only by --build
+        (["equity", "AA", "KK", "--processes", "-1"], "--processes: expected a number of processes from 1 to 4096, got -1"),
         # both printed forms were taken and one silently lost; an export into a file was 'File exists'
         (["match", "kuhn", "random", "call", "--csv", "--json"], "argument --json: not allowed with argument --csv"),
         (["tournament", "t.yaml", "--json", "--csv"], "argument --csv: not allowed with argument --json"),

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import IO
 
+from showdown import argtypes
 from showdown.errors import ShowdownError
 from showdown.solvers.equity import (
     BOARDS_PER_MATCHUP,
@@ -223,7 +224,8 @@ def add_equity_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--build", action="store_true", help="build the table into the cache now (about a minute)")
     parser.add_argument("--force", action="store_true", help="with --build: rebuild even if a valid table is cached")
     parser.add_argument(
-        "--processes", type=int, default=None, metavar="N", help="with --build: worker processes (default: all CPUs)"
+        "--processes", type=argtypes.whole_number(1, 4096, "a number of processes"), default=None, metavar="N",
+        help="with --build: worker processes (default: all CPUs)",
     )
 
 
@@ -282,8 +284,6 @@ def _build(stream: IO[str], *, force: bool, processes: int | None) -> None:
         else:
             print(f"equity table already built and verified: {path} (use --force to rebuild)", file=stream)
             return
-    if processes is not None and processes < 1:
-        raise EquityError(f"--processes must be at least 1, got {processes}")
     from showdown.cache import check_writable
 
     check_writable(path)  # (a read-only cache was found after a minute and a half of building)
