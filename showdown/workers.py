@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import multiprocessing.pool
 import signal
 from collections.abc import Iterator
 
-__all__ = ["forking_quietly", "ignore_interrupts"]
+__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool"]
 
 
 def ignore_interrupts() -> None:
@@ -30,3 +32,10 @@ def forking_quietly() -> Iterator[None]:
         yield
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def quiet_pool(method: str, processes: int) -> multiprocessing.pool.Pool:
+    """A ``multiprocessing`` pool of ``processes`` workers started by ``method`` ("fork", "spawn")
+    that leave Ctrl-C to the parent (``forking_quietly``, ``ignore_interrupts``)."""
+    with forking_quietly():
+        return multiprocessing.get_context(method).Pool(processes, ignore_interrupts)

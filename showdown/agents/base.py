@@ -22,7 +22,7 @@ from showdown.games.cards import Card, make_deck
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 
-__all__ = ["Agent", "PolicyAgent", "Policy", "StrategyTable", "View", "infoset_key", "LETTER_ACTIONS"]
+__all__ = ["Agent", "PolicyAgent", "Policy", "StrategyTable", "View", "infoset_key", "LETTER_ACTIONS", "no_act"]
 
 Policy = dict[str, float]
 """Probabilities by action letter (``'f'``, ``'c'``, ``'r'``) at one decision point; they sum to 1."""
@@ -217,6 +217,11 @@ class View:
         return f"View(hand {self.hand}, position {self.position}, {self.infoset_key!r})"
 
 
+
+def no_act(cls: type) -> str:
+    """What a bot class without its own ``act`` is told (by ``Agent.act``, and by ``run_bot`` before it takes a seat)."""
+    return f"{cls.__name__} has no act(self, view) method: a bot's class defines act, which returns its action"
+
 class Agent:
     """Base class of all agents: override ``act``; ``hand_start``/``hand_end`` are optional hooks.
 
@@ -231,9 +236,7 @@ class Agent:
 
     def act(self, view: View) -> Action:
         """The action to take; only called when it is this agent's turn."""
-        raise NotImplementedError(
-            f"{type(self).__name__} has no act(self, view) method: a bot's class defines act, which returns its action"
-        )
+        raise NotImplementedError(no_act(type(self)))
 
     def hand_start(self, view: View) -> None:
         """Called once per hand with the first state of it this seat sees (normally: cards dealt, no action)."""

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from showdown import argtypes
-from showdown.agents.base import Agent, View
+from showdown.agents.base import Agent, View, no_act
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, Action, State
@@ -389,7 +389,7 @@ def run_bot(bot: Agent | Callable[[GameDef], Agent], argv: Sequence[str] | None 
         game = resolve_game(args.game)
         agent = bot if isinstance(bot, Agent) else bot(game)
         if isinstance(agent, Agent) and type(agent).act is Agent.act:  # refused before it takes a seat, not after hands
-            raise ConfigError(f"{type(agent).__name__} has no act(self, view) method: a bot's class defines act, which returns its action")
+            raise ConfigError(no_act(type(agent)))
         play(agent, args.host, args.port, game)
     except ShowdownError as exc:
         print(f"{sys.argv[0]}: error: {exc}", file=sys.stderr)

@@ -27,7 +27,7 @@ from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, acti
 from showdown.evaluation.lbr_belief import BELIEF_ESTIMATOR
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
 from showdown.games.gamedef import GameDef
-from showdown.workers import forking_quietly, ignore_interrupts
+from showdown.workers import quiet_pool
 
 CHUNK = 100
 """Hands per task: results do not depend on how many processes play them (each chunk has its seed)."""
@@ -270,15 +270,12 @@ def run_lbr_parallel(
 
 def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) -> None:
     """Each chunk in this process (``jobs`` 1) or over a pool of ``jobs`` forked processes."""
-    import multiprocessing
 
     if jobs <= 1:
         for task in tasks:
             take(_chunk(task))
         return
-    with forking_quietly():
-        pool = multiprocessing.get_context("fork").Pool(min(jobs, len(tasks)), ignore_interrupts)
-    with pool:  # no idle process per surplus job
+    with quiet_pool("fork", min(jobs, len(tasks))) as pool:  # no idle process per surplus job
         for result in pool.imap_unordered(_chunk, tasks):
             take(result)
 

@@ -45,6 +45,7 @@ from showdown.matches.settings import (
     LIMIT_SETTINGS,
     MATCH_SETTINGS,
     MAX_SEED,
+    PLAIN,
     ExecutorName,
     Setting,
     check_section,
@@ -75,7 +76,6 @@ __all__ = [
     "plain_label",
 ]
 
-_LABEL = re.compile(r"[A-Za-z0-9_.+-]+")
 
 
 EXECUTORS = tuple(ExecutorName)
@@ -119,7 +119,7 @@ class AgentSpec:
 def plain_label(text: str) -> str:
     """``text`` as a seat label: each character but letters, digits and ``_.+-`` made ``_`` (a label
     names log files and goes into the protocol's lines: a space or a ``|`` cannot)."""
-    return "".join(ch if _LABEL.fullmatch(ch) else "_" for ch in text) or "bot"
+    return "".join(ch if PLAIN.fullmatch(ch) else "_" for ch in text) or "bot"
 
 
 _INTERPRETER = re.compile(r"(python[0-9.]*|pypy[0-9.]*|sh|bash|dash|zsh|env|node|ruby|perl|java|php|Rscript|julia)(\.exe)?")
@@ -160,7 +160,7 @@ class MatchConfig:
             raise ConfigError(f"{where}: hands must be at least 1, got {self.hands}")
         if not 0 <= self.seed <= MAX_SEED:
             raise ConfigError(f"{where}: seed must be 0 to {MAX_SEED}, got {self.seed}")
-        if self.name is not None and not _LABEL.fullmatch(self.name):
+        if self.name is not None and not PLAIN.fullmatch(self.name):
             raise ConfigError(f"{where}: name {self.name!r} may use only letters, digits, '-', '_', '.', '+'")
         if self.estimator is not None and self.estimator not in ESTIMATORS:
             raise ConfigError(f"{where}: estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
@@ -397,7 +397,7 @@ _AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
 
 def _agent_label(entry: Mapping[str, Any], at: Where) -> str | None:
     label = entry.get("label")
-    if label is not None and (not isinstance(label, str) or not _LABEL.fullmatch(label)):
+    if label is not None and (not isinstance(label, str) or not PLAIN.fullmatch(label)):
         raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
     return label
 

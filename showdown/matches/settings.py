@@ -26,6 +26,8 @@ from showdown.protocol.logfile import MAX_HANDS
 from showdown.server.dealer import OnTimeout
 
 __all__ = [
+    "PLAIN",
+    "PLAIN_RULE",
     "DEALER_SETTINGS",
     "LIMIT_SETTINGS",
     "MATCH_SETTINGS",
@@ -53,6 +55,10 @@ class ExecutorName(StrEnum):
 
 # ---------------------------------------------------------------------- kinds of value
 
+
+PLAIN = re.compile(r"[A-Za-z0-9_.+-]+")
+"""What a name that becomes a file's stem or a protocol word may hold (match names, seat labels)."""
+PLAIN_RULE = "may use only letters, digits, '-', '_', '.', '+'"
 
 @dataclass(frozen=True)
 class Whole:
@@ -172,13 +178,13 @@ class Text:
     def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, str) or not (value or self.empty_ok):
             raise ConfigError(f"{where}: expected {self.what}, got {value!r}")
-        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", value):
-            raise ConfigError(f"{where}: {value!r} may use only letters, digits, '-', '_', '.', '+'")
+        if self.plain and not PLAIN.fullmatch(value):
+            raise ConfigError(f"{where}: {value!r} {PLAIN_RULE}")
         return Path(value) if self.path else value
 
     def flag(self, text: str) -> Any:
-        if self.plain and not re.fullmatch(r"[A-Za-z0-9_.+-]+", text):
-            raise argparse.ArgumentTypeError(f"{text!r} may use only letters, digits, '-', '_', '.', '+'")
+        if self.plain and not PLAIN.fullmatch(text):
+            raise argparse.ArgumentTypeError(f"{text!r} {PLAIN_RULE}")
         return Path(text) if self.path else text
 
     def to_json(self, value: Any) -> Any:

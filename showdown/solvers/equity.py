@@ -51,7 +51,7 @@ from showdown.cache import cache_dir
 from showdown.solvers.equity_boards import BATCH_BOARDS, board_counts, canonical_boards
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES, NUM_COMBOS, EquityError, pair_counts
 from showdown.solvers.npz import read_errors
-from showdown.workers import forking_quietly, ignore_interrupts
+from showdown.workers import quiet_pool
 
 __all__ = [
     "BOARDS_PER_MATCHUP",
@@ -165,8 +165,7 @@ def build_equity_table(
         results: Iterator[tuple[int, np.ndarray, np.ndarray]] = map(_work, tasks)
     else:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        with forking_quietly():
-            pool = multiprocessing.get_context(method).Pool(workers, ignore_interrupts)
+        pool = quiet_pool(method, workers)
         results = pool.imap_unordered(_work, tasks)
     try:
         for count, w, t in results:
