@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -163,13 +164,19 @@ def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray, deck_si
     from showdown.games.evaluate import compiled_preferred, hand_values
 
     count = len(boards)
-    if compiled_preferred() and deck_size == 52 and 5 <= len(h0) + boards.shape[1] <= 7 and len(h0) == len(h1):
+    kernel_fits = deck_size == 52 and 5 <= len(h0) + boards.shape[1] <= 7 and len(h0) == len(h1)
+    if kernel_fits and compiled_preferred():
         from showdown.solvers.hand_kernels import showdown_scores
 
         score, _ = showdown_scores(boards, h0, np.array([h1], dtype=np.int64))
         return float(score[0] / count)  # the same sum of wins and half ties
+    started = time.perf_counter()
     a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (count, len(h0))), boards], axis=1))
     b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (count, len(h1))), boards], axis=1))
+    if kernel_fits:  # a long match's corrections pay the kernels' loading (``solvers.kernel_loader``)
+        from showdown.solvers import kernel_loader
+
+        kernel_loader.spent(time.perf_counter() - started)
     return float(((a > b).sum() + 0.5 * (a == b).sum()) / count)
 
 
