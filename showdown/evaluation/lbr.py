@@ -63,15 +63,22 @@ def _who(agent: Any) -> str:
     return f"agent {type(agent).__name__ if name == 'agent' else name!r}:"
 
 
-def checked_policy(answer: Any, state: State, agent: Any) -> dict[str, float]:
+def legal_letters(state: State) -> frozenset[str]:
+    """The letters of the legal action kinds at ``state`` ('f', 'c', 'r')."""
+    return frozenset(str(a)[0] for a in state.legal_actions())
+
+
+def checked_policy(answer: Any, state: State, agent: Any, legal: frozenset[str] | None = None) -> dict[str, float]:
     """An agent's ``policy`` answer as letters -> probabilities, or a ``ShowdownError`` saying what is
     wrong with it: LBR's figures from probabilities that are NaN, negative, of unknown letters or
-    illegal actions, or that do not sum to 1 were wrong (+nan mbb/hand) or a KeyError traceback."""
+    illegal actions, or that do not sum to 1 were wrong (+nan mbb/hand) or a KeyError traceback.
+    ``legal``: the state's ``legal_letters``, when the caller has them already."""
     try:
         probs = {k: float(v) for k, v in dict(answer).items()}
     except (TypeError, ValueError):
         probs = None
-    legal = {str(a)[0] for a in state.legal_actions()}
+    if legal is None:
+        legal = legal_letters(state)
     total = sum(probs.values()) if probs is not None else math.nan
     why = ("is not a dict of action letters and probabilities" if probs is None
            else "has a letter other than 'f', 'c' and 'r'" if not probs.keys() <= {"f", "c", "r"}
@@ -207,20 +214,24 @@ class LocalBestResponse:
 
     # ------------------------------------------------------------------ the agent's side
 
-    def agent_view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Any:
+    def agent_view(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...], betting: str | None = None) -> Any:
         from showdown.agents.base import View
 
-        return View(self.game, position, self._hand, state, hole, board, state.betting)
+        return View(self.game, position, self._hand, state, hole, board, state.betting if betting is None else betting)
 
-    def _policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int) -> dict[str, float]:
-        key = (hole, board, state.betting, self._hand if self._by_hand else 0)
+    def _policy(self, hole: tuple[int, ...], board: tuple[int, ...], state: State, position: int,
+                here: tuple[str, frozenset[str]] | None = None) -> dict[str, float]:
+        """The agent's checked ``policy`` for ``hole`` here, remembered. ``here``: the state's betting
+        and legal letters, when the caller asks about many holdings of one state (worked out once)."""
+        betting, legal = here or (state.betting, None)
+        key = (hole, board, betting, self._hand if self._by_hand else 0)
         got = self._cache.get(key)
         if got is None:
             try:
-                answer = self.agent.policy(self.agent_view(state, position, hole, board))
+                answer = self.agent.policy(self.agent_view(state, position, hole, board, betting))
             except Exception as exc:  # noqa: BLE001 - the bot's own code: said in one line, not a traceback
                 raise ShowdownError(f"{_who(self.agent)} policy() failed at '{state.betting}': {type(exc).__name__}: {exc}"[:300]) from None
-            got = checked_policy(answer, state, self.agent)
+            got = checked_policy(answer, state, self.agent, legal)
             if len(self._cache) > 400_000:
                 self._cache.clear()
             self._cache[key] = got
@@ -258,13 +269,14 @@ class LocalBestResponse:
                 out[:] = got
             return np.where(weights > 0, out, 0.0)
         hands = self.hand_tuples
+        here = (state.betting, legal_letters(state))
         if getattr(self.agent, "cards_blind", False):  # the same answer for every hand: ask once
             live = weights > 0
             if live.any():
-                out[live] = self._policy(hands[int(np.argmax(live))], board, state, position).get(letter, 0.0)
+                out[live] = self._policy(hands[int(np.argmax(live))], board, state, position, here).get(letter, 0.0)
             return out
         for i in np.flatnonzero(weights > 0).tolist():
-            out[i] = self._policy(hands[i], board, state, position).get(letter, 0.0)
+            out[i] = self._policy(hands[i], board, state, position, here).get(letter, 0.0)
         return out
 
     def agent_action(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...]) -> Action:
