@@ -293,36 +293,20 @@ def test_rules_range_policy_is_its_policy_for_every_holding(game_name: str) -> N
 
     from showdown.agents.rules import strength_classes
     from showdown.games.cards import make_deck
+    from tests.agents.test_policy_matches_act import random_decisions
 
     game = get_game(game_name)
     agent = make_agent("rules", game)
-    rng = random.Random(5)
-    deck = list(make_deck(game.num_ranks, game.num_suits))
-    holdings = [tuple(h) for h in itertools.combinations(deck, game.num_hole_cards)]
-    checked = 0
-    while checked < 20:
-        rng.shuffle(deck)
-        c = game.num_hole_cards
-        state = State.initial(game, [tuple(deck[:c]), tuple(deck[c : 2 * c])], deck[2 * c : 2 * c + sum(game.num_board_cards)])
-        for _ in range(rng.randrange(0, 8)):
-            if state.is_terminal:
-                break
-            legal = state.legal_actions()
-            state = state.apply(rng.choice(legal))
-        if state.is_terminal:
-            continue
-        me = state.current_player
-        board = tuple(state.visible_board())
+    holdings = list(itertools.combinations(make_deck(game.num_ranks, game.num_suits), game.num_hole_cards))
+    for view in random_decisions(game, random.Random(5), 20):
+        board = tuple(view.board)
         live = [h for h in holdings if not set(h) & set(board)]
-        view = View.of(state, me, 1)
         table = agent.range_policy(view, np.array(live))
         classes = strength_classes(game, np.array(live), board)
         for k, hole in enumerate(live):
-            mine = View(game, me, 1, view.public, hole, board, view.betting)
+            mine = View(game, view.position, view.hand, view.public, hole, board, view.betting)
             assert classes[k] == strength_class(mine)
-            expected = agent.policy(mine)
-            assert {letter: float(p[k]) for letter, p in table.items() if p[k] > 0} == expected
-        checked += 1
+            assert {letter: float(p[k]) for letter, p in table.items() if p[k] > 0} == agent.policy(mine)
 
 
 def test_rules_range_policy_takes_holdings_that_clash_with_the_board() -> None:
