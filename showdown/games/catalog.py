@@ -82,7 +82,7 @@ def get_game(spec: str) -> GameDef:
     if m:
         return kuhn_n(int(m.group(1)))
     path = Path(spec)
-    if path.is_file():
+    if path.exists():  # a file, or a folder or pipe that load_gamedef names as such
         return load_gamedef(path)
     by_file = next((e for e in CATALOG if e.file == path.name), None)
     if by_file is not None:

@@ -8,6 +8,7 @@ optional; parsing stops at ``END GAMEDEF``. ``firstPlayer`` is 1-based in the fi
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -314,13 +315,20 @@ def load_gamedef(path: str | Path) -> GameDef:
     """Read a ``.game`` file; a missing or unreadable file is a ``GameDefError`` too."""
     p = Path(path)
     try:
+        if not stat.S_ISREG(p.stat().st_mode):  # (opening a FIFO waited for ever for a writer)
+            raise GameDefError(f"{p}: {_not_a_file(p)}, not a .game file: give the path of a game file")
         with p.open("rb") as f:
             raw = f.read(MAX_GAMEDEF_BYTES + 1)
     except OSError as exc:
         raise GameDefError(f"cannot read game file {p}: {exc.strerror or exc}") from None
     if len(raw) > MAX_GAMEDEF_BYTES:  # (a 12 MB file of comments took 4 s and 290 MB to say it holds no game)
         raise GameDefError(f"{p}: over {MAX_GAMEDEF_BYTES >> 10} KiB: not a .game file (one is a dozen short lines)")
-    return parse_gamedef(raw.decode("utf-8", "replace"), source=str(p), name=p.stem)
+    # utf-8-sig: a byte-order mark (Notepad's) would hide a first line's keyword
+    return parse_gamedef(raw.decode("utf-8-sig", "replace"), source=str(p), name=p.stem)
+
+
+def _not_a_file(p: Path) -> str:
+    return "a folder" if p.is_dir() else "a pipe" if p.is_fifo() else "a device or socket"
 
 
 MAX_GAMEDEF_BYTES = 1 << 16
@@ -334,7 +342,7 @@ def format_gamedef(g: GameDef) -> str:
         return " ".join(str(v) for v in values)
 
     lines = ["GAMEDEF", g.betting.value, f"numPlayers = {g.num_players}", f"numRounds = {g.num_rounds}"]
-    if any(s != UNLIMITED_STACK for s in g.stack):
+    if g.is_nolimit or any(s != UNLIMITED_STACK for s in g.stack):  # (a no-limit file without stacks is refused)
         lines.append(f"stack = {join(g.stack)}")
     lines.append(f"blind = {join(g.blind)}")
     if g.raise_size:

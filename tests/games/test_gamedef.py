@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -187,3 +188,27 @@ def test_the_shipped_game_files_say_what_the_reference_files_say(path) -> None:
         return [line.strip() for line in p.read_text().splitlines() if line.strip() and not line.startswith("#")]
 
     assert lines(ours) == lines(path)
+
+
+def test_a_nolimit_game_with_the_reference_default_stacks_written_out_reads_back(tmp_path) -> None:
+    """'stack = 2147483647 ...' in a no-limit file was left out of the file written next to the logs,
+    which then said 'a no-limit game needs stacks' to verify-log, view and analyze."""
+    text = KUHN.replace("limit\n", "nolimit\nstack = 2147483647 2147483647\n", 1).replace("raiseSize = 1\n", "")
+    game = parse_gamedef(text)
+    assert parse_gamedef(format_gamedef(game)) == game
+
+
+@pytest.mark.parametrize("kind", ["folder", "pipe"])
+def test_a_game_path_that_is_a_folder_or_a_pipe_is_one_line_at_once(tmp_path, kind) -> None:
+    """A FIFO named as a .game waited for ever for a writer; a folder was 'unknown game ... or a path'."""
+    path = tmp_path / "x.game"
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    for read in (load_gamedef, get_game):
+        with pytest.raises(GameDefError, match=rf"x.game: a {kind}, not a .game file"):
+            read(str(path))
+
+
+def test_a_byte_order_mark_does_not_hide_the_first_key(tmp_path) -> None:
+    path = tmp_path / "bom.game"
+    path.write_bytes(b"\xef\xbb\xbf" + KUHN.removeprefix("GAMEDEF\n").encode())
+    assert load_gamedef(path) == get_game("kuhn")
