@@ -73,3 +73,16 @@ def test_a_matchs_options_are_read_without_the_sandbox_or_asyncio() -> None:
             "print(sorted(m for m in ('asyncio', 'ssl', 'showdown.matches.sandbox') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_home_folder_after_an_equals_sign_is_expanded_as_the_shell_does_after_a_space(tmp_path, monkeypatch) -> None:
+    """``--output=~/k.json`` wrote ./~/k.json (or said the folder ~ does not exist): the shell expands
+    ``~`` only at the start of a word, so the ``=`` form reached the program unexpanded."""
+    from showdown.cli.main import expand_home  # (here: importing the module makes showdown.cli.main the module)
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "cfr", "kuhn", "--iterations", "2", "--output=~/k.json"]) == 0
+    assert (tmp_path / "home" / "k.json").is_file() and not (tmp_path / "~").exists()
+    assert expand_home(["x", "--a=~/b", "--c", "~d", "--", "--e=~/f"]) == ["x", f"--a={tmp_path}/home/b", "--c", "~d", "--", "--e=~/f"]

@@ -339,10 +339,26 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise ShowdownError(f"{option} {value}: is a folder; give a file name")
 
 
+def expand_home(words: list[str]) -> list[str]:
+    """``--option=~/x`` as the shell makes ``--option ~/x``: the shell expands a ``~`` only at the start of a
+    word, so ``--out-dir=~/x`` made a folder named ``~`` in the current one. Words after ``--`` are kept."""
+    import os
+
+    out: list[str] = []
+    for i, word in enumerate(words):
+        if word == "--":
+            return out + words[i:]
+        option, equals, value = word.partition("=")
+        if option.startswith("--") and equals and value.startswith("~"):
+            word = f"{option}={os.path.expanduser(value)}"
+        out.append(word)
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    words = sys.argv[1:] if argv is None else list(argv)
+    words = expand_home(sys.argv[1:] if argv is None else list(argv))
     parser = build_parser(words[0] if words and words[0] in _COMMANDS else None, words[1] if len(words) > 1 else None)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(words)
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
