@@ -190,6 +190,11 @@ def _check_budget(args: argparse.Namespace) -> None:
     for name, value in (("--iterations", args.iterations), ("--seconds", args.seconds), ("--target-exploitability", args.target)):
         if value is not None and value < 0:
             raise SolverError(f"{name} must not be negative (got {value})")
+    saved = bool(getattr(args, "checkpoint", None)) and Path(args.checkpoint).expanduser().is_file()
+    zero = next((name for name, value in (("--iterations", args.iterations), ("--seconds", args.seconds)) if value == 0), None)
+    if zero is not None and not saved:  # (wrote the untrained, uniform strategy without a word)
+        raise SolverError(f"{zero} 0 trains nothing (the strategy would be uniform): give more, or --checkpoint "
+                          "FILE of a saved run to write its strategy")
     if args.batch is not None and args.batch < 1:
         raise SolverError(f"--batch must be at least 1 (got {args.batch})")
 

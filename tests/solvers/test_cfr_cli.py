@@ -124,6 +124,20 @@ def test_bad_budgets_are_refused() -> None:
         run(["kuhn", "-n", "-1"])
 
 
+@pytest.mark.parametrize("budget", [["--iterations", "0"], ["--seconds", "0"]])
+def test_a_budget_of_nothing_is_refused_unless_a_saved_run_is_written_out(tmp_path: Path, budget: list[str]) -> None:
+    """--iterations 0 wrote a uniform strategy (exploitability 0.458 in Kuhn) as if it were a solve."""
+    out = tmp_path / "s.json"
+    with pytest.raises(SolverError, match=f"{budget[0]} 0 trains nothing"):
+        run(["kuhn", *budget, "-o", str(out), "-q"])
+    assert not out.exists()
+    ck = tmp_path / "run.npz"
+    run(["kuhn", "-n", "5", "--checkpoint", str(ck), "-o", str(out), "-q"])
+    out.unlink()
+    run(["kuhn", *budget, "--checkpoint", str(ck), "-o", str(out), "-q"])  # the saved run's strategy, written again
+    assert out.is_file()
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_a_file_that_cannot_be_written_is_one_line_and_the_checkpoint_is_kept(tmp_path: Path) -> None:
     """-o /dev/full (a full disk) was an OSError traceback after the run, and the checkpoint, written
