@@ -81,7 +81,7 @@ def _iter_file(path: Path, torn: list[str] | None = None) -> Iterator[tuple[int,
         raise ShowdownError(f"cannot read log {path}: {exc.strerror or exc}") from None
     with f:
         for number, raw in log_lines(f, str(path)):
-            line = raw.decode("utf-8", "replace")
+            line = raw.decode("utf-8", "backslashreplace")  # (replace made two different bad names one player)
             if not line.endswith("\n"):
                 if torn is not None and line.strip():
                     torn.append(

@@ -135,7 +135,7 @@ class _Audit:
                         f"{source}:{number}: the last line is cut off (the writer stopped mid-line); it is not checked"
                     )
                 return
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            line = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
             try:
                 if line.startswith(STATE_PREFIX):
                     self.hand_line(line)

@@ -49,3 +49,12 @@ def test_two_matches_joined_or_given_together_are_read(tmp_path) -> None:
     joined = tmp_path / "joined.log"
     joined.write_text(KUHN_LOG.read_text() + other.read_text())
     assert read_logs([joined]).table.hands == 1000 + read_logs([other]).table.hands
+
+
+def test_two_names_that_are_not_utf8_in_different_ways_stay_two_players(tmp_path) -> None:
+    """Both names were decoded to 'A\ufffd' and analyze pooled two players' hands as one."""
+    lines = KUHN_LOG.read_bytes().splitlines(keepends=True)
+    first, second = tmp_path / "a.log", tmp_path / "b.log"
+    first.write_bytes(b"".join(lines[:104]).replace(b"Alice", b"A\xff"))
+    second.write_bytes(b"".join(lines[:4] + lines[204:304]).replace(b"Alice", b"A\xfe"))
+    assert sorted(read_logs([first, second]).table.names) == ["A\\xfe", "A\\xff", "Bob"]
