@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import functools
+import signal
+from collections.abc import Callable
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from showdown.games.catalog import get_game
+from showdown.solvers import holdem_buckets
 from showdown.solvers.holdem_buckets import (
     HoldemAbstraction,
     build_flop_table,
@@ -121,3 +126,19 @@ def test_river_buckets_read_from_the_turns_work_equal_those_worked_out_anew() ->
         kept = abstraction._river_values(board)
         assert kept is not None and np.array_equal(kept, river_strength(board))
         assert np.array_equal(abstraction.board_buckets(board, 3), abstraction._cut(3, river_strength(board)))
+
+
+def _born_with_ctrl_c_held_back(then: Callable[[], None]) -> None:
+    if signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, []):
+        raise RuntimeError("a worker was forked able to take a Ctrl-C before its initializer ignored it")
+    then()
+
+
+def test_the_flop_workers_are_forked_with_ctrl_c_held_back(monkeypatch) -> None:
+    """A Ctrl-C between a worker's fork (at the pool's first submit) and its initializer was a
+    KeyboardInterrupt traceback from that worker; they are now forked with SIGINT blocked."""
+    real = holdem_buckets.ProcessPoolExecutor
+    monkeypatch.setattr(holdem_buckets, "ProcessPoolExecutor",
+                        lambda jobs, initializer: real(jobs, initializer=functools.partial(_born_with_ctrl_c_held_back, initializer)))
+    assert build_flop_table(jobs=2, limit=9).shape == (9, 1326)
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the parent's own mask given back
