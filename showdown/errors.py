@@ -41,3 +41,8 @@ class LogExistsError(ShowdownError):
 
 class SolverError(ShowdownError):
     """A solver cannot handle the game or its input."""
+
+
+class Terminated(SystemExit):
+    """A SIGTERM turned into an exception where a pool's workers must be shut down, not orphaned
+    (``workers.terminate_as_exit``); the command line says one line and exits 143."""

@@ -8,7 +8,7 @@ import multiprocessing.pool
 import signal
 from collections.abc import Iterator
 
-__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool"]
+__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool", "terminate_as_exit"]
 
 
 def ignore_interrupts() -> None:
@@ -39,3 +39,26 @@ def quiet_pool(method: str, processes: int) -> multiprocessing.pool.Pool:
     that leave Ctrl-C to the parent (``forking_quietly``, ``ignore_interrupts``)."""
     with forking_quietly():
         return multiprocessing.get_context(method).Pool(processes, ignore_interrupts)
+
+
+@contextlib.contextmanager
+def terminate_as_exit() -> Iterator[None]:
+    """Around a pool's life: a SIGTERM raises ``errors.Terminated`` (a ``SystemExit``) so that the pool is
+    shut down on the way out; by default the parent died at once and its workers, holding the task
+    queue's own pipe, waited for work for ever (orphans, and the caller's pipes never closed)."""
+    import threading
+
+    from showdown.errors import Terminated
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def on_term(signum: int, frame: object) -> None:
+        raise Terminated(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from showdown import argtypes
 from showdown.cli import startup
-from showdown.errors import ShowdownError
+from showdown.errors import ShowdownError, Terminated
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -373,6 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"showdown {args.command}: stopped (Ctrl-C)", file=sys.stderr)
         return 130
+    except Terminated:  # (raised only where workers must be shut down: workers.terminate_as_exit)
+        print(f"showdown {args.command}: stopped (SIGTERM)", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         return 0
 

@@ -35,7 +35,7 @@ from showdown.solvers import kernel_loader
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
 from showdown.solvers.npz import read_errors
-from showdown.workers import forking_quietly, ignore_interrupts
+from showdown.workers import forking_quietly, ignore_interrupts, terminate_as_exit
 
 TABLE_FORMAT = "showdown-flop-ehs2"
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -284,7 +284,7 @@ def build_flop_table(
             if progress:
                 progress(done, n)
         return out
-    with ProcessPoolExecutor(jobs, initializer=ignore_interrupts) as pool:
+    with terminate_as_exit(), ProcessPoolExecutor(jobs, initializer=ignore_interrupts) as pool:
         with forking_quietly():  # the workers are forked at the first submit (map submits every chunk at once)
             pooled = pool.map(_flop_rows, chunks)
         for idx, rows in pooled:

@@ -142,3 +142,30 @@ def test_the_flop_workers_are_forked_with_ctrl_c_held_back(monkeypatch) -> None:
                         lambda jobs, initializer: real(jobs, initializer=functools.partial(_born_with_ctrl_c_held_back, initializer)))
     assert build_flop_table(jobs=2, limit=9).shape == (9, 1326)
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the parent's own mask given back
+
+
+def test_a_sigterm_while_the_flop_workers_run_shuts_them_down_and_says_one_line(monkeypatch, tmp_path, capsys) -> None:
+    """`kill PID` of `solve buckets` killed the parent at once and left its workers waiting for work for
+    ever (orphans holding the caller's pipes); now the pool is shut down and the command exits 143."""
+    import multiprocessing
+    import os
+
+    import pytest
+
+    from showdown.cli.main import main
+    from showdown.errors import Terminated
+
+    before = signal.signal(signal.SIGTERM, lambda *_: None)  # without the fix: swallowed, the build goes on
+    try:
+        with pytest.raises(Terminated):
+            build_flop_table(jobs=2, limit=17, progress=lambda done, n: os.kill(os.getpid(), signal.SIGTERM))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert multiprocessing.active_children() == []
+
+    def stopped(**_: object) -> None:
+        raise Terminated(143)
+
+    monkeypatch.setattr(holdem_buckets, "build_tables", stopped)
+    assert main(["solve", "buckets", "-o", str(tmp_path / "t.npz")]) == 143
+    assert capsys.readouterr().err == "showdown solve: stopped (SIGTERM)\n"
