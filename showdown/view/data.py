@@ -61,6 +61,7 @@ class LogFollower:
         self.path = path
         self.offset = 0
         self.names: list[str] = []
+        self._index: dict[str, int] = {}
         self.game_name: str | None = None
         self.game: GameDef | None = None
         self.stats: MatchStats | None = None
@@ -115,16 +116,12 @@ class LogFollower:
                 self.finished = record
                 continue
             self._start(record)
-            if len(record.seats) != len(self.names) or any(self.names[s] != name for name, s in zip(record.players, record.seats)):
-                # (another player's winnings were counted to the first hand's player of that seat, without a word)
-                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: hand {record.hand}'s players "
-                                f"({', '.join(record.players)[:80]}) are not the match's by seat ({', '.join(self.names)[:80]}): "
-                                f"the view follows one match's players; 'showdown analyze {self.path}' gives each player's figures")
-            seats.append(list(record.seats))
+            seats.append(self._seats_of(record, number))
             values.append(list(record.values))
             for event in record.events:
                 if 0 <= event.seat < len(self.names):
-                    counts = self.replacements.setdefault(self.names[event.seat], {})
+                    name = event.name if event.name in self._index else self.names[event.seat]
+                    counts = self.replacements.setdefault(name, {})
                     counts[event.kind.value] = counts.get(event.kind.value, 0) + 1
         self.offset += sum(map(len, batch))
         if seats and self.stats is not None and self.series is not None:
@@ -133,6 +130,20 @@ class LogFollower:
                 self.series.add(s, v)
         return len(seats)
 
+    def _seats_of(self, record: HandRecord, number: int) -> list[int]:
+        """Each position's player as an index of ``names``: by name (logs of one match joined, or hands
+        imported, may seat the same players otherwise: they were refused), by seat when names repeat."""
+        if len(self._index) == len(self.names):
+            order = [self._index.get(name, -1) for name in record.players]
+            if len(order) == len(self.names) and -1 not in order and len(set(order)) == len(order):
+                return order
+        elif len(record.seats) == len(self.names) and all(self.names[s] == n for n, s in zip(record.players, record.seats)):
+            return list(record.seats)
+        # (another player's winnings were counted to the first hand's player of that seat, without a word)
+        raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: hand {record.hand}'s players "
+                        f"({', '.join(record.players)[:80]}) are not the match's ({', '.join(self.names)[:80]}): "
+                        f"the view follows one match's players; 'showdown analyze {self.path}' gives each player's figures")
+
     def _start(self, record: HandRecord) -> None:
         if self.stats is not None:
             return
@@ -140,6 +151,7 @@ class LogFollower:
         for name, seat in zip(record.players, record.seats):
             names[seat] = name
         self.names = names
+        self._index = {name: i for i, name in enumerate(names)}
         self.game_name = record.game or None
         self.game = game_named(self.game_name, self.path.parent)
         big_blind = self.game.big_blind if self.game is not None else 1

@@ -313,5 +313,19 @@ def test_a_hand_of_other_players_than_the_matchs_is_refused_not_counted_to_the_f
     lines = [hand_json(0, "kuhn", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()),
              hand_json(1, "kuhn", ("c", "d"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ())]
     (tmp_path / "m.jsonl").write_text("\n".join(lines) + "\n")
-    with pytest.raises(ViewError, match=r"hand 1's players \(c, d\) are not the match's by seat \(a, b\): .*showdown analyze"):
+    with pytest.raises(ViewError, match=r"hand 1's players \(c, d\) are not the match's \(a, b\): .*showdown analyze"):
         LogFollower(tmp_path / "m.jsonl").poll()
+
+
+def test_the_same_players_in_other_seats_are_followed_by_name(tmp_path: Path) -> None:
+    """Two logs of one pair of players joined (or imported hands) with the seats swapped: the
+    follower took the players by seat, and refused the second log's hands as 'other players'."""
+    from showdown.protocol.logfile import hand_json
+
+    lines = [hand_json(0, "kuhn", ("a", "b"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()),
+             hand_json(1, "kuhn", ("b", "a"), (0, 1), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ()),
+             hand_json(2, "kuhn", ("a", "b"), (1, 0), ((51,), (47,)), ((),), "cc", (1.0, -1.0), ())]
+    (tmp_path / "m.jsonl").write_text("\n".join(lines) + "\n")
+    follower = LogFollower(tmp_path / "m.jsonl")
+    assert follower.poll() == 3
+    assert [(a["name"], a["total"]) for a in follower.summary()["agents"]] == [("a", 1.0), ("b", -1.0)]
