@@ -81,7 +81,7 @@ def get_game(spec: str) -> GameDef:
     m = _KUHN_N.fullmatch(spec)
     if m:
         return kuhn_n(int(m.group(1)))
-    path = Path(spec)
+    path = Path(spec).expanduser()  # (a match file's 'game: ~/my.game' reaches here as written)
     if path.exists():  # a file, or a folder or pipe that load_gamedef names as such
         return load_gamedef(path)
     by_file = next((e for e in CATALOG if e.file == path.name), None)

@@ -73,3 +73,10 @@ def test_as_game_takes_a_game_or_its_name_and_names_the_caller_for_anything_else
     assert as_game(leduc, "f") is leduc and as_game("leduc", "f") == leduc and as_game(Path("leduc"), "f") == leduc
     with pytest.raises(GameDefError, match=r"^solve_sequence_lp: expected a game .* or its name, got int 5$"):
         as_game(5, "solve_sequence_lp")
+
+
+def test_a_game_path_from_the_home_folder_is_expanded(tmp_path, monkeypatch) -> None:
+    """A match file's 'game: ~/my.game' (no shell to expand it) was 'unknown game '~/my.game''."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "my.game").write_text(format_gamedef(get_game("kuhn")))
+    assert get_game("~/my.game") == get_game("kuhn")
