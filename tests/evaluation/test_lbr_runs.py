@@ -13,3 +13,28 @@ def test_no_more_processes_than_chunks_however_many_jobs_are_asked() -> None:
                               progress=lambda _done, _total: seen.append(len(multiprocessing.active_children())))
     assert report.sets[0].hands == CHUNK // 10
     assert seen and max(seen) <= 1  # one chunk: one worker (64 were forked for it)
+
+
+def _echo(task: int) -> int:
+    return task
+
+
+def test_a_sigterm_while_the_lbr_pool_runs_stops_it_quietly(monkeypatch) -> None:
+    """SIGTERM killed `exploit --lbr` at once and each worker printed two BrokenPipeError tracebacks
+    as it found the parent gone; now the pool is stopped and the command says one line, exit 143."""
+    import os
+    import signal
+
+    import pytest
+
+    from showdown.errors import Terminated
+    from showdown.evaluation import lbr_runs
+
+    monkeypatch.setattr(lbr_runs, "_chunk", _echo)
+    before = signal.signal(signal.SIGTERM, lambda *_: None)  # without the fix: swallowed, the chunks go on
+    try:
+        with pytest.raises(Terminated):
+            lbr_runs._run_chunks(list(range(50)), 2, lambda _: os.kill(os.getpid(), signal.SIGTERM))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert multiprocessing.active_children() == []
