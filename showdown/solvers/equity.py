@@ -51,7 +51,7 @@ from showdown.cache import cache_dir
 from showdown.solvers.equity_boards import BATCH_BOARDS, board_counts, canonical_boards
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES, NUM_COMBOS, EquityError, pair_counts
 from showdown.solvers.npz import read_errors
-from showdown.workers import quiet_pool
+from showdown.workers import quiet_pool, terminate_as_exit
 
 __all__ = [
     "BOARDS_PER_MATCHUP",
@@ -161,27 +161,29 @@ def build_equity_table(
     if progress:
         progress(0, len(boards))
     pool = None
-    if workers == 1:
-        results: Iterator[tuple[int, np.ndarray, np.ndarray]] = map(_work, tasks)
-    else:
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        pool = quiet_pool(method, workers)
-        results = pool.imap_unordered(_work, tasks)
-    try:
-        for count, w, t in results:
-            wins += w
-            ties += t
-            done += count
-            if progress:
-                progress(done, len(boards))
-    except BaseException:
-        if pool is not None:
-            pool.terminate()  # interrupted or failed: do not wait for the remaining boards
-        raise
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    # (a SIGTERM killed this process at once: its workers printed BrokenPipeError tracebacks, one lived on)
+    with terminate_as_exit():
+        if workers == 1:
+            results: Iterator[tuple[int, np.ndarray, np.ndarray]] = map(_work, tasks)
+        else:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            pool = quiet_pool(method, workers)
+            results = pool.imap_unordered(_work, tasks)
+        try:
+            for count, w, t in results:
+                wins += w
+                ties += t
+                done += count
+                if progress:
+                    progress(done, len(boards))
+        except BaseException:
+            if pool is not None:
+                pool.terminate()  # interrupted or failed: do not wait for the remaining boards
+            raise
+        finally:
+            if pool is not None:
+                pool.close()
+                pool.join()
     table = EquityTable(win=wins, tie=ties, loss=wins.T.copy(), pairs=pair_counts().copy())
     table.check()
     return table

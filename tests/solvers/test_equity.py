@@ -298,3 +298,27 @@ def test_random_table_entries_equal_full_enumeration(table: EquityTable) -> None
             int(table.tie[a, k]),
             int(table.loss[a, k]),
         ), (CLASS_NAMES[a], CLASS_NAMES[k])
+
+
+def _no_work(task: tuple[np.ndarray, np.ndarray]) -> tuple[int, np.ndarray, np.ndarray]:
+    zeros = np.zeros((len(CLASS_NAMES), len(CLASS_NAMES)), dtype=np.int64)
+    return len(task[0]), zeros, zeros
+
+
+def test_a_sigterm_while_the_table_is_built_stops_the_pool_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM killed `equity --build` at once: its workers printed BrokenPipeError tracebacks and one
+    lived on; now the pool is stopped and the command says one line, exit 143."""
+    import multiprocessing
+    import os
+    import signal
+
+    from showdown.errors import Terminated
+
+    monkeypatch.setattr(equity, "_work", _no_work)
+    before = signal.signal(signal.SIGTERM, lambda *_: None)  # without the fix: swallowed, the build goes on
+    try:
+        with pytest.raises(Terminated):
+            equity.build_equity_table(processes=2, progress=lambda done, n: done and os.kill(os.getpid(), signal.SIGTERM))
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert multiprocessing.active_children() == []
