@@ -57,7 +57,7 @@ def game_argument(spec: str) -> str:
     """How to name the game to an agent process: the catalog name, or an absolute file path."""
     if any(e.name == spec for e in CATALOG) or spec.startswith("kuhn-") and spec[5:].isdigit():
         return spec
-    path = Path(spec)
+    path = Path(spec).expanduser()  # (a match file's 'game: ~/my.game': no shell expanded it)
     return str(path.resolve()) if path.is_file() else spec
 
 
