@@ -49,14 +49,7 @@ from showdown.games.state import CALL, FOLD, Action, State
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.events import EventKind
 from showdown.protocol.logfile import Score
-from showdown.protocol.matchstate import (
-    PROTOCOL_VERSION,
-    is_comment,
-    parse_reply,
-    parse_version,
-    version_compatible,
-    view_of,
-)
+from showdown.protocol.matchstate import PROTOCOL_VERSION, is_comment, parse_reply, parse_version, quoted, version_compatible, view_of
 from showdown.server.betting_tree import Betting, BettingNode, BettingTree
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.payoffs import HandPayoffs
@@ -420,7 +413,7 @@ class MatchEngine:
         invalid answer, so a seat sending only garbage costs the match no more than that."""
         expected = self._last_sent[seat]
         example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
-        self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {line[:80]!r}; a reply is the state line it was sent, "
+        self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {quoted(line)}; a reply is the state line it was sent, "
                    f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
         self._ignored_now += 1
         if self._ignored_now >= MAX_IGNORED_LINES:
