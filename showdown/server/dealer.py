@@ -53,7 +53,7 @@ from showdown.protocol.matchstate import PROTOCOL_VERSION, is_comment, parse_rep
 from showdown.server.betting_tree import Betting, BettingNode, BettingTree
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.payoffs import HandPayoffs
-from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs
+from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs, unknown_action
 from showdown.server.seat_book import SeatBook
 from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_match, seatings
 
@@ -430,7 +430,7 @@ class MatchEngine:
         outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]  # limit: kept at the node
         played, kind, warning = outcome or self._reply_outcome(node, text)
         if warning is not None:
-            self._book.warn(self._out, seat, kind, warning, text)
+            self._book.warn(self._out, seat, kind, warning, text, unknown_action(text) if kind is EventKind.INVALID else "")
         self._apply(played)
 
     def _replace(self, seat: int, kind: EventKind) -> None:
