@@ -155,9 +155,12 @@ class _Session:
 
     async def line(self, timeout: float) -> str:
         try:
-            raw = await asyncio.wait_for(self.reader.readline(), timeout)
-        except ValueError:
-            raw = await self.reader.read(MAX_LINE)
+            try:
+                raw = await asyncio.wait_for(self.reader.readline(), timeout)
+            except ValueError:
+                raw = await self.reader.read(MAX_LINE)
+        except ConnectionError:  # reset (a bot killed with lines unread, SO_LINGER 0): gone, as at an end (was a traceback)
+            raise BotGone() from None
         if not raw:
             raise BotGone()
         return raw.decode("utf-8", "replace").rstrip("\r\n")
