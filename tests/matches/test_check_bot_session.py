@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import struct
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from showdown.matches.bot_checks import Transport
-from showdown.matches.check_bot import BotGone, _Session
+from showdown.matches.check_bot import MAX_SILENT, BotGone, _Session
 
 
 def test_a_bot_that_resets_its_connection_is_gone_not_a_traceback() -> None:
@@ -31,3 +35,19 @@ def test_a_bot_that_resets_its_connection_is_gone_not_a_traceback() -> None:
         await server.wait_closed()
 
     asyncio.run(main())
+
+
+def test_a_bot_that_never_answers_stops_each_check_after_a_few_silences(tmp_path: Path) -> None:
+    # a bot that connected and then hung cost t_response for every decision of every hand of every check
+    # (1,000 hands at 7 s: hours); here 200 hands at 300 ms were a minute or more
+    bot = tmp_path / "hung_bot.py"
+    bot.write_text("import socket, sys, time\nconn = socket.create_connection((sys.argv[1], int(sys.argv[2])))\n"
+                   "conn.sendall(b'VERSION:2.0.0\\r\\n')\ntime.sleep(120)\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "200",
+                           "--t-response", "300", "--only", "many-hands", "--json"], capture_output=True, text=True, timeout=30,
+                          cwd=tmp_path)
+    problems = json.loads(done.stdout)["checks"][0]["problems"]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    stops = [p["hint"] for p in problems if p["hint"].startswith(f"the bot answered none of {MAX_SILENT} states of its turn in a row")]
+    assert stops == [f"the bot answered none of {MAX_SILENT} states of its turn in a row within 300 ms: this check stopped at hand "
+                     f"{problems[-1]['hand']}"] or len(stops) == 1, problems
