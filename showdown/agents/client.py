@@ -85,6 +85,7 @@ class ClientSession:
         self.decisions = 0
         self.warnings = 0
         self._rounded = False
+        self._said_extra = False
 
     # ------------------------------------------------------------------ the one entry point
 
@@ -96,6 +97,10 @@ class ClientSession:
         if codec.read(line):
             self._ended = False
             self._first = True
+        if codec.extra and not self._said_extra:  # said once: a dealer that adds fields adds them to every line
+            self._said_extra = True
+            self._warn(f"the dealer's state lines carry fields after the cards ({codec.extra[:40]!r} in {line[:80]!r}), which "
+                       "ACPC 2.0.0 does not have: they are ignored, and each reply echoes the line whole, as the reference's clients do")
         state = codec.state
         betting = codec.betting
         if state.finished:

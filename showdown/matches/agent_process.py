@@ -128,6 +128,7 @@ class AgentProcess:
             except OSError:
                 sink = None
         kept = 0
+        continued = False
         try:
             while raw := await _read_line(stream):
                 if sink is not None:
@@ -143,8 +144,10 @@ class AgentProcess:
                     except OSError:
                         sink = None
                 text = raw.decode("utf-8", "replace").rstrip()
-                if text:
-                    self.stderr_tail.append(text[:_LINE_KEPT])
+                if text and not continued:  # a line read in pieces (over 64 KiB) is kept once, by its start
+                    cut = len(text) > _LINE_KEPT or not raw.endswith(b"\n")
+                    self.stderr_tail.append(text[:_LINE_KEPT] + (" [...]" if cut else ""))
+                continued = not raw.endswith(b"\n")
         finally:
             if sink is not None:
                 sink.close()
@@ -174,10 +177,14 @@ class AgentProcess:
 
 
 async def _read_line(stream: asyncio.StreamReader) -> bytes:
+    """The next line, or the next piece of a line over the reader's limit (``readline`` threw away all
+    it held of such a line: the copy of the output lost it, and messages quoted scattered pieces)."""
     try:
-        return await stream.readline()
-    except ValueError:  # a line over the reader's limit: keep its start
-        return await stream.read(1 << 16)
+        return await stream.readuntil(b"\n")
+    except asyncio.IncompleteReadError as exc:  # the output's end, with no line end
+        return exc.partial
+    except asyncio.LimitOverrunError as exc:  # left in the reader: taken piece by piece
+        return await stream.read(max(1, min(exc.consumed, 1 << 16)))
 
 
 def _cap_line(start: bytes) -> bytes:

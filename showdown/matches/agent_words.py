@@ -37,11 +37,14 @@ def agent_from_word(word: str) -> AgentSpec:
             raise ConfigError(f"{word}: no such OpenSpiel policy file {policy} (write one with showdown.interchange.openspiel.save_policy)")
         return AgentSpec(name=OPENSPIEL_AGENT, label=plain_label(f"openspiel-{policy.stem}"), options={"policy": str(policy.resolve())})
     path = Path(word)
+    if path.is_dir():  # (was 'could not be started: ...: Permission denied', once the match was set up)
+        raise ConfigError(f"{word} is a folder, not a bot: give the program in it that plays (e.g. {word.rstrip('/')}/bot.sh)")
     if path.is_file() or (os.sep in word and path.exists()):
         if path.suffix == ".py":
             return AgentSpec(command=shlex.join([sys.executable, str(path.resolve())]), label=plain_label(path.stem))
         if not os.access(path, os.X_OK):
             raise ConfigError(f"{word} is not executable: chmod +x {word}, or give a .py file")
+        _check_shebang(word, path)
         return AgentSpec(command=shlex.quote(str(path.resolve())), label=plain_label(path.stem))
     if "/" in word or word.endswith(".py"):
         raise ConfigError(f"no such bot file: {word} (an agent is a built-in name, a bot file, or module:Class)")
@@ -50,6 +53,20 @@ def agent_from_word(word: str) -> AgentSpec:
         if not module or not cls:
             raise ConfigError(f"{word!r}: a Python agent is written module:Class, e.g. my_bot:MyBot")
     return AgentSpec(name=word)
+
+
+def _check_shebang(word: str, path: Path) -> None:
+    """A ``#!`` line ending in ``\\r`` (a script saved with Windows line ends) makes the system look for an
+    interpreter named ``/bin/sh\\r``: the bot 'could not be started: No such file or directory', of a file
+    that is there. Said before the match, with the fix."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(256)
+    except OSError:
+        return  # unreadable: starting it says why
+    if first.startswith(b"#!") and first.endswith(b"\r\n"):
+        raise ConfigError(f"{word}: its first line {first[:-2].decode('latin-1')!r} ends with a carriage return (Windows line ends), "
+                          f"so the system finds no interpreter: convert the file with sed -i 's/\\r$//' {shlex.quote(word)} (or dos2unix)")
 
 
 def parse_option(text: str) -> tuple[int | None, str, Any]:

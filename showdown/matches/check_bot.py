@@ -48,6 +48,7 @@ from showdown.protocol.matchstate import MAX_LINE, format_matchstate, parse_vers
 __all__ = ["BotReport", "CheckResult", "check_bot", "run_check_bot"]
 
 AT_ONCE = 2  # short checks played at once (each its own bot process)
+MAX_SILENT = 5  # decisions in a row with no reply in time, after which a check stops (a silent bot cost t_response a decision)
 MATCH_END_GRACE = 3.0  # seconds a bot has to exit once the dealer closed the connection
 _SPLIT_PAUSE = 0.003
 _HELD_WAIT = 0.05  # seconds to read what a bot sent with no line end, once a wait for its line is over
@@ -118,6 +119,10 @@ class BotReport:
         return "\n".join(lines)
 
 
+class _Silent(Exception):
+    """``MAX_SILENT`` decisions in a row without a reply in time: the check stops there."""
+
+
 class BotGone(Exception):
     """The bot closed its connection (or never opened one)."""
 
@@ -155,9 +160,12 @@ class _Session:
 
     async def line(self, timeout: float) -> str:
         try:
-            raw = await asyncio.wait_for(self.reader.readline(), timeout)
-        except ValueError:
-            raw = await self.reader.read(MAX_LINE)
+            try:
+                raw = await asyncio.wait_for(self.reader.readline(), timeout)
+            except ValueError:
+                raw = await self.reader.read(MAX_LINE)
+        except ConnectionError:  # reset (a bot killed with lines unread, SO_LINGER 0): gone, as at an end (was a traceback)
+            raise BotGone() from None
         if not raw:
             raise BotGone()
         return raw.decode("utf-8", "replace").rstrip("\r\n")
@@ -294,6 +302,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
         answered: deque[str] = deque(maxlen=64)
         cards = CardDealer(game, seed & MAX_SEED)  # the checks after the first take seed + 1, ...: 32 bits, as dealt
         pending: list[str] = []
+        silent = 0
         for hand in range(check.hands):
             hole, board = cards.deal()
             position = hand % game.num_players
@@ -319,7 +328,11 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
                 spent_s += took
                 if any(p.kind == "timeout" for p in res.problems[known:]):
                     run.late_hands.append(hand)
+                    silent += 1
+                    if silent >= MAX_SILENT:
+                        raise _Silent()
                 else:
+                    silent = 0
                     run.times_ms.append(took * 1000)
                 run.decisions.append(f"{line}:{action}")
                 state = state.apply(action)
@@ -328,6 +341,9 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
             reached = reached or check.reached(state, position)
         await session.send(pending)
         await _stray_lines(session, set(answered), check.hands - 1, res)
+    except _Silent:  # (was a wait of t_response for every decision of every hand: hours for a bot that hung)
+        res.problems.append(Problem("timeout", hand, "", "a reply within the limit", f"the bot answered none of {MAX_SILENT} states "
+                                    f"of its turn in a row within {t_response_ms:,} ms: this check stopped at hand {hand}"))
     except BotGone as gone:
         assert agent.proc is not None
         if str(gone) == "no version":

@@ -160,14 +160,19 @@ class MatchStateDecoder:
         self.own: tuple[Card, ...] = ()
         self.board: tuple[Card, ...] = ()
         self.state = self._initial
+        self.extra = ""  # the fields after the cards of the last line that had any (not part of ACPC 2.0.0)
 
     def read(self, line: str) -> bool:
         """Take one MATCHSTATE line (no line end, no reply); True when it starts a new hand.
         ``ProtocolError`` for a line that is not one, or that the game's rules cannot follow."""
         parts = line.split(":")
         if len(parts) != 5 or parts[0] != "MATCHSTATE":
-            raise ProtocolError(f"unexpected line from the dealer: {line[:80]!r}")
-        _, position, hand, betting, cards = parts
+            if len(parts) < 5 or parts[0] != "MATCHSTATE":
+                raise ProtocolError(f"unexpected line from the dealer: {line[:80]!r}")
+            # fields after the cards (another dealer's extension): read as the reference's readMatchState
+            # reads them, which stops after the cards; ``extra`` keeps them for a warning
+            self.extra = line[len(":".join(parts[:5])) + 1 :]
+        _, position, hand, betting, cards = parts[:5]
         new_hand = hand != self.hand_text or position != self.position_text
         if new_hand:
             self._new_hand(position, hand)

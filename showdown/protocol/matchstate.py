@@ -214,11 +214,37 @@ def format_reply(ms: MatchState, action: Action) -> str:
     return f"{format_matchstate(ms)}:{action}"
 
 
+_HTTP = re.compile(r"(GET|HEAD|POST|PUT|DELETE|OPTIONS|CONNECT|PATCH|TRACE|PRI) \S* ?HTTP/")
+LATIN1_BOM = "\xef\xbb\xbf"
+"""UTF-8's byte order mark as a seat's line reads it (the dealer decodes a seat's bytes as Latin-1)."""
+
+
+def foreign_line(line: str) -> str:
+    """What a seat's line that is no ACPC line looks like it is, for its warning ('' if nothing known):
+    a TLS handshake or an HTTP request sent to a seat port, or a line after a byte order mark."""
+    if line.startswith("\x16\x03"):
+        return ("that is a TLS handshake: a seat port speaks the ACPC protocol in plain text over TCP; "
+                "connect without TLS")
+    if _HTTP.match(line):
+        return "that is an HTTP request: a seat port speaks the ACPC protocol over plain TCP, not HTTP"
+    if line.startswith(LATIN1_BOM):
+        return "it starts with a UTF-8 byte order mark (bytes EF BB BF): send plain ASCII lines without one"
+    return ""
+
+
+def quoted(line: str, most: int = 80) -> str:
+    """The start of a seat's line for its warning, and what it looks like when it is no ACPC line."""
+    hint = foreign_line(line)
+    return f"{line[:most]!r} ({hint})" if hint else repr(line[:most])
+
+
 def parse_version(line: str) -> tuple[int, int, int]:
     """``VERSION:2.0.0`` -> (2, 0, 0); raises ``ProtocolError`` otherwise."""
     m = re.fullmatch(r"VERSION:([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})", line.strip())
     if not m:
-        raise ProtocolError(f"invalid version string {line.strip()[:40]!r}: a client's first line must be {VERSION_LINE}")
+        hint = foreign_line(line)
+        raise ProtocolError(f"invalid version string {line.strip()[:40]!r}: {hint + '; ' if hint else ''}"
+                            f"a client's first line must be {VERSION_LINE}")
     return int(m.group(1)), int(m.group(2)), int(m.group(3))
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from showdown.errors import ShowdownError
-from showdown.protocol.matchstate import split_token
+from showdown.protocol.matchstate import foreign_line, split_token
 from showdown.server.connection import ConnectionHost, SeatConnection
 from showdown.server.options import DealerOptions, seat_ports, seat_tokens
 
@@ -164,7 +164,9 @@ class SeatDoors:
             conn.close("# ERROR: no VERSION line in time")
             # said, so that a client that connects and waits is not taken for one that never came
             sent = _SECRET.sub("token=...", conn.splitter.held())  # a seat's secret is not for the terminal
-            held = f"; it had sent {sent!r} with no line end: a line ends with '\\n' (or '\\r\\n')" if conn.splitter.pending else ""
+            hint = foreign_line(sent)
+            held = (f"; {hint}" if hint else f"; it had sent {sent!r} with no line end: a line ends with '\\n' (or '\\r\\n')"
+                    ) if conn.splitter.pending else ""
             self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
                          f"(a client's first line is 'VERSION:2.0.0'){held}")
 

@@ -49,18 +49,11 @@ from showdown.games.state import CALL, FOLD, Action, State
 from showdown.protocol.codec import MatchStateEncoder
 from showdown.protocol.events import EventKind
 from showdown.protocol.logfile import Score
-from showdown.protocol.matchstate import (
-    PROTOCOL_VERSION,
-    is_comment,
-    parse_reply,
-    parse_version,
-    version_compatible,
-    view_of,
-)
+from showdown.protocol.matchstate import PROTOCOL_VERSION, is_comment, parse_reply, parse_version, quoted, version_compatible, view_of
 from showdown.server.betting_tree import Betting, BettingNode, BettingTree
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.payoffs import HandPayoffs
-from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs
+from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs, unknown_action
 from showdown.server.seat_book import SeatBook
 from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_match, seatings
 
@@ -420,7 +413,7 @@ class MatchEngine:
         invalid answer, so a seat sending only garbage costs the match no more than that."""
         expected = self._last_sent[seat]
         example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
-        self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {line[:80]!r}; a reply is the state line it was sent, "
+        self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {quoted(line)}; a reply is the state line it was sent, "
                    f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
         self._ignored_now += 1
         if self._ignored_now >= MAX_IGNORED_LINES:
@@ -437,7 +430,7 @@ class MatchEngine:
         outcome = node.replies.get(text) if self._tree_walk else None  # type: ignore[attr-defined]  # limit: kept at the node
         played, kind, warning = outcome or self._reply_outcome(node, text)
         if warning is not None:
-            self._book.warn(self._out, seat, kind, warning, text)
+            self._book.warn(self._out, seat, kind, warning, text, unknown_action(text) if kind is EventKind.INVALID else "")
         self._apply(played)
 
     def _replace(self, seat: int, kind: EventKind) -> None:

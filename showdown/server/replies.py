@@ -17,12 +17,24 @@ from showdown.protocol.events import EventKind
 from showdown.protocol.matchstate import read_action
 from showdown.server.betting_tree import MAX_REPLIES_PER_NODE, Betting, BettingNode
 
-__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "UNREQUESTED", "Outcome", "ReplyRepairs"]
+__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "UNREQUESTED", "Outcome", "ReplyRepairs", "unknown_action"]
 
 BAD_STATE = "bad state format in response"
 UNREQUESTED = "ignoring un-requested response"
 BAD_ACTION = "bad action format in response, changed to call"
 INVALID_ACTION = "invalid action, changed to call"
+
+ACTION_LETTERS = frozenset("fcrFCRkKbB")
+
+
+def unknown_action(text: str) -> str:
+    """The warning's detail when a reply's action starts with no action letter ('' when it does): the
+    reference's 'invalid action' alone does not say that a space or a tab before the letter is why."""
+    if text[:1] in ACTION_LETTERS and text:
+        return ""
+    sent = f"it sent {text[:40]!r} after the state's ':'" if text else "it sent nothing after the state's ':'"
+    return f"{sent}; an action is the letter f, c or r (rSIZE in no-limit) right after it, with no space before"
+
 
 Outcome = tuple[Action, EventKind, str | None]
 """The action played, the kind it counts as if repaired, and the warning (None: played as sent)."""

@@ -185,6 +185,18 @@ def test_drivers_skip_a_broken_line_with_a_warning(capsys: pytest.CaptureFixture
         ClientSession(make_agent("call", game), game, strict=True).feed("HELLO")
 
 
+def test_fields_after_the_cards_are_read_past_with_one_warning(capsys: pytest.CaptureFixture[str]) -> None:
+    # another dealer's extra fields: 'unexpected line from the dealer' on every line, and no reply ever (the seat timed out)
+    game = get_game("kuhn")
+    session = ClientSession(make_agent("call", game), game)
+    assert session.feed("MATCHSTATE:0:0::Ks|:t=12") == "MATCHSTATE:0:0::Ks|:t=12:c"
+    assert session.feed("MATCHSTATE:0:0:cr:Ks|:t=13") == "MATCHSTATE:0:0:cr:Ks|:t=13:c"
+    assert session.feed("MATCHSTATE:1:1:c:|Qs:t=14:x") == "MATCHSTATE:1:1:c:|Qs:t=14:x:c"
+    err = capsys.readouterr().err
+    assert session.warnings == 1 and err.count("\n") == 1
+    assert "carry fields after the cards ('t=12' in 'MATCHSTATE:0:0::Ks|:t=12'), which ACPC 2.0.0 does not have" in err
+
+
 @pytest.mark.parametrize("game_name, line", [("kuhn", "MATCHSTATE:0:0::|"), ("leduc", "MATCHSTATE:1:3:r:|"),
                                              ("holdem-limit", "MATCHSTATE:1:0::|")])
 def test_a_state_on_our_turn_without_our_cards_is_a_warning_not_an_agent_crash(

@@ -89,6 +89,16 @@ def test_output_copy_stops_at_its_cap_with_one_line_saying_so(tmp_path: Path, mo
     assert agent.stderr_tail[-1] == "line 4999"  # read to the end: its last lines are kept for messages
 
 
+def test_a_huge_output_line_is_one_short_line_in_messages(tmp_path: Path) -> None:
+    # a 3 MB first line (read 64 KiB at a time) was kept as a 300-character piece per read: the error
+    # line of a bot that printed it and exited quoted three of them, 900 x's and no last words
+    data = b"x" * 3_000_000 + b"\nbye\n"
+    copied, agent = _copy(tmp_path, data)
+    assert copied == data  # (readline had dropped the long line from the copy)
+    assert list(agent.stderr_tail) == ["x" * 300 + " [...]", "bye"]
+    assert agent.last_words() == f"{'x' * 300} [...]; bye (its output: {tmp_path / 'bot.stderr'})"
+
+
 def test_output_under_its_cap_is_copied_whole(tmp_path: Path) -> None:
     data = b"".join(b"line %d\n" % i for i in range(100))
     assert _copy(tmp_path, data)[0] == data

@@ -16,6 +16,7 @@ from showdown.protocol.matchstate import (
     parse_matchstate,
     parse_reply,
     parse_version,
+    quoted,
     read_action,
     version_compatible,
     view_of,
@@ -131,6 +132,18 @@ def test_version_line() -> None:
     assert version_compatible((2, 0, 9)) and not version_compatible((1, 0, 0)) and not version_compatible((2, 1, 0))
     with pytest.raises(ProtocolError, match="invalid version string 'HELLO'"):
         parse_version("HELLO")
+
+
+@pytest.mark.parametrize(("first", "says"), [
+    ("GET / HTTP/1.1", "that is an HTTP request"),
+    ("\x16\x03\x01\x00\xc4\x01", "that is a TLS handshake"),
+    ("\xef\xbb\xbfVERSION:2.0.0", "it starts with a UTF-8 byte order mark"),
+])
+def test_a_first_line_from_another_protocol_is_named_in_its_refusal(first: str, says: str) -> None:
+    # a browser, a TLS client or a BOM-writing editor's bot was told only 'invalid version string' and a mojibake quote
+    with pytest.raises(ProtocolError, match=f"invalid version string .*: {says}.*; a client's first line must be VERSION:2.0.0"):
+        parse_version(first)
+    assert says in quoted(first + ":c") and quoted("HELLO") == "'HELLO'"
 
 
 @given(data=st.data())

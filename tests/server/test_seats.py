@@ -211,6 +211,20 @@ async def test_a_version_line_with_no_line_end_is_quoted_in_its_refusal(
     assert f"WARNING: a connection to the port of seat 1 (a) was refused: {why}" in capsys.readouterr().err
 
 
+async def test_a_tls_handshake_sent_to_a_seat_port_is_named_in_its_refusal(tmp_path: Path) -> None:
+    # a TLS ClientHello (no line end; the client waits for the server's) was quoted as 80 bytes of mojibake
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300, start_timeout_ms=2_000))
+    ports = await server.start()
+    reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
+    writer.write(bytes.fromhex("16030100c4010000c00303") + bytes(100))
+    task = asyncio.create_task(Client(KUHN, ports[1], call_policy).run())
+    await asyncio.wait_for(server.run(), LIMIT)
+    await task
+    writer.close()
+    assert server.refused == [1, 0] and server.refusals[0][0].endswith(
+        "; that is a TLS handshake: a seat port speaks the ACPC protocol in plain text over TCP; connect without TLS")
+
+
 async def test_a_seat_token_in_a_version_line_with_no_end_is_not_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # the refusal quoted 'VERSION:2.0.0 token=<the seat's secret>\r' on the terminal
     server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=300, start_timeout_ms=2_000,

@@ -1,0 +1,53 @@
+"""check-bot's connection to a bot, when the bot resets it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from showdown.matches.bot_checks import Transport
+from showdown.matches.check_bot import MAX_SILENT, BotGone, _Session
+
+
+def test_a_bot_that_resets_its_connection_is_gone_not_a_traceback() -> None:
+    # a bot killed with lines unread (or closing with SO_LINGER 0) reset the connection: ConnectionResetError
+    # came out of check-bot as a traceback instead of 'the bot never ... / it ended first'
+    async def main() -> None:
+        accepted: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = asyncio.Queue()
+        server = await asyncio.start_server(lambda r, w: accepted.put_nowait((r, w)), "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        bot = socket.create_connection(("127.0.0.1", port))
+        reader, writer = await asyncio.wait_for(accepted.get(), 5)
+        session = _Session(reader, writer, Transport.LINES)
+        bot.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        bot.close()
+        with pytest.raises(BotGone):
+            await session.line(5)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+
+    asyncio.run(main())
+
+
+def test_a_bot_that_never_answers_stops_each_check_after_a_few_silences(tmp_path: Path) -> None:
+    # a bot that connected and then hung cost t_response for every decision of every hand of every check
+    # (1,000 hands at 7 s: hours); here 200 hands at 300 ms were a minute or more
+    bot = tmp_path / "hung_bot.py"
+    bot.write_text("import socket, sys, time\nconn = socket.create_connection((sys.argv[1], int(sys.argv[2])))\n"
+                   "conn.sendall(b'VERSION:2.0.0\\r\\n')\ntime.sleep(120)\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "200",
+                           "--t-response", "300", "--only", "many-hands", "--json"], capture_output=True, text=True, timeout=30,
+                          cwd=tmp_path)
+    problems = json.loads(done.stdout)["checks"][0]["problems"]
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    stops = [p["hint"] for p in problems if p["hint"].startswith(f"the bot answered none of {MAX_SILENT} states of its turn in a row")]
+    assert stops == [f"the bot answered none of {MAX_SILENT} states of its turn in a row within 300 ms: this check stopped at hand "
+                     f"{problems[-1]['hand']}"] or len(stops) == 1, problems
