@@ -17,7 +17,7 @@ ALLOWED: dict[str, set[str]] = {
     "argtypes": set(),
     "errors": set(),
     "cache": {"errors"},  # its one-line error for a cache folder that cannot be made
-    "workers": set(),
+    "workers": {"errors"},  # Terminated, the SIGTERM that shuts a pool down (terminate_as_exit)
     "status": set(),
     "games": {"errors", "cache", "_lazy"},
     "protocol": {"games", "errors", "_lazy"},
