@@ -81,7 +81,8 @@ class AdaptiveProbe(ProbeAgent):
         self.explore = explore
         self.tried: dict[tuple[int, int, int, bool], list[int]] = {}  # spot -> [bets made, folds at once]
         self.shown: dict[tuple[int, bool], list[float]] = {}  # (round, bot bet) -> [showdowns, sum of the bot's percentile]
-        self._equity: tuple[tuple[Any, ...], float] | None = None
+        self._equities: dict[tuple[Any, ...], float] = {}  # this hand's, by (hole, board)
+        self._equities_hand: int | None = None
 
     @classmethod
     def create(cls, game: GameDef, options: dict[str, Any]) -> AdaptiveProbe:
@@ -157,9 +158,12 @@ class AdaptiveProbe(ProbeAgent):
 
     def equity(self, view: View) -> float:
         """Our showdown equity against a random hand (seeded by the probe's seed and the hand)."""
-        key = (view.hand, tuple(view.hole), tuple(view.board))
-        if self._equity is not None and self._equity[0] == key:
-            return self._equity[1]
+        if view.hand != self._equities_hand or len(self._equities) > 4096:
+            self._equities, self._equities_hand = {}, view.hand  # (an evaluator asks about ~1,000 holdings a state)
+        key = (tuple(view.hole), tuple(view.board))
+        kept = self._equities.get(key)
+        if kept is not None:
+            return kept
         game = view.game
         mine = list(view.hole)
         board = list(view.board)
@@ -172,7 +176,7 @@ class AdaptiveProbe(ProbeAgent):
         ours = hand_values(np.concatenate([np.broadcast_to(np.array(mine), (EQUITY_SAMPLES, len(mine))), shared], axis=1))
         theirs = hand_values(np.concatenate([theirs_hole, shared], axis=1))
         value = float(np.mean((ours > theirs) + 0.5 * (ours == theirs)))
-        self._equity = (key, value)
+        self._equities[key] = value
         return value
 
     # ------------------------------------------------------------------ deciding

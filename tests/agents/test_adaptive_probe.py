@@ -85,3 +85,22 @@ def test_it_is_a_built_in_agent_with_its_options() -> None:
     for name in ("kuhn", "leduc", "holdem-limit", "holdem-nolimit"):
         agent = make_agent("probe-adaptive", get_game(name), {"seed": "3", "explore": "0.2"})
         assert isinstance(agent, AdaptiveProbe) and agent.explore == 0.2
+
+
+def test_each_holdings_equity_is_sampled_once_a_street(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """LBR asks the probe's policy for ~1,000 holdings at every state it meets: each holding's equity is
+    kept for the hand (it was recomputed at every state, 265 s for 100 hands of LBR), with the same value."""
+    import showdown.agents.adaptive_probe as module
+
+    game = get_game("holdem-nolimit")
+    probe = make_agent("probe-adaptive", game, {"seed": 4})
+    assert isinstance(probe, AdaptiveProbe)
+    state = State.initial(game).apply(CALL)
+    first, second = (View(game, 1, 7, state, hole, (), state.betting) for hole in ((0, 5), (12, 40)))
+    values = [probe.equity(first), probe.equity(second)]
+
+    def counted(cards: np.ndarray) -> np.ndarray:
+        raise AssertionError("an equity already sampled this hand was sampled again")
+
+    monkeypatch.setattr(module, "hand_values", counted)
+    assert [probe.equity(first), probe.equity(second)] == values
