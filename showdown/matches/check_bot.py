@@ -279,6 +279,7 @@ class _Run:
     late_hands: list[int] = field(default_factory=list)  # a decision with no reply in time (not a reply time)
     decisions: list[str] = field(default_factory=list)
     exited: bool = True
+    last_hand: int = 0  # the hand the match ended in (earlier than the last when the check stopped)
 
 
 async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, seed: int, t_response_ms: int,
@@ -356,6 +357,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     finally:
         writer.close()
     res.reached = reached
+    run.last_hand = hand
     run.exited = await _stop(agent, MATCH_END_GRACE if ends_match else 0.5)
     _sandbox_limit(agent, hand, res)
     return run
@@ -443,7 +445,7 @@ async def check_bot(bot: BotProgram, game: GameDef, game_arg: str, *, seed: int 
     slow = [(check.name, h, ms) for check, run in zip(checks, runs) for h, ms in run.slow_hands]
     many = next((run for check, run in zip(checks, runs) if check.name == "many-hands"), None)
     if many is not None:
-        results.append(_match_end(many, hands))
+        results.append(_match_end(many))
     timing = CheckResult("response-time", f"every hand within {t_per_hand_ms:,} ms of the bot's time, every reply within {t_response_ms:,} ms")
     late = [(check.name, h) for check, run in zip(checks, runs) for h in run.late_hands]
     for name, h in late[:20]:
@@ -490,14 +492,14 @@ async def _play_checks(checks: Sequence[Check], bot: BotProgram, game: GameDef, 
     return [runs[i] for i in range(len(checks))]
 
 
-def _match_end(many: _Run, hands: int) -> CheckResult:
+def _match_end(many: _Run) -> CheckResult:
     """Whether the bot exited once the dealer closed the connection after the long check's last hand."""
     end = CheckResult("match-end", "the bot exits once the dealer closes the connection after the last hand")
     gone = [p for p in many.result.problems if p.kind in ("start", "version")]
     if gone:
         end.problems.append(gone[0])
     elif not many.exited:
-        end.problems.append(Problem("match-end", hands - 1, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
+        end.problems.append(Problem("match-end", many.last_hand, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
                                     "when a read returns end-of-file (the dealer closed), exit"))
     return end
 

@@ -46,8 +46,11 @@ def test_a_bot_that_never_answers_stops_each_check_after_a_few_silences(tmp_path
     done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "200",
                            "--t-response", "300", "--only", "many-hands", "--json"], capture_output=True, text=True, timeout=30,
                           cwd=tmp_path)
-    problems = json.loads(done.stdout)["checks"][0]["problems"]
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    problems = checks["many-hands"]["problems"]
     assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
-    stops = [p["hint"] for p in problems if p["hint"].startswith(f"the bot answered none of {MAX_SILENT} states of its turn in a row")]
-    assert stops == [f"the bot answered none of {MAX_SILENT} states of its turn in a row within 300 ms: this check stopped at hand "
-                     f"{problems[-1]['hand']}"] or len(stops) == 1, problems
+    stops = [p for p in problems if p["hint"].startswith(f"the bot answered none of {MAX_SILENT} states of its turn in a row")]
+    assert len(stops) == 1 and stops[0]["hint"].endswith(f"within 300 ms: this check stopped at hand {stops[0]['hand']}"), problems
+    assert stops[0]["hand"] < 20
+    # the bot, still running after the check stopped, is named at the hand where it stopped (was hand 199)
+    assert [p["hand"] for p in checks["match-end"]["problems"]] == [stops[0]["hand"]]
