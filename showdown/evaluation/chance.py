@@ -39,7 +39,7 @@ import numpy as np
 
 from showdown.games.cards import make_deck
 from showdown.games.gamedef import GameDef
-from showdown.games.state import State
+from showdown.games.state import State, parse_betting
 
 MAX_RUNOUTS = 5000
 """Largest number of board completions enumerated for one exact equity."""
@@ -126,16 +126,26 @@ class ChanceCorrector:
 
 def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
     """The pot when each round's board cards were dealt (round 0: the blinds and antes); after an
-    all-in the betting stops early and the pot stays what it was."""
+    all-in the betting stops early and the pot stays what it was. The betting is replayed once, its
+    rounds checked as ``State.apply_betting`` checks them; a betting string the rules refuse gives no
+    pot (zeros: no correction)."""
+    rounds = max(rounds_dealt, 1)
     parts = betting.split("/") if betting else [""]
-    pots = []
-    for r in range(max(rounds_dealt, 1)):
-        try:
-            state = State.initial(game).apply_betting("/".join(parts[: min(r, len(parts))]))
-        except Exception:  # noqa: BLE001 - a betting string the rules refuse: no pot, no correction
-            return [0.0] * max(rounds_dealt, 1)
-        pots.append(float(sum(state.spent)))
-    return pots
+    replayed = min(rounds - 1, len(parts))  # rounds of betting before the last round dealt
+    state = State.initial(game)
+    pots = [float(sum(state.spent))]
+    try:
+        for r, actions in enumerate(parse_betting("/".join(parts[:replayed])) if replayed else ()):
+            if r > 0 and state.round < r and not state.finished:
+                return [0.0] * rounds  # a round starts before the last one ended
+            for action in actions:
+                if state.round != r:
+                    return [0.0] * rounds
+                state = state.apply(action)
+            pots.append(float(sum(state.spent)))
+    except Exception:  # noqa: BLE001 - a betting string the rules refuse: no pot, no correction
+        return [0.0] * rounds
+    return pots + [pots[-1]] * (rounds - len(pots))
 
 
 @lru_cache(maxsize=65536)

@@ -150,3 +150,43 @@ def test_a_called_all_in_before_the_flop_is_scored_by_its_expected_value_whateve
         uncorrected.append(won - plain.corrections(hole, groups, f"r{stack}c///")[0])
     assert max(corrected) - min(corrected) < 1e-6 * stack
     assert max(uncorrected) - min(uncorrected) > 0.1 * stack  # without the flop term the board's luck stays
+
+
+def _pots_by_prefixes(game_name: str, betting: str, rounds_dealt: int) -> list[float]:
+    """The pots as first defined: each round's betting prefix replayed from the start (the oracle)."""
+    from showdown.games.state import State
+
+    game = get_game(game_name)
+    parts = betting.split("/") if betting else [""]
+    pots = []
+    for r in range(max(rounds_dealt, 1)):
+        try:
+            state = State.initial(game).apply_betting("/".join(parts[: min(r, len(parts))]))
+        except Exception:  # noqa: BLE001
+            return [0.0] * max(rounds_dealt, 1)
+        pots.append(float(sum(state.spent)))
+    return pots
+
+
+@pytest.mark.parametrize("game_name", ["leduc", "holdem-limit", "holdem-nolimit"])
+def test_the_pots_replayed_once_are_the_pots_of_every_prefix(game_name: str) -> None:
+    """``_pots`` replays a hand's betting once (it replayed each round's prefix from the start: an eighth of a
+    duplicate match's analysis): the same pots on random hands, cut short, and on strings the rules refuse."""
+    import random
+
+    from showdown.evaluation.chance import _pots
+    from showdown.games.state import State
+    from tests.agents.test_policy_matches_act import _random_action
+
+    game = get_game(game_name)
+    rng = random.Random(11)
+    for _ in range(300):
+        state = State.initial(game)
+        while not state.is_terminal and rng.random() < 0.93:
+            state = state.apply(_random_action(state, rng))
+        betting = state.betting
+        if rng.random() < 0.2:  # a corrupted or reordered string
+            cut = rng.randrange(len(betting) + 1)
+            betting = betting[:cut] + rng.choice(["/", "x", "r", "//", "f", "c"]) + betting[cut:]
+        for dealt in range(game.num_rounds + 2):
+            assert _pots(game, betting, dealt) == _pots_by_prefixes(game_name, betting, dealt), (betting, dealt)
