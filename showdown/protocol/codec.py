@@ -172,7 +172,8 @@ class MatchStateDecoder:
             # fields after the cards (another dealer's extension): read as the reference's readMatchState
             # reads them, which stops after the cards; ``extra`` keeps them for a warning
             self.extra = line[len(":".join(parts[:5])) + 1 :]
-        _, position, hand, betting, cards = parts[:5]
+            parts = parts[:5]
+        _, position, hand, betting, cards = parts
         new_hand = hand != self.hand_text or position != self.position_text
         if new_hand:
             self._new_hand(position, hand)
