@@ -8,7 +8,7 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -52,6 +52,17 @@ def terminal_columns() -> int:
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns if columns > 0 else 80
+
+
+def option_value(text: str) -> Any:
+    """An agent option's value from its text (``-o key=value``): an int, a float, true/false, else the text."""
+    value: Any = text.strip()
+    for convert in (int, float):
+        try:
+            return convert(value)
+        except ValueError:
+            pass
+    return value.lower() == "true" if value.lower() in ("true", "false") else value
 
 
 def whole_number(low: int | None = None, high: int | None = None, what: str = "a number") -> Callable[[str], int]:

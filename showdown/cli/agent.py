@@ -23,15 +23,7 @@ def parse_option(text: str) -> tuple[str, Any]:
     key = key.strip()
     if not sep or not key:
         raise ConfigError(f"agent option {text!r}: write it as KEY=VALUE, like -o sizing=pot")
-    value: Any = raw.strip()
-    for convert in (int, float):
-        try:
-            value = convert(value)
-            break
-        except ValueError:
-            pass
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        value = value.lower() == "true"
+    value = argtypes.option_value(raw)
     return key, value
 
 

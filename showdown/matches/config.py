@@ -149,6 +149,7 @@ class MatchConfig:
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
     sandbox: bool = False  # run bots given as files, commands or module:Class in the sandbox
+    in_memory: bool = False  # built-in agents play in the runner's process, over memory instead of TCP
 
     def check(self, where: str = "match") -> MatchConfig:
         """Raise ``ConfigError`` for values no match can run with; returns self."""

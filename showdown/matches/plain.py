@@ -84,6 +84,7 @@ class MatchRun:
         self.on_hand = on_hand
         self.say = notify if notify is not None else say_on_stderr
         self.in_process = dict(in_process or {})
+        self.in_memory: dict[int, Any] = {}  # seat -> built-in agent playing in this process (``in_memory``)
         self.game = game if game is not None else get_game(config.game)
         self.labels = seat_labels(config.agents)
         self.name = match_name(config, self.labels)
@@ -274,6 +275,39 @@ class MatchRun:
             return own
         return asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
 
+    def _memory_agents(self) -> dict[int, Any]:
+        """The built-in agents that play in this process (``in_memory``), made before the match
+        opens: one that refuses its settings stops the match before it begins, as its process would."""
+        config = self.config
+        if not config.in_memory:
+            return {}
+        from showdown.agents.registry import make_agent_here
+        from showdown.matches.memory_seat import agent_options, plays_in_memory
+
+        seeds = seat_seeds(config)
+        agents: dict[int, Any] = {}
+        for seat, spec in enumerate(config.agents):
+            if seat in self.in_process or not plays_in_memory(spec.name, spec.command, config.sandbox or spec.limits is not None):
+                continue
+            assert spec.name is not None
+            try:
+                agents[seat] = make_agent_here(spec.name, self.game, {**agent_options(spec.options), "seed": seeds[seat]})
+            except ConfigError as exc:
+                raise ConfigError(f"agent {self.labels[seat]} (seat {seat + 1}) refused its settings: {exc}") from None
+        return agents
+
+    def _play_in_memory(self, agent: AgentProcess) -> None:
+        """Seat a built-in agent through memory: the dealer is the same, only the bytes skip TCP."""
+        from showdown.agents.registry import bot_failure
+        from showdown.matches.memory_seat import MemorySeat
+        from showdown.server.connection import SeatConnection
+
+        def crashed(exc: BaseException) -> None:
+            self._fail(agent, f"crashed: {bot_failure(exc)}"[:400] + ("" if self.over else "; the dealer plays check/fold for it"))
+
+        conn = SeatConnection(self.server, agent.seat)
+        MemorySeat(self.in_memory[agent.seat], self.game, conn, self.tokens[agent.seat], crashed).open()
+
     def _on_signal(self, sig: int) -> None:
         first = not self.interrupted
         self.interrupted = self.interrupted or sig
@@ -312,6 +346,7 @@ class MatchRun:
 
     async def play(self, install_signals: bool = False) -> MatchReport:
         """Play the match; its report (``ConfigError`` when a seat could not play at all)."""
+        self.in_memory = self._memory_agents()
         ports, opened = await self._open_seats()
         server = self.server
         self.agents = self._agent_processes(ports)
@@ -323,6 +358,8 @@ class MatchRun:
             for agent in self.agents:
                 if agent.seat in self.in_process:
                     in_process_tasks.append(self._play_in_process(agent.seat, ports))
+                elif agent.seat in self.in_memory:
+                    self._play_in_memory(agent)
                 else:
                     await self._spawn(agent, env)
             never_came = self._watch_start(opened)

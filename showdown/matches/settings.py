@@ -313,6 +313,9 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
             "degraded (exit 3) above this share of hands played by the dealer for a seat", "--max-replaced", metavar="SHARE"),
     Setting("sandbox", Flag(), "run bots given as files, commands or module:Class confined (tournament default: true)",
             "--sandbox", negatable=True, scopes=_MT),
+    Setting("in_memory", Flag(), "built-in agents play inside the runner's process, the same dealer reaching them through "
+            "memory instead of TCP: the same logs and figures for a third to a half of the CPU time (bots given as files, "
+            "commands or module:Class still run as processes)", "--in-memory", negatable=True, scopes=_MT),
 )
 """The top-level keys of a match file (``MatchConfig``) and, where ``scopes`` says so, a tournament file."""
 

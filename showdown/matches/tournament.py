@@ -113,6 +113,7 @@ def plan_matches(cfg: TournamentConfig) -> list[PlannedMatch]:
             estimator=Estimator.PLAIN,
             force=True,  # an unfinished half is replayed from its first hand, over its own logs
             sandbox=cfg.sandbox,
+            in_memory=cfg.in_memory,
         )
         if cfg.duplicate:
             halves = tuple(half_configs(base, [cfg.labels[i] for i in group], match_id, base.out or cfg.out))

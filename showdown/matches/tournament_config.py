@@ -14,6 +14,7 @@ agents:
   - {command: "./my_bot --fast", label: mybot}
 dealer: {t_response_ms: 5000}   # optional, as in a match file
 sandbox: true              # bots given as files, commands or module:Class run sandboxed (the default)
+in_memory: true            # built-in agents play inside each match's process, without TCP (default false)
 ```
 
 Validation happens before anything runs and names the file, the line and the key (``pyyaml`` node
@@ -63,6 +64,7 @@ class TournamentConfig:
     address: str | None = None  # the Ray cluster (None: Ray on this machine)
     source: str = "<tournament>"
     sandbox: bool = True  # bots given as files, commands or module:Class run sandboxed (built-ins never)
+    in_memory: bool = False  # built-in agents play inside each match's process, over memory instead of TCP
     progress: bool | None = None  # None: when stderr is a terminal
     gamedef: GameDef | None = field(default=None, compare=False, repr=False)  # ``game`` read once, by the validation
 
@@ -116,6 +118,7 @@ def parse_tournament_config(
         dealer=given.get("dealer", DealerSettings()),
         source=at.source,
         sandbox=given.get("sandbox", True),
+        in_memory=given.get("in_memory", False),
         progress=given.get("progress"),
         gamedef=game,
     )

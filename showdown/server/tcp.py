@@ -266,6 +266,9 @@ class MatchServer:
                 _err(f"FROM {seat + 1} at {stamp:.6f} {line}")
         try:
             now = self._loop.time()
+            if (timer := self._timer) is not None and self._timer_when <= now:  # a deadline passed while the loop
+                timer.cancel()  # was busy (an agent seated in memory thinks in it): the clock before the late line
+                self._on_timer()
             if len(lines) == 1:  # the usual case: the clocks follow once the reply's answer is out
                 self._handle(self.engine.receive(seat, lines[0]), follow_at=now)
             else:
