@@ -160,6 +160,10 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
     count = math.comb(len(rest), need)
     if count > MAX_RUNOUTS or count == 0:
         return None
+    if _compiled_fits(ranks * suits, h0, h1, board_size):
+        from showdown.solvers.hand_kernels import pair_share
+
+        return pair_share(h0, h1, board, np.array(rest, dtype=np.int64), _combinations(len(rest), need))
     runs = np.array(list(itertools.combinations(rest, need)), dtype=np.int64).reshape(count, need)
     fixed = np.broadcast_to(np.array(board, dtype=np.int64), (count, len(board)))
     boards = np.concatenate([fixed, runs], axis=1)
@@ -170,16 +174,12 @@ def _exact_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...], 
 
 def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray, deck_size: int) -> float:
     """``h0``'s share of the pot against ``h1`` over complete ``boards`` (one row each): wins and
-    half the ties, averaged (hold'em-sized hands in a 52-card deck: the compiled sums, the same numbers)."""
-    from showdown.games.evaluate import compiled_preferred, hand_values
+    half the ties, averaged, in numpy (once the compiled sums are loaded, ``hand_kernels.pair_share``
+    does this work for hold'em-sized hands in a 52-card deck, the same numbers)."""
+    from showdown.games.evaluate import hand_values
 
     count = len(boards)
     kernel_fits = deck_size == 52 and 5 <= len(h0) + boards.shape[1] <= 7 and len(h0) == len(h1)
-    if kernel_fits and compiled_preferred():
-        from showdown.solvers.hand_kernels import showdown_scores
-
-        score, _ = showdown_scores(boards, h0, np.array([h1], dtype=np.int64))
-        return float(score[0] / count)  # the same sum of wins and half ties
     started = time.perf_counter()
     a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (count, len(h0))), boards], axis=1))
     b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (count, len(h1))), boards], axis=1))
@@ -207,10 +207,33 @@ def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...],
     rest = np.array([c for c in make_deck(ranks, suits) if c not in used], dtype=np.int64)
     need = board_size - len(board)
     if need <= 0:
-        return float(_exact_equity(ranks, suits, board_size, h0, h1, board) or 0.5)
-    runs = np.random.default_rng(seed).permutation(rest)[_subsets(boards, len(rest), need)]
+        exact = _exact_equity(ranks, suits, board_size, h0, h1, board)  # (a lost showdown is 0.0, not "none")
+        return 0.5 if exact is None else exact
+    shuffled = np.random.default_rng(seed).permutation(rest)
+    if _compiled_fits(ranks * suits, h0, h1, board_size):
+        from showdown.solvers.hand_kernels import pair_share
+
+        return pair_share(h0, h1, board, shuffled, _subsets(boards, len(rest), need))
+    runs = shuffled[_subsets(boards, len(rest), need)]
     full = np.concatenate([np.broadcast_to(np.array(board, dtype=np.int64), (boards, len(board))), runs], axis=1)
     return _share(h0, h1, full, ranks * suits)
+
+
+def _compiled_fits(deck_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board_size: int) -> bool:
+    """Whether the compiled sums are loaded and rank these hands (hold'em-sized, a 52-card deck)."""
+    from showdown.games.evaluate import compiled_preferred
+
+    return deck_size == 52 and len(h0) == len(h1) and 5 <= len(h0) + board_size <= 7 and compiled_preferred()
+
+
+@lru_cache(maxsize=8)
+def _combinations(n: int, k: int) -> np.ndarray:
+    """Every set of ``k`` of ``n`` indices, one per row, in ``itertools.combinations`` order."""
+    if k == 0:  # the board is complete: one empty row
+        return np.zeros((1, 0), dtype=np.int64)
+    out = np.array(list(itertools.combinations(range(n), k)), dtype=np.int64)
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=16)

@@ -131,6 +131,41 @@ def _holding_counts(boards: np.ndarray, mine: np.ndarray, hands: np.ndarray, car
 
 
 @njit(cache=True, nogil=True)
+def _pair_score(h0: np.ndarray, h1: np.ndarray, fixed: np.ndarray, rest: np.ndarray, rows: np.ndarray, card_keys: np.ndarray,
+                index: np.ndarray, nonflush: np.ndarray, flush_values: np.ndarray) -> float:
+    """``h0``'s wins and half ties against ``h1`` summed over the boards ``fixed`` + ``rest[rows[r]]``:
+    each board's keys are the fixed cards' plus its own few, so no board array is built."""
+    keys = np.zeros(3, dtype=np.int64)
+    masks = np.zeros(3, dtype=np.int64)
+    for i, cards in enumerate((h0, h1, fixed)):
+        for c in cards:
+            keys[i] += card_keys[c]
+            masks[i] |= np.int64(1) << (13 * (c & 3) + (c >> 2))
+    last = index.shape[0] - 1
+    score = 0.0
+    for r in range(rows.shape[0]):
+        board_key = keys[2]
+        board_mask = masks[2]
+        for j in range(rows.shape[1]):
+            c = rest[rows[r, j]]
+            board_key += card_keys[c]
+            board_mask |= np.int64(1) << (13 * (c & 3) + (c >> 2))
+        packed = keys[0] + board_key
+        ours = nonflush[index[min(packed & RANK_SUM_MASK, last)]]
+        if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+            ours = _with_flush(ours, packed, masks[0] | board_mask, flush_values)
+        packed = keys[1] + board_key
+        theirs = nonflush[index[min(packed & RANK_SUM_MASK, last)]]
+        if ((packed >> SUIT_SHIFT) + FLUSH_BIAS) & FLUSH_TEST:
+            theirs = _with_flush(theirs, packed, masks[1] | board_mask, flush_values)
+        if ours > theirs:
+            score += 1.0
+        elif ours == theirs:
+            score += 0.5
+    return score
+
+
+@njit(cache=True, nogil=True)
 def _strength_counts(boards: np.ndarray, cards: np.ndarray, card_keys: np.ndarray, index: np.ndarray, nonflush_level: np.ndarray,
                      flush_level: np.ndarray, num_levels: int, win: np.ndarray, lose: np.ndarray) -> None:
     """Per board and two-card holding: the disjoint opponents it beats and loses to. The holdings are
@@ -230,6 +265,14 @@ def showdown_scores(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray
     return score, valid
 
 
+def pair_share(h0: tuple[int, ...], h1: tuple[int, ...], fixed: tuple[int, ...], rest: np.ndarray, rows: np.ndarray) -> float:
+    """``h0``'s share of the pot against ``h1`` (wins and half the ties) over the boards made of ``fixed``
+    and, per row of ``rows`` (R, k), the cards ``rest[row]``: the chance corrections' equities."""
+    score = _pair_score(np.array(h0, dtype=np.int64), np.array(h1, dtype=np.int64), np.array(fixed, dtype=np.int64),
+                        np.ascontiguousarray(rest, dtype=np.int64), rows, *_tables(len(h0) + len(fixed) + rows.shape[1]))
+    return float(score / rows.shape[0])
+
+
 def holding_counts(boards: np.ndarray, mine: tuple[int, ...], hands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Per full board of ``boards`` (R, b): how many of ``hands`` (H, h) that share no card with it or
     with ``mine`` ``mine`` beats, and how many beat it (one holding's side of ``strength_counts``)."""
@@ -258,7 +301,8 @@ def warm_up() -> None:
     values_on_boards(boards, hands)
     showdown_scores(boards, (4, 5), hands)
     holding_counts(boards, (4, 5), hands)
+    pair_share((0, 1), (2, 3), (8, 12, 16), np.array([20, 24, 28], dtype=np.int64), np.array([[0, 1]], dtype=np.int64))
     strength_counts(boards, hands)
 
 
-__all__ = ["holding_counts", "showdown_scores", "strength_counts", "values_on_boards", "warm_up"]
+__all__ = ["holding_counts", "pair_share", "showdown_scores", "strength_counts", "values_on_boards", "warm_up"]

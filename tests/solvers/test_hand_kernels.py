@@ -132,12 +132,22 @@ def test_chance_equities_are_the_same_compiled(restored_preference: None) -> Non
 
     deals = [((0, 13), (26, 39), (1, 14, 27)), ((48, 49), (50, 51), (0, 4, 8, 12)), ((7, 30), (2, 44), (9, 21, 33, 45, 5)),
              ((3, 20), (11, 24), ())]
+    rng = np.random.default_rng(4)
+    for size in (3, 3, 3, 4, 4, 5, 0, 1, 2):  # random deals too; no board and one or two cards: sampled only
+        cards = tuple(int(c) for c in rng.choice(52, 4 + size, replace=False))
+        deals.append((tuple(sorted(cards[:2])), tuple(sorted(cards[2:4])), tuple(sorted(cards[4:]))))
     got = []
     for compiled in (False, True):
         prefer_compiled(compiled)
         chance._exact_equity.cache_clear()
-        got.append([chance._exact_equity(13, 4, 5, h0, h1, board) for h0, h1, board in deals])
-    assert got[0] == got[1] and got[0][2] in (0.0, 0.5, 1.0)
+        chance.sampled_equity.cache_clear()
+        exact = [chance._exact_equity(13, 4, 5, h0, h1, board) for h0, h1, board in deals]
+        sampled = [chance.sampled_equity(13, 4, 5, h0, h1, board, seed=9, boards=500) for h0, h1, board in deals]
+        got.append((exact, sampled))
+    assert got[0] == got[1]  # bit for bit: the compiled kernel sums the same wins and half ties
+    exact, sampled = got[0]
+    assert exact[2] in (0.0, 0.5, 1.0) and exact[3] is None and exact[-3:] == [None] * 3 and None not in exact[4:-3]
+    assert all(abs(s - e) < 0.1 for s, e in zip(sampled, exact) if e is not None)
 
 
 @pytest.mark.parametrize("board", [(10, 20, 30), (10, 20, 30, 40)])
