@@ -29,10 +29,11 @@ Two players only; position 1's correction is minus position 0's. ``supports(game
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -57,7 +58,11 @@ def supports(game: GameDef) -> str | None:
 class ChanceCorrector:
     """Per hand, what each position's result owes to the cards (to be subtracted)."""
 
-    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int = SAMPLED_BOARDS) -> None:
+    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int = SAMPLED_BOARDS,
+                 known: Mapping[str, float] | None = None, record: bool = False) -> None:  # fmt: skip
+        """``known``: position 0's corrections already worked out, by ``correction_key`` (a duplicate
+        half's process works out its own log's while the other half still plays), taken as they are;
+        ``record``: keep every correction worked out here in ``recorded``, by the same key."""
         why = supports(game)
         if why is not None:
             raise ValueError(why)
@@ -67,9 +72,29 @@ class ChanceCorrector:
         self.boards = boards
         """Boards drawn for a sampled "before" (``sample_boards``)."""
         self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
+        self.known: Mapping[str, float] = known or {}
+        self.recorded: dict[str, float] | None = {} if record else None
+        self._keyed = bool(self.known) or record
+
+    @property
+    def settings(self) -> dict[str, object]:
+        """What the corrections depend on besides the hand: ``known`` ones must have been made alike."""
+        return {"game": self.game.name, "sample_boards": self.sample_boards, "boards": self.boards if self.sample_boards else 0}
 
     def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
         """Position 0's and position 1's correction for one hand (``board`` one group per round dealt)."""
+        if not self._keyed:
+            return self._corrections(hole, board, betting)
+        key = correction_key(hole, board, betting)
+        known = self.known.get(key)
+        if known is not None:
+            return known, -known
+        got = self._corrections(hole, board, betting)
+        if self.recorded is not None:
+            self.recorded[key] = got[0]
+        return got
+
+    def _corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
         g = self.game
         h0, h1 = tuple(hole[0]), tuple(hole[1])
         if len(h0) != g.num_hole_cards or len(h1) != g.num_hole_cards:
@@ -122,6 +147,13 @@ class ChanceCorrector:
         """Position 0's exact share of the pot at a showdown, over every completion of ``board``."""
         return _exact_equity(self.game.num_ranks, self.game.num_suits, sum(self.game.num_board_cards),
                              tuple(sorted(h0)), tuple(sorted(h1)), tuple(sorted(board)))
+
+
+def correction_key(hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> str:
+    """A 64-bit digest of all a hand's correction depends on: the cards, by position and round, and the betting."""
+    text = ";".join(",".join(str(int(c)) for c in h) for h in hole) + "|" + ";".join(
+        ",".join(str(int(c)) for c in g) for g in board) + "|" + betting
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def _pots(game: GameDef, betting: str, rounds_dealt: int) -> list[float]:
@@ -266,4 +298,4 @@ def _class_equity(h0: tuple[int, ...], h1: tuple[int, ...]) -> float:
     return float(_class_table()[class_of(*h0), class_of(*h1)])
 
 
-__all__ = ["ChanceCorrector", "MAX_RUNOUTS", "SAMPLED_BOARDS", "sampled_equity", "supports"]
+__all__ = ["ChanceCorrector", "MAX_RUNOUTS", "correction_key", "SAMPLED_BOARDS", "sampled_equity", "supports"]

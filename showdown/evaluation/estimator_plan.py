@@ -4,7 +4,7 @@ under it once its logs are written.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -94,13 +94,16 @@ def _fallback(game: GameDef, duplicate: bool) -> tuple[str, str]:
 
 
 def analyze_planned(
-    plan: EstimatorPlan, logs: Sequence[Path], labels: Sequence[str], game: GameDef, halves: int
+    plan: EstimatorPlan, logs: Sequence[Path], labels: Sequence[str], game: GameDef, halves: int,
+    known_corrections: Mapping[str, Any] | None = None,
 ) -> tuple[Analysis, HandTable]:
     """One match's figures from its logs (``halves`` of them played: paired when two) under the
     estimator ``plan`` chose before it started, AIVAT given each agent's strategy by its label; the
-    plan's notes come first. Also the table of hands read."""
+    plan's notes come first. Also the table of hands read. ``known_corrections``: chance corrections
+    its halves worked out already (``log_reading.log_corrections``)."""
     encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
-    table = read_logs(logs, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance").table
+    table = read_logs(logs, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance",
+                      known_corrections=known_corrections).table
     if plan.aivat is not None:
         # strategies by the table's player order (names as they first appear in the logs)
         by_label = dict(zip(labels, plan.aivat.strategies))

@@ -6,7 +6,7 @@ torn tails and files of the same match given twice. Errors name the file and lin
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,7 +29,7 @@ from showdown.protocol.logfile import (
     read_records,
 )
 
-__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_lines", "not_a_log_file", "phh_not_log", "read_logs", "resolve_log_game"]
+__all__ = ["MAX_LOG_LINE", "NOT_LOGS", "LogSet", "log_corrections", "log_lines", "not_a_log_file", "phh_not_log", "read_logs", "resolve_log_game"]
 
 
 @dataclass
@@ -139,6 +139,7 @@ def read_logs(
     halves: bool = True,
     chance: bool = False,
     sample_boards: bool = True,
+    known_corrections: Mapping[str, Any] | None = None,
 ) -> LogSet:
     """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
 
@@ -146,7 +147,8 @@ def read_logs(
     figures are then in chips only). ``encoder_for(game)`` may return an ``AivatEstimator`` to place
     the hands in the game's tree. Each file is its own ``half`` (for duplicate pairing) when
     ``halves``. ``chance``: with the cards' luck taken out (``evaluation.chance``; ``sample_boards``:
-    the flop's too, from sampled boards). Errors name the file and line.
+    the flop's too, from sampled boards; ``known_corrections``: a ``log_corrections`` document of
+    corrections already worked out, used when made with the same settings). Errors name the file and line.
     """
     if any(str(p) == "" for p in paths):
         raise ShowdownError("an empty path where a log file was expected: give the .log or .jsonl a match wrote")
@@ -177,6 +179,8 @@ def read_logs(
 
         if supports(game) is None:
             corrector = ChanceCorrector(game, sample_boards=sample_boards)
+            if known_corrections is not None and known_corrections.get("settings") == corrector.settings:
+                corrector = ChanceCorrector(game, sample_boards=sample_boards, known=known_corrections.get("corrections"))
     collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
     repeats = _Repeats()
@@ -353,6 +357,16 @@ class _Repeats:
         if self.kept < self.KEPT:
             alike.append((where, keys))
             self.kept += 1
+
+
+def log_corrections(path: Path, game: GameDef) -> dict[str, Any]:
+    """Every hand's chance correction in one log, as ``read_logs(..., chance=True)`` works them out,
+    for ``known_corrections``: ``{"settings": ..., "corrections": {key: position 0's correction}}``."""
+    from showdown.evaluation.chance import ChanceCorrector
+
+    corrector = ChanceCorrector(game, sample_boards=True, record=True)
+    _read_log_file(path, HandCollector(corrector=corrector), 0, None, jsonl=_is_jsonl(path), game=game)
+    return {"settings": corrector.settings, "corrections": corrector.recorded}
 
 
 def _read_log_file(path: Path, collector: HandCollector, half: int, notes: list[str] | None, *, jsonl: bool,

@@ -121,7 +121,9 @@ class _DuplicateRun:
         self.done = _finished_halves(self.halves) if config.resume else {}
         if config.out is not None and not config.resume:
             _save_settings(config, self.name)
-        self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}") for k, h in enumerate(self.halves) if k not in self.done]
+        chance = self.plan.estimator == "chance"
+        self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}", chance_corrections=chance)
+                     for k, h in enumerate(self.halves) if k not in self.done]
         self.stats = MatchStats(self.labels, self.game.big_blind, self.game.num_players)  # for the progress line: hands so far
         show = wants_progress(progress, config.progress) and bool(self.jobs)
         self.ticker = Progress(config.hands * len(self.jobs), self.stats, show_agents=False) if show else None
@@ -339,7 +341,7 @@ def _paired_analysis(
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
     from showdown.evaluation.estimator_plan import analyze_planned
 
-    analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played)
+    analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played, known_corrections=_known_corrections(jsonl))
     order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
     none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
     totals = [analysis.totals[i] if i >= 0 else 0.0 for i in order]
@@ -351,6 +353,24 @@ def _paired_analysis(
         analysis.agents = [analysis.agents[i] for i in order]
         analysis.plain_agents = [analysis.plain_agents[i] for i in order]
     return analysis, table, totals, agents
+
+
+def _known_corrections(jsonl: Sequence[Path]) -> dict[str, Any] | None:
+    """The chance corrections the halves' processes left beside their logs (``Job.chance_corrections``),
+    merged, and the files removed; None when no half left any (the analysis works out what is missing)."""
+    docs = []
+    for path in jsonl:
+        side = path.with_suffix(".chance.json")
+        try:
+            doc = json.loads(side.read_text(encoding="utf-8"))
+            side.unlink()
+        except (OSError, ValueError):
+            continue
+        if isinstance(doc, dict) and isinstance(doc.get("corrections"), dict):
+            docs.append(doc)
+    if not docs or any(d.get("settings") != docs[0].get("settings") for d in docs):
+        return None
+    return {"settings": docs[0].get("settings"), "corrections": {k: v for d in docs for k, v in d.get("corrections", {}).items()}}
 
 
 def _merged_half_results(present: Sequence[ChildResult]) -> tuple[dict[str, dict[str, int]], dict[str, int], list[str]]:

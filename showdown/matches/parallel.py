@@ -59,6 +59,15 @@ class Job:
     plain_figures: bool = False
     """The caller works the match's figures out from its logs (a tournament): the child keeps only
     the plain ones as it plays (measured: 3.7 against 26 us a Kuhn hand for AIVAT's running figures)."""
+    chance_corrections: bool = False
+    """The caller will take the cards' luck out of the match's log (a duplicate half, chance-corrected):
+    the child works out every hand's correction once it has played, while its neighbours still play,
+    and leaves them beside the log (``chance_file``), so the caller's analysis only looks them up."""
+
+    @property
+    def chance_file(self) -> Path | None:
+        jsonl = self.jsonl_path
+        return None if jsonl is None else jsonl.with_suffix(".chance.json")
 
     @property
     def jsonl_path(self) -> Path | None:
@@ -293,7 +302,8 @@ class _Batch:
         if job.config.out is not None:
             Path(job.config.out).mkdir(parents=True, exist_ok=True)
         run_file = job.result_path.with_name(job.result_path.name + ".run.json")
-        run_file.write_text(json.dumps({"config": config_to_json(job.config), "result": str(job.result_path)}))
+        run_file.write_text(json.dumps({"config": config_to_json(job.config), "result": str(job.result_path),
+                                        "chance": str(job.chance_file) if job.chance_corrections else None}))
         job.result_path.unlink(missing_ok=True)
         return job, run_file
 
@@ -384,10 +394,27 @@ def _child(run_file: str) -> int:
     except ShowdownError as exc:
         doc = {"error": str(exc)}
         status = 2
+    if spec.get("chance") and status == 0 and report.jsonl_path is not None:
+        _save_corrections(report.jsonl_path, config, Path(spec["chance"]))
     tmp = result.with_name(result.name + f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(doc, indent=1), encoding="utf-8")
     os.replace(tmp, result)
     return status
+
+
+def _save_corrections(jsonl: Path, config: MatchConfig, path: Path) -> None:
+    """The chance corrections of the log the child wrote (``Job.chance_corrections``); nothing when
+    they cannot be had (the parent then works them out itself, as it always could)."""
+    from showdown.evaluation.log_reading import log_corrections
+    from showdown.games.catalog import get_game
+
+    try:
+        doc = log_corrections(jsonl, get_game(config.game))
+        tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(doc), encoding="utf-8")
+        os.replace(tmp, path)
+    except Exception:  # noqa: BLE001 - only a shortcut: the parent's analysis does without it
+        path.unlink(missing_ok=True)
 
 
 def _end_with_parent() -> None:

@@ -190,3 +190,18 @@ def test_the_pots_replayed_once_are_the_pots_of_every_prefix(game_name: str) -> 
             betting = betting[:cut] + rng.choice(["/", "x", "r", "//", "f", "c"]) + betting[cut:]
         for dealt in range(game.num_rounds + 2):
             assert _pots(game, betting, dealt) == _pots_by_prefixes(game_name, betting, dealt), (betting, dealt)
+
+
+def test_corrections_worked_out_elsewhere_are_taken_by_their_key_and_recorded_ones_are_the_same() -> None:
+    from showdown.evaluation.chance import correction_key
+
+    game = get_game("holdem-nolimit")
+    hole, board, betting = ((0, 13), (26, 39)), ((1, 14, 27), (40,), (5,)), "cc/cc/cc/cc"
+    recording = ChanceCorrector(game, sample_boards=True, record=True)
+    first = recording.corrections(hole, board, betting)
+    assert recording.recorded == {correction_key(hole, board, betting): first[0]}
+    assert first == ChanceCorrector(game, sample_boards=True).corrections(hole, board, betting)
+    told = ChanceCorrector(game, sample_boards=True, known={correction_key(hole, board, betting): 12.5})
+    assert told.corrections(hole, board, betting) == (12.5, -12.5)
+    assert told.corrections(hole, board, "cc/cc/cc/r300c") != (12.5, -12.5)  # another hand: worked out
+    assert correction_key(hole, board, betting) != correction_key(hole, ((1, 14, 27), (40,), (6,)), betting)

@@ -101,3 +101,38 @@ def test_cli_duplicate_json(tmp_path: Path) -> None:
     assert len(doc["halves"]) == 2 and all(Path(h["log"]).exists() for h in doc["halves"])
     assert {"plain", "variance_reduction"} <= set(doc["agents"][0])
     assert doc["differences"][0]["a"] == "bluff" and "p_value" in doc["differences"][0]
+
+
+def test_the_halves_work_out_their_chance_corrections_and_the_figures_are_those_of_the_logs(tmp_path: Path) -> None:
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
+
+    cfg = MatchConfig(game="holdem-nolimit", agents=(AgentSpec(name="rules"), AgentSpec(name="probe-tiny")), hands=150,
+                      seed=6, duplicate=True, estimator="chance", out=tmp_path, in_memory=True)  # type: ignore[arg-type]
+    report = run_match(cfg, progress=False)
+    assert report.estimator == "chance" and report.hands == 300
+    assert not list(tmp_path.glob("*.chance.json"))  # read by the runner, then removed
+    logs = sorted(tmp_path.glob("*.dup?.jsonl"))
+    again = analyze(read_logs(logs, chance=True).table, estimator="chance", big_blind=100, show_mbb=True, pair=True)
+    assert [a.mean for a in again.agents] == [a.mean for a in report.agent_stats]  # worked out here, from scratch
+    assert [a.ci95 for a in again.agents] == [a.ci95 for a in report.agent_stats]
+
+
+def test_a_halfs_corrections_file_is_every_hand_of_its_log(tmp_path: Path) -> None:
+    from showdown.evaluation.log_reading import read_logs
+    from showdown.matches.duplicate import _known_corrections
+    from showdown.matches.parallel import _save_corrections
+
+    cfg = MatchConfig(game="holdem-limit", agents=(AgentSpec(name="rules"), AgentSpec(name="random")), hands=80, seed=2,
+                      out=tmp_path, in_memory=True, name="half")
+    report = run_match(cfg, progress=False)
+    assert report.jsonl_path is not None
+    _save_corrections(report.jsonl_path, cfg, tmp_path / "half.chance.json")
+    known = _known_corrections([report.jsonl_path])
+    assert known is not None and len(known["corrections"]) == 80 and not (tmp_path / "half.chance.json").exists()
+    assert known["settings"] == {"game": "holdem-limit", "sample_boards": True, "boards": 10_000}
+    fresh = read_logs([report.jsonl_path], chance=True).table
+    looked_up = read_logs([report.jsonl_path], chance=True, known_corrections=known).table
+    assert fresh.chance is not None and looked_up.chance is not None and (fresh.chance == looked_up.chance).all()
+    wrong = {**known, "corrections": {k: 1.0 for k in known["corrections"]}}
+    assert not (read_logs([report.jsonl_path], chance=True, known_corrections=wrong).table.chance == fresh.chance).all()
