@@ -63,6 +63,9 @@ def test_a_well_behaved_bot_gets_its_figure_kept_for_a_resume(tmp_path: Path) ->
     assert len(list(tmp_path.glob("*.opponent.json"))) == 1
     match_result = json.loads((tmp_path / "call-vs-rules-3-200.result.json").read_text())
     assert match_result["paired_deals"] == 200  # the match's own result, which the view reads, is left whole
+    settings = json.loads((tmp_path / "call-vs-rules-3-200.match.json").read_text())
+    assert settings["in_memory"] is True  # both built-ins seated in the runner's process, no TCP
+    assert not list(tmp_path.glob("*.stderr"))  # (an agent process's output would be copied there)
     assert play_opponent("kuhn", AgentSpec(name="rules"), "call", hands=200, seed=3, folder=tmp_path) == result
 
 
