@@ -4,9 +4,11 @@ The dealer is the same ``MatchServer`` (seat tokens, time limits, logs, warnings
 between it and the seat do not go through the kernel. The seat's transport hands each line the
 dealer writes to the agent's ``ClientSession`` at once, and its reply comes back through the event
 loop as a TCP client's would (``call_soon``), so the dealer's clocks and every rule apply unchanged.
-An agent process costs a context switch and four system calls per action; here an action costs a
-few function calls (``--in-memory``: measured in the README). An agent whose ``act`` raises is
-dropped like a crashed process: one line says why and the dealer plays check/fold for its seat.
+Over TCP every action costs a write and a read on each side and a wake-up of the agent's process;
+here it costs a few function calls (``--in-memory``; Kuhn: about a third of the CPU a hand, in the
+README). The agent thinks inside the event loop, so the dealer reads its clock before taking a reply
+(``MatchServer._lines``). An agent whose ``act`` raises is dropped like a crashed process: one line
+says why and the dealer plays check/fold for its seat.
 """
 
 from __future__ import annotations
