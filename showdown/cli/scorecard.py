@@ -32,6 +32,8 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
                         "pilot does not decide (interval holding 0, or a win that could be the exploitability bound) is "
                         "played again to a 95%% half-width of MBB mbb/hand, the deals fixed from the pilot's spread (Stein's "
                         "two-stage procedure); a decided one keeps its pilot's interval (e.g. --precision 150)")
+    parser.add_argument("--every-match", action="store_true", help="--precision: play every match and LBR set to it, "
+                        "those their pilot decided too, so that every interval is within +/-MBB (more deals: see --max-hands)")
     parser.add_argument("--max-hands", type=argtypes.sampled_hands, default=100_000, metavar="N", help="--precision: at most N deals a match "
                         "(default 100000); a match that would need more says its interval is wider than asked")
     parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
@@ -55,8 +57,8 @@ def _opponents(text: str | None) -> list[str] | None:
 
 def _print_scorecard(doc: dict[str, Any], game: str) -> None:
     print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}"
-          + (f"; every match not decided by its pilot played to +/-{doc['precision_mbb']:g} mbb/hand (two-stage)"
-             if doc.get("precision_mbb") else ""))
+          + (f"; every match{'' if doc.get('every_match') else ' not decided by its pilot'} played to "
+             f"+/-{doc['precision_mbb']:g} mbb/hand (two-stage)" if doc.get("precision_mbb") else ""))
     print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
@@ -91,6 +93,8 @@ def scorecard_handler(args: argparse.Namespace) -> int:
 
     if args.hands < 2 or args.jobs < 1 or (args.lbr_hands is not None and args.lbr_hands < 2):
         raise ConfigError("--hands and --lbr-hands must be at least 2, --jobs at least 1")
+    if args.every_match and args.precision is None:
+        raise ConfigError("--every-match plays every match to --precision: give --precision MBB too (e.g. --precision 150)")
     if args.precision is not None and not (args.precision > 0 and args.max_hands >= args.hands):
         raise ConfigError("--precision must be above 0 (mbb/hand) and --max-hands at least --hands (the pilot's deals)")
     game = get_game(args.game)
@@ -103,7 +107,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     check_out_folder(Path(folder), "scorecard")  # (a file there was a FileExistsError traceback)
     doc = run_scorecard(args.game, bot, hands=args.hands, seed=args.seed, folder=folder, jobs=args.jobs,
                         lbr_hands=args.lbr_hands, opponents=opponents, lbr=not args.no_lbr, progress=progress_line("scorecard"),
-                        precision_mbb=args.precision, max_deals=args.max_hands)
+                        precision_mbb=args.precision, max_deals=args.max_hands, every_match=args.every_match)
     unwritten = None
     if args.output is not None:
         from showdown.view.scorecard_page import scorecard_html

@@ -64,11 +64,13 @@ def run_scorecard(
     game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs: int, opponents: Sequence[str] | None = None,
     lbr_hands: int | None = None, action_sets: Sequence[str] = ("fcpa", "wide"), lbr: bool = True,
     progress: Callable[[int, int, str], None] | None = None, precision_mbb: float | None = None, max_deals: int = 100_000,
+    every_match: bool = False,
 ) -> dict[str, Any]:
     """The scorecard's document (see the module docstring); ``hands`` deals per match (with
     ``precision_mbb``: the pilot of each match; the matches its pilot does not decide are played
     again to that 95% half-width, at most ``max_deals`` deals: ``matches.precision``);
-    ``lbr=False`` skips local best response."""
+    ``lbr=False`` skips local best response; ``every_match``: with ``precision_mbb``, every match and LBR set
+    is played to it, those their first run decided too (every interval within the precision)."""
     from showdown.agents.probes import PROBES
 
     names = list(opponents) if opponents is not None else [*BASELINES, *PROBES]
@@ -97,14 +99,16 @@ def run_scorecard(
         plans: list[dict[str, Any]] = [{} for _ in names]
         if precision_mbb is not None:
             results, plans = _refine(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                                     folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what))
+                                     folder=folder, jobs=jobs, tell=lambda k, what: tell(len(names) + 1 + k, what),
+                                     every=every_match)
             report = _refine_lbr(game, bot, results, report, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                                 folder=folder, jobs=jobs)
+                                 folder=folder, jobs=jobs, every=every_match)
         tell(steps, "")
         if not results and report is None:
             raise ShowdownError(f"no match measured {bot.display}, and LBR did not run: {missing[0].reason}")
         doc = scorecard_document(game, bot.display, seed, results, report, why_not, missing)
         doc["precision_mbb"] = precision_mbb
+        doc["every_match"] = every_match and precision_mbb is not None
         for match, plan in zip(doc["matches"], plans):
             match.update(plan)
         return doc
@@ -114,14 +118,14 @@ def run_scorecard(
 
 
 def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report: dict[str, Any] | None, *, precision_mbb: float,
-            max_deals: int, seed: int, folder: Path, jobs: int, tell: Callable[[int, str], None],
+            max_deals: int, seed: int, folder: Path, jobs: int, tell: Callable[[int, str], None], every: bool = False,
             ) -> tuple[list[OpponentResult], list[dict[str, Any]]]:
     """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
     how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
     from showdown.matches.precision import decided, second_stage
 
     lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
-    whys = decided(pilots, lbr_intervals)
+    whys = [""] * len(pilots) if every else decided(pilots, lbr_intervals)
     results, plans = [], []
     for k, (pilot, why) in enumerate(zip(pilots, whys)):
         deals = pilot.hands // 2
@@ -144,7 +148,7 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
 
 
 def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], report: dict[str, Any] | None, *,
-                precision_mbb: float, max_deals: int, seed: int, folder: Path, jobs: int) -> dict[str, Any] | None:
+                precision_mbb: float, max_deals: int, seed: int, folder: Path, jobs: int, every: bool = False) -> dict[str, Any] | None:
     """LBR's sets that could be the exploitability bound (upper end above the largest figure's lower
     end), each run again on other deals for the hands its first run's spread asks for (Stein's
     two-stage procedure, as the matches: ``matches.precision``); the others keep their first run."""
@@ -159,7 +163,7 @@ def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], re
         lo, hi = first["ci95_mbb"]
         hands = int(first["hands"])
         wanted = math.ceil(((hi - lo) / 2 / precision_mbb) ** 2 * hands)
-        if hi < best_low or wanted <= hands:
+        if (hi < best_low and not every) or wanted <= hands:
             sets.append({**first, "stage": "first run" if hi < best_low else "first run: within the precision asked"})
             continue
         total = min(wanted, max_deals)

@@ -258,3 +258,22 @@ def test_a_second_run_into_a_folder_a_run_holds_is_refused_in_one_line(tmp_path:
     held.close()
     if what == "scorecard":  # (the probes are eleven matches: their run is the other tests')
         assert subprocess.run([*argv, "--no-lbr"], capture_output=True, timeout=120).returncode == 0
+
+
+def test_every_match_plays_the_decided_ones_to_the_precision_too(tmp_path: Path) -> None:
+    doc = run_scorecard("kuhn", AgentSpec(name="rules"), hands=200, seed=5, folder=tmp_path, jobs=2,
+                        opponents=["call", "random"], lbr_hands=100, precision_mbb=60.0, max_deals=20_000, every_match=True)
+    assert doc["every_match"] is True
+    for m in doc["matches"]:  # (without it, `random` is decided by its pilot: the test above)
+        lo, hi = m["ci95_mbb"]
+        assert m["stage"].startswith("refined") and (hi - lo) / 2 <= 60.0 + 1e-6, m
+    for s in doc["lbr"]["sets"]:
+        lo, hi = s["ci95_mbb"]
+        assert (hi - lo) / 2 <= 60.0 + 1e-6, s
+
+
+def test_every_match_needs_a_precision(capsys: pytest.CaptureFixture[str]) -> None:
+    from showdown.cli.main import main
+
+    assert main(["scorecard", "rules", "--game", "kuhn", "--every-match"]) == 2
+    assert "--every-match plays every match to --precision: give --precision MBB too" in capsys.readouterr().err
