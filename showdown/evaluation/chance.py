@@ -58,7 +58,7 @@ def supports(game: GameDef) -> str | None:
 class ChanceCorrector:
     """Per hand, what each position's result owes to the cards (to be subtracted)."""
 
-    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int = SAMPLED_BOARDS,
+    def __init__(self, game: GameDef, *, sample_boards: bool = False, boards: int | None = None,
                  known: Mapping[str, float] | None = None, record: bool = False) -> None:  # fmt: skip
         """``known``: position 0's corrections already worked out, by ``correction_key`` (a duplicate
         half's process works out its own log's while the other half still plays), taken as they are;
@@ -69,8 +69,8 @@ class ChanceCorrector:
         self.game = game
         self.deck = make_deck(game.num_ranks, game.num_suits)
         self.sample_boards = sample_boards
-        self.boards = boards
-        """Boards drawn for a sampled "before" (``sample_boards``)."""
+        self.boards = SAMPLED_BOARDS if boards is None else boards
+        """Boards drawn for a sampled "before" (``sample_boards``; default ``SAMPLED_BOARDS``)."""
         self._holdem_classes = game.num_hole_cards == 2 and len(self.deck) == 52 and sum(game.num_board_cards) == 5
         self.known: Mapping[str, float] = known or {}
         self.recorded: dict[str, float] | None = {} if record else None

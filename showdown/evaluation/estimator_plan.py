@@ -95,7 +95,7 @@ def _fallback(game: GameDef, duplicate: bool) -> tuple[str, str]:
 
 def analyze_planned(
     plan: EstimatorPlan, logs: Sequence[Path], labels: Sequence[str], game: GameDef, halves: int,
-    known_corrections: Mapping[str, Any] | None = None,
+    known_corrections: Mapping[str, Any] | None = None, chance_boards: int | None = None,
 ) -> tuple[Analysis, HandTable]:
     """One match's figures from its logs (``halves`` of them played: paired when two) under the
     estimator ``plan`` chose before it started, AIVAT given each agent's strategy by its label; the
@@ -103,7 +103,7 @@ def analyze_planned(
     its halves worked out already (``log_reading.log_corrections``)."""
     encoder_for = (lambda g: plan.aivat) if plan.estimator == "aivat" else None
     table = read_logs(logs, game=game, encoder_for=encoder_for, chance=plan.estimator == "chance",
-                      known_corrections=known_corrections).table
+                      known_corrections=known_corrections, chance_boards=chance_boards).table
     if plan.aivat is not None:
         # strategies by the table's player order (names as they first appear in the logs)
         by_label = dict(zip(labels, plan.aivat.strategies))

@@ -140,6 +140,7 @@ def read_logs(
     chance: bool = False,
     sample_boards: bool = True,
     known_corrections: Mapping[str, Any] | None = None,
+    chance_boards: int | None = None,
 ) -> LogSet:
     """Read ACPC ``.log`` and JSON Lines ``.jsonl`` files into one ``HandTable``.
 
@@ -147,7 +148,7 @@ def read_logs(
     figures are then in chips only). ``encoder_for(game)`` may return an ``AivatEstimator`` to place
     the hands in the game's tree. Each file is its own ``half`` (for duplicate pairing) when
     ``halves``. ``chance``: with the cards' luck taken out (``evaluation.chance``; ``sample_boards``:
-    the flop's too, from sampled boards; ``known_corrections``: a ``log_corrections`` document of
+    the flop's too, from ``chance_boards`` sampled boards (default ``chance.SAMPLED_BOARDS``); ``known_corrections``: a ``log_corrections`` document of
     corrections already worked out, used when made with the same settings). Errors name the file and line.
     """
     if any(str(p) == "" for p in paths):
@@ -178,9 +179,10 @@ def read_logs(
         from showdown.evaluation.chance import ChanceCorrector, supports
 
         if supports(game) is None:
-            corrector = ChanceCorrector(game, sample_boards=sample_boards)
+            corrector = ChanceCorrector(game, sample_boards=sample_boards, boards=chance_boards)
             if known_corrections is not None and known_corrections.get("settings") == corrector.settings:
-                corrector = ChanceCorrector(game, sample_boards=sample_boards, known=known_corrections.get("corrections"))
+                corrector = ChanceCorrector(game, sample_boards=sample_boards, boards=chance_boards,
+                                            known=known_corrections.get("corrections"))
     collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
     repeats = _Repeats()
@@ -359,12 +361,12 @@ class _Repeats:
             self.kept += 1
 
 
-def log_corrections(path: Path, game: GameDef) -> dict[str, Any]:
+def log_corrections(path: Path, game: GameDef, boards: int | None = None) -> dict[str, Any]:
     """Every hand's chance correction in one log, as ``read_logs(..., chance=True)`` works them out,
     for ``known_corrections``: ``{"settings": ..., "corrections": {key: position 0's correction}}``."""
     from showdown.evaluation.chance import ChanceCorrector
 
-    corrector = ChanceCorrector(game, sample_boards=True, record=True)
+    corrector = ChanceCorrector(game, sample_boards=True, boards=boards, record=True)
     _read_log_file(path, HandCollector(corrector=corrector), 0, None, jsonl=_is_jsonl(path), game=game)
     return {"settings": corrector.settings, "corrections": corrector.recorded}
 

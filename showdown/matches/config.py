@@ -150,6 +150,7 @@ class MatchConfig:
     max_replaced: float = 0.01  # share of hands the dealer may play for a seat before the match is degraded
     sandbox: bool = False  # run bots given as files, commands or module:Class in the sandbox
     in_memory: bool = False  # built-in agents play in the runner's process, over memory instead of TCP
+    chance_boards: int = 10_000  # boards drawn for each flop's chance correction (evaluation.chance.SAMPLED_BOARDS)
 
     def check(self, where: str = "match") -> MatchConfig:
         """Raise ``ConfigError`` for values no match can run with; returns self."""

@@ -203,7 +203,7 @@ class _DuplicateRun:
     ) -> MatchReport:
         """The report of the halves that played hands: the figures paired deal by deal."""
         config, game, labels = self.config, self.game, self.labels
-        analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present))
+        analysis, table, totals, agent_stats = _paired_analysis(self.plan, jsonl, labels, game, len(present), config.chance_boards)
         replacements, replaced_hands, failures = _merged_half_results(present)
         reasons = [r.reason for r in present if r.reason]
         kept = self.temp is None
@@ -335,13 +335,14 @@ def _replay(jsonl: Sequence[Path], on_hand: Callable[[HandRecord], None]) -> Non
 
 
 def _paired_analysis(
-    plan: Any, jsonl: Sequence[Path], labels: Sequence[str], game: Any, halves_played: int
+    plan: Any, jsonl: Sequence[Path], labels: Sequence[str], game: Any, halves_played: int, chance_boards: int | None = None,
 ) -> tuple[Any, Any, list[float], list[Estimate]]:
     """The paired figures of the halves' logs under the planned estimator; the table they came from;
     and each agent's total and estimate in the config's seat order (empty for an agent no half saw)."""
     from showdown.evaluation.estimator_plan import analyze_planned
 
-    analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played, known_corrections=_known_corrections(jsonl))
+    analysis, table = analyze_planned(plan, jsonl, labels, game, halves_played, known_corrections=_known_corrections(jsonl),
+                                      chance_boards=chance_boards)
     order = [table.names.index(lab) if lab in table.names else -1 for lab in labels]
     none = Estimate(0, 0.0, 0.0, None, game.big_blind)  # an agent with no hands (no half finished)
     totals = [analysis.totals[i] if i >= 0 else 0.0 for i in order]

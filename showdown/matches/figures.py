@@ -28,7 +28,8 @@ class RunningFigures:
     """
 
     def __init__(
-        self, game: GameDef, specs: Sequence[AgentSpec], labels: Sequence[str], plan: Any, in_process: Mapping[int, Any]
+        self, game: GameDef, specs: Sequence[AgentSpec], labels: Sequence[str], plan: Any, in_process: Mapping[int, Any],
+        chance_boards: int = 10_000,
     ) -> None:
         from showdown.evaluation.aivat_running import AivatAccumulator
         from showdown.evaluation.series import WinningsSeries
@@ -43,7 +44,7 @@ class RunningFigures:
         self.aivat = (
             AivatAccumulator(self.labels, plan.aivat, big_blind=self.big_blind, num_positions=n) if plan.estimator == "aivat" else None
         )
-        self.chance = _ChanceStats(game, self.labels, self.big_blind) if plan.estimator == "chance" else None
+        self.chance = _ChanceStats(game, self.labels, self.big_blind, chance_boards) if plan.estimator == "chance" else None
         self.exact = _ExactTracker.of(game, specs, in_process)
         self.series = WinningsSeries(self.labels)
         self.replaced_hands = dict.fromkeys(self.labels, 0)
@@ -155,10 +156,10 @@ class _ExactTracker:
 class _ChanceStats:
     """The match's statistics with the cards' luck taken out (``evaluation.chance``), hand by hand."""
 
-    def __init__(self, game: GameDef, labels: Sequence[str], big_blind: int) -> None:
+    def __init__(self, game: GameDef, labels: Sequence[str], big_blind: int, boards: int) -> None:
         from showdown.evaluation.chance import ChanceCorrector
 
-        self.corrector = ChanceCorrector(game, sample_boards=True)
+        self.corrector = ChanceCorrector(game, sample_boards=True, boards=boards)
         self.stats = MatchStats(labels, big_blind, game.num_players)
 
     def add(self, records: Sequence[HandRecord]) -> None:

@@ -409,7 +409,7 @@ def _save_corrections(jsonl: Path, config: MatchConfig, path: Path) -> None:
     from showdown.games.catalog import get_game
 
     try:
-        doc = log_corrections(jsonl, get_game(config.game))
+        doc = log_corrections(jsonl, get_game(config.game), config.chance_boards)
         tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps(doc), encoding="utf-8")
         os.replace(tmp, path)

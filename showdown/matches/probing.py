@@ -90,9 +90,12 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
     doc = read_kept(kept, bot)  # only for the same bot and the same showdown (``matches.kept``)
     if doc is not None:
         return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
+    from showdown.evaluation.lbr_runs import CHANCE_BOARDS
+
     config = MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, duplicate=True,
                          estimator=Estimator.CHANCE, out=folder, name=name, progress=False, force=True, jobs=jobs,
-                         in_memory=True).check()  # built-in seats without TCP: the same logs, fewer CPU seconds
+                         in_memory=True, chance_boards=CHANCE_BOARDS).check()  # built-in seats without TCP: the same
+    # logs in fewer CPU seconds; the flop's corrections from as many sampled boards as LBR's (``lbr_runs.CHANCE_BOARDS``)
     report = run_match(config, progress=False, notify=lambda _text: None, install_signals=False)
     doc = report_json(report)
     if report.aborted or doc["agents"][0].get("mbb_per_hand") is None:

@@ -316,6 +316,9 @@ MATCH_SETTINGS: tuple[Setting, ...] = (
     Setting("in_memory", Flag(), "built-in agents play inside the runner's process, the same dealer reaching them through "
             "memory instead of TCP: the same logs and figures for a third to a half of the CPU time (bots given as files, "
             "commands or module:Class still run as processes)", "--in-memory", negatable=True, scopes=_MT),
+    Setting("chance_boards", Whole(100, 1_000_000), "boards drawn for each flop's correction under the chance estimator: "
+            "fewer cost less CPU and add a little noise (scorecard and exploit --probes: 1000, as LBR)", "--chance-boards",
+            metavar="N"),
 )
 """The top-level keys of a match file (``MatchConfig``) and, where ``scopes`` says so, a tournament file."""
 

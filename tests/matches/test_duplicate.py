@@ -136,3 +136,20 @@ def test_a_halfs_corrections_file_is_every_hand_of_its_log(tmp_path: Path) -> No
     assert fresh.chance is not None and looked_up.chance is not None and (fresh.chance == looked_up.chance).all()
     wrong = {**known, "corrections": {k: 1.0 for k in known["corrections"]}}
     assert not (read_logs([report.jsonl_path], chance=True, known_corrections=wrong).table.chance == fresh.chance).all()
+
+
+def test_chance_boards_sets_how_many_boards_each_flops_correction_draws(tmp_path: Path) -> None:
+    from showdown.evaluation.analyze import analyze
+    from showdown.evaluation.log_reading import read_logs
+
+    def play(boards: int, out: Path) -> tuple[object, list[Path]]:
+        cfg = MatchConfig(game="holdem-limit", agents=(AgentSpec(name="call"), AgentSpec(name="rules")), hands=60, seed=8,
+                          duplicate=True, estimator="chance", out=out, in_memory=True, chance_boards=boards)  # type: ignore[arg-type]
+        return run_match(cfg, progress=False), sorted(out.glob("*.dup?.jsonl"))
+
+    few, logs = play(300, tmp_path / "few")
+    many, _ = play(10_000, tmp_path / "many")
+    assert few.totals == many.totals  # the same hands (every one reaches the flop: `call`)
+    assert [a.mean for a in few.agent_stats] != [a.mean for a in many.agent_stats]  # corrected from other boards
+    again = analyze(read_logs(logs, chance=True, chance_boards=300).table, estimator="chance", big_blind=10, show_mbb=True, pair=True)
+    assert [a.mean for a in again.agents] == [a.mean for a in few.agent_stats]

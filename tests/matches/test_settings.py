@@ -169,7 +169,7 @@ def test_every_setting_survives_the_json_round_trip() -> None:
         agents=(AgentSpec(name="rules", seed=3, options={"a": 1}), AgentSpec(command="./bot x", token=False, limits=Limits(cpu_s=9))),
         hands=77, seed=5, fixed_seats=True, out=Path("x/y"), name="n", progress=True, duplicate=True,
         estimator=Estimator.AIVAT, jobs=3, force=True, resume=True, executor=ExecutorName.RAY, until_ci=3.5,
-        until_separated=True, address="h:1", max_replaced=0.5, sandbox=True, in_memory=True,
+        until_separated=True, address="h:1", max_replaced=0.5, sandbox=True, in_memory=True, chance_boards=500,
         dealer=DealerSettings(t_response_ms=1, t_hand_ms=2, t_per_hand_ms=3, start_timeout_ms=None, reconnect_ms=4,
                               on_timeout=OnTimeout.ABORT, spin_us=5),
     )
