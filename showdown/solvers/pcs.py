@@ -260,6 +260,25 @@ class AbstractStrategy:
 
     @classmethod
     def load(cls, path: Path, game: GameDef | None = None) -> AbstractStrategy:
+        """The strategy in ``path``; a file this process has read already (the same size and time)
+        is not read again: a worker of a scorecard seats the blueprint in match after match, and
+        the strategy is never written to once loaded (its arrays are read-only)."""
+        try:
+            stat = path.stat()
+            key: tuple[Any, ...] | None = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, game)
+        except OSError:
+            key = None
+        kept = _LOADED.get(key) if key is not None else None
+        if kept is not None:
+            return kept
+        strategy = cls._read(path, game)
+        if key is not None:
+            _LOADED.clear()  # (one file kept: the blueprint of the match being played)
+            _LOADED[key] = strategy
+        return strategy
+
+    @classmethod
+    def _read(cls, path: Path, game: GameDef | None) -> AbstractStrategy:
         meta, arrays = _load(path)
         file_game = parse_gamedef(meta["game"], name=meta.get("game_name", ""))
         if game is not None and file_game != game:
@@ -275,7 +294,12 @@ class AbstractStrategy:
             raise SolverError(f"{path}: no strategy in the file")
         if probs.shape != layout.legal.shape:
             raise SolverError(f"{path}: the strategy does not fit its abstraction (damaged file?)")
+        probs.setflags(write=False)
         return cls(file_game, abstraction, tree, layout, probs, meta)
+
+
+_LOADED: dict[tuple[Any, ...], AbstractStrategy] = {}
+"""The strategy file read last, by path, modification time, size and game (``AbstractStrategy.load``)."""
 
 
 def _save(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -102,3 +104,21 @@ def test_holdem_runs_resume_exactly(tmp_path):
     resumed = PCSSolver.load_checkpoint(tmp_path / "h.ckpt.pcs.npz")
     resumed.iterate(2)
     assert np.array_equal(one.regret, resumed.regret) and np.array_equal(one.average, resumed.average)
+
+
+def test_a_strategy_file_read_again_is_the_same_read_only_object_until_the_file_changes(tmp_path: Path) -> None:
+    import os
+
+    from showdown.agents.abstract_cfr import shipped_path
+
+    game = get_game("holdem-limit")
+    shipped = shipped_path(game, None)
+    assert shipped is not None
+    copy = tmp_path / "s.pcs.npz"
+    copy.write_bytes(Path(shipped).read_bytes())
+    first = AbstractStrategy.load(copy, game)
+    assert AbstractStrategy.load(copy, game) is first and not first.probabilities.flags.writeable
+    stat = copy.stat()
+    os.utime(copy, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))  # "written again"
+    again = AbstractStrategy.load(copy, game)
+    assert again is not first and (again.probabilities == first.probabilities).all()
