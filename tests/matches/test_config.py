@@ -76,7 +76,7 @@ def test_a_flag_can_say_false_over_the_file_s_true(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: address, agents, dealer, duplicate"),
+        ("gmae: kuhn\n", r"match.yaml:1: gmae: unknown key 'gmae': did you mean 'game'\? \(known keys: address, agents, chance_boards, dealer, duplicate"),
         ("game: kuhn\nhands: -3\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got -3"),
         ("hands: many\n", r"hands: expected an integer"),
         ("game: kuhn\nhands: 5000000000\n", r"match.yaml:2: hands: expected an integer 1 to 4294967295, got 5000000000"),
