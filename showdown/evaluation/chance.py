@@ -211,7 +211,7 @@ def _share(h0: tuple[int, ...], h1: tuple[int, ...], boards: np.ndarray, deck_si
     from showdown.games.evaluate import hand_values
 
     count = len(boards)
-    kernel_fits = deck_size == 52 and 5 <= len(h0) + boards.shape[1] <= 7 and len(h0) == len(h1)
+    kernel_fits = _kernel_fits(deck_size, h0, h1, boards.shape[1])
     started = time.perf_counter()
     a = hand_values(np.concatenate([np.broadcast_to(np.array(h0, dtype=np.int64), (count, len(h0))), boards], axis=1))
     b = hand_values(np.concatenate([np.broadcast_to(np.array(h1, dtype=np.int64), (count, len(h1))), boards], axis=1))
@@ -251,11 +251,16 @@ def sampled_equity(ranks: int, suits: int, board_size: int, h0: tuple[int, ...],
     return _share(h0, h1, full, ranks * suits)
 
 
+def _kernel_fits(deck_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board_size: int) -> bool:
+    """Whether the compiled sums rank these hands (hold'em-sized, a 52-card deck)."""
+    return deck_size == 52 and len(h0) == len(h1) and 5 <= len(h0) + board_size <= 7
+
+
 def _compiled_fits(deck_size: int, h0: tuple[int, ...], h1: tuple[int, ...], board_size: int) -> bool:
-    """Whether the compiled sums are loaded and rank these hands (hold'em-sized, a 52-card deck)."""
+    """Whether the compiled sums are loaded and rank these hands."""
     from showdown.games.evaluate import compiled_preferred
 
-    return deck_size == 52 and len(h0) == len(h1) and 5 <= len(h0) + board_size <= 7 and compiled_preferred()
+    return _kernel_fits(deck_size, h0, h1, board_size) and compiled_preferred()
 
 
 @lru_cache(maxsize=8)
