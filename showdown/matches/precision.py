@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from showdown.matches.config import AgentSpec
-from showdown.matches.probing import OpponentResult, play_opponent
+from showdown.matches.probing import OpponentResult, play_opponent, play_opponent_async, run_blocking
 
 Z95 = 1.959963984540054
 SECOND_STAGE_SEED = 1_000_003
@@ -84,8 +84,16 @@ def decided(pilots: Sequence[OpponentResult], bound_intervals: Sequence[tuple[fl
 def second_stage(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult, *, precision_mbb: float, max_deals: int,
                  seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
     """The refined figure of a match (module docstring): a second match of the deals its pilot needs."""
+    return run_blocking(second_stage_async(game, bot, opponent, pilot, precision_mbb=precision_mbb, max_deals=max_deals,
+                                           seed=seed, folder=folder, jobs=jobs))
+
+
+async def second_stage_async(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult, *, precision_mbb: float,
+                             max_deals: int, seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
+    """``second_stage`` in the caller's event loop (second stages played side by side: ``scorecard``)."""
     plan = deals_needed(pilot, precision_mbb, max_deals)
-    rest = play_opponent(game, bot, opponent, hands=plan.total, seed=second_stage_seed(seed), folder=folder, jobs=jobs)
+    rest = await play_opponent_async(game, bot, opponent, hands=plan.total, seed=second_stage_seed(seed), folder=folder,
+                                     jobs=jobs)
     mean = rest.mbb
     estimator = f"{rest.estimator}, two-stage (Stein 1945) to +/-{precision_mbb:g}" + (" (capped)" if plan.capped else "")
     result = replace(rest, ci95_mbb=(mean - plan.half_width_mbb, mean + plan.half_width_mbb), estimator=estimator)
@@ -100,4 +108,4 @@ def play_to_precision(game: str, bot: AgentSpec, opponent: str, *, precision_mbb
                         folder=folder, jobs=jobs)
 
 
-__all__ = ["Plan", "decided", "deals_needed", "play_to_precision", "second_stage"]
+__all__ = ["Plan", "decided", "deals_needed", "play_to_precision", "second_stage", "second_stage_async"]

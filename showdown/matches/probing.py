@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from showdown.errors import ShowdownError
 from showdown.evaluation.estimators import Estimator
@@ -75,6 +75,9 @@ def check_bot(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int
     check_match(MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, out=None), {})
 
 
+T = TypeVar("T")
+
+
 class NotAMeasurement(ShowdownError):
     """A match that finished, but with the dealer playing for the bot in too many hands to measure it."""
 
@@ -82,8 +85,25 @@ class NotAMeasurement(ShowdownError):
 def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
     """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
     is read back from ``folder`` when an earlier run finished it with the same settings."""
+    return run_blocking(play_opponent_async(game, bot, opponent, hands=hands, seed=seed, folder=folder, jobs=jobs))
+
+
+def run_blocking(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` to its end in a fresh event loop (uvloop when installed), as ``run_match`` plays a match."""
+    import asyncio
+
+    from showdown.server.event_loop import new_event_loop
+
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(work)
+
+
+async def play_opponent_async(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path,
+                              jobs: int | None = None) -> OpponentResult:
+    """``play_opponent`` in the caller's event loop: matches played side by side share it (their
+    halves are processes; the loop only waits for them and reads their logs)."""
     from showdown.evaluation.report import report_json
-    from showdown.matches.runner import run_match
+    from showdown.matches.runner import run_match_async
 
     name = match_name(bot, opponent, seed, hands)
     kept = folder / f"{name}.opponent.json"  # beside the match's own ``.result.json``, which ``showdown view`` reads
@@ -96,7 +116,7 @@ def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed:
                          estimator=Estimator.CHANCE, out=folder, name=name, progress=False, force=True, jobs=jobs,
                          in_memory=True, chance_boards=CHANCE_BOARDS).check()  # built-in seats without TCP: the same
     # logs in fewer CPU seconds; the flop's corrections from as many sampled boards as LBR's (``lbr_runs.CHANCE_BOARDS``)
-    report = run_match(config, progress=False, notify=lambda _text: None, install_signals=False)
+    report = await run_match_async(config, progress=False, notify=lambda _text: None, install_signals=False)
     doc = report_json(report)
     if report.aborted or doc["agents"][0].get("mbb_per_hand") is None:
         raise ShowdownError(f"the match of {opponent} against the bot did not finish: {doc.get('reason') or 'aborted'}")
@@ -171,5 +191,5 @@ def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
 
 __all__ = [
     "OPPONENT_OPTIONS", "NoFigure", "NotAMeasurement", "OpponentResult", "best_of", "check_bot", "match_name", "opponent_spec", "play_opponent",
-    "play_opponents", "try_opponent",
+    "play_opponent_async", "play_opponents", "run_blocking", "try_opponent",
 ]

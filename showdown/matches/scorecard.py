@@ -9,6 +9,7 @@ once and LBR spreads over ``jobs`` processes, so the cores stay busy.
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -122,29 +123,52 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
             ) -> tuple[list[OpponentResult], list[dict[str, Any]]]:
     """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
     how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
-    from showdown.matches.precision import decided, second_stage
+    from showdown.matches.precision import deals_needed, decided, second_stage_async
+    from showdown.matches.probing import run_blocking
 
     lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
     whys = [""] * len(pilots) if every else decided(pilots, lbr_intervals)
+    todo = sorted((k for k, why in enumerate(whys) if not why),  # the longest first: the last to end is a short one
+                  key=lambda k: -deals_needed(pilots[k], precision_mbb, max_deals).total)
+
+    async def refine_all() -> list[Any]:
+        gate = asyncio.Semaphore(matches_at_once(jobs))
+
+        async def refine(k: int) -> Any:
+            async with gate:
+                tell(k, f"{pilots[k].name} to +/-{precision_mbb:g}")
+                try:
+                    return await second_stage_async(game, bot, pilots[k].name, pilots[k], precision_mbb=precision_mbb,
+                                                    max_deals=max_deals, seed=seed, folder=folder, jobs=jobs)
+                except NotAMeasurement as exc:
+                    return exc
+
+        return await asyncio.gather(*(refine(k) for k in todo))
+
+    second = dict(zip(todo, run_blocking(refine_all()))) if todo else {}
     results, plans = [], []
     for k, (pilot, why) in enumerate(zip(pilots, whys)):
         deals = pilot.hands // 2
-        if why:
+        got = second.get(k)
+        if got is None:
             results.append(pilot)
             plans.append({"stage": why, "pilot_deals": deals})
-            continue
-        tell(k, f"{pilot.name} to +/-{precision_mbb:g}")
-        try:
-            result, plan = second_stage(game, bot, pilot.name, pilot, precision_mbb=precision_mbb, max_deals=max_deals, seed=seed,
-                                        folder=folder, jobs=jobs)
-        except NotAMeasurement as exc:  # the pilot's figure stands, unrefined, and says why
+        elif isinstance(got, NotAMeasurement):  # the pilot's figure stands, unrefined, and says why
             results.append(pilot)
-            plans.append({"stage": f"pilot only: its second match measured nothing ({exc})", "pilot_deals": deals})
-            continue
-        results.append(result)
-        plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
-                      "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
+            plans.append({"stage": f"pilot only: its second match measured nothing ({got})", "pilot_deals": deals})
+        else:
+            result, plan = got
+            results.append(result)
+            plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
+                          "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
     return results, plans
+
+
+def matches_at_once(jobs: int) -> int:
+    """Second stages played side by side: one more than the ``jobs`` cores' worth of matches (each plays
+    its two seatings at once), so that a core one match leaves idle (its seatings ending apart, its
+    analysis in this process) is taken by another; one at a time with a single job."""
+    return 1 if jobs < 2 else jobs // 2 + 1
 
 
 def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], report: dict[str, Any] | None, *,
@@ -208,4 +232,4 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
     }
 
 
-__all__ = ["BASELINES", "run_scorecard", "scorecard_document"]
+__all__ = ["BASELINES", "matches_at_once", "run_scorecard", "scorecard_document"]

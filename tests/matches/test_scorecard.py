@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -115,6 +116,28 @@ def test_with_a_precision_each_match_is_decided_by_its_pilot_or_refined_to_it(tm
     assert stages["rules"]["stage"].startswith("refined")  # a head-to-head at 0 (the bot against itself) is refined
     page = scorecard_html(doc)
     assert "half-width of 60 mbb/hand" in page and "baseline, refined" in page
+
+
+def test_second_stages_play_side_by_side_with_the_figures_of_one_at_a_time(tmp_path: Path) -> None:
+    """Two second stages at once on two cores (one takes the core the other leaves idle), and the card
+    is the one a single job plays them to, match by match."""
+    from showdown.matches.scorecard import matches_at_once
+
+    assert [matches_at_once(jobs) for jobs in (1, 2, 3, 8)] == [1, 2, 2, 5]
+    kept_at_start: dict[str, list[int]] = {"two": [], "one": []}
+
+    def progress(folder: str) -> Any:
+        def tell(_step: int, _steps: int, what: str) -> None:
+            if "to +/-" in what:  # a second stage starts: how many matches had finished
+                kept_at_start[folder].append(len(list((tmp_path / folder).glob("*.opponent.json"))))
+        return tell
+
+    kw: dict[str, Any] = {"hands": 100, "seed": 8, "opponents": ["call", "rules", "probe-raise"], "lbr": False,
+                          "precision_mbb": 80.0, "max_deals": 5_000, "every_match": True}
+    both = run_scorecard("kuhn", AgentSpec(name="rules"), folder=tmp_path / "two", jobs=2, progress=progress("two"), **kw)
+    one = run_scorecard("kuhn", AgentSpec(name="rules"), folder=tmp_path / "one", jobs=1, progress=progress("one"), **kw)
+    assert kept_at_start == {"two": [3, 3, 4], "one": [3, 4, 5]}  # the three pilots, then the second stages' own
+    assert both["matches"] == one["matches"] and all(m["stage"].startswith("refined") for m in one["matches"])
 
 
 def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(tmp_path: Path) -> None:
