@@ -330,7 +330,7 @@ class State:
             return "a no-limit raise needs its total, like r300"
         lo, hi = bounds
         if not lo <= action.size <= hi:
-            return f"raise to {action.size} is outside the legal range {lo} to {hi}"
+            return f"raise to {_chips(action.size)} is outside the legal range {lo} to {hi}"
         return None
 
     def repair(self, action: Action) -> tuple[Action, str | None]:
@@ -571,6 +571,12 @@ class _Decision(Protocol):
     def can_fold(self) -> bool: ...
 
 
+def _chips(size: int) -> str:
+    """A raise's size as the seat sent it, a number of hundreds of digits cut short."""
+    text = str(size)
+    return text if len(text) <= 24 else f"{text[:12]}... ({len(text.lstrip('-'))} digits)"
+
+
 def repair_action(at: _Decision, action: Action, nolimit: bool) -> tuple[Action, str | None]:
     """The reference dealer's repair of a reply's ``action`` at decision ``at`` (a ``State`` or the
     dealer's ``LiveHand``): invalid -> call; no-limit size clamped into range. Returns the action to
@@ -584,9 +590,9 @@ def repair_action(at: _Decision, action: Action, nolimit: bool) -> tuple[Action,
         if nolimit:
             lo, hi = bounds
             if action.size < lo:
-                return Action(ActionKind.RAISE, lo), f"raise of {action.size} increased to {lo}"
+                return Action(ActionKind.RAISE, lo), f"raise of {_chips(action.size)} increased to {lo}"
             if action.size > hi:
-                return Action(ActionKind.RAISE, hi), f"raise of {action.size} decreased to {hi}"
+                return Action(ActionKind.RAISE, hi), f"raise of {_chips(action.size)} decreased to {hi}"
             return action, None
         return RAISE, None
     if action.kind is ActionKind.FOLD and not at.can_fold():

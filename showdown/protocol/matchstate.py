@@ -184,7 +184,6 @@ _ALIASES = {"f": ActionKind.FOLD, "F": ActionKind.FOLD, "c": ActionKind.CALL, "C
             "k": ActionKind.CALL, "K": ActionKind.CALL, "r": ActionKind.RAISE, "R": ActionKind.RAISE,
             "b": ActionKind.RAISE, "B": ActionKind.RAISE}  # fmt: skip
 _SIZE = re.compile(r"[ \t\n\v\f\r]*([+-]?[0-9]+)")  # sscanf's %d: C white space, a sign, ASCII digits
-_INT32 = 2**31 - 1
 
 
 def read_action(text: str, game: GameDef) -> Action | None:
@@ -205,8 +204,7 @@ def read_action(text: str, game: GameDef) -> Action | None:
         m = _SIZE.match(text, 1)
         if not m:
             raise ProtocolError(f"bad action {text[:40]!r}: a no-limit raise needs its total, like r300")
-        size = max(-_INT32 - 1, min(_INT32, int(m.group(1))))
-        return Action(ActionKind.RAISE, size)
+        return Action(ActionKind.RAISE, int(m.group(1)))  # (a line holds at most 4095 digits: int() takes 4300)
     return FOLD if kind is ActionKind.FOLD else CALL if kind is ActionKind.CALL else Action(ActionKind.RAISE)
 
 

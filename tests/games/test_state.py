@@ -146,6 +146,8 @@ def test_nolimit_sizes_are_clamped_with_the_reference_warnings() -> None:
     assert s.repair(raise_to(1)) == (raise_to(200), "raise of 1 increased to 200")
     assert s.repair(raise_to(-5)) == (raise_to(200), "raise of -5 increased to 200")
     assert s.repair(raise_to(999999)) == (raise_to(20000), "raise of 999999 decreased to 20000")
+    assert s.repair(raise_to(99999999999999)) == (raise_to(20000), "raise of 99999999999999 decreased to 20000")  # as sent
+    assert s.repair(raise_to(10**4000))[1] == "raise of 100000000000... (4001 digits) decreased to 20000"
     assert s.repair(raise_to(500)) == (raise_to(500), None)
     with pytest.raises(IllegalActionError, match="outside the legal range 200 to 20000"):
         s.apply(raise_to(150))
