@@ -166,6 +166,17 @@ class ClientSession:
             self._warn(str(exc))
             return None
 
+    def last_line(self, line: str) -> None:
+        """The line the dealer's stream ended on, without its newline: handled when it reads as a state
+        (a last hand's hooks run), else said to be cut short in one warning, not as the bad line it
+        looks like ('has 1 players' cards' for a connection closed mid-line)."""
+        try:
+            self.handle(line)
+        except ProtocolError:
+            if self.strict:
+                raise
+            self._warn(f"the dealer closed the connection in the middle of a line: {line[:80]!r} is not read")
+
     def _warn(self, text: str) -> None:
         """One warning on stderr (at most ``MAX_WARNINGS``: a bot wrong in every hand fills no disk)."""
         self.warnings += 1
@@ -324,7 +335,7 @@ def play(
         except OSError as exc:  # its host gone (the keep-alive probes unanswered: timed out), unreachable
             raise ShowdownError(_lost(host, port, exc)) from None
         if pending.strip():
-            handle(pending.rstrip("\r"))  # a last line without newline: hooks only
+            session.last_line(pending.rstrip("\r"))
     finally:
         sock.close()
     return session.close()
@@ -364,6 +375,9 @@ async def play_async(
             except OSError as exc:  # its host gone (the keep-alive probes unanswered: timed out), unreachable
                 raise ShowdownError(_lost(host, port, exc)) from None
             if not raw:
+                break
+            if not raw.endswith(b"\n"):  # the stream ended on it
+                session.last_line(raw.decode("ascii", "replace").rstrip("\r"))
                 break
             reply = session.feed(raw.decode("ascii", "replace").rstrip("\r\n"))
             if reply is not None:
