@@ -217,10 +217,14 @@ LATIN1_BOM = "\xef\xbb\xbf"
 """UTF-8's byte order mark as a seat's line reads it (the dealer decodes a seat's bytes as Latin-1)."""
 
 
+TLS_HANDSHAKE = "\x16\x03"
+"""How a TLS connection's first bytes read (a handshake record), decoded as the dealer decodes a line."""
+
+
 def foreign_line(line: str) -> str:
     """What a seat's line that is no ACPC line looks like it is, for its warning ('' if nothing known):
     a TLS handshake or an HTTP request sent to a seat port, or a line after a byte order mark."""
-    if line.startswith("\x16\x03"):
+    if line.startswith(TLS_HANDSHAKE):
         return ("that is a TLS handshake: a seat port speaks the ACPC protocol in plain text over TCP; "
                 "connect without TLS")
     if _HTTP.match(line):

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from showdown.errors import ShowdownError
-from showdown.protocol.matchstate import foreign_line, split_token
+from showdown.protocol.matchstate import TLS_HANDSHAKE, foreign_line, split_token
 from showdown.server.connection import ConnectionHost, SeatConnection
 from showdown.server.options import DealerOptions, seat_ports, seat_tokens
 
@@ -170,6 +170,21 @@ class SeatDoors:
             self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
                          f"(a client's first line is 'VERSION:2.0.0'){held}")
 
+    def first_bytes(self, conn: SeatConnection) -> None:
+        """A pending connection's first bytes, no line end among them yet: a TLS handshake is refused
+        at once, saying so (its hello may hold no line end, and its client waits for the server's
+        reply: it was refused when the first line's time was up, as a client that says nothing)."""
+        if conn.splitter.held(2) != TLS_HANDSHAKE:
+            return
+        self.pending[conn.seat].pop(conn, None)
+        conn.pending = False
+        if conn.deadline is not None:
+            conn.deadline.cancel()
+            conn.deadline = None
+        why = f"its first bytes are no VERSION line (a client's first line is 'VERSION:2.0.0'); {foreign_line(TLS_HANDSHAKE)}"
+        conn.close(f"# ERROR: {why}")
+        self._refuse(conn.seat, why)
+
     def take_seat(self, conn: SeatConnection, first: str) -> str | None:
         """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
         seat = conn.seat
@@ -181,6 +196,8 @@ class SeatDoors:
         line, token = split_token(first)
         why = self._why_refused(seat, token)
         if why is not None:
+            hint = foreign_line(first) if token is None else ""
+            why += f"; {hint}" if hint else ""
             self._refuse(seat, why)
             conn.close(f"# ERROR: {why}")
             return None

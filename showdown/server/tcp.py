@@ -16,8 +16,8 @@ any seat is sent its end (as the reference does); the next deal is made while th
 thinks, and while it does, the dealer polls its socket briefly (``BusyWait``) instead of sleeping,
 and reads and answers the reply itself, for up to 2 ms of quick replies before the loop runs again;
 there is one lazily re-armed timer for all the time limits; the TO/FROM trace (``trace``) costs
-nothing when off; ``run_match`` and the CLI use uvloop when it is installed (the ``fast`` extra).
-Warnings and a final ``# replacements:`` summary line always go to stderr.
+nothing when off; ``run_match`` and the CLI use uvloop when installed (the ``fast`` extra). Warnings
+and a final ``# replacements:`` summary line always go to stderr.
 
 Files (when ``log_dir`` is set: ``server.match_logs``) are written a hand at a time, and a hand is
 in both before any seat is sent how it ended; a write that fails (a full disk) ends the match at once,
@@ -26,9 +26,8 @@ so the hands the seats saw finish are exactly the logged ones (``error_text`` sa
 Robustness (the reference aborts the match on any of these): a late seat's action is played for it,
 a dropped seat may reconnect within ``reconnect_ms`` (else it is played check/fold), a bad VERSION
 line or a stranger at a seat's port (``server.admission``) is refused without disturbing the match, a
-client that stops reading (1 MB waiting for it) is disconnected. The match always finishes and the
-score is always written (unless the disk is full). ``tests/server/test_hot_path.py`` holds the fast
-path to what this docstring promises.
+client that stops reading (1 MB waiting for it) is disconnected. The match always finishes and the score
+is always written (unless the disk is full). ``tests/server/test_hot_path.py`` holds the fast path to it.
 """
 
 from __future__ import annotations
@@ -229,6 +228,8 @@ class MatchServer:
         lines = conn.splitter.feed(data)
         if lines:
             self._lines(conn, lines)
+        elif conn.pending:  # a first line without its end yet (a TLS hello has none: refused now)
+            self._doors.first_bytes(conn)
         if busy is None:
             return
         clock = time.perf_counter
