@@ -63,6 +63,7 @@ __all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MAX_IGNORED_LINES", "ON
 MAX_IGNORED_LINES = 8
 """Lines in a row from the acting seat that answer no state sent before they count as an invalid reply."""
 
+LOST_WARNING = "its connection closed; until it connects again, the dealer plays check/fold for it"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
 
 
@@ -220,6 +221,7 @@ class MatchEngine:
         if status is SeatStatus.ACTIVE:
             self._book.count(seat, EventKind.CONNECTION_LOST)
             self._book.record(seat, EventKind.CONNECTION_LOST, "connection lost")
+            out.append(SeatWarning(seat, LOST_WARNING))  # said now: the time limit or the end would say it late, as something else
         if status in (SeatStatus.ACTIVE, SeatStatus.CONNECTING):
             self._set_status(seat, SeatStatus.AWAY)
         return out

@@ -254,6 +254,11 @@ def test_abandon_before_start_starts_with_the_others() -> None:
 def test_reconnect_resends_the_current_state_and_reads_the_new_connection() -> None:
     engine, c = kuhn_engine()
     c.take(engine.disconnected(0))
+    # said when it happens (a bot that half-closes or resets its socket was named only by the time limit
+    # or the summary), once: a seat away is not lost again
+    assert c.warnings == [(0, "its connection closed; until it connects again, the dealer plays check/fold for it")]
+    c.take(engine.disconnected(0))
+    assert len(c.warnings) == 1
     assert engine.waiting_for == 0  # its turn is waited for
     c.take(engine.connected(0))
     c.take(engine.receive(0, "VERSION:2.0.0"))
