@@ -228,20 +228,26 @@ async def test_a_tls_handshake_sent_to_a_seat_port_is_named_in_its_refusal(tmp_p
         "; that is a TLS handshake: a seat port speaks the ACPC protocol in plain text over TCP; connect without TLS")
 
 
-async def test_a_tls_hello_with_a_line_end_at_a_port_that_wants_a_token_is_named_too(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("sent", "what"), [
+    (bytes.fromhex("16030100c4010000c00303") + b"\n", "that is a TLS handshake: a seat port speaks the ACPC protocol in plain "
+                                                      "text over TCP; connect without TLS"),
+    (b"GET / HTTP/1.1\r\nHost: x\r\n\r\n", "that is an HTTP request: a seat port speaks the ACPC protocol over plain TCP, not HTTP"),
+])
+async def test_a_tls_or_http_client_at_a_port_that_wants_a_token_is_named_in_its_refusal(
+    tmp_path: Path, sent: bytes, what: str
+) -> None:
     server = MatchServer(KUHN, "m", 4, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, first_line_ms=30_000, start_timeout_ms=1_000,
                                                                     tokens=TOKENS))
     ports = await server.start()
     reader, writer = await asyncio.open_connection("127.0.0.1", ports[0])
-    writer.write(bytes.fromhex("16030100c4010000c00303") + b"\n")
+    writer.write(sent)
     said = await asyncio.wait_for(reader.readline(), 5)
     assert said.startswith(b"# ERROR: no seat token")
     task = asyncio.create_task(with_token(ports[1], TOKENS[1]).run())
     await asyncio.wait_for(server.run(), LIMIT)
     await task
     writer.close()
-    assert server.refusals[0][0] == ("no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line); that is a TLS "
-                                     "handshake: a seat port speaks the ACPC protocol in plain text over TCP; connect without TLS")
+    assert server.refusals[0][0] == f"no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line); {what}"
 
 
 async def test_a_seat_token_in_a_version_line_with_no_end_is_not_quoted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
