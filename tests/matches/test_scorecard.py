@@ -300,3 +300,34 @@ def test_every_match_needs_a_precision(capsys: pytest.CaptureFixture[str]) -> No
 
     assert main(["scorecard", "rules", "--game", "kuhn", "--every-match"]) == 2
     assert "--every-match plays every match to --precision: give --precision MBB too" in capsys.readouterr().err
+
+
+def test_ctrl_c_in_the_second_stages_stops_at_once_and_a_rerun_resumes_to_the_same_card(tmp_path: Path) -> None:
+    """Two second stages play side by side in one event loop: Ctrl-C stops both (their seatings after
+    the current hand), the command says so and exits 130, and running it again finishes the card the
+    uninterrupted run gives."""
+    import signal
+    import time
+
+    argv = [sys.executable, "-m", "showdown", "scorecard", "rules", "--game", "leduc", "--hands", "200", "--precision", "25",
+            "--every-match", "--max-hands", "100000", "--no-lbr", "--opponents", "call,random", "--jobs", "2", "--json"]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    ref = subprocess.run([*argv, "--out", str(tmp_path / "ref")], capture_output=True, text=True, timeout=300, env=env)
+    assert ref.returncode == 0, ref.stderr
+    out = tmp_path / "run"
+    proc = subprocess.Popen([*argv, "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len([p for p in out.glob("*-1000003-*.dup*.jsonl") if p.stat().st_size > 2000]) < 4:
+        time.sleep(0.05)  # both second stages are playing, both seatings of each
+    proc.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and time.monotonic() - sent < 15, err
+    assert err.strip().splitlines()[-1] == "showdown scorecard: stopped (Ctrl-C)"
+    logs = {p: p.stat().st_size for p in out.glob("*.jsonl")}
+    time.sleep(0.5)
+    assert logs == {p: p.stat().st_size for p in out.glob("*.jsonl")}  # no seating plays on
+    again = subprocess.run([*argv, "--out", str(out)], capture_output=True, text=True, timeout=300, env=env)
+    assert again.returncode == 0, again.stderr
+    card, whole = json.loads(again.stdout), json.loads(ref.stdout)
+    assert card["matches"] == whole["matches"]
