@@ -35,6 +35,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -80,6 +81,15 @@ class ChanceCorrector:
     def settings(self) -> dict[str, object]:
         """What the corrections depend on besides the hand: ``known`` ones must have been made alike."""
         return {"game": self.game.name, "sample_boards": self.sample_boards, "boards": self.boards if self.sample_boards else 0}
+
+    def take_known(self, doc: Mapping[str, Any]) -> bool:
+        """The corrections another process worked out (``log_reading.log_corrections``' document),
+        taken when made with these settings: whether they were."""
+        if doc.get("settings") != self.settings:
+            return False
+        self.known = doc.get("corrections") or {}
+        self._keyed = self._keyed or bool(self.known)
+        return True
 
     def corrections(self, hole: Sequence[Sequence[int]], board: Sequence[Sequence[int]], betting: str) -> tuple[float, float]:
         """Position 0's and position 1's correction for one hand (``board`` one group per round dealt)."""

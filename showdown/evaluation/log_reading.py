@@ -180,9 +180,8 @@ def read_logs(
 
         if supports(game) is None:
             corrector = ChanceCorrector(game, sample_boards=sample_boards, boards=chance_boards)
-            if known_corrections is not None and known_corrections.get("settings") == corrector.settings:
-                corrector = ChanceCorrector(game, sample_boards=sample_boards, boards=chance_boards,
-                                            known=known_corrections.get("corrections"))
+            if known_corrections is not None:
+                corrector.take_known(known_corrections)
     collector = HandCollector(encoder=encoder, corrector=corrector)
     scores: list[tuple[Path, Score]] = []
     repeats = _Repeats()

@@ -205,3 +205,11 @@ def test_corrections_worked_out_elsewhere_are_taken_by_their_key_and_recorded_on
     assert told.corrections(hole, board, betting) == (12.5, -12.5)
     assert told.corrections(hole, board, "cc/cc/cc/r300c") != (12.5, -12.5)  # another hand: worked out
     assert correction_key(hole, board, betting) != correction_key(hole, ((1, 14, 27), (40,), (6,)), betting)
+    # a document of them (a duplicate half's) is taken only when made with the same settings
+    key = correction_key(hole, board, betting)
+    other = ChanceCorrector(game, sample_boards=True, boards=500)
+    assert not other.take_known({"settings": recording.settings, "corrections": {key: 12.5}})
+    assert other.corrections(hole, board, betting) != (12.5, -12.5)
+    same = ChanceCorrector(game, sample_boards=True)
+    assert same.take_known({"settings": recording.settings, "corrections": {key: 12.5}})
+    assert same.corrections(hole, board, betting) == (12.5, -12.5)
