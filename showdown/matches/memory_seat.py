@@ -81,7 +81,7 @@ class MemorySeat(asyncio.Transport):
                     replies.append(reply.encode("ascii") + b"\r\n")
         except Exception as exc:  # noqa: BLE001 - the agent's own failure: its seat is dropped, the match goes on
             self.abort()
-            self._on_crash(exc)
+            self._loop.call_soon(self._on_crash, exc)  # after the dealer has seen the connection go: it then says why
             return
         if replies:
             self._loop.call_soon(self._deliver, b"".join(replies))

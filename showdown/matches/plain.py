@@ -58,6 +58,8 @@ _TOKEN_HINT = (
 )
 
 
+LOST_GRACE = 1.0
+"""Seconds the dealer's "its connection closed" waits: a bot that crashed is said by its exit instead."""
 STOP_GRACE = 2.0
 """Seconds a Ctrl-C or SIGTERM waits for the current hand to end before the match stops at once
 (the unfinished hand is not counted: a resume plays it again)."""
@@ -178,6 +180,8 @@ class MatchRun:
                                   "or solving: give it more time with the dealer's start_timeout_ms)")
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
+        if self.server is not None:
+            self.server.warnings.explained(agent.seat)
         line = f"agent {agent.label} (seat {agent.seat + 1}) {text}"
         self.failures.append(line)
         self.say(line)
@@ -190,6 +194,7 @@ class MatchRun:
         if launcher and not jailed:
             return  # the bot it started plays the seat (or never comes: _never_came says so)
         if self.jails is not None and (hit := self.jails.ended(agent.seat, agent.proc, rc, agent.last_words(), agent.killed)):
+            self.server.warnings.explained(agent.seat)  # (the dealer made the server before any agent)
             line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
             self.limits_hit.append(line)
             self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
@@ -237,7 +242,9 @@ class MatchRun:
             game_label=game_arg if game_arg == config.game else None,  # a file: the dealer copies it beside the log
             listeners=self.jails.listeners() if self.jails is not None else None,
         )
-        return MatchServer(self.game, self.name, config.hands, config.seed, self.labels, options, on_hand=self.hand_done)
+        server = MatchServer(self.game, self.name, config.hands, config.seed, self.labels, options, on_hand=self.hand_done)
+        server.warnings.lost_grace_s = LOST_GRACE  # a seat whose process exits is told once, by ``_fail``
+        return server
 
     def _agent_processes(self, ports: list[int]) -> list[AgentProcess]:
         config, game_arg, seeds = self.config, game_argument(self.config.game), seat_seeds(self.config)

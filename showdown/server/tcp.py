@@ -44,20 +44,20 @@ from showdown.protocol.logfile import HandRecord, LogHeader, MatchSummary, forma
 from showdown.server.admission import SeatDoors
 from showdown.server.admission import err_line as _err
 from showdown.server.busy_wait import BusyWait, SpinTrial
-from showdown.server.connection import SeatConnection, warning_detail
+from showdown.server.connection import SeatConnection
 from showdown.server.dealer import MatchEngine
 from showdown.server.event_loop import new_event_loop
 from showdown.server.match_logs import MatchLogs
 from showdown.server.options import DealerOptions, MatchResult
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.timing import TimedMatch
+from showdown.server.warning_lines import WarningLines
 
 __all__ = ["BusyWait", "DealerOptions", "MatchResult", "MatchServer", "new_event_loop", "run_match"]
 
 DIRECT_WINDOW = 0.002  # seconds the dealer may answer replies read directly before the event loop runs
 CLOSE_GRACE = 2.0  # seconds to let clients read their last lines before connections are cut
 OBSERVER_DELAY = 0.005  # seconds a line may wait for a seat that is not to act (see MatchServer)
-WARNINGS_SHOWN = 5  # warnings printed per seat; after that they are only counted (the replacement summary)
 
 class MatchServer:
     """Serve one match of ``hands`` hands of ``game`` to ``len(names)`` seats over TCP."""
@@ -109,7 +109,7 @@ class MatchServer:
         self._stop_requests = 0
         self.replaced_hands = [0] * n  # by seat: hands in which the dealer acted for it (timeouts, absence)
         self.resumed_at: int | None = None  # the hand a resumed match continued from
-        self._warnings_shown = [0] * n
+        self.warnings = WarningLines(self.names, _err)  # on stderr, a crashed bot's lost connection after a grace
         self._unlogged: list[HandFinished] = []  # hands played that no log holds (a write failed)
         header = LogHeader(match_name, self.engine.game_label, hands, seed,
                            options.t_response_ms, options.t_hand_ms, options.t_per_hand_ms)  # fmt: skip
@@ -318,7 +318,7 @@ class MatchServer:
             elif isinstance(o, HandFinished):
                 finished_hands.append(o)
             elif isinstance(o, SeatWarning):
-                self._warning(o)
+                self.warnings.show(o, self._conns[o.seat], self._loop)
             elif isinstance(o, Reject):
                 self._write_seat(o.seat)
                 self._doors.drop(o.seat, o.line)
@@ -364,15 +364,6 @@ class MatchServer:
             if self.on_hand is not None:
                 self.on_hand(hand.record)
         return True
-
-    def _warning(self, o: SeatWarning) -> None:
-        """The first few warnings of each seat on stderr; the rest are counted in the summary."""
-        shown = self._warnings_shown[o.seat]
-        self._warnings_shown[o.seat] = shown + 1
-        if shown < WARNINGS_SHOWN:
-            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}" + warning_detail(o, self._conns[o.seat]))
-        elif shown == WARNINGS_SHOWN:
-            _err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): more warnings are counted in the summary at the end")
 
     def _write_seat(self, seat: int) -> None:
         """Write every line waiting for ``seat`` in one ``transport.write``."""

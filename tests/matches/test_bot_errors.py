@@ -129,3 +129,38 @@ def test_check_bot_refuses_a_bot_that_cannot_load_in_one_line_as_a_match_does(tm
     r = showdown(tmp_path, "check-bot", word, "--game", "kuhn", "--hands", "20", timeout=60)
     assert r.returncode == 2 and r.stdout == "" and r.stderr.count("\n") == 1, r.stderr
     assert r.stderr.startswith(f"showdown check-bot: error: {says}")
+
+
+CRASHES_MID_MATCH = (
+    "from showdown.agents import CALL, Agent, run_bot\n"
+    "class C(Agent):\n"
+    "    n = 0\n"
+    "    def act(self, view):\n"
+    "        C.n += 1\n"
+    "        if C.n == 5:\n"
+    "            raise RuntimeError('lost my model')\n"
+    "        return CALL\n"
+    "if __name__ == '__main__':\n"
+    "    run_bot(C)\n"
+)
+
+
+def test_a_bot_crashing_mid_match_is_one_line_and_a_half_closed_one_is_warned_about(tmp_path: Path) -> None:
+    """Its exit says it (the dealer's "its connection closed" waits a moment, and the runner's line
+    replaces it); a bot that closes its connection and lives on gets the dealer's line."""
+    (tmp_path / "crashy.py").write_text(CRASHES_MID_MATCH)
+    r = showdown(tmp_path, "match", "kuhn", "./crashy.py", "call", "--hands", "40", timeout=120)
+    lines = [line for line in r.stderr.splitlines() if "crashy" in line and not line.startswith(("#", "seat ", "DEGRADED"))]
+    assert lines == ["showdown match: agent crashy (seat 1) exited with status 1: crashy.py:7: RuntimeError: lost my model; "
+                     "the dealer plays check/fold for it"], r.stderr
+    (tmp_path / "closer.py").write_text(
+        "import os, socket, sys, time\n"
+        "s = socket.create_connection((sys.argv[1], int(sys.argv[2])))\n"
+        "s.sendall(('VERSION:2.0.0 token=' + os.environ['SHOWDOWN_SEAT_TOKEN'] + '\\r\\n').encode())\n"
+        "s.recv(100)\n"
+        "s.shutdown(socket.SHUT_WR)\n"
+        "time.sleep(3)\n"
+    )
+    r = showdown(tmp_path, "match", "kuhn", "./closer.py", "call", "--hands", "3000", timeout=120)
+    assert "WARNING: seat 1 (closer): its connection closed; until it connects again, the dealer plays check/fold for it" \
+        in r.stderr.splitlines(), r.stderr
