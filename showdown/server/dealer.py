@@ -446,7 +446,7 @@ class MatchEngine:
         self._book.count(seat, kind)
         self._book.record(seat, kind, f"{kind}: played {action}", played=str(action), at=node.betting)
         if kind is EventKind.TIMEOUT:
-            self._out.append(SeatWarning(seat, f"ran out of time; played {action}"))
+            self._out.append(SeatWarning(seat, f"ran out of time; played {action}", kind=EventKind.TIMEOUT))
         self._apply(action)
 
     def _apply(self, action: Action) -> None:

@@ -30,6 +30,9 @@ class SeatWarning(NamedTuple):
     seat: int
     text: str
     detail: str = ""
+    kind: str = ""
+    """What the dealer did about it (``EventKind``), when it counts one: the first of each kind is shown
+    even past the per-seat cap, so that a seat the dealer played for learns why."""
 
 
 class Reject(NamedTuple):

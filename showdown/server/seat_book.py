@@ -82,6 +82,6 @@ class SeatBook:
         self._warnings[seat] = shown + 1
         if shown < self.max_warnings or (kind in DEALER_CHOSE and not self._chosen[seat]):
             self.record(seat, kind, text, line=line[:120])
-            out.append(SeatWarning(seat, text, detail))
+            out.append(SeatWarning(seat, text, detail, kind))
         elif shown == self.max_warnings:
             out.append(SeatWarning(seat, "more warnings for this seat in this hand are not shown"))

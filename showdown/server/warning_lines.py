@@ -1,4 +1,5 @@
-"""The seats' warnings on stderr: the first few of each seat, the rest counted in the summary; a lost
+"""The seats' warnings on stderr: the first few of each seat and the first of each thing the dealer did
+about it (so that a seat played for past the cap learns why), the rest counted in the summary; a lost
 connection's after a short grace, which a runner that says why the seat went (its process exited)
 cancels, so that a crashed bot is told in one line, not two."""
 
@@ -26,6 +27,7 @@ class WarningLines:
         """Seconds a lost connection's warning waits (0: said at once, as ``showdown dealer`` does); a
         runner watching the seat's process sets it and calls ``explained`` when it says why."""
         self._shown = [0] * len(self.names)
+        self._kinds: set[tuple[int, str]] = set()  # (seat, kind) shown once already
         self._lost: dict[int, asyncio.TimerHandle] = {}
 
     def show(self, o: SeatWarning, conn: SeatConnection | None, loop: asyncio.AbstractEventLoop) -> None:
@@ -45,7 +47,9 @@ class WarningLines:
         self._lost.pop(o.seat, None)
         shown = self._shown[o.seat]
         self._shown[o.seat] = shown + 1
-        if shown < WARNINGS_SHOWN:
+        new_kind = bool(o.kind) and (o.seat, o.kind) not in self._kinds  # (what the dealer did: said once at least)
+        self._kinds.add((o.seat, o.kind))
+        if shown < WARNINGS_SHOWN or new_kind:
             self.err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): {o.text}" + warning_detail(o, conn))
         elif shown == WARNINGS_SHOWN:
             self.err(f"WARNING: seat {o.seat + 1} ({self.names[o.seat]}): more warnings are counted in the summary at the end")
