@@ -496,9 +496,8 @@ def run_plain(config: MatchConfig, *, progress: bool | None = None) -> MatchRepo
     import threading
 
     from showdown.matches.checks import check_match
-    from showdown.server.event_loop import new_event_loop
+    from showdown.server.event_loop import run_in_new_loop
 
     check_match(config, {})
     install_signals = threading.current_thread() is threading.main_thread()
-    with asyncio.Runner(loop_factory=new_event_loop) as runner:
-        return runner.run(MatchRun(config, progress=progress).play(install_signals))
+    return run_in_new_loop(MatchRun(config, progress=progress).play(install_signals))

@@ -31,7 +31,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from showdown.matches.config import AgentSpec
-from showdown.matches.probing import OpponentResult, play_opponent, play_opponent_async, run_blocking
+from showdown.matches.probing import OpponentResult, play_opponent, play_opponent_async
+from showdown.server.event_loop import run_in_new_loop
 
 Z95 = 1.959963984540054
 SECOND_STAGE_SEED = 1_000_003
@@ -84,8 +85,8 @@ def decided(pilots: Sequence[OpponentResult], bound_intervals: Sequence[tuple[fl
 def second_stage(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult, *, precision_mbb: float, max_deals: int,
                  seed: int, folder: Path, jobs: int | None = None) -> tuple[OpponentResult, Plan]:
     """The refined figure of a match (module docstring): a second match of the deals its pilot needs."""
-    return run_blocking(second_stage_async(game, bot, opponent, pilot, precision_mbb=precision_mbb, max_deals=max_deals,
-                                           seed=seed, folder=folder, jobs=jobs))
+    return run_in_new_loop(second_stage_async(game, bot, opponent, pilot, precision_mbb=precision_mbb, max_deals=max_deals,
+                                               seed=seed, folder=folder, jobs=jobs))
 
 
 async def second_stage_async(game: str, bot: AgentSpec, opponent: str, pilot: OpponentResult, *, precision_mbb: float,

@@ -14,10 +14,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from showdown.errors import ShowdownError
 from showdown.evaluation.estimators import Estimator
@@ -75,9 +75,6 @@ def check_bot(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int
     check_match(MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, out=None), {})
 
 
-T = TypeVar("T")
-
-
 class NotAMeasurement(ShowdownError):
     """A match that finished, but with the dealer playing for the bot in too many hands to measure it."""
 
@@ -85,17 +82,9 @@ class NotAMeasurement(ShowdownError):
 def play_opponent(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path, jobs: int | None = None) -> OpponentResult:
     """A duplicate match of ``opponent`` (seat 1) against ``bot`` (seat 2), chance-corrected; the result
     is read back from ``folder`` when an earlier run finished it with the same settings."""
-    return run_blocking(play_opponent_async(game, bot, opponent, hands=hands, seed=seed, folder=folder, jobs=jobs))
+    from showdown.server.event_loop import run_in_new_loop
 
-
-def run_blocking(work: Coroutine[Any, Any, T]) -> T:
-    """``work`` to its end in a fresh event loop (uvloop when installed), as ``run_match`` plays a match."""
-    import asyncio
-
-    from showdown.server.event_loop import new_event_loop
-
-    with asyncio.Runner(loop_factory=new_event_loop) as runner:
-        return runner.run(work)
+    return run_in_new_loop(play_opponent_async(game, bot, opponent, hands=hands, seed=seed, folder=folder, jobs=jobs))
 
 
 async def play_opponent_async(game: str, bot: AgentSpec, opponent: str, *, hands: int, seed: int, folder: Path,
@@ -191,5 +180,5 @@ def best_of(results: Sequence[OpponentResult]) -> OpponentResult:
 
 __all__ = [
     "OPPONENT_OPTIONS", "NoFigure", "NotAMeasurement", "OpponentResult", "best_of", "check_bot", "match_name", "opponent_spec", "play_opponent",
-    "play_opponent_async", "play_opponents", "run_blocking", "try_opponent",
+    "play_opponent_async", "play_opponents", "try_opponent",
 ]

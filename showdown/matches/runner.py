@@ -9,7 +9,6 @@ Unknown agents and bad options of the cheap built-in agents fail here, before an
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -71,12 +70,9 @@ def run_match(
     """
     import threading
 
-    from showdown.server.event_loop import new_event_loop
+    from showdown.server.event_loop import run_in_new_loop
 
     if threading.current_thread() is not threading.main_thread():
         install_signals = False
-    with asyncio.Runner(loop_factory=new_event_loop) as runner:
-        return runner.run(
-            run_match_async(config, on_hand=on_hand, progress=progress, notify=notify, install_signals=install_signals,
-                            in_process=in_process)
-        )
+    return run_in_new_loop(run_match_async(config, on_hand=on_hand, progress=progress, notify=notify,
+                                           install_signals=install_signals, in_process=in_process))

@@ -124,7 +124,7 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
     """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
     how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
     from showdown.matches.precision import deals_needed, decided, second_stage_async
-    from showdown.matches.probing import run_blocking
+    from showdown.server.event_loop import run_in_new_loop
 
     lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
     whys = [""] * len(pilots) if every else decided(pilots, lbr_intervals)
@@ -145,7 +145,7 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
 
         return await asyncio.gather(*(refine(k) for k in todo))
 
-    second = dict(zip(todo, run_blocking(refine_all()))) if todo else {}
+    second = dict(zip(todo, run_in_new_loop(refine_all()))) if todo else {}
     results, plans = [], []
     for k, (pilot, why) in enumerate(zip(pilots, whys)):
         deals = pilot.hands // 2

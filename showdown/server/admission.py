@@ -170,17 +170,21 @@ class SeatDoors:
             self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
                          f"(a client's first line is 'VERSION:2.0.0'){held}")
 
+    def _decided(self, conn: SeatConnection) -> None:
+        """A pending connection whose first bytes have decided it: no longer pending, its timer off."""
+        self.pending[conn.seat].pop(conn, None)
+        conn.pending = False
+        if conn.deadline is not None:
+            conn.deadline.cancel()
+            conn.deadline = None
+
     def first_bytes(self, conn: SeatConnection) -> None:
         """A pending connection's first bytes, no line end among them yet: a TLS handshake is refused
         at once, saying so (its hello may hold no line end, and its client waits for the server's
         reply: it was refused when the first line's time was up, as a client that says nothing)."""
         if conn.splitter.held(2) != TLS_HANDSHAKE:
             return
-        self.pending[conn.seat].pop(conn, None)
-        conn.pending = False
-        if conn.deadline is not None:
-            conn.deadline.cancel()
-            conn.deadline = None
+        self._decided(conn)
         why = f"its first bytes are no VERSION line (a client's first line is 'VERSION:2.0.0'); {foreign_line(TLS_HANDSHAKE)}"
         conn.close(f"# ERROR: {why}")
         self._refuse(conn.seat, why)
@@ -188,11 +192,7 @@ class SeatDoors:
     def take_seat(self, conn: SeatConnection, first: str) -> str | None:
         """Check a pending connection's first line; the VERSION line to pass on, or None (refused)."""
         seat = conn.seat
-        self.pending[seat].pop(conn, None)
-        conn.pending = False
-        if conn.deadline is not None:
-            conn.deadline.cancel()
-            conn.deadline = None
+        self._decided(conn)
         line, token = split_token(first)
         why = self._why_refused(seat, token)
         if why is not None:

@@ -221,7 +221,7 @@ class MatchEngine:
         if status is SeatStatus.ACTIVE:
             self._book.count(seat, EventKind.CONNECTION_LOST)
             self._book.record(seat, EventKind.CONNECTION_LOST, "connection lost")
-            out.append(SeatWarning(seat, LOST_WARNING))  # said now: the time limit or the end would say it late, as something else
+            out.append(SeatWarning(seat, LOST_WARNING, kind=EventKind.CONNECTION_LOST))  # said now: the time limit or the end would say it late, as something else
         if status in (SeatStatus.ACTIVE, SeatStatus.CONNECTING):
             self._set_status(seat, SeatStatus.AWAY)
         return out

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def new_event_loop() -> asyncio.AbstractEventLoop:
@@ -16,4 +20,11 @@ def new_event_loop() -> asyncio.AbstractEventLoop:
     return loop
 
 
-__all__ = ["new_event_loop"]
+def run_in_new_loop(work: Coroutine[Any, Any, T]) -> T:
+    """``work`` to its end in a fresh event loop of ``new_event_loop``'s (``asyncio.Runner``: Ctrl-C
+    cancels it, the loop is closed after)."""
+    with asyncio.Runner(loop_factory=new_event_loop) as runner:
+        return runner.run(work)
+
+
+__all__ = ["new_event_loop", "run_in_new_loop"]

@@ -46,7 +46,7 @@ from showdown.server.admission import err_line as _err
 from showdown.server.busy_wait import BusyWait, SpinTrial
 from showdown.server.connection import SeatConnection
 from showdown.server.dealer import MatchEngine
-from showdown.server.event_loop import new_event_loop
+from showdown.server.event_loop import new_event_loop, run_in_new_loop
 from showdown.server.match_logs import MatchLogs
 from showdown.server.options import DealerOptions, MatchResult
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
@@ -587,5 +587,4 @@ def run_match(
             on_ports(ports)
         return await server.run()
 
-    with asyncio.Runner(loop_factory=new_event_loop) as runner:
-        return runner.run(main())
+    return run_in_new_loop(main())

@@ -8,8 +8,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 
+from showdown.protocol.events import EventKind
 from showdown.server.connection import SeatConnection, warning_detail
-from showdown.server.dealer import LOST_WARNING
 from showdown.server.outputs import SeatWarning
 
 __all__ = ["WARNINGS_SHOWN", "WarningLines"]
@@ -31,7 +31,7 @@ class WarningLines:
         self._lost: dict[int, asyncio.TimerHandle] = {}
 
     def show(self, o: SeatWarning, conn: SeatConnection | None, loop: asyncio.AbstractEventLoop) -> None:
-        if o.text == LOST_WARNING and self.lost_grace_s > 0:
+        if o.kind == EventKind.CONNECTION_LOST and self.lost_grace_s > 0:
             self.explained(o.seat)
             self._lost[o.seat] = loop.call_later(self.lost_grace_s, self._print, o, None)
             return

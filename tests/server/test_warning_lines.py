@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import asyncio
 
+from showdown.protocol.events import EventKind
 from showdown.server.dealer import LOST_WARNING
 from showdown.server.outputs import SeatWarning
 from showdown.server.warning_lines import WARNINGS_SHOWN, WarningLines
+
+
+def LOST(seat: int) -> SeatWarning:  # noqa: N802 - as the engine makes it
+    return SeatWarning(seat, LOST_WARNING, kind=EventKind.CONNECTION_LOST)
 
 
 def test_past_the_cap_only_the_first_of_each_thing_the_dealer_did_is_said() -> None:
@@ -38,8 +43,8 @@ def test_a_lost_connection_waits_for_its_grace_and_an_explained_one_is_dropped()
 
     async def play() -> None:
         loop = asyncio.get_running_loop()
-        lines.show(SeatWarning(0, LOST_WARNING), None, loop)
-        lines.show(SeatWarning(1, LOST_WARNING), None, loop)
+        lines.show(LOST(0), None, loop)
+        lines.show(LOST(1), None, loop)
         assert said == []
         lines.explained(0)  # the runner said why seat 1 went (its process exited)
         await asyncio.sleep(0.2)
@@ -49,7 +54,7 @@ def test_a_lost_connection_waits_for_its_grace_and_an_explained_one_is_dropped()
     lines.lost_grace_s = 0.0  # `showdown dealer`: at once
     loop = asyncio.new_event_loop()
     try:
-        lines.show(SeatWarning(0, LOST_WARNING), None, loop)
+        lines.show(LOST(0), None, loop)
     finally:
         loop.close()
     assert said[-1] == f"WARNING: seat 1 (a): {LOST_WARNING}"
