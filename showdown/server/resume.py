@@ -50,13 +50,21 @@ def resume_point(log_path: Path, jsonl_path: Path, header: LogHeader, names: tup
     scan = _scan_log(log_path, header, names)
     if scan.hands >= header.hands and scan.scored:  # (every hand but no SCORE line: killed as it ended; it ends now)
         raise ShowdownError(f"{log_path}: this match already finished ({scan.hands} of {header.hands} hands): nothing to resume")
+    if not jsonl_path.exists():  # (a reference dealer's log, or a .jsonl removed: resuming would cut every hand)
+        raise ShowdownError(f"cannot resume from {log_path} alone: its {jsonl_path.name} is missing, and a match resumes "
+                            "from both its logs (a reference dealer's log cannot be continued): start it under another "
+                            "name, or with --force to replace it")
     finished, counts, jsonl_size = _recorded_hands(jsonl_path, scan.hands)
     # a hand in the .log but not yet in the .jsonl is played again (the usual crash: one hand); what
-    # follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match
+    # follows the last finished hand goes: a torn hand, or the SCORE line of a stopped match. Further
+    # apart, the two files are not of one run (a crash leaves them one hand apart at most): nothing is cut
     if finished == scan.hands - 1 and scan.before is not None:
         scan = scan.before
     elif finished < scan.hands:
-        scan = _scan_log(log_path, header, names, finished)
+        raise ShowdownError(f"cannot resume: {jsonl_path} holds the first {finished:,} hands whole and {log_path} "
+                            f"{scan.hands:,}; a crash leaves them one hand apart at most, so these are not one run's "
+                            "logs, and resuming would cut hands from the .log: start the match under another name, or "
+                            "with --force to replace both")
     return ResumePoint(finished, scan.totals, counts, scan.size, jsonl_size)
 
 
@@ -89,8 +97,8 @@ def _complete_lines(f: IO[bytes], source: str, size: list[int]) -> Iterator[str]
         yield raw.decode("utf-8")
 
 
-def _scan_log(log_path: Path, header: LogHeader, names: tuple[str, ...], upto: int | None = None) -> _LogScan:
-    """The ``.log``'s hands in order (the first ``upto`` of them), checked to be this match's; a SCORE
+def _scan_log(log_path: Path, header: LogHeader, names: tuple[str, ...]) -> _LogScan:
+    """The ``.log``'s hands in order, checked to be this match's; a SCORE
     line ends the reading (a stopped match's, which is cut)."""
     first: LogHeader | None = None
     size = [0, 0]
@@ -104,7 +112,7 @@ def _scan_log(log_path: Path, header: LogHeader, names: tuple[str, ...], upto: i
                         first = record
                         _check_header(log_path, first, header)
                         scan.size = size[1]
-                elif isinstance(record, LoggedHand) and scan.hands != upto:
+                elif isinstance(record, LoggedHand):
                     _check_hand(log_path, record, scan.hands, names)
                     totals = dict(scan.totals)
                     for name, value in zip(record.names, record.values):

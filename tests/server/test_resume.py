@@ -154,6 +154,10 @@ def test_resume_point_reads_the_logs_a_line_at_a_time_to_the_same_point(tmp_path
     states = [x for x in log if x.startswith(b"STATE:")]
     (tmp_path / "m.log").write_bytes(b"".join(header + states[:100]) + b"SCORE:1|2:p1|p2\n")
     (tmp_path / "m.jsonl").write_bytes(b"".join(jsonl[:cut]) + b'{"torn')
+    if cut < 99:  # further apart than a crash leaves them: not one run's logs, and nothing is cut
+        with pytest.raises(ShowdownError, match=f"holds the first {cut} hands whole and .*m.log 100; a crash leaves"):
+            resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
+        return
     point = resume_point(tmp_path / "m.log", tmp_path / "m.jsonl", LogHeader("m", GAME, HANDS, SEED), ("p1", "p2"))
     totals = {"p1": 0.0, "p2": 0.0}
     for _, hand in read_records([x.decode() for x in states[:cut]]):
@@ -202,3 +206,25 @@ def test_a_resume_while_the_match_still_runs_is_refused_and_its_logs_stay_whole(
         assert "is being written by a match still running" in second.stderr and second.stderr.count("\n") == 1
     assert finish(dealer, agents) == 0
     check_identical(tmp_path, reference)
+
+
+def test_resume_never_cuts_a_log_whose_jsonl_is_missing_or_far_behind(tmp_path: Path, reference: Path) -> None:
+    """A reference dealer's log (no .jsonl beside it) given to --resume was cut to its header at once,
+    the match played from hand 0, and a stop then deleted both logs; a .jsonl far behind its .log cut
+    the hands it lacked from the .log. Both are refused in one line, exit 2, the files untouched."""
+    log = (reference / "m.log").read_bytes()
+    jsonl = (reference / "m.jsonl").read_bytes().splitlines(keepends=True)
+    for case, records in (("missing", None), ("behind", jsonl[:50])):
+        folder = tmp_path / case
+        folder.mkdir()
+        (folder / "m.log").write_bytes(log[: log.rindex(b"SCORE:")])
+        if records is not None:
+            (folder / "m.jsonl").write_bytes(b"".join(records))
+        before = {p.name: p.read_bytes() for p in folder.iterdir()}
+        r = subprocess.run(
+            [sys.executable, "-m", "showdown", "dealer", "m", GAME, str(HANDS), str(SEED), "p1", "p2", "-q", "--resume"],
+            cwd=folder, env=ENV, capture_output=True, text=True, timeout=30, check=False,
+        )
+        assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
+        assert ("m.jsonl is missing" if records is None else "not one run's logs") in r.stderr
+        assert {p.name: p.read_bytes() for p in folder.iterdir()} == before, case
