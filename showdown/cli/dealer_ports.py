@@ -7,8 +7,9 @@ settings table) takes about ten times Python's own start, so for the usual comma
 and the ports printed with nothing but ``socket`` loaded; ``MatchServer`` then serves on those
 very sockets (``DealerOptions.bound``), and a client that connects in between waits in the
 listen backlog. Any other command line (``--help``, tokens, another host, an option not listed
-here or a value it does not take, a port that cannot be had, a match or player name the dealer refuses, a name given twice) takes the ordinary path, which reports its errors before any
-port is printed. An error the full parser or the game file finds afterwards is still one line
+here or a value it does not take, a port that cannot be had, a match or player name the dealer refuses, a name given twice,
+a game this module cannot count the seats of or one whose seats are not the names given) takes the
+ordinary path, which reports its errors before any port is printed. An error the full parser or the game file finds afterwards is still one line
 and exit 2, after the ports line. A SIGINT or SIGTERM in between is kept and acted on once the
 dealer runs (stop after the current hand), as it is later.
 
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import _signal  # type: ignore[import-not-found]  # signal.py without its enum (no stub for the C part)
 import _socket
+import os
 
 TYPE_CHECKING = False  # nothing more at start-up (see showdown/__init__.py)
 if TYPE_CHECKING:
@@ -44,6 +46,11 @@ FLAG_OPTIONS = frozenset({"-f", "-l", "-L", "--force", "-q", "--resume", "-a", "
 
 POSITIONALS = 4  # match, game, hands, seed; then one name per seat (two or more: every game has two seats or more)
 BACKLOG = 100  # as asyncio's create_server
+BUILTIN_SEATS = {"kuhn": 2, "kuhn3p": 3, "leduc": 2, "leduc3p": 3, "holdem-limit": 2, "holdem-nolimit": 2,
+                 "holdem-limit-3p": 3, "holdem-nolimit-3p": 3}  # fmt: skip
+"""Seats of the catalog's games (``showdown.games.catalog``, which loads the whole parser; held to it
+by ``tests/cli/test_dealer_ports.py``); ``kuhn-N`` has two."""
+GAME_FILE_BYTES = 1 << 16  # a .game file is a dozen short lines: a larger one is left to the parser
 
 _bound: list[_socket.socket] | None = None
 _signals: list[int] = []
@@ -76,7 +83,34 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
     names = positionals[POSITIONALS:]
     if not _plain(positionals[0], "/") or not all(_plain(name, ":|") for name in names) or len(set(names)) < len(names):
         return None
+    if _game_seats(positionals[1]) != seats:  # (three names for a two-seat game printed three ports, then exit 2)
+        return None
     return seats, values
+
+
+def _game_seats(game: str) -> int | None:
+    """The seats of ``game``: a catalog name's, or the ``numPlayers`` of a ``.game`` file (keys read as
+    the parser reads them: case-insensitive prefixes at column 0, up to ``END GAMEDEF``); None when
+    not known here (the full parser then says what is wrong before any port is printed)."""
+    if not os.path.isfile(game):
+        kuhn_n = game.startswith("kuhn-") and game[5:].isascii() and game[5:].isdigit()
+        return 2 if kuhn_n else BUILTIN_SEATS.get(game)
+    try:
+        with open(game, "rb") as f:
+            raw = f.read(GAME_FILE_BYTES + 1)
+    except OSError:
+        return None
+    if len(raw) > GAME_FILE_BYTES:
+        return None
+    seats = None
+    for line in raw.decode("utf-8-sig", "replace").splitlines():
+        lower = line.lower()
+        if lower.startswith("end gamedef"):
+            break
+        if lower.startswith("numplayers"):
+            words = lower[len("numplayers") :].replace("=", " ", 1).split()
+            seats = int(words[0]) if words and words[0].isascii() and words[0].isdigit() else None
+    return seats
 
 
 _CHOICES = {"--on-timeout": ("fold", "call", "abort"), "--on_timeout": ("fold", "call", "abort")}

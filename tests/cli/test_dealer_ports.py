@@ -110,6 +110,11 @@ def test_the_options_known_here_are_the_dealers() -> None:
         ["x/y", "kuhn", "1", "1", "a", "b"],
         ["", "kuhn", "1", "1", "a", "b"],
         ["m", "kuhn", "1", "1", "a", "a"],  # a name given twice
+        # a game whose seats are not the names given, or one not known here: three ports came first, then exit 2
+        ["m", "kuhn", "1", "1", "a", "b", "c"],
+        ["m", "kuhn3p", "1", "1", "a", "b"],
+        ["m", "nosuchgame", "1", "1", "a", "b"],
+        ["m", "no/such/file.game", "1", "1", "a", "b"],
         # option values the parser refuses: the ports line came first, then the error
         ["m", "kuhn", "1", "1", "a", "b", "--t_response", "nan"],
         ["m", "kuhn", "1", "1", "a", "b", "--t-hand=1e3"],
@@ -143,12 +148,54 @@ def test_a_bad_player_name_is_one_line_before_any_port(tmp_path: Path) -> None:
 
 
 def test_an_error_found_after_the_ports_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    proc = showdown(["dealer", "m", "nosuchgame", "1", "1", "a", "b", "-q"], tmp_path)
+    (tmp_path / "bad.game").write_text("GAMEDEF\nlimit\nnumPlayers = 2\nEND GAMEDEF\n")  # two seats, no rounds
+    proc = showdown(["dealer", "m", "bad.game", "1", "1", "a", "b", "-q"], tmp_path)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 2
-    assert len(out.split()) == 2  # the ports, printed before the game was looked at
+    assert len(out.split()) == 2  # the ports, printed before the game file was parsed
     lines = err.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("showdown dealer: error: ") and "unknown game" in lines[0]
+    assert len(lines) == 1 and lines[0].startswith("showdown dealer: error: ") and "numRounds" in lines[0]
+
+
+def test_a_game_of_other_seats_or_unknown_is_one_line_before_any_port(tmp_path: Path) -> None:
+    # three names for Kuhn printed three ports, then 'exit 2': a wrapper reading the ports line had started
+    for argv, says in ((["m", "kuhn", "1", "1", "a", "b", "c"], "needs 2 players, got 3 names"), (["m", "nosuchgame", "1", "1", "a", "b"], "unknown game")):
+        proc = showdown(["dealer", *argv, "-q"], tmp_path)
+        out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 2 and out == "", err
+        assert len(err.strip().splitlines()) == 1 and says in err, err
+
+
+def test_the_seats_known_here_are_the_games() -> None:
+    from showdown.games.catalog import CATALOG
+    from showdown.games.gamedef import load_gamedef
+
+    assert dealer_ports.BUILTIN_SEATS == {e.name: get_game(e.name).num_players for e in CATALOG}
+    assert dealer_ports._game_seats("kuhn-7") == get_game("kuhn-7").num_players
+    files = sorted((Path(__file__).resolve().parents[1] / "data").rglob("*.game"))
+    assert files
+    for path in files:
+        try:
+            seats = load_gamedef(path).num_players
+        except Exception:  # (a file the parser refuses: the full path says why, whatever is counted here)
+            continue
+        assert dealer_ports._game_seats(str(path)) == seats, path
+
+
+@pytest.mark.parametrize(
+    ("text", "seats"),
+    [
+        ("GAMEDEF\nlimit\nNUMPLAYERS=3\nEND GAMEDEF\n", 3),
+        ("GAMEDEF\nnumPlayers = 2\nnumPlayers = 3\n", 3),  # the last, as the parser's
+        ("GAMEDEF\n  numPlayers = 3\nnumPlayers = 2\n", 2),  # an indented line is no key
+        ("GAMEDEF\nEND GAMEDEF\nnumPlayers = 3\n", None),
+        ("GAMEDEF\nnumPlayers = x\n", None),
+        ("\ufeffnumPlayers 2\n", 2),
+    ],
+)
+def test_the_seats_of_a_game_file_are_read_as_the_parser_reads_them(tmp_path: Path, text: str, seats: int | None) -> None:
+    (tmp_path / "g.game").write_text(text, encoding="utf-8")
+    assert dealer_ports._game_seats(str(tmp_path / "g.game")) == seats
 
 
 @pytest.mark.parametrize(("sig", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
