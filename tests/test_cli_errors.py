@@ -168,3 +168,27 @@ def test_a_huge_argument_is_not_echoed_whole(args: list[str]) -> None:
     result = run(*args, "9" * 5000)
     assert result.returncode == 2 and result.stderr.count("\n") == 1
     assert "(5,002 characters)" in result.stderr and len(result.stderr) < 300
+
+
+@pytest.mark.parametrize(
+    ("args", "source"),
+    [
+        (["report", "v.log", "-o", "v.log"], "v.log"),
+        (["report", "v.log", "-o", "./sub/../v.log"], "v.log"),  # the same file, named otherwise
+        (["solve", "lp", "kv.game", "-o", "kv.game"], "kv.game"),
+        (["solve", "cfr", "kv.game", "-n", "5", "-o", "kv.game"], "kv.game"),
+        (["plot", "curve", "c.json", "-o", "c.json"], "c.json"),
+    ],
+)
+def test_an_output_that_is_one_of_the_commands_inputs_is_refused_and_kept(tmp_path: Path, args: list[str], source: str) -> None:
+    # `report v.log -o v.log` replaced the log with its HTML page, `solve lp kv.game -o kv.game` the game with
+    # the strategy, exit 0 both
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "v.log").write_bytes((ROOT / "tests/data/kuhn.limit.2p.1000h.seed0.log").read_bytes())
+    (tmp_path / "kv.game").write_bytes((ROOT / "showdown/games/data/kuhn.limit.2p.game").read_bytes())
+    (tmp_path / "c.json").write_text('{"points": [[1, 0.1, 0.5]]}')
+    before = (tmp_path / source).read_bytes()
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "is a file this command reads" in r.stderr and "Traceback" not in r.stderr
+    assert (tmp_path / source).read_bytes() == before

@@ -321,7 +321,8 @@ OUTPUT_OPTIONS = ("output", "checkpoint", "plot")
 
 
 def check_outputs(args: argparse.Namespace) -> None:
-    """Every output file's folder must exist and be writable (one line otherwise)."""
+    """Every output file's folder must exist and be writable, and no output may be a file the command
+    reads (``report v.log -o v.log`` replaced the log with its page): one line otherwise."""
     import os
     from pathlib import Path
 
@@ -337,6 +338,26 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
         if Path(value).is_dir():
             raise ShowdownError(f"{option} {value}: is a folder; give a file name")
+        if Path(value).exists() and (read := _input_named(args, Path(value))) is not None:
+            raise ShowdownError(f"{option} {value} is a file this command reads (its {read} argument): writing it "
+                                "would destroy it; give another file name")
+
+
+def _input_named(args: argparse.Namespace, output: object) -> str | None:
+    """The name of the argument that names the same file as ``output``, if any."""
+    import os
+
+    for key, given in vars(args).items():
+        if key in OUTPUT_OPTIONS:  # (a checkpoint is read and written on purpose)
+            continue
+        for item in given if isinstance(given, (list, tuple)) else (given,):
+            if isinstance(item, (str, os.PathLike)) and str(item):
+                try:
+                    if os.path.samefile(output, item):  # type: ignore[arg-type]
+                        return key.replace("_", " ")
+                except (OSError, ValueError):
+                    continue
+    return None
 
 
 def expand_home(words: list[str]) -> list[str]:
