@@ -192,3 +192,25 @@ def test_an_output_that_is_one_of_the_commands_inputs_is_refused_and_kept(tmp_pa
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "is a file this command reads" in r.stderr and "Traceback" not in r.stderr
     assert (tmp_path / source).read_bytes() == before
+
+
+def test_a_reader_that_stops_early_gives_the_status_of_sigpipe_not_success(tmp_path: Path) -> None:
+    # `verify-log ... | head -1` exited 0 where the whole run exits 1: under `set -o pipefail` a failed
+    # verification passed
+    log = ROOT / "tests/data/leduc.limit.2p.1000h.seed0.log"
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "verify-log", str(log), "--game", "kuhn"], cwd=tmp_path,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline()
+    proc.stdout.close()  # as `head -1` does
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141 and err == "", err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["games"], ["analyze", str(ROOT / "tests/data/kuhn.limit.2p.1000h.seed0.log")]])
+def test_output_to_a_full_disk_is_one_line_and_exit_1(tmp_path: Path, args: list[str]) -> None:
+    with open("/dev/full", "w") as full:
+        r = subprocess.run([sys.executable, "-m", "showdown", *args], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert r.returncode == 1 and r.stderr == f"showdown {args[0]}: error: cannot write its output: No space left on device\n"

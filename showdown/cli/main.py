@@ -387,7 +387,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     startup.loaded()  # the command's parser and module are loaded (cli/startup.py)
     try:
         check_outputs(args)
-        return handler(args)
+        status = handler(args)
+        sys.stdout.flush()  # (here, not at the interpreter's exit: a closed pipe or a full disk is said below)
+        return status
     except ShowdownError as exc:
         print(f"showdown {args.command}: error: {exc}", file=sys.stderr)
         return 2
@@ -397,8 +399,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Terminated:  # (raised only where workers must be shut down: workers.terminate_as_exit)
         print(f"showdown {args.command}: stopped (SIGTERM)", file=sys.stderr)
         return 143
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError:  # the reader stopped early (`| head`): quietly, with the status SIGPIPE gives a C tool
+        _drop_stdout()
+        return 141
+    except OSError as exc:  # what no command catches itself: its printed output (`> /dev/full`, a full disk)
+        import errno
+
+        if exc.errno not in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO):
+            raise
+        print(f"showdown {args.command}: error: cannot write its output: {exc.strerror or exc}", file=sys.stderr)
+        _drop_stdout()
+        return 1
+
+
+
+def _drop_stdout() -> None:
+    """Send what is left for stdout to /dev/null, so that the interpreter's own flush at exit fails no
+    more ('Exception ignored ... BrokenPipeError')."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError):  # (stdout replaced by an object without a file descriptor: the tests')
+        pass
 
 
 if __name__ == "__main__":
