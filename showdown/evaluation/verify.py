@@ -129,13 +129,15 @@ class _Audit:
         source = str(self.path)
         for number, raw in log_lines(f, source):
             if not raw.endswith(b"\n"):
+                if self._whole_score(raw):  # (an editor that drops the file's last line end)
+                    return
                 if raw.strip():
                     self.torn = True
                     self.report.notes.append(
                         f"{source}:{number}: the last line is cut off (the writer stopped mid-line); it is not checked"
                     )
                 return
-            line = raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
+            line = raw.decode("utf-8", "backslashreplace").rstrip()  # (trailing spaces made 'Bob ' a player)
             try:
                 if line.startswith(STATE_PREFIX):
                     self.hand_line(line)
@@ -153,6 +155,21 @@ class _Audit:
                     raise ProtocolError(f"unexpected line {line[:80]!r}")
             except ProtocolError as exc:
                 raise ProtocolError(f"{source}:{number}: {exc}") from None
+
+    def _whole_score(self, raw: bytes) -> bool:
+        """A last line without its line end that is a SCORE line naming every player seen: whole (cut
+        short, it would lose its names or part of one), so it is taken as the match's score."""
+        line = raw.decode("utf-8", "backslashreplace").rstrip()
+        if not is_score_line(line):
+            return False
+        try:
+            score = parse_score_line(line)
+        except ProtocolError:
+            return False
+        if not self.totals or set(score.names) != set(self.totals):
+            return False
+        self.score = score
+        return True
 
     def hand_line(self, line: str) -> None:
         head, _, rest = line[6:].partition(":")

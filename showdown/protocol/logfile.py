@@ -130,7 +130,7 @@ def state_line_text(hand: int, betting: str, hole_texts: Sequence[str], board_te
 
 
 def parse_state_line(line: str) -> LoggedHand:
-    line = line.rstrip("\r\n")
+    line = line.rstrip()  # (a line end, and the spaces an editor may leave: no field ends in one)
     parts = line.split(":")
     if len(parts) != 6 or parts[0] != "STATE" or not parts[1].isdigit():
         raise ProtocolError(
@@ -173,7 +173,7 @@ def format_score_line(score: Score) -> str:
 
 
 def parse_score_line(line: str) -> Score:
-    parts = line.rstrip("\r\n").split(":")
+    parts = line.rstrip().split(":")
     if len(parts) != 3 or not line.startswith(SCORE_PREFIX):
         raise ProtocolError(f"bad log line {line[:80]!r}: expected SCORE:<totals>:<names>")
     totals = tuple(parse_value(v) for v in parts[1].split("|"))
@@ -205,7 +205,9 @@ class LogHeader:
 
 
 _TIMEOUT_KEYS = ("t_response", "t_hand", "t_per_hand")
-_HEADER = re.compile(r"# name/game/hands/seed (\S+) (\S+) (\d+) (\d+)\s*", re.ASCII)
+_HEADER = re.compile(r"# name/game/hands/seed (\S+) (.+?) (\d+) (\d+)\s*", re.ASCII)
+"""The header's first line: the game is all between the match's name (no spaces) and the last two
+numbers, so that a game file's path may hold spaces."""
 
 
 def parse_header_line(line: str) -> LogHeader | None:
@@ -462,7 +464,7 @@ def read_records(lines: Iterable[str], *, source: str = "<log>", jsonl: bool = F
     read = jsonl_record if jsonl else _log_record
     header: tuple[int, LogHeader] | None = None
     for number, raw in enumerate(lines, start=1):
-        line = raw.rstrip("\r\n")
+        line = raw.rstrip()  # the line end, and trailing spaces (they made 'Bob ' a player of its own)
         if number == 1:
             line = line.removeprefix("\ufeff")  # a byte order mark: the log saved by an editor that writes one
         try:

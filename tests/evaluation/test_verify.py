@@ -107,3 +107,27 @@ def test_a_log_cut_at_its_start_says_where_it_starts(tmp_path, drop: int, says: 
     path = tmp_path / "cut.log"
     path.write_text("".join(line for i, line in enumerate(lines) if i not in states[:drop]))
     assert verify_log(path, partial=True).problems[0] == says
+
+
+def test_trailing_spaces_and_a_last_score_line_without_its_end_are_read_as_the_log(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Spaces an editor left at the lines' ends made 'Bob ' a player of its own (a wrong table, exit 0)
+    and failed the check; a file whose last line end was dropped failed as 'cut off' though its SCORE
+    line was whole."""
+    from showdown.evaluation.log_reading import read_logs
+
+    src = DATA / "kuhn.limit.2p.1000h.seed0.log"
+    spaced = tmp_path / "spaced.log"
+    spaced.write_text("".join(line.rstrip("\n") + " \t\n" for line in src.read_text().splitlines(keepends=True)))
+    unended = tmp_path / "unended.log"
+    unended.write_bytes(src.read_bytes().rstrip(b"\n"))
+    reference = verify_log(src)
+    for path in (spaced, unended):
+        report = verify_log(path)
+        assert report.ok and report.complete and report.problems == [], (path, report.problems)
+        assert report.hands == reference.hands
+    want = read_logs([src]).table
+    got = read_logs([spaced]).table
+    assert (list(got.names), got.hands) == (list(want.names), want.hands) == (["Alice", "Bob"], 1000)
+    cut = tmp_path / "cut.log"  # a SCORE line cut in its names is still cut off
+    cut.write_bytes(src.read_bytes().rstrip(b"\n")[:-2])
+    assert not verify_log(cut).ok

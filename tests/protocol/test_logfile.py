@@ -196,3 +196,13 @@ def test_a_byte_order_mark_before_the_first_line_is_passed_over(tmp_path) -> Non
     marked.write_bytes(b"\xef\xbb\xbf" + source.read_bytes())
     assert parse_log(marked.read_text(encoding="utf-8").splitlines(True)) == parse_log(text.splitlines(True))
     assert verify_log(marked).hands == verify_log(source).hands
+
+
+def test_a_header_whose_game_path_holds_spaces_is_read_whole() -> None:
+    # the dealer wrote '# name/game/hands/seed dsp sp ace/k.game 10 0' and verify-log said there was no header
+    from showdown.protocol.logfile import LogHeader, parse_header_line
+
+    header = LogHeader("dsp", "sp ace/k 12 34.game", 10, 0)
+    assert parse_header_line(header.lines()[0]) == header
+    assert parse_header_line("# name/game/hands/seed m kuhn 10 0  \r\n") == LogHeader("m", "kuhn", 10, 0)
+    assert parse_header_line("# name/game/hands/seed m kuhn 10") is None
