@@ -8,6 +8,7 @@ these functions turn values into lines and back; files are opened elsewhere.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -341,30 +342,76 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, text: str) -> HandRecord:
+        """A hand record, its shape checked (one ``ProtocolError`` in the reader's terms otherwise): a
+        record with too few values or hole cards was read and then failed deep in an analysis."""
         try:
             d = json.loads(text)
+            if not isinstance(d, dict):
+                raise ValueError(f"a hand record is a JSON object, not {_JSON_TYPES.get(type(d), 'that')}")
+            missing = [key for key in ("hand", "game", "players", "seats", "hole", "board", "betting", "values") if key not in d]
+            if missing:
+                raise ValueError(f"no {', '.join(repr(k) for k in missing)} field{'s' * (len(missing) > 1)}")
             hand = d["hand"]
             if not isinstance(hand, int) or isinstance(hand, bool) or not 0 <= hand < 10**MAX_DIGITS:
                 raise ValueError(f"hand number {str(hand)[:40]} is not a whole number of at most {MAX_DIGITS} digits")
-            if sorted(d["seats"]) != list(range(len(d["players"]))):
+            players = _strings(d, "players")
+            n = len(players)
+            if n < 2:
+                raise ValueError(f"{n} players: a hand has two or more")
+            if sorted(d["seats"]) != list(range(n)):
                 raise ValueError("seats must number each player once, from 0")
-            return cls(
+            for key in ("hole", "values"):
+                if not isinstance(d[key], list) or len(d[key]) != n:
+                    raise ValueError(f"{key!r} has {_entries(d[key])} for {n} players")
+            if not isinstance(d["betting"], str) or not isinstance(d["game"], str):
+                raise ValueError("'betting' and 'game' are strings")
+            record = cls(
                 hand=hand,
-                game=str(d["game"]),
-                players=tuple(str(n) for n in d["players"]),
+                game=d["game"],
+                players=players,
                 seats=tuple(int(s) for s in d["seats"]),
-                hole=tuple(parse_cards(h) for h in d["hole"]),
-                board=tuple(parse_cards(g) for g in d["board"]),
-                betting=str(d["betting"]),
+                hole=tuple(parse_cards(h) for h in _strings(d, "hole")),
+                board=tuple(parse_cards(g) for g in _strings(d, "board")),
+                betting=d["betting"],
                 values=tuple(finite(v) for v in d["values"]),
                 events=tuple(HandEvent.from_dict(e) for e in d.get("events", ())),
             )
+            _check_cards_and_chips(record)
+            return record
         except (ValueError, KeyError, TypeError, AttributeError, OverflowError, RecursionError, CardError,
                 ProtocolError) as exc:  # RecursionError: arrays nested thousands deep
             raise ProtocolError(f"bad hand record {text[:80]!r}: {exc}") from None
 
     def to_logged_hand(self) -> LoggedHand:
         return LoggedHand(self.hand, parse_betting(self.betting), self.hole, self.board, self.values, self.players)
+
+
+_JSON_TYPES = {type(None): "null", list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false"}
+
+
+def _strings(d: dict[str, Any], key: str) -> tuple[str, ...]:
+    value = d[key]
+    if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+        raise ValueError(f"{key!r} is a list of strings")
+    return tuple(value)
+
+
+def _entries(value: object) -> str:
+    if not isinstance(value, list):
+        return f"no list ({type(value).__name__})"
+    return f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
+
+
+def _check_cards_and_chips(record: HandRecord) -> None:
+    """Every player holds as many cards, no card is dealt twice, and the chips won sum to zero (every
+    game here is zero-sum): what a record written by a dealer always is."""
+    if len({len(h) for h in record.hole}) > 1:
+        raise ValueError(f"players hold different numbers of cards ({', '.join(format_cards(h) or '-' for h in record.hole)})")
+    cards = [c for group in (*record.hole, *record.board) for c in group]
+    if len(set(cards)) < len(cards):
+        raise ValueError("a card is dealt twice")
+    if abs(math.fsum(record.values)) > 1e-6 * max(1.0, max(abs(v) for v in record.values)):
+        raise ValueError(f"the values {list(record.values)} do not sum to zero")
 
 
 # ---------------------------------------------------------------------- the summary record

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -153,3 +154,18 @@ def test_a_phh_hand_history_given_as_a_log_says_how_to_make_it_one(tmp_path: Pat
     for read in (lambda: read_logs([phhs]), lambda: verify_log(phhs), lambda: discover([phhs])):
         with pytest.raises((ShowdownError, ViewError), match=says):
             read()
+
+
+def test_a_hand_record_of_the_wrong_shape_is_one_line_in_every_reader(tmp_path: Path) -> None:
+    # 'values' of one entry for two players: analyze and plan raised IndexError, view and report ValueError
+    r = cli(tmp_path, "match", "kuhn", "random", "call", "--hands", "50", "--out", ".")
+    assert r.returncode == 0, r.stderr
+    lines = (tmp_path / "kuhn.random-call.seed0.jsonl").read_text().splitlines(keepends=True)
+    record = json.loads(lines[4])
+    record["values"] = record["values"][:1]
+    lines[4] = json.dumps(record) + "\n"
+    (tmp_path / "bad.jsonl").write_text("".join(lines))
+    for args in (["analyze", "bad.jsonl"], ["plan", "--pilot", "bad.jsonl", "--difference", "5"], ["report", "bad.jsonl", "-o", "r.html"]):
+        out = cli(tmp_path, *args)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
+        assert "bad.jsonl" in out.stderr and "'values' has 1 entry for 2 players" in out.stderr

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from typing import Any
 
 import pytest
@@ -206,3 +207,41 @@ def test_a_header_whose_game_path_holds_spaces_is_read_whole() -> None:
     assert parse_header_line(header.lines()[0]) == header
     assert parse_header_line("# name/game/hands/seed m kuhn 10 0  \r\n") == LogHeader("m", "kuhn", 10, 0)
     assert parse_header_line("# name/game/hands/seed m kuhn 10") is None
+
+
+GOOD_RECORD = ('{"hand":4,"game":"leduc","players":["a","b"],"seats":[0,1],"hole":["Ks","Qs"],"board":["","Ah"],'
+               '"betting":"cc/cc","values":[1.5,-1.5],"events":[]}')
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ('"values":[1.5,-1.5]', '"values":[1]', "'values' has 1 entry for 2 players"),
+        ('"values":[1.5,-1.5]', '"values":[1,-1,0]', "'values' has 3 entries for 2 players"),
+        ('"values":[1.5,-1.5]', '"values":[5,-1]', "do not sum to zero"),
+        ('"hole":["Ks","Qs"]', '"hole":["Ks"]', "'hole' has 1 entry for 2 players"),
+        ('"hole":["Ks","Qs"]', '"hole":["Ks","Qs","As"]', "'hole' has 3 entries for 2 players"),
+        ('"hole":["Ks","Qs"]', '"hole":["Ks","Ks"]', "a card is dealt twice"),
+        ('"hole":["Ks","Qs"]', '"hole":["Ah","Qs"]', "a card is dealt twice"),  # also on the board
+        ('"hole":["Ks","Qs"]', '"hole":["KsQh","Qs"]', "different numbers of cards"),
+        ('"players":["a","b"]', '"players":[1,2]', "'players' is a list of strings"),
+        ('"betting":"cc/cc"', '"betting":null', "'betting' and 'game' are strings"),
+        ('"hand":4,', "", "no 'hand' field"),
+    ],
+)
+def test_a_hand_record_of_the_wrong_shape_is_one_error_in_the_readers_terms(old: str, new: str, says: str) -> None:
+    # a record with too few values or hole cards was read, then failed deep inside an analysis (a traceback)
+    from showdown.protocol.logfile import HandRecord
+
+    assert HandRecord.from_json(GOOD_RECORD).values == (1.5, -1.5)
+    assert old in GOOD_RECORD
+    with pytest.raises(ProtocolError, match=re.escape(says)):
+        HandRecord.from_json(GOOD_RECORD.replace(old, new))
+
+
+@pytest.mark.parametrize(("line", "says"), [("null", "not null"), ("[1, 2, 3]", "not an array"), ("{}", "no 'hand', 'game'")])
+def test_a_line_that_is_no_hand_record_says_what_it_is(line: str, says: str) -> None:
+    from showdown.protocol.logfile import HandRecord
+
+    with pytest.raises(ProtocolError, match=re.escape(says)):
+        HandRecord.from_json(line)
