@@ -297,7 +297,10 @@ def _read_keys(text: str, source: str) -> _Keys:
         where = f"{source}:{number}"
         if len(line.encode()) >= MAX_LINE_BYTES:
             raise GameDefError(f"{where}: line longer than {MAX_LINE_BYTES - 1} bytes")
-        if not line or line[0] in "#" or line[0].isspace():
+        if not line or line[0] in "#":
+            continue
+        if line[0].isspace():
+            _refuse_an_indented_key(line, where)
             continue
         lower = line.lower()
         key = next((k for k in _KEYWORDS if lower.startswith(k)), None)
@@ -309,6 +312,15 @@ def _read_keys(text: str, source: str) -> _Keys:
             keys.raw[key] = _ints(line[len(key) :], key, where)
             keys.lines[key] = number
     return keys
+
+
+def _refuse_an_indented_key(line: str, where: str) -> None:
+    """An indented line that would be a key at column 0 is an error: the reference dealer ignores
+    it, so the game silently lost that key (``  maxRaises = 2 2``: unlimited raises; an indented
+    ``numPlayers``: 'missing required numPlayers'). Other indented lines stay ignored, as there."""
+    if any(line.lstrip().lower().startswith(k) for k in _KEYWORDS):
+        raise GameDefError(f"{where}: {line!r} is indented; game files take keys at the start of the line "
+                           "(the reference dealer ignores indented lines): remove the indent")
 
 
 def load_gamedef(path: str | Path) -> GameDef:

@@ -212,3 +212,27 @@ def test_a_byte_order_mark_does_not_hide_the_first_key(tmp_path) -> None:
     path = tmp_path / "bom.game"
     path.write_bytes(b"\xef\xbb\xbf" + KUHN.removeprefix("GAMEDEF\n").encode())
     assert load_gamedef(path) == get_game("kuhn")
+
+
+@pytest.mark.parametrize(("old", "line"), [("maxRaises", 8), ("numPlayers", 3), ("END GAMEDEF", 13), ("limit", 2)])
+def test_an_indented_key_is_refused_with_its_line(old: str, line: int) -> None:
+    """The reference ignores an indented line, and so did we: '  maxRaises = 1' made raises unlimited
+    without a word, and an indented numPlayers was 'missing required numPlayers'."""
+    text = KUHN.replace(old, "  " + old, 1)
+    indented = text.splitlines()[line - 1]
+    with pytest.raises(GameDefError) as caught:
+        parse_gamedef(text, source="file.game")
+    assert str(caught.value) == (f"file.game:{line}: {indented!r} is indented; game files take keys at the start of "
+                                 "the line (the reference dealer ignores indented lines): remove the indent")
+
+
+@given(gamedefs(), st.data())
+def test_indenting_any_key_line_is_refused_and_indented_notes_are_not(game: GameDef, data: st.DataObject) -> None:
+    lines = format_gamedef(game).splitlines()
+    number = data.draw(st.integers(1, len(lines)), label="line")
+    indent = data.draw(st.text(" \t", min_size=1, max_size=4), label="indent")
+    indented = [*lines[: number - 1], indent + lines[number - 1], *lines[number:]]
+    with pytest.raises(GameDefError, match=rf"^<string>:{number}: .* is indented"):
+        parse_gamedef("\n".join(indented))
+    notes = [f"{indent}# a comment", indent, f"{indent}a note that names no key"]
+    assert parse_gamedef("\n".join([*notes, *lines])) == game
