@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,6 +49,7 @@ from showdown.games.state import Action, ActionKind, State
 
 MIN_RAISE = "min"
 ALL_IN = "allin"
+MAX_POT_FRACTION = 1000
 FC56: tuple[float, ...] = tuple(round(0.1 * k, 1) for k in range(1, 10)) + tuple(float(k) for k in range(1, 47))
 """The paper's 55 pot fractions (0.1 to 0.9, then 1 to 46 pots); with all-in, 56 sizes."""
 MAX_EXACT_RUNOUTS = 500
@@ -118,28 +120,31 @@ ACTION_SETS: dict[str, ActionSet] = {
 DEFAULT_ACTION_SETS = ("fcpa", "wide")
 
 
+_POT_FRACTION = re.compile(r"\d+(\.\d*)?|\.\d+")
+_SIZE_WORDS = {MIN_RAISE: MIN_RAISE, "min-raise": MIN_RAISE, ALL_IN: ALL_IN, "all-in": ALL_IN}
+
+
 def action_set(text: str | ActionSet) -> ActionSet:
-    """A named set (``fcpa``) or sizes joined by ``/`` (``min/0.25/0.5/1/allin``); ``ConfigError`` else."""
+    """A named set (``fcpa``) or sizes joined by ``/`` (``min/0.25/0.5/1/allin``); ``ConfigError`` else.
+
+    Each size is read whole: a pot fraction written as a plain decimal, ``min`` or ``allin`` (``min-raise``
+    and ``all-in`` too); anything else is refused, never reread as another size ('0-5' was 5 pot)."""
     if isinstance(text, ActionSet):
         return text
     if text in ACTION_SETS:
         return ACTION_SETS[text]
     sizes: list[float | str] = []
     for token in text.split("/"):
-        word = token.strip().lower().replace("-", "")
-        if word in (MIN_RAISE, ALL_IN):
-            sizes.append(word)
-            continue
-        try:
-            fraction = float(word)
-        except ValueError:
-            fraction = -1.0
-        if not 0 < fraction <= 1000:
+        word = token.strip().lower()
+        if word in _SIZE_WORDS:
+            sizes.append(_SIZE_WORDS[word])
+        elif _POT_FRACTION.fullmatch(word) and 0 < float(word) <= MAX_POT_FRACTION:
+            sizes.append(float(word))
+        else:
             raise ConfigError(
-                f"LBR action set {text!r}: {token!r} is not a pot fraction, 'min' or 'allin' "
-                f"(use one of {', '.join(ACTION_SETS)}, or sizes like min/0.25/0.5/1/allin)"
+                f"LBR action set {text!r}: {token!r} is not a size; sizes are 'min', 'allin' or a pot fraction like "
+                f"0.25 or 1.7 (above 0, at most {MAX_POT_FRACTION:g}), joined by '/'; or name a set: {', '.join(ACTION_SETS)}"
             )
-        sizes.append(fraction)
     return ActionSet(text, tuple(sizes))
 
 

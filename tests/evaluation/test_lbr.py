@@ -169,6 +169,20 @@ def test_action_sets_hold_the_small_sizes_and_reject_nonsense() -> None:
         action_set("pot/half")
 
 
+@pytest.mark.parametrize("size", ["0-5", "-0.3", "1e-1", "", "1_0", "nan", "inf", "0", "1001", "5pot", "--1"])
+def test_a_malformed_size_is_refused_never_read_as_another(size: str) -> None:
+    """Every '-' was removed before reading: '0-5' ran as 5 pots and '-0.3' as 0.3 pot."""
+    with pytest.raises(ConfigError) as caught:
+        action_set(f"min/{size}/allin")
+    assert str(caught.value) == (
+        f"LBR action set 'min/{size}/allin': '{size}' is not a size; sizes are 'min', 'allin' or a pot fraction like "
+        "0.25 or 1.7 (above 0, at most 1000), joined by '/'; or name a set: fc, fcpa, fc56, wide")
+
+
+def test_sizes_read_as_written() -> None:
+    assert action_set("MIN/ 0.5 /All-In/.5/2./min-raise/1000").sizes == ("min", 0.5, "allin", 0.5, 2.0, "min", 1000.0)
+
+
 def test_holdem_baselines_are_very_exploitable() -> None:
     rules = run_lbr_parallel("holdem-limit", agent="rules", hands=200, seed=1, jobs=2)
     assert rules.ci95[0] > 0  # a lower bound that already shows rules is exploitable
@@ -203,6 +217,9 @@ def test_exploit_lbr_command_line_reports_every_set_and_their_maximum() -> None:
     sizes = subprocess.run([sys.executable, "-m", "showdown", "exploit", "--lbr", "--agent", "random", "--game", "holdem-nolimit",
                             "--actions", "pot"], capture_output=True, text=True, timeout=60)
     assert sizes.returncode == 2 and "pot fraction" in sizes.stderr and "Traceback" not in sizes.stderr
+    dash = subprocess.run([sys.executable, "-m", "showdown", "exploit", "--lbr", "--agent", "call", "--game", "holdem-nolimit",
+                           "--hands", "4", "--jobs", "1", "--actions", "min/0-5/allin"], capture_output=True, text=True, timeout=60)
+    assert dash.returncode == 2 and dash.stdout == "" and dash.stderr.count("\n") == 1 and "'0-5' is not a size" in dash.stderr
 
 
 def test_a_run_is_reproducible_from_its_seed_whatever_the_number_of_processes() -> None:
