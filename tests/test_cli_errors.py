@@ -214,3 +214,64 @@ def test_output_to_a_full_disk_is_one_line_and_exit_1(tmp_path: Path, args: list
         r = subprocess.run([sys.executable, "-m", "showdown", *args], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
                            stdout=full, stderr=subprocess.PIPE, text=True, timeout=120, check=False)
     assert r.returncode == 1 and r.stderr == f"showdown {args[0]}: error: cannot write its output: No space left on device\n"
+
+
+KUHN_LOG = str(ROOT / "tests/data/kuhn.limit.2p.1000h.seed0.log")
+
+
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        # there is no 'showdown agents' command, which the message sent the user to
+        (["scorecard", "call", "--opponents", "nosuch", "--game", "kuhn"], "the built-in agents: random, call, bluff, rules"),
+        # 'the folder afile does not exist': it does, as a file
+        (["solve", "lp", "kuhn", "-o", "afile/x.json"], "--output afile/x.json: afile is a file, not a folder"),
+        (["report", ".", "-o", "afile/deeper/x.html"], "--output afile/deeper/x.html: afile is a file, not a folder"),
+        (["import", "x.phh", "-o", "afile/x.log"], "-o afile/x.log: afile is a file, not a folder"),
+        # a file of random text named .log was 'a match log'
+        (["import", "garbage.log", "-o", "g.log"],
+         "garbage.log is neither a match log nor a PHH hand history (its first line is 'Zm9vYmFy!?'): import reads PHH"),
+        (["export", "garbage.phh", "--to", "phh", "-o", "d"], "garbage.phh is neither a match log nor a PHH hand history"),
+        (["check-bot", "rules", "--command", "x"], "'rules' and --command are two ways to name the bot to check: give one"),
+        # negative seeds, taken by these and refused by every other command
+        (["agent", "random", "--seed", "-4", "--game", "kuhn", "127.0.0.1", "1"], "--seed: expected a seed from 0 to 4294967295"),
+        (["solve", "cfr", "kuhn", "--seed", "-4"], "--seed: expected a seed from 0 to 4294967295"),
+        (["plan", "--difference", "5", "--agents", "rules", "call", "--game", "kuhn", "--seed", "-1"], "--seed: expected a seed"),
+        (["play", "kuhn", "rules", "--seed", "-1"], "--seed: expected a seed from 0 to 4294967295"),
+        # one file: --duplicate was ignored (exit 0, a plain analysis)
+        (["analyze", "--duplicate", KUHN_LOG], "--duplicate pairs hand h of the logs of a duplicate match's seatings, and one log"),
+        (["analyze", "--estimator", "duplicate", KUHN_LOG], "--estimator duplicate pairs hand h"),
+        # was 'listens beyond this machine: add --public'
+        (["view", ".", "--host", "nosuch.invalid"], "--host nosuch.invalid: the name does not resolve"),
+        (["match", "kuhn", "call", "random", "--name", "a b"],
+         "'a b' may use only letters and digits (of any script), '-', '_', '.' and '+' (no spaces or other signs)"),
+    ],
+)
+def test_misleading_messages_say_what_is_wrong(tmp_path: Path, args: list[str], says: str) -> None:
+    (tmp_path / "afile").write_text("mine\n")
+    (tmp_path / "garbage.log").write_text("Zm9vYmFy!?\nxx\n")
+    (tmp_path / "garbage.phh").write_text("Zm9vYmFy!?\nxx\n")
+    r = run(*args, cwd=tmp_path)
+    assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+    error_lines = [line for line in r.stderr.splitlines() if not line.startswith("usage:")]
+    assert len(error_lines) == 1 and says in error_lines[0], r.stderr
+    assert (tmp_path / "afile").read_text() == "mine\n"
+
+
+def test_a_failed_export_removes_the_folders_it_made_and_only_those(tmp_path: Path) -> None:
+    """A failed export (Kuhn has no PHH form) left its empty -o folder behind."""
+    (tmp_path / "mine").mkdir()
+    for out in ("new/deeper", "mine"):
+        r = run("export", KUHN_LOG, "--to", "phh", "-o", out, cwd=tmp_path)
+        assert r.returncode == 2 and "cannot be written as PHH" in r.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine"]
+
+
+def test_a_match_name_takes_what_a_name_from_the_game_file_takes(tmp_path: Path) -> None:
+    """A game file's name made the match 'ünï.call-random.seed0' while --name ünï was refused."""
+    game = tmp_path / "ünï.game"
+    game.write_text((ROOT / "tests/data/games/kuhn.limit.2p.game").read_text())
+    for args in (["--name", "ünï"], []):
+        r = run("match", str(game), "call", "random", "--hands", "5", "--out", "out", *args, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    assert {p.name for p in (tmp_path / "out").glob("*.log")} == {"ünï.log", "ünï.call-random.seed0.log"}

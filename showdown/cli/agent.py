@@ -32,7 +32,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("host", help="dealer host")
     p.add_argument("port", type=argtypes.port, help="dealer port for this seat")
     p.add_argument("--game", help="catalog name or .game file (default: $SHOWDOWN_GAME)")
-    p.add_argument("--seed", type=int, help="seed for the agent's randomness")
+    p.add_argument("--seed", type=argtypes.seed, help="seed for the agent's randomness")
     p.add_argument(
         "-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an agent option (repeatable)"
     )

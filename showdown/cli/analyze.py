@@ -104,6 +104,10 @@ def run_analyze_command(args: argparse.Namespace) -> int:
         # next best, as without --known (read again, now with the chance corrections: this game is known only now)
         logs = read_logs(args.logs, game=game, encoder_for=None, halves=args.duplicate, chance=True)
     _check_read(logs, estimator, want_aivat)
+    if args.duplicate and len(logs.files) < 2:  # (was ignored: a plain analysis of the one seating, exit 0)
+        flag = "--estimator duplicate" if estimator == "duplicate" else "--duplicate"
+        raise ConfigError(f"{flag} pairs hand h of the logs of a duplicate match's seatings, and one log was given "
+                          f"({logs.files[0]}): give every seating's log (e.g. out/NAME.dup0.log out/NAME.dup1.log)")
     notes: list[str] = []
     if encoder.aivat is not None:
         _set_known(encoder.aivat, args.known, logs.game, logs.table, notes)

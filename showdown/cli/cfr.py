@@ -74,7 +74,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
     parser.add_argument("-o", "--output", metavar="FILE", help="strategy file (.json or .npz; default <game>.<algorithm>.strategy.json)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON on stdout")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the Monte Carlo variants' sampling (default 0)")
+    parser.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the Monte Carlo variants' sampling (default 0)")
     parser.add_argument(
         "--batch", type=int, metavar="K",
         help=f"deals sampled per update by cs and es (default {DEFAULT_BATCHES['cs']} and {DEFAULT_BATCHES['es']}; "

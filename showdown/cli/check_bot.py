@@ -53,7 +53,10 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
     from showdown.matches.config import AgentSpec, check_command
     from showdown.matches.sandbox import Limits
 
-    if (args.bot is None) == (args.bot_command is None):
+    if args.bot is not None and args.bot_command is not None:
+        raise ConfigError(f"{args.bot!r} and --command are two ways to name the bot to check: give one (a built-in "
+                          "name, a bot file or module:Class; or --command 'CMD {host} {port}')")
+    if args.bot is None and args.bot_command is None:
         raise ConfigError("name the bot to check: a built-in name, a bot file, module:Class, or --command 'CMD {host} {port}'")
     if args.bot_command is not None:
         check_command(args.bot_command, "--command")

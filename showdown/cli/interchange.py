@@ -52,8 +52,7 @@ def _progress(what: str) -> Callable[[int], None]:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from showdown.games.catalog import get_game
-    from showdown.interchange.phh_files import check_input_file, export_phh
+    from showdown.interchange.phh_files import check_input_file
 
     for log in args.logs:  # every one before any work
         check_input_file(Path(log), ".log or .jsonl")
@@ -61,10 +60,23 @@ def _export(args: argparse.Namespace) -> int:
     out = Path(args.out_dir)
     if out.exists() and not out.is_dir():  # (was 'cannot create the folder (File exists)')
         raise ShowdownError(f"-o {out} is a file: give a folder for the .phh files (a missing one is created)")
+    created = [folder for folder in (out, *out.parents) if not folder.exists()]
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise ShowdownError(f"-o {out}: cannot create the folder ({exc.strerror or exc})") from None
+    try:
+        _export_into(out, args)
+    except BaseException:  # (a failed export left the empty folder it had made behind)
+        _remove_if_empty(created)
+        raise
+    return 0
+
+
+def _export_into(out: Path, args: argparse.Namespace) -> None:
+    from showdown.games.catalog import get_game
+    from showdown.interchange.phh_files import export_phh
+
     game = get_game(args.game) if args.game else None
     targets = [Path(log).stem for log in args.logs]
     twice = next((t for t in targets if targets.count(t) > 1), None)
@@ -80,15 +92,24 @@ def _export(args: argparse.Namespace) -> int:
         print(f"{result.target}: {result.hands:,} hands from {result.source}")
         if result.skipped:
             print(f"note: {result.skipped:,} hands skipped, the first: {result.first_skipped}")
-    return 0
+
+
+def _remove_if_empty(created: list[Path]) -> None:
+    """Remove the folders the export made (deepest first) that it left empty; never one it did not make."""
+    for folder in created:
+        try:
+            folder.rmdir()  # only an empty folder goes
+        except OSError:
+            return
 
 
 def _import(args: argparse.Namespace) -> int:
+    from showdown.cli.main import no_folder
     from showdown.interchange.phh_files import import_phh
 
     folder = Path(args.out).expanduser().parent
     if not folder.is_dir():
-        raise ShowdownError(f"-o {args.out}: the folder {folder} does not exist (create it first)")
+        raise ShowdownError(f"-o {args.out}: {no_folder(folder)}")
     result = import_phh(args.files, args.out, progress=_progress("import"), force=args.force)
     extra = f" (game {result.game_file})" if result.game_file else ""
     print(f"{result.target}: {result.hands:,} hands{extra}")

@@ -157,6 +157,8 @@ def _add_builtin_commands(sub: Subparsers) -> None:
 # imports its module when called: ``showdown dealer`` builds only the dealer's parser, so that a
 # dealer or an agent process does not start by importing the solvers.
 if TYPE_CHECKING:
+    from pathlib import Path
+
     Subparsers = argparse._SubParsersAction[argparse.ArgumentParser]
 
 
@@ -333,7 +335,7 @@ def check_outputs(args: argparse.Namespace) -> None:
         folder = Path(value).expanduser().parent
         option = "--" + name.replace("_", "-")
         if not folder.is_dir():
-            raise ShowdownError(f"{option} {value}: the folder {folder} does not exist (create it first)")
+            raise ShowdownError(f"{option} {value}: {no_folder(folder)}")
         if not os.access(folder, os.W_OK):
             raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
         if Path(value).is_dir():
@@ -358,6 +360,17 @@ def _input_named(args: argparse.Namespace, output: object) -> str | None:
                 except (OSError, ValueError):
                     continue
     return None
+
+
+def no_folder(folder: Path) -> str:
+    """Why ``folder``, where an output file goes, is not there: a file stands in its place (or in its
+    parent's), or it does not exist."""
+    existing = folder
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing.exists() and not existing.is_dir():
+        return f"{existing} is a file, not a folder: give a path in an existing folder"
+    return f"the folder {folder} does not exist (create it first)"
 
 
 def expand_home(words: list[str]) -> list[str]:

@@ -39,7 +39,7 @@ def add_plan_parser(sub: Any) -> None:
     src.add_argument("--agents", nargs=2, metavar="AGENT", help="play a pilot match between these two agents now")
     p.add_argument("--agent", help="with --pilot: the player whose win rate is planned (default: the first)")
     p.add_argument("--pilot-hands", type=argtypes.hand_count, default=2000, help="hands of the pilot match (default 2000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the pilot match and of the simulation (default 0)")
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the pilot match and of the simulation (default 0)")
     p.add_argument("--power", type=float, default=0.8, help="chance of telling the difference apart (default 0.8)")
     p.add_argument("--alpha", type=float, default=0.05, help="error rate when there is no difference (default 0.05)")
     p.add_argument("--precision", type=float, default=0.05, metavar="P",

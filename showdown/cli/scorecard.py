@@ -51,7 +51,7 @@ def _opponents(text: str | None) -> list[str] | None:
     unknown = [name for name in opponents if name not in BUILTIN_AGENTS]
     if not opponents or unknown:
         raise ConfigError(f"--opponents: {', '.join(unknown) or 'none given'}: give built-in agent names separated by commas "
-                          "(e.g. --opponents rules,probe-third-raise; showdown agents lists them)")
+                          f"(e.g. --opponents rules,probe-third-raise); the built-in agents: {', '.join(BUILTIN_AGENTS)}")
     return opponents
 
 

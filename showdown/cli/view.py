@@ -56,7 +56,7 @@ def add_view_parsers(sub: Any) -> None:
     p.add_argument("game", help="catalog name or .game file (2 players)")
     p.add_argument("agent", help="the opponent: a built-in agent, ./bot.py or module:Class")
     p.add_argument("--hands", type=argtypes.hand_count, default=100, help="hands to play (default 100)")
-    p.add_argument("--seed", type=int, default=0, help="dealing seed (default 0)")
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="dealing seed (default 0)")
     p.add_argument("--out", default="out/play", help="folder for the logs (default out/play)")
     p.add_argument("--t-response", type=argtypes.real_number(0, 1e6, "a number of seconds"), default=300.0, metavar="S", help="your time per action in seconds (default 300)")
     p.add_argument("-o", "--option", action="append", default=[], metavar="KEY=VALUE", help="an option of the agent")
@@ -71,6 +71,14 @@ def _server_args(p: argparse.ArgumentParser) -> None:
 
 
 def _check_host(args: argparse.Namespace) -> None:
+    import socket
+
+    try:  # (a name that does not resolve was 'listens beyond this machine: add --public')
+        socket.getaddrinfo(args.host, None)
+    except (OSError, UnicodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"--host {args.host}: the name does not resolve ({why}); give an address or name of "
+                          "this machine (the default 127.0.0.1 serves this machine only)") from None
     if args.host not in LOOPBACK and not args.public:
         raise ConfigError(f"--host {args.host} listens beyond this machine: add --public if every card of these matches may be seen there")
     if args.host not in LOOPBACK:

@@ -8,6 +8,7 @@ however long the file. The per-hand work lives in ``showdown.protocol.phh``.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from showdown.protocol.logfile import (
     format_state_line,
     format_value,
     hand_json,
+    parse_header_line,
     read_records,
     state_line_text,
 )
@@ -179,10 +181,45 @@ def check_input_file(path: Path, kinds: str) -> None:
     if path.exists() and not path.is_file():
         raise ShowdownError(f"{path} is not a regular file (a device or a pipe): give a {kinds} file")
     # the other command's file: it was 'unexpected line '[0]'' or 'not valid PHH (TOML): ...', no way out said
-    if kinds.startswith(".log") and path.suffix in (".phh", ".phhs"):
-        raise ShowdownError(f"{path} is a PHH hand history, which export writes: 'showdown import {path} -o MATCH.log' reads it")
-    if kinds.startswith(".phh") and path.suffix in (".log", ".jsonl"):
+    export = kinds.startswith(".log")
+    if path.suffix not in ((".phh", ".phhs") if export else (".log", ".jsonl")):
+        return
+    first = _first_line(path)
+    if _looks_like_a_log(first):
+        if export:
+            raise ShowdownError(f"{path} is named like a PHH hand history but holds a match log: rename it {path.stem}.log")
         raise ShowdownError(f"{path} is a match log, which import writes: 'showdown export {path} --to phh -o DIR' writes it as PHH")
+    if _TOML_LINE.match(first):
+        if export:
+            raise ShowdownError(f"{path} is a PHH hand history, which export writes: 'showdown import {path} -o MATCH.log' reads it")
+        raise ShowdownError(f"{path} is named like a match log but holds a PHH hand history: rename it {path.stem}.phh")
+    seen = f"its first line is {first[:40]!r}{'...' * (len(first) > 40)}" if first else "it is empty"
+    wanted = ("a match log (.log, ACPC STATE lines, or .jsonl)" if export
+              else 'PHH hand histories (.phh/.phhs: TOML lines such as variant = "NT")')
+    raise ShowdownError(f"{path} is neither a match log nor a PHH hand history ({seen}): "
+                        f"{'export' if export else 'import'} reads {wanted}")
+
+
+_TOML_LINE = re.compile(r"\[|[A-Za-z_][\w-]*\s*=")
+"""A PHH (TOML) file's first line: a table header (``[1]`` in a .phhs) or ``key = value``."""
+
+
+def _first_line(path: Path) -> str:
+    """The first line of ``path`` that is not blank (in its first 4 KiB); '' if none or unreadable."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return ""
+    return next((line.strip() for line in head.decode("utf-8", "replace").splitlines() if line.strip()), "")
+
+
+def _looks_like_a_log(line: str) -> bool:
+    """A match log's first line: the header, a hand, the score, or a JSONL record."""
+    try:
+        return line.startswith(("STATE:", "SCORE:", "{")) or parse_header_line(line) is not None
+    except ProtocolError:  # a header with a count too long to be real: a log all the same
+        return True
 
 
 def _temp_beside(target: Path) -> tuple[int, str]:

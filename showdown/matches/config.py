@@ -46,6 +46,7 @@ from showdown.matches.settings import (
     MATCH_SETTINGS,
     MAX_SEED,
     PLAIN,
+    PLAIN_RULE,
     ExecutorName,
     Setting,
     check_section,
@@ -163,7 +164,7 @@ class MatchConfig:
         if not 0 <= self.seed <= MAX_SEED:
             raise ConfigError(f"{where}: seed must be 0 to {MAX_SEED}, got {self.seed}")
         if self.name is not None and not PLAIN.fullmatch(self.name):
-            raise ConfigError(f"{where}: name {self.name!r} may use only letters, digits, '-', '_', '.', '+'")
+            raise ConfigError(f"{where}: name {self.name!r} {PLAIN_RULE}")
         if self.estimator is not None and self.estimator not in ESTIMATORS:
             raise ConfigError(f"{where}: estimator must be one of {', '.join(ESTIMATORS)}, got {self.estimator!r}")
         if self.jobs is not None and self.jobs < 1:
@@ -400,14 +401,14 @@ _AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
 def _agent_label(entry: Mapping[str, Any], at: Where) -> str | None:
     label = entry.get("label")
     if label is not None and (not isinstance(label, str) or not PLAIN.fullmatch(label)):
-        raise ConfigError(f"{at('label')}: {label!r} may use only letters, digits, '-', '_', '.', '+'")
+        raise ConfigError(f"{at('label')}: {label!r} {PLAIN_RULE}")
     return label
 
 
 def _agent_seed(entry: Mapping[str, Any], at: Where) -> int | None:
     seed = entry.get("seed")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
-        raise ConfigError(f"{at('seed')}: expected a non-negative integer, got {seed!r}")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
+        raise ConfigError(f"{at('seed')}: expected a seed from 0 to {MAX_SEED}, got {seed!r}")
     return seed
 
 

@@ -56,9 +56,11 @@ class ExecutorName(StrEnum):
 # ---------------------------------------------------------------------- kinds of value
 
 
-PLAIN = re.compile(r"[A-Za-z0-9_.+-]+")
-"""What a name that becomes a file's stem or a protocol word may hold (match names, seat labels)."""
-PLAIN_RULE = "may use only letters, digits, '-', '_', '.', '+'"
+PLAIN = re.compile(r"[\w.+-]+")
+"""What a name that becomes a file's stem or a protocol word may hold (match names, seat labels): letters
+and digits of any script (``str.isalnum``, as the names derived from a game file's name) and ``_.+-``;
+never a space, a ``/``, or the ``:`` and ``|`` that separate a log line's fields."""
+PLAIN_RULE = "may use only letters and digits (of any script), '-', '_', '.' and '+' (no spaces or other signs)"
 
 @dataclass(frozen=True)
 class Whole:
