@@ -60,8 +60,10 @@ from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_mat
 __all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MAX_IGNORED_LINES", "ON_TIMEOUT", "UNREQUESTED",
            "VERSION_WARNING", "MatchEngine", "OnTimeout", "SeatStatus"]  # fmt: skip
 
-MAX_IGNORED_LINES = 8
-"""Lines in a row from the acting seat that answer no state sent before they count as an invalid reply."""
+MAX_IGNORED_LINES = 32
+"""Lines in a row from the acting seat that are no reply at all (not a state line) before they count as an
+invalid reply; a bot's few debug lines before its answer, or its answers to states sent before (a bot
+that answers every state, as the reference allows), are passed over without counting."""
 
 LOST_WARNING = "its connection closed; until it connects again, the dealer plays check/fold for it"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
@@ -393,33 +395,33 @@ class MatchEngine:
             if not rest:
                 self._bad_action(seat, line)
                 return
-        if is_comment(line):
+        if is_comment(line) or not line.strip():  # (blank lines counted as garbage, so ten of them played call)
             return
         try:
             reply = parse_reply(line, self.game)
         except ProtocolError:
-            self._ignore(seat, BAD_STATE, line)
+            self._ignore(seat, BAD_STATE, line, counted=True)
             return
         assert self.state is not None
         if not reply.state.same_decision_point(view_of(self.state, self._position_of_seat[seat], self.hand)):
-            self._ignore(seat, UNREQUESTED, line)
+            self._ignore(seat, UNREQUESTED, line, counted=reply.state.hand > self.hand)  # (a later hand's: never sent)
             return
         if reply.action_text is None:
             self._bad_action(seat, line)
         else:
             self._take_action(seat, reply.action_text)
 
-    def _ignore(self, seat: int, why: str, line: str) -> None:
-        """A line from the acting seat that is no reply to its current state. A few are passed over
-        (a stale line from a reconnect); ``MAX_IGNORED_LINES`` of them in one decision count as an
-        invalid answer, so a seat sending only garbage costs the match no more than that."""
+    def _ignore(self, seat: int, why: str, line: str, *, counted: bool = False) -> None:
+        """A line from the acting seat that is no reply to its current state, passed over (a stale
+        answer, a reconnect's); ``MAX_IGNORED_LINES`` ``counted`` ones (no state line at all) in a row in
+        one decision count as an invalid answer, so a seat sending only garbage costs the match no more."""
         expected = self._last_sent[seat]
         example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
         self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {quoted(line)}; a reply is the state line it was sent, "
                    f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
-        self._ignored_now += 1
+        self._ignored_now += counted
         if self._ignored_now >= MAX_IGNORED_LINES:
-            self._book.warn(self._out, seat, EventKind.INVALID, f"{MAX_IGNORED_LINES} lines in a row that answer no state sent; played call", line)
+            self._book.warn(self._out, seat, EventKind.INVALID, f"{MAX_IGNORED_LINES} lines in a row that are no state line; played call", line)
             self._apply(CALL)
 
     def _bad_action(self, seat: int, line: str) -> None:

@@ -4,7 +4,8 @@
 
 Every mode connects with its seat token and answers decisions (or not) its own way:
 
-- ``junk``: each decision answered with 8 lines of garbage, never an action;
+- ``junk``: each decision answered with as many lines of garbage as the dealer takes before it plays for
+  the seat (``MAX_IGNORED_LINES``), never an action;
 - ``endless``: one line without a line end, forever (until the dealer closes the socket);
 - ``huge-once``: a 16 MB line on its first decision, then plays call like a normal bot;
 - ``malformed``: each decision answered with its state and no action at all (the state alone);
@@ -16,6 +17,8 @@ from __future__ import annotations
 import os
 import socket
 import sys
+
+from showdown.server.dealer import MAX_IGNORED_LINES
 
 
 def main() -> None:
@@ -40,7 +43,7 @@ def main() -> None:
             continue
         try:
             if mode == "junk":
-                s.sendall(b"".join(b"garbage %d\r\n" % i for i in range(8)))
+                s.sendall(b"".join(b"garbage %d\r\n" % i for i in range(MAX_IGNORED_LINES)))
             elif mode == "malformed":
                 s.sendall((line + "\r\n").encode())
             elif mode == "huge-once" and not huge_sent:

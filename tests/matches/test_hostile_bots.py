@@ -52,7 +52,7 @@ def test_one_16_mb_line_costs_hands_that_count_as_played_by_the_dealer(tmp_path:
     r = match(tmp_path, "huge-once", 400, "--max-replaced", "0.01", "--json")
     doc = json.loads(r.stdout)
     chosen = doc["replaced_hands"]["huge-once"]
-    assert chosen > 4  # 16 MB = 4,097 cut lines, 8 per decision played by the dealer
+    assert chosen > 4  # 16 MB = 4,097 cut lines, 32 per decision played by the dealer
     assert r.returncode == 3 and doc["degraded"] is True, r.stderr
     loose = match(tmp_path, "huge-once", 400, "--max-replaced", "1", "--json", "--force")
     assert loose.returncode == 0, loose.stderr

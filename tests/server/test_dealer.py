@@ -308,7 +308,7 @@ def test_splitter_is_independent_of_how_bytes_arrive(chunks: list[bytes], limit:
 def test_a_seat_sending_only_lines_that_answer_nothing_has_its_turn_played_after_a_bound() -> None:
     engine, c = kuhn_engine()
     for _ in range(MAX_IGNORED_LINES):
-        feed(engine, c, 0, "MATCHSTATE:0:9::Ks|:c")  # a state that was never sent
+        feed(engine, c, 0, "MATCHSTATE:0:9::Ks|:c")  # a state that was never sent (a later hand's)
     assert engine.counts[0]["ignored"] == MAX_IGNORED_LINES and engine.counts[0]["invalid"] == 1
     feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")  # the garbage counted as a call (check): seat 2 acts
     assert c.hands[0].record.betting == "cc"
@@ -342,3 +342,23 @@ def test_the_hand_the_dealer_chose_for_a_seat_is_in_its_record_even_past_the_eve
     events = c.hands[0].record.events
     assert len(events) <= MAX_EVENTS_PER_HAND + 2
     assert any(e.kind == "invalid" and e.seat == 0 for e in events)
+
+
+def test_debug_lines_blank_lines_and_answers_to_earlier_states_never_play_for_the_seat() -> None:
+    """Ten debug lines before a bot's answer (or ten blank ones), or a bot answering every state it is
+    sent, as the reference allows, had the dealer play call for it after eight lines; its real answer
+    then counted against its next decision, hand after hand. Only lines that are no state line at all
+    count, ``MAX_IGNORED_LINES`` of them in a row."""
+    engine, c = kuhn_engine()
+    for line in ["debug: thinking"] * 10 + [""] * 10:
+        feed(engine, c, 0, line)
+    assert engine.counts[0].get("invalid", 0) == 0 and engine.acting_seat == 0
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:r")
+    assert engine.counts[0]["ignored"] == 10  # said, the blank lines not even that
+    for _ in range(MAX_IGNORED_LINES - 1):
+        feed(engine, c, 1, "MATCHSTATE:1:0::|Qs:c")  # an answer to the state before: passed over, not counted
+        feed(engine, c, 1, "junk")
+    assert engine.counts[1].get("invalid", 0) == 0
+    feed(engine, c, 1, "junk")  # the MAX_IGNORED_LINES-th line that is no state line: played call
+    assert engine.counts[1]["invalid"] == 1
+    assert c.hands[0].record.betting == "rc"

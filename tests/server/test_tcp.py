@@ -192,7 +192,7 @@ async def test_garbage_lines_are_ignored(tmp_path: Path) -> None:
     result, _ = await play(KUHN, 5, lambda ports: [Client(KUHN, ports[0], garbage), normal(ports[1])], tmp_path)
     check_logs(result, 5)
     counts = result.replacements["P1"]
-    assert counts["ignored"] == 5 * 5  # the comment line is not counted
+    assert counts["ignored"] == 4 * 5  # the comment line and the blank one are not counted
     assert counts["invalid"] == counts["bad_action"] == counts["timeout"] == 0
 
 
@@ -213,7 +213,7 @@ async def test_a_1mb_line_is_cut_and_ignored(tmp_path: Path) -> None:
     # count as one invalid reply (played as call), so the garbage costs the match a bounded time
     ignored, invalid = result.replacements["P1"]["ignored"], result.replacements["P1"]["invalid"]
     assert ignored >= MAX_IGNORED_LINES and invalid == ignored // MAX_IGNORED_LINES
-    assert len(records[0]["events"]) <= 20  # warnings per seat and hand are capped in the record
+    assert len(records[0]["events"]) <= 20 + 1  # warnings per seat and hand are capped in the record (+ the call played)
 
 
 async def test_wrong_version_gets_an_error_line_and_the_seat_is_played_for(tmp_path: Path) -> None:

@@ -24,14 +24,14 @@ def test_past_the_cap_only_the_first_of_each_thing_the_dealer_did_is_said() -> N
     try:
         for _ in range(WARNINGS_SHOWN + 3):
             lines.show(SeatWarning(0, "ignoring un-requested response", kind="ignored"), None, loop)
-        lines.show(SeatWarning(0, "8 lines in a row that answer no state sent; played call", kind="invalid"), None, loop)
-        lines.show(SeatWarning(0, "8 lines in a row that answer no state sent; played call", kind="invalid"), None, loop)
+        lines.show(SeatWarning(0, "32 lines in a row that are no state line; played call", kind="invalid"), None, loop)
+        lines.show(SeatWarning(0, "32 lines in a row that are no state line; played call", kind="invalid"), None, loop)
         lines.show(SeatWarning(1, "ran out of time; played c", kind="timeout"), None, loop)
     finally:
         loop.close()
     assert said == ["WARNING: seat 1 (a): ignoring un-requested response"] * WARNINGS_SHOWN + [
         "WARNING: seat 1 (a): more warnings are counted in the summary at the end",
-        "WARNING: seat 1 (a): 8 lines in a row that answer no state sent; played call",
+        "WARNING: seat 1 (a): 32 lines in a row that are no state line; played call",
         "WARNING: seat 2 (b): ran out of time; played c",
     ]
 
