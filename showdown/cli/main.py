@@ -92,7 +92,7 @@ def _verify_log(args: argparse.Namespace) -> int:
             for problem in report.problems:
                 print(f"{path}: {problem}")
             asked = f" ({report.requested:,} requested)" if report.requested is not None else ""
-            print(f"FAILED {len(report.problems)} problem(s) in {report.hands} hands{asked} ({path})")
+            print(f"FAILED {report.found:,} problem(s) in {report.hands} hands{asked} ({path})")
     return status
 
 

@@ -38,6 +38,9 @@ from showdown.protocol.logfile import (
     parse_state_line,
 )
 
+LISTED = 5
+"""Hands listed with each kind of problem; the rest are counted in one line (the wrong --game gave a
+line for each of 999 hands, where one line saying so was wanted)."""
 TOLERANCE = 5e-7  # values are printed with six decimals
 MEMO_SIZE = 4096  # hands remembered by deal and text (cleared when full)
 DEAL_SLACK = 1000  # hands the dealing may run ahead of the lines read, for gaps in a log
@@ -49,14 +52,16 @@ V = TypeVar("V")
 @dataclass
 class VerifyReport:
     """What an audit found: ``hands`` played (logged), ``requested`` (the header's count, None when
-    unknown), ``problems`` (each a line), ``notes`` (a torn last line), ``complete`` (every requested
-    hand is there and the SCORE line closes the log)."""
+    unknown), ``problems`` (each a line; past ``LISTED`` hands with one kind of problem, one line
+    says how many more), ``found`` (the problems in all, those not listed counted), ``notes`` (a torn
+    last line), ``complete`` (every requested hand is there and the SCORE line closes the log)."""
 
     hands: int = 0
     problems: list[str] = field(default_factory=list)
     requested: int | None = None
     complete: bool = True
     notes: list[str] = field(default_factory=list)
+    found: int = 0
 
     @property
     def ok(self) -> bool:
@@ -113,7 +118,8 @@ class _Audit:
         self.expected = 0  # the next hand number in order
         self.numbering_done = False  # the first numbering problem is reported, the rest follow from it
         self.totals: dict[str, float] = {}
-        self.memo: dict[tuple[tuple[Card, ...], str], tuple[str | None, tuple[float, ...]]] = {}
+        self.memo: dict[tuple[tuple[Card, ...], str], tuple[Problem | None, tuple[float, ...]]] = {}
+        self.kinds: dict[str, int] = {}  # hands with each kind of problem
         self.names_memo: dict[str, tuple[str, ...]] = {}
         # the seat rotation, as the first hand's names imply it: by hand number mod players
         self.first_names: tuple[str, ...] | None = None
@@ -189,7 +195,7 @@ class _Audit:
             problem = None
             if drawn is not None:
                 hole, board = self.dealer.split(drawn)  # type: ignore[union-attr]
-                problem = check_hand(logged, self.need_game(), hole, board)
+                problem = hand_problem(logged, self.need_game(), hole, board)
             known = (problem, logged.values)
             if drawn is not None:
                 _remember(self.memo, (drawn, body), known)
@@ -197,7 +203,7 @@ class _Audit:
         report = self.report
         report.hands += 1
         if problem:
-            report.problems.append(f"hand {hand}: {problem}")
+            self.hand_problem(hand, problem)
         totals = self.totals
         for name, value in zip(names, values):
             totals[name] = totals.get(name, 0.0) + value
@@ -206,6 +212,13 @@ class _Audit:
         else:
             self.number(hand)
         self.seating(hand, names, names_text)
+
+    def hand_problem(self, hand: int, problem: Problem) -> None:
+        """List the first ``LISTED`` hands with each kind of problem, count the rest."""
+        seen = self.kinds.get(problem.kind, 0)
+        self.kinds[problem.kind] = seen + 1
+        if seen < LISTED:
+            self.report.problems.append(f"hand {hand}: {problem.text}")
 
     # ------------------------------------------------------------------ each hand
 
@@ -282,6 +295,8 @@ class _Audit:
 
     def finish(self, partial: bool) -> VerifyReport:
         report = self.report
+        summaries = [(kind, count - LISTED) for kind, count in self.kinds.items() if count > LISTED]
+        report.problems += [f"... and {more:,} more hands {_MORE[kind]}" for kind, more in summaries]
         if self.unchecked:
             report.problems.append(
                 f"{self.unchecked:,} hand(s) not checked against the seed, the first hand {self.first_unchecked}: "
@@ -304,6 +319,7 @@ class _Audit:
                 report.problems.append("no SCORE line: the match did not finish (--partial accepts a match that stopped early)")
             else:
                 report.problems.append("the last line is cut off (--partial accepts a match that stopped early)")
+        report.found = len(report.problems) + sum(more - 1 for _, more in summaries)  # (each summary line stands for `more`)
         return report
 
     def check_score(self, score: Score) -> None:
@@ -339,31 +355,55 @@ def _remember(memo: dict[K, V], key: K, value: V) -> None:
     memo[key] = value
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What differs in one hand: its ``kind`` (a key of ``_MORE``) and the line that says it."""
+
+    kind: str
+    text: str
+
+
+_MORE = {
+    "players": "with another number of players than the game's: is --game right?",
+    "cards": "whose cards are not what the seed deals: is --game/--seed right?",
+    "betting": "whose betting the rules do not allow as logged",
+    "board": "whose board does not fit the round the betting reached",
+    "values": "whose values are not what the rules pay",
+}
+"""Each kind of hand problem, as the line counting the hands not listed ends."""
+
+
 def check_hand(h: LoggedHand, game: GameDef, hole: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> str | None:
     """None if the logged hand is exactly what the seed and the rules give, else what differs."""
+    problem = hand_problem(h, game, hole, board)
+    return problem.text if problem is not None else None
+
+
+def hand_problem(h: LoggedHand, game: GameDef, hole: tuple[tuple[int, ...], ...], board: tuple[int, ...]) -> Problem | None:
+    """``check_hand``'s finding with its kind (verify-log lists a few hands of each kind, counts the rest)."""
     if len(h.hole) != game.num_players:
-        return f"{len(h.hole)} players logged in a {game.num_players}-player game"
+        return Problem("players", f"{len(h.hole)} players logged in a {game.num_players}-player game")
     if h.hole != hole:
         logged = " | ".join(cards_text(c) for c in h.hole)
         dealt = " | ".join(cards_text(c) for c in hole)
-        return f"hole cards {logged} are not what the seed deals ({dealt})"
+        return Problem("cards", f"hole cards {logged} are not what the seed deals ({dealt})")
     shown = h.board_cards
     if shown != board[: len(shown)]:
-        return f"board {cards_text(shown)} is not what the seed deals ({cards_text(board[: len(shown)])})"
+        return Problem("cards", f"board {cards_text(shown)} is not what the seed deals ({cards_text(board[: len(shown)])})")
     state = State.initial(game, hole, board)
     try:
         state = state.apply_betting(h.betting_text)
     except IllegalActionError as exc:
-        return str(exc)
+        return Problem("betting", str(exc))
     if not state.finished:
-        return f"betting '{h.betting_text}' leaves the hand unfinished"
+        return Problem("betting", f"betting '{h.betting_text}' leaves the hand unfinished")
     if state.betting != h.betting_text:
-        return f"betting '{h.betting_text}' should read '{state.betting}'"
+        return Problem("betting", f"betting '{h.betting_text}' should read '{state.betting}'")
     if len(shown) != game.board_cards_through(state.round):
-        return f"{len(shown)} board cards shown but the hand reached round {state.round + 1}"
+        return Problem("board", f"{len(shown)} board cards shown but the hand reached round {state.round + 1}")
     values = state.payoffs()
     if any(abs(a - b) > TOLERANCE for a, b in zip(values, h.values)):
         want = "|".join(format_value(v) for v in values)
         got = "|".join(format_value(v) for v in h.values)
-        return f"values {got} should be {want}"
+        return Problem("values", f"values {got} should be {want}")
     return None

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from showdown.cli import main
 from showdown.evaluation.verify import verify_log
+from showdown.games.catalog import get_game
 from tests.conftest import DATA, REFERENCE_LOGS
 
 
@@ -131,3 +135,36 @@ def test_trailing_spaces_and_a_last_score_line_without_its_end_are_read_as_the_l
     cut = tmp_path / "cut.log"  # a SCORE line cut in its names is still cut off
     cut.write_bytes(src.read_bytes().rstrip(b"\n")[:-2])
     assert not verify_log(cut).ok
+
+
+def test_a_whole_last_line_without_its_line_end_is_read(tmp_path) -> None:
+    """A log ending 'SCORE:-31|31:Alice|Bob' with no newline (an editor, a copy) failed as cut off
+    and unfinished; a line cut inside a name still parses, so it must name the match's players."""
+    text = (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text()
+    path = tmp_path / "no_newline.log"
+    path.write_text(text.removesuffix("\n"))
+    report = verify_log(path)
+    assert report.ok and report.complete and not report.notes, report.problems + report.notes
+    hands = text[: text.index("SCORE:")]
+    path.write_text(hands.removesuffix("\n"))  # the last hand whole, no SCORE line
+    report = verify_log(path, partial=True)
+    assert report.ok and report.hands == 1000 and not report.notes
+    path.write_text(hands.removesuffix("ice\n"))  # cut inside 'Alice'
+    report = verify_log(path, partial=True)
+    assert report.hands == 999 and "the last line is cut off" in report.notes[0]
+
+
+def test_a_wrong_game_is_a_few_lines_not_one_per_hand(tmp_path) -> None:
+    """verify-log --game kuhn of a Leduc log printed 999 lines, one per hand; a few hands of each kind
+    of problem are listed, the rest counted in one line, and the status stays 1."""
+    leduc = DATA / "leduc.limit.2p.1000h.seed0.log"
+    report = verify_log(leduc, game=get_game("kuhn"))
+    listed = [p for p in report.problems if p.startswith("hand ")]
+    assert len(listed) == 5 and report.found == 998
+    assert report.problems[5] == "... and 993 more hands whose cards are not what the seed deals: is --game/--seed right?"
+    root = Path(__file__).resolve().parents[2]
+    run = subprocess.run([sys.executable, "-m", "showdown", "verify-log", str(leduc), "--game", "kuhn"], capture_output=True,
+                         text=True, cwd=tmp_path, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"}, timeout=120, check=False)
+    lines = run.stdout.splitlines()
+    assert run.returncode == 1 and len(lines) == 7, run.stdout[-2000:] + run.stderr
+    assert lines[-1] == f"FAILED 998 problem(s) in 1000 hands (1,000 requested) ({leduc})"
