@@ -137,22 +137,6 @@ def test_trailing_spaces_and_a_last_score_line_without_its_end_are_read_as_the_l
     assert not verify_log(cut).ok
 
 
-def test_a_whole_last_line_without_its_line_end_is_read(tmp_path) -> None:
-    """A log ending 'SCORE:-31|31:Alice|Bob' with no newline (an editor, a copy) failed as cut off
-    and unfinished; a line cut inside a name still parses, so it must name the match's players."""
-    text = (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text()
-    path = tmp_path / "no_newline.log"
-    path.write_text(text.removesuffix("\n"))
-    report = verify_log(path)
-    assert report.ok and report.complete and not report.notes, report.problems + report.notes
-    hands = text[: text.index("SCORE:")]
-    path.write_text(hands.removesuffix("\n"))  # the last hand whole, no SCORE line
-    report = verify_log(path, partial=True)
-    assert report.ok and report.hands == 1000 and not report.notes
-    path.write_text(hands.removesuffix("ice\n"))  # cut inside 'Alice'
-    report = verify_log(path, partial=True)
-    assert report.hands == 999 and "the last line is cut off" in report.notes[0]
-
 
 def test_a_wrong_game_is_a_few_lines_not_one_per_hand(tmp_path) -> None:
     """verify-log --game kuhn of a Leduc log printed 999 lines, one per hand; a few hands of each kind
