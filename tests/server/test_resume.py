@@ -197,6 +197,7 @@ def test_a_resume_while_the_match_still_runs_is_refused_and_its_logs_stay_whole(
     deadline = time.monotonic() + 30
     while hands_logged(tmp_path) < 100 and time.monotonic() < deadline:
         time.sleep(0.01)
+    dealer.send_signal(signal.SIGSTOP)  # still running, holding its .log, however slow the next starts are
     for extra in (["--resume"], ["--force"]):
         second = subprocess.run(
             [sys.executable, "-m", "showdown", "dealer", "m", GAME, str(HANDS), str(SEED), "p1", "p2", "-q", *extra],
@@ -204,6 +205,7 @@ def test_a_resume_while_the_match_still_runs_is_refused_and_its_logs_stay_whole(
         )
         assert second.returncode == 2, second.stderr
         assert "is being written by a match still running" in second.stderr and second.stderr.count("\n") == 1
+    dealer.send_signal(signal.SIGCONT)
     assert finish(dealer, agents) == 0
     check_identical(tmp_path, reference)
 
