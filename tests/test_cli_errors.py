@@ -275,3 +275,17 @@ def test_a_match_name_takes_what_a_name_from_the_game_file_takes(tmp_path: Path)
         r = run("match", str(game), "call", "random", "--hands", "5", "--out", "out", *args, cwd=tmp_path)
         assert r.returncode == 0, r.stderr
     assert {p.name for p in (tmp_path / "out").glob("*.log")} == {"ünï.log", "ünï.call-random.seed0.log"}
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are POSIX")
+@pytest.mark.parametrize("args, says", [
+    (["plot", "curve", "f.json", "-o", "c.png"], "f.json: not a regular file"),
+    (["solve", "cfr", "kuhn", "-n", "5", "--checkpoint", "f.json", "-o", "x.json"], "--checkpoint f.json: not a regular file"),
+    (["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "5", "--checkpoint", "f.json", "-o", "x.pcs.npz"],
+     "--checkpoint f.json: not a regular file"),
+])
+def test_a_pipe_to_read_is_one_line_not_a_wait_for_ever(tmp_path: Path, args: list[str], says: str) -> None:
+    """A pipe no one writes to (mkfifo) held these two at open() for ever, where the others refuse it."""
+    os.mkfifo(tmp_path / "f.json")
+    done = run(*args, cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and says in done.stderr, done.stderr

@@ -321,6 +321,10 @@ imports no command's module (``showdown --help`` starts as fast as ``showdown ga
 OUTPUT_OPTIONS = ("output", "checkpoint", "plot")
 """Options that name a file a command writes: checked before any work, so a long solve is not lost."""
 
+READ_BACK = ("checkpoint",)
+"""Of those, the ones read too when they exist (a resumed run): a device or a pipe is refused, as strategy
+files and logs are (``-o /dev/null`` is fine: nothing is read from it)."""
+
 
 def check_outputs(args: argparse.Namespace) -> None:
     """Every output file's folder must exist and be writable, and no output may be a file the command
@@ -340,6 +344,8 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise ShowdownError(f"{option} {value}: the folder {folder} is not writable")
         if Path(value).is_dir():
             raise ShowdownError(f"{option} {value}: is a folder; give a file name")
+        if name in READ_BACK and Path(value).exists() and not Path(value).is_file():  # (a pipe: read for ever)
+            raise ShowdownError(f"{option} {value}: not a regular file (a device or a pipe); give a file name")
         if Path(value).exists() and (read := _input_named(args, Path(value))) is not None:
             raise ShowdownError(f"{option} {value} is a file this command reads (its {read} argument): writing it "
                                 "would destroy it; give another file name")

@@ -255,6 +255,8 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
     """A curve file written by ``showdown solve cfr`` (CSV or JSON): (label, [(iteration, seconds, exploitability)])."""
     p = Path(path)
     try:
+        if p.exists() and not p.is_file() and not p.is_dir():  # a pipe: read_text would never end (as load_strategy's)
+            raise ShowdownError(f"{p}: not a regular file; a curve file is the .curve.json or .curve.csv 'showdown solve cfr' writes")
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise ShowdownError(f"cannot read curve file {p}: {exc.strerror or exc}") from None
