@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -96,3 +97,28 @@ def test_curves_round_trip_and_draw(tmp_path: Path) -> None:
     from showdown.cli.plots import plot_curves
 
     assert plot_curves([csv_path, json_path], tmp_path / "c.png").read_bytes()[:8] == PNG
+
+
+@pytest.mark.parametrize("name, content, says", [
+    ("g.log", bytes(range(128, 256)) * 20, "not a curve file (not UTF-8 text)"),  # was a UnicodeDecodeError traceback
+    ("c.json", b"[]", "not a curve file (expected a JSON object"),  # was an AttributeError traceback
+    ("p.json", b'{"points": 5}', "not a curve file (expected a JSON object"),
+    ("e.json", b'{"points": []}', "holds no curve points"),  # was a blank picture and matplotlib's warning
+    ("e.json", b"", "holds no curve points"),
+    ("e.curve.csv", b"", "holds no curve points"),
+    ("e.curve.csv", b"iteration,seconds,exploitability\r\n", "holds no curve points"),
+])
+def test_a_file_that_holds_no_curve_is_one_line(tmp_path: Path, name: str, content: bytes, says: str) -> None:
+    (tmp_path / name).write_bytes(content)
+    with pytest.raises(ShowdownError, match=re.escape(says)):
+        read_curve(tmp_path / name)
+
+
+def test_curves_of_no_point_a_log_scale_can_draw_are_refused(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    from showdown.cli.plots import plot_curves
+
+    (tmp_path / "z.json").write_text('{"points": [{"iteration": 0, "seconds": 0, "exploitability": 1}]}')
+    with pytest.raises(ShowdownError, match="can be drawn on log scales"):
+        plot_curves([tmp_path / "z.json"], tmp_path / "z.png")
+    assert not (tmp_path / "z.png").exists()

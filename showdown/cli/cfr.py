@@ -202,6 +202,7 @@ def _check_budget(args: argparse.Namespace) -> None:
 def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) -> tuple[Any, list[Any], bool]:
     """The solver to run: restored from ``checkpoint`` when it exists (with its curve so far), else new."""
     from showdown.solvers.cfr import load_solver, make_solver
+    from showdown.solvers.npz import RESTORE_ERRORS, unfit_checkpoint
     from showdown.solvers.training import CurvePoint
 
     if checkpoint is None or not checkpoint.exists():
@@ -212,7 +213,11 @@ def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) ->
             f"checkpoint {checkpoint} holds a {solver.rule.name} run, not {args.algorithm}: "
             f"pass --algorithm {solver.rule.name} or another checkpoint file"
         )
-    return solver, [CurvePoint(int(q[0]), float(q[1]), float(q[2])) for q in extra.get("curve", [])], True
+    try:
+        curve = [CurvePoint(int(q[0]), float(q[1]), float(q[2])) for q in extra.get("curve", [])]
+    except RESTORE_ERRORS as exc:
+        raise SolverError(unfit_checkpoint(checkpoint, exc)) from None
+    return solver, curve, True
 
 
 def cfr_handler(args: argparse.Namespace) -> int:

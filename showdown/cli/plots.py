@@ -258,11 +258,15 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
         if p.exists() and not p.is_file() and not p.is_dir():  # a pipe: read_text would never end (as load_strategy's)
             raise ShowdownError(f"{p}: not a regular file; a curve file is the .curve.json or .curve.csv 'showdown solve cfr' writes")
         text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ShowdownError(f"{p}: not a curve file (not UTF-8 text); give a .curve.json or .curve.csv of 'showdown solve cfr'") from None
     except OSError as exc:
         raise ShowdownError(f"cannot read curve file {p}: {exc.strerror or exc}") from None
     try:
-        if p.suffix == ".json":
+        if p.suffix == ".json" and text.strip():
             doc = json.loads(text)
+            if not isinstance(doc, dict) or not isinstance(doc.get("points"), list):
+                raise ValueError("expected a JSON object with a list of points")
             label = f"{doc.get('game', '?')} {doc.get('algorithm', '?')}"
             points = [(int(q["iteration"]), float(q["seconds"]), float(q["exploitability"])) for q in doc["points"]]
         else:
@@ -271,6 +275,8 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
             points = [(int(r["iteration"]), float(r["seconds"]), float(r["exploitability"])) for r in rows]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ShowdownError(f"{p}: not a curve file ({exc})") from None
+    if not points:  # (was a blank picture and matplotlib's warning)
+        raise ShowdownError(f"{p} holds no curve points: give the curve files of a 'showdown solve cfr' run")
     return label, points
 
 
@@ -292,6 +298,9 @@ def plot_curves(paths: Sequence[str | Path], out: str | Path, *, title: str | No
     what = "NashConv" if nash else "exploitability"
     fig = new_figure(11, 4.5)
     by_iter, by_time = fig.subplots(1, 2)
+    if not any(q[0] > 0 and q[2] > 0 for _, points in curves for q in points):
+        raise ShowdownError(f"no point of {', '.join(map(str, paths))} can be drawn on log scales "
+                            "(each has iteration 0 or an exploitability of 0)")
     for label, points in curves:
         pts = [q for q in points if q[0] > 0 and q[2] > 0]
         if not pts:

@@ -219,7 +219,7 @@ def _finished(match_file: Path) -> bool:
         return False
     try:
         result = json.loads(match_file.with_name(stem + RESULT_FILE_SUFFIX).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         # no result: the runner ended before writing it (a second Ctrl-C as the match stopped, a kill);
         # a match stopped early is one to resume, as its summary record tells
         return _all_played(match_file.with_name(stem + ".jsonl"))

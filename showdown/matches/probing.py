@@ -51,6 +51,15 @@ class OpponentResult:
         return {"name": self.name, "mbb": self.mbb, "ci95_mbb": list(self.ci95_mbb), "hands": self.hands,
                 "estimator": self.estimator, "seed": self.seed}
 
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> OpponentResult | None:
+        """``to_json``'s document read back, or None when it has another shape (a kept file cut or edited)."""
+        try:
+            low, high = (float(x) for x in doc["ci95_mbb"])
+            return cls(str(doc["name"]), float(doc["mbb"]), (low, high), int(doc["hands"]), str(doc["estimator"]), int(doc["seed"]))
+        except (KeyError, TypeError, ValueError):
+            return None
+
 
 def _safe(text: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_.+" else "_" for ch in text)[:60] or "bot"
@@ -97,8 +106,9 @@ async def play_opponent_async(game: str, bot: AgentSpec, opponent: str, *, hands
     name = match_name(bot, opponent, seed, hands)
     kept = folder / f"{name}.opponent.json"  # beside the match's own ``.result.json``, which ``showdown view`` reads
     doc = read_kept(kept, bot)  # only for the same bot and the same showdown (``matches.kept``)
-    if doc is not None:
-        return OpponentResult(doc["name"], doc["mbb"], tuple(doc["ci95_mbb"]), doc["hands"], doc["estimator"], doc["seed"])
+    done = OpponentResult.from_json(doc) if doc is not None else None
+    if done is not None:  # (one of another shape is played again)
+        return done
     from showdown.evaluation.lbr_runs import CHANCE_BOARDS
 
     config = MatchConfig(game=game, agents=(opponent_spec(opponent), bot), hands=hands, seed=seed, duplicate=True,

@@ -26,6 +26,17 @@ BASELINES = ("random", "call", "rules", "cfr")
 """Reference opponents of every scorecard (the probes come after them)."""
 
 
+def _lbr_shaped(doc: dict[str, Any]) -> bool:
+    """A kept LBR report has the fields the scorecard reads: its setting, each set's actions, win, hands and interval."""
+    def number(x: Any) -> bool:
+        return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+    sets = doc.get("sets")
+    return isinstance(doc.get("setting"), str) and isinstance(sets, list) and bool(sets) and all(
+        isinstance(s, dict) and isinstance(s.get("actions"), str) and number(s.get("lbr_mbb")) and isinstance(s.get("hands"), int)
+        and isinstance(s.get("ci95_mbb"), list) and len(s["ci95_mbb"]) == 2 and all(map(number, s["ci95_mbb"])) for s in sets)
+
+
 def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs: int, action_sets: Sequence[str],
          progress: Callable[[int, int, str], None] | None) -> tuple[dict[str, Any] | None, str]:
     """LBR's report against a bot built in this process, or None and why not."""
@@ -44,7 +55,7 @@ def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs
         return None, "the bot has no policy(view): LBR needs its action probabilities"
     kept = folder / f"lbr-{seed}-{hands}-{'+'.join(action_sets).replace('/', '_')}.json"
     doc = read_kept(kept, bot)  # only for the same bot and the same showdown (``matches.kept``)
-    if doc is not None:
+    if doc is not None and _lbr_shaped(doc):  # (one of another shape is run again)
         return doc, ""
 
     def tell(done: int, total: int) -> None:

@@ -139,22 +139,32 @@ def _done_path(config: MatchConfig) -> Path:
     return Path(config.out) / f"{config.name}.done.json"
 
 
-def _finished(config: MatchConfig, game: GameDef) -> ChildResult | None:
-    """The stored result of a half if it finished with these very settings and its log is there."""
+UNREADABLE, OTHER_SETTINGS, LOGS_LOST = "unreadable", "other settings", "logs lost"
+"""Why a half's ``.done.json`` does not count it as played: a marker this program did not write (cut,
+edited: valid JSON of another shape too), one of other settings, or one whose log is gone."""
+
+
+def _finished(config: MatchConfig, game: GameDef) -> tuple[ChildResult | None, str | None]:
+    """The stored result of a half if it finished with these very settings and its log is there; else
+    None and why not (None too when it never finished here)."""
     path = _done_path(config)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if doc.get("fingerprint") != _fingerprint(config, game):
-        return None
+    except FileNotFoundError:
+        return None, None
+    except (OSError, ValueError, RecursionError):
+        return None, UNREADABLE
+    if not isinstance(doc, dict) or not isinstance(doc.get("fingerprint"), str):
+        return None, UNREADABLE
+    if doc["fingerprint"] != _fingerprint(config, game):
+        return None, OTHER_SETTINGS
     try:
         result = ChildResult.from_json(doc["result"])
-    except (KeyError, ValueError, AttributeError):
-        return None
+    except (KeyError, ValueError):
+        return None, UNREADABLE
     if not result.jsonl or not Path(result.jsonl).is_file():
-        return None
-    return result
+        return None, LOGS_LOST
+    return result, None
 
 
 # ---------------------------------------------------------------------- running
@@ -279,15 +289,23 @@ class _TournamentRun:
         self.finished: dict[tuple[str, int], ChildResult] = {}
         self.todo: list[tuple[PlannedMatch, int]] = []
         stale = 0  # halves played here before with other settings (or whose logs are gone)
+        unreadable: list[Path] = []  # halves whose .done.json is no marker of ours
         for m in self.matches:
             for k, half in enumerate(m.halves):
-                got = _finished(half, self.game)
+                got, why = _finished(half, self.game)
                 if got is not None:
                     self.finished[(m.id, k)] = got
-                else:
-                    self.todo.append((m, k))
-                    stale += _done_path(half).exists()
+                    continue
+                self.todo.append((m, k))
+                if why == UNREADABLE:
+                    unreadable.append(_done_path(half))
+                elif why is not None:
+                    stale += 1
         self.newly_done_matches = 0
+        if unreadable:
+            n = len(unreadable)
+            print(f"tournament: {n} match half{'s' if n > 1 else ''} marked done in {cfg.out} cannot be read as done "
+                  f"(a damaged .done.json: {unreadable[0]}{' and more' if n > 1 else ''}): played again", file=stream, flush=True)
         if stale:  # said: the folder may be another tournament's, whose logs are about to be replaced
             print(f"tournament: {stale} match half{'s' if stale > 1 else ''} in {cfg.out} {'were' if stale > 1 else 'was'} played with "
                   "other settings or lost their logs (another tournament's folder, or this file changed): played again, "

@@ -51,7 +51,7 @@ from showdown.solvers.cfr_rules import (
     checkpoint_meta,
     kernel_rule,
 )
-from showdown.solvers.npz import read_error_text, read_errors
+from showdown.solvers.npz import RESTORE_ERRORS, counts, read_error_text, read_errors, unfit_checkpoint
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
@@ -344,19 +344,23 @@ class CFRSolver:
                 raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}")
         else:
             game = checkpoint_game(p, text, str(meta.get("game") or ""))
-        rule = Rule(**meta["rule"])
-        solver = cls(game, rule, seed=meta.get("seed"), batch=int(meta["batch"]))
-        lays = solver.flat.players
-        if list(meta["sequences"]) != [lay.num_sequences for lay in lays]:
-            raise SolverError(f"{p}: the checkpoint's sizes do not match the game's tree")
-        for q in (0, 1):
-            solver.regrets[q][:] = stored[f"regrets{q}"][lays[q].to_tree]
-            solver.average_sums[q][:] = stored[f"average{q}"][lays[q].to_tree]
-        solver.iterations = int(meta["iterations"])
-        solver.seconds = float(meta["seconds"])
-        solver.rng.bit_generator.state = meta["rng"]
-        solver._refresh()
-        return solver, dict(meta.get("extra") or {})
+        try:
+            rule = Rule(**meta["rule"])
+            solver = cls(game, rule, seed=meta.get("seed"), batch=int(meta["batch"]))
+            lays = solver.flat.players
+            if list(meta["sequences"]) != [lay.num_sequences for lay in lays]:
+                raise ValueError("its sizes do not match the game's tree")
+            for q in (0, 1):
+                for name, into in ((f"regrets{q}", solver.regrets[q]), (f"average{q}", solver.average_sums[q])):
+                    if stored[name].shape != (lays[q].num_sequences,):
+                        raise ValueError(f"{name} holds {stored[name].shape} values, the tree {lays[q].num_sequences}")
+                    into[:] = stored[name][lays[q].to_tree]
+            solver.iterations, solver.seconds = counts(meta)
+            solver.rng.bit_generator.state = meta["rng"]
+            solver._refresh()
+            return solver, dict(meta.get("extra") or {})
+        except RESTORE_ERRORS as exc:
+            raise SolverError(unfit_checkpoint(p, exc)) from None
 
 
 @cache

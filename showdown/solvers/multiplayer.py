@@ -43,7 +43,7 @@ import numpy as np
 from showdown.errors import SolverError
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
-from showdown.solvers.npz import read_error_text, read_errors
+from showdown.solvers.npz import RESTORE_ERRORS, counts, read_error_text, read_errors, unfit_checkpoint
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
 from showdown.solvers.strategy import Strategy, ntree_strategy
 
@@ -388,16 +388,20 @@ class MultiCFRSolver:
             raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}")
         if game is None:
             game = checkpoint_game(p, text, str(meta.get("game") or ""))
-        solver = cls(game, Rule(**meta["rule"]), seed=meta.get("seed"), batch=int(meta["batch"]))
-        if list(meta.get("infosets", ())) != list(solver.tree.infoset_keys) or regrets.shape != solver.regrets.shape:
-            raise SolverError(f"{p}: the checkpoint's information sets do not match the game's tree")
-        solver.regrets = regrets.astype(np.float64)
-        solver.average_sums = average.astype(np.float64)
-        solver.iterations = int(meta["iterations"])
-        solver.seconds = float(meta["seconds"])
-        solver.rng.bit_generator.state = meta["rng"]
-        solver._sigma = regret_matching(solver.regrets, solver.tree.legal)
-        return solver, dict(meta.get("extra") or {})
+        try:
+            solver = cls(game, Rule(**meta["rule"]), seed=meta.get("seed"), batch=int(meta["batch"]))
+            if list(meta.get("infosets", ())) != list(solver.tree.infoset_keys) or regrets.shape != solver.regrets.shape:
+                raise ValueError("its information sets do not match the game's tree")
+            if average.shape != solver.average_sums.shape:
+                raise ValueError(f"average holds {average.shape} values, the tree {solver.average_sums.shape}")
+            solver.regrets = regrets.astype(np.float64)
+            solver.average_sums = average.astype(np.float64)
+            solver.iterations, solver.seconds = counts(meta)
+            solver.rng.bit_generator.state = meta["rng"]
+            solver._sigma = regret_matching(solver.regrets, solver.tree.legal)
+            return solver, dict(meta.get("extra") or {})
+        except RESTORE_ERRORS as exc:
+            raise SolverError(unfit_checkpoint(p, exc)) from None
 
 
 

@@ -25,4 +25,25 @@ def read_error_text(exc: BaseException) -> str:
     return str(exc)
 
 
-__all__ = ["read_error_text", "read_errors"]
+RESTORE_ERRORS: tuple[type[BaseException], ...] = (KeyError, TypeError, ValueError, IndexError, AttributeError, OverflowError)
+"""What restoring a solver raises when a checkpoint that reads well does not fit it: an array of
+another length (``IndexError``), a field missing or of another type (``KeyError``, ``ValueError``,
+``TypeError``), a random generator's state that is no state."""
+
+
+def unfit_checkpoint(path: object, exc: BaseException) -> str:
+    """The one line for a checkpoint that reads but does not fit (``RESTORE_ERRORS``), and what to do."""
+    why = f"no {exc}" if isinstance(exc, KeyError) else str(exc) or type(exc).__name__
+    return (f"{path}: the checkpoint is damaged or not this solver's ({why}): delete it, or give another "
+            "checkpoint file, to start afresh")
+
+
+def counts(meta: dict[str, object]) -> tuple[int, float]:
+    """A checkpoint's iterations and seconds of solving, both at least 0 (``ValueError`` otherwise)."""
+    iterations, seconds = int(meta["iterations"]), float(meta["seconds"])  # type: ignore[call-overload, arg-type]
+    if iterations < 0 or not 0 <= seconds < float("inf"):
+        raise ValueError(f"iterations {iterations}, seconds {seconds}")
+    return iterations, seconds
+
+
+__all__ = ["RESTORE_ERRORS", "counts", "read_error_text", "read_errors", "unfit_checkpoint"]

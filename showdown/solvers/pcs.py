@@ -30,7 +30,7 @@ from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
 from showdown.solvers.betting import BetSizing, BettingTree
 from showdown.solvers.cfr_rules import needs_abstraction
 from showdown.solvers.holdings import Holdings, board_strength, game_holdings
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import RESTORE_ERRORS, counts, read_errors, unfit_checkpoint
 from showdown.solvers.tree_cache import betting_tree
 
 if TYPE_CHECKING:
@@ -180,21 +180,25 @@ class PCSSolver:
     @classmethod
     def load_checkpoint(cls, path: Path) -> PCSSolver:
         meta, arrays = _load(path)
-        solver = cls(
-            parse_gamedef(meta["game"], name=meta.get("game_name", "")),
-            abstraction_from_json(meta["abstraction"]),
-            BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None,
-            seed=int(meta["seed"]),
-            exhaustive=bool(meta["exhaustive"]),
-        )
-        if "regret" not in arrays or arrays["regret"].shape != solver.regret.shape:
-            raise SolverError(f"{path}: not a checkpoint of this abstraction (save with --checkpoint)")
-        solver.regret = arrays["regret"]
-        solver.average = arrays["average"]
-        solver.iterations = int(meta["iterations"])
-        solver.seconds = float(meta["seconds"])
-        solver.rng.bit_generator.state = meta["rng"]
-        return solver
+        try:
+            solver = cls(
+                parse_gamedef(meta["game"], name=meta.get("game_name", "")),
+                abstraction_from_json(meta["abstraction"]),
+                BetSizing.from_json(meta["sizing"]) if meta.get("sizing") else None,
+                seed=int(meta["seed"]),
+                exhaustive=bool(meta["exhaustive"]),
+            )
+            if "regret" not in arrays or arrays["regret"].shape != solver.regret.shape:
+                raise SolverError(f"{path}: not a checkpoint of this abstraction (save with --checkpoint)")
+            if arrays["average"].shape != solver.average.shape:
+                raise ValueError(f"average holds {arrays['average'].shape} values, the abstraction {solver.average.shape}")
+            solver.regret = arrays["regret"]
+            solver.average = arrays["average"]
+            solver.iterations, solver.seconds = counts(meta)
+            solver.rng.bit_generator.state = meta["rng"]
+            return solver
+        except RESTORE_ERRORS as exc:
+            raise SolverError(unfit_checkpoint(path, exc)) from None
 
 
 class AbstractStrategy:
@@ -320,8 +324,8 @@ def _load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
         meta = json.loads(arrays.pop("header").tobytes().decode())
     except (KeyError, ValueError):
         raise SolverError(f"{path}: not a showdown abstract strategy (no header)") from None
-    if meta.get("format") != FORMAT:
-        raise SolverError(f"{path}: not a showdown abstract strategy (format {meta.get('format')!r})")
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise SolverError(f"{path}: not a showdown abstract strategy (format {meta.get('format') if isinstance(meta, dict) else None!r})")
     return meta, arrays
 
 

@@ -132,3 +132,12 @@ def test_a_bot_no_match_could_start_is_refused_before_any_folder_or_match(tmp_pa
     with pytest.raises(ShowdownError, match=says):
         play_opponents("kuhn", bot, ["probe-bet", "call"], hands=10, seed=0, folder=folder)
     assert not (tmp_path / "out").exists()
+
+
+def test_a_kept_result_of_another_shape_is_played_again_not_a_traceback() -> None:
+    from showdown.matches.probing import OpponentResult
+
+    good = OpponentResult("call", 12.5, (-1.0, 26.0), 100, "chance (duplicate)", 0)
+    assert OpponentResult.from_json(good.to_json()) == good
+    for bad in ({}, {**good.to_json(), "ci95_mbb": 5}, {**good.to_json(), "mbb": "x"}, {**good.to_json(), "ci95_mbb": [1]}):
+        assert OpponentResult.from_json(bad) is None

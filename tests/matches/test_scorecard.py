@@ -331,3 +331,13 @@ def test_ctrl_c_in_the_second_stages_stops_at_once_and_a_rerun_resumes_to_the_sa
     assert again.returncode == 0, again.stderr
     card, whole = json.loads(again.stdout), json.loads(ref.stdout)
     assert card["matches"] == whole["matches"]
+
+
+def test_a_kept_lbr_report_of_another_shape_is_run_again() -> None:
+    from showdown.matches.scorecard import _lbr_shaped
+
+    good = {"setting": "s", "sets": [{"actions": "fcpa", "lbr_mbb": 1.5, "ci95_mbb": [0.0, 3.0], "hands": 10}]}
+    assert _lbr_shaped(good)
+    for bad in ({}, {**good, "sets": 5}, {**good, "sets": [5]}, {**good, "sets": [{**good["sets"][0], "lbr_mbb": "x"}]},  # type: ignore[dict-item]
+                {"sets": good["sets"]}):
+        assert not _lbr_shaped(bad)

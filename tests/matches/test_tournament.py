@@ -381,3 +381,17 @@ def test_the_command_line_s_flags_win_over_the_tournament_file(tmp_path: Path, m
     cfg = seen["cfg"]
     assert seen["jobs"] == 1 and seen["progress"] is False
     assert cfg.jobs == 1 and cfg.sandbox is False and cfg.progress is False and cfg.seed == 4 and cfg.hands == 10  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("marker", ["[1]", '"done"', '{"fingerprint": 5}', '{"fingerprint": "x"', "\udcff\udcfe"])
+def test_a_damaged_done_marker_is_played_again_and_said_in_one_line(tmp_path: Path, marker: str) -> None:
+    # valid JSON of another shape was an AttributeError traceback ('list' object has no attribute 'get')
+    out = tmp_path / "out"
+    path = write(tmp_path, f"game: kuhn\nhands: 20\nout: {out}\nagents: [rules, random, call]\n")
+    cfg = load_tournament_config(path)
+    run_tournament(cfg, progress=False, stream=io.StringIO())
+    (out / "matches" / "rules-vs-call" / "rules-vs-call.done.json").write_bytes(marker.encode("utf-8", "surrogateescape"))
+    said = io.StringIO()
+    again = run_tournament(cfg, progress=False, stream=said)
+    assert again.played_now == 1 and again.complete
+    assert said.getvalue().count("\n") == 1 and "cannot be read as done (a damaged .done.json" in said.getvalue()

@@ -119,6 +119,39 @@ def test_a_checkpoint_that_is_no_npz_says_so(tmp_path: Path, game: str) -> None:
         run([game, "-n", "5", "--checkpoint", str(wrong), "-q"])
 
 
+def _altered(ck: Path, to: Path, **changes: object) -> Path:
+    """A copy of checkpoint ``ck`` with arrays replaced (array names) or metadata fields set (``meta_<field>``)."""
+    import numpy as np
+
+    with np.load(ck) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    for key, value in changes.items():
+        if key.startswith("meta_"):
+            meta[key.removeprefix("meta_")] = value
+        else:
+            arrays[key] = np.asarray(value)
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez(to, **arrays)  # type: ignore[arg-type]
+    return to
+
+
+FIELDS = [{"meta_iterations": "x"}, {"meta_iterations": -3}, {"meta_rng": [1]}, {"meta_extra": {"curve": [[1]]}}, {"meta_batch": None}]
+
+
+@pytest.mark.parametrize("game, change", [
+    *(("kuhn", c) for c in [{"regrets0": [0.0] * 5}, {"average1": [[1.0]]}, *FIELDS]),
+    *(("kuhn3p", c) for c in [{"regrets": [0.0] * 5}, {"average": [1.0]}, *FIELDS]),
+])
+def test_a_checkpoint_that_does_not_fit_is_one_line_saying_what_to_do(tmp_path: Path, game: str, change: dict[str, object]) -> None:
+    """An .npz whose regrets0 held 5 values, or whose iterations were "x", was an IndexError or ValueError traceback."""
+    ck = tmp_path / "ck.npz"
+    assert run([game, "-n", "10", "--checkpoint", str(ck), "-o", str(tmp_path / "s.json"), "-q"]) == 0
+    bad = _altered(ck, tmp_path / "bad.npz", **change)
+    with pytest.raises(SolverError, match=r"bad.npz: .*checkpoint.*: delete it, or give another checkpoint file, to start afresh$"):
+        run([game, "-n", "100", "--checkpoint", str(bad), "-o", str(tmp_path / "t.json"), "-q"])
+
+
 def test_bad_budgets_are_refused() -> None:
     with pytest.raises(SolverError, match="--iterations must not be negative"):
         run(["kuhn", "-n", "-1"])

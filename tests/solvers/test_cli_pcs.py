@@ -65,3 +65,22 @@ def test_sizes_name_each_raise_of_a_round_and_default_to_the_shipped_tree():
     assert parse_sizes("0.5,1,2/0.5,1/1/1", 2) == BetSizing(((0.5, 1.0, 2.0), (0.5, 1.0), (1.0,), (1.0,)), 2, ())
     mixed = parse_sizes("0.5:1/0.25,1", 3)
     assert mixed.later == (((1.0,),), ()) and mixed.of_raise(1, 2) == (0.25, 1.0)
+
+
+def test_a_checkpoint_that_does_not_fit_is_one_line_saying_what_to_do(tmp_path: Path) -> None:
+    """A checkpoint whose iterations were "x" (or whose average held 3 rows) was a ValueError traceback."""
+    import numpy as np
+
+    ckpt = tmp_path / "c.npz"
+    done = _run("solve", "cfr", "leduc", "--abstraction", "rank", "-n", "2", "-q", "--checkpoint", str(ckpt), "-o", "l.pcs.npz", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    with np.load(ckpt) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(arrays["header"].tobytes().decode())
+    for name, changed in (("x", {"header": np.frombuffer(json.dumps({**meta, "iterations": "x"}).encode(), dtype=np.uint8)}),
+                          ("short", {"average": arrays["average"][:3]})):
+        np.savez(tmp_path / f"{name}.npz", **{**arrays, **changed})
+        done = _run("solve", "cfr", "leduc", "--abstraction", "rank", "-n", "4", "-q", "--checkpoint", f"{name}.npz", "-o",
+                    f"{name}.pcs.npz", cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "the checkpoint is damaged or not this solver's" in done.stderr and "delete it" in done.stderr
