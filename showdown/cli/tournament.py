@@ -16,6 +16,8 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("config", metavar="FILE.yaml", help="the tournament file (its keys: the README's table of keys)")
     add_flags(p, MATCH_SETTINGS, "tournament", holder=TournamentConfig,
               notes={"executor": " (ray: pip install 'showdown-poker[cluster]')"})
+    p.add_argument("--force", action="store_true", help="replay over their logs the matches the folder holds from other settings "
+                   "(another tournament's, or this file changed; refused otherwise)")
     printed = p.add_mutually_exclusive_group()  # (both were taken, and one silently lost)
     printed.add_argument("--json", action="store_true", help="print results.json instead of the tables")
     printed.add_argument("--csv", action="store_true", help="print the cross table as CSV (agent, opponent, hands, per100, interval)")
@@ -23,6 +25,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
 
 
 COMMAND_FLAGS = {
+    "--force": "what becomes of an earlier tournament's logs in the folder, not how the tournament is played",
     "--json": "how the results are printed, not how the tournament is played",
     "--csv": "how the results are printed, not how the tournament is played",
 }
@@ -58,7 +61,7 @@ def run_tournament_command(args: argparse.Namespace) -> int:
     cfg = replace(cfg, **given)
     # where the matches run: the flags' executor, else the file's (chosen by run_tournament)
     executor = make_executor(cfg.executor, cfg.address) if ("executor" in given or "address" in given) else None
-    result = run_tournament(cfg, jobs=given.get("jobs"), progress=cfg.progress, executor=executor)
+    result = run_tournament(cfg, jobs=given.get("jobs"), progress=cfg.progress, executor=executor, force=args.force)
     if args.json:
         print(json.dumps(tournament_json(result), indent=2))
     elif args.csv:

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from showdown.errors import ConfigError
 from showdown.evaluation.estimators import Estimator
 from showdown.games.gamedef import GameDef
 from showdown.matches.config import (
@@ -257,15 +258,18 @@ def run_tournament(
     stream: Any = None,
     install_signals: bool = True,
     executor: Executor | None = None,
+    force: bool = False,
 ) -> TournamentResult:
     """Play (or resume) the tournament and write ``results.json``; returns the results.
 
-    ``executor`` plays the matches: the local process pool by default, or a Ray cluster."""
+    ``executor`` plays the matches: the local process pool by default, or a Ray cluster. Matches the
+    folder holds from other settings (another tournament's, or this file changed) are refused
+    (``ConfigError``) unless ``force``, which plays them again over their logs."""
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         install_signals = False
-    run = _TournamentRun(cfg, stream if stream is not None else sys.stderr, progress)
+    run = _TournamentRun(cfg, stream if stream is not None else sys.stderr, progress, force)
     try:
         states = run.play(jobs, executor, install_signals)
         return run.result(states)
@@ -278,7 +282,7 @@ class _TournamentRun:
     """One ``run_tournament`` call: the halves already played (resumed from their files), the
     ones to play, and what the executor reports as they run."""
 
-    def __init__(self, cfg: TournamentConfig, stream: Any, progress: bool | None) -> None:
+    def __init__(self, cfg: TournamentConfig, stream: Any, progress: bool | None, force: bool = False) -> None:
         self.cfg = cfg
         self.stream = stream
         self.game = tournament_game(cfg)
@@ -288,7 +292,7 @@ class _TournamentRun:
         (cfg.out / "matches").mkdir(exist_ok=True)
         self.finished: dict[tuple[str, int], ChildResult] = {}
         self.todo: list[tuple[PlannedMatch, int]] = []
-        stale = 0  # halves played here before with other settings (or whose logs are gone)
+        stale = 0  # halves played here before with other settings
         unreadable: list[Path] = []  # halves whose .done.json is no marker of ours
         for m in self.matches:
             for k, half in enumerate(m.halves):
@@ -299,16 +303,21 @@ class _TournamentRun:
                 self.todo.append((m, k))
                 if why == UNREADABLE:
                     unreadable.append(_done_path(half))
-                elif why is not None:
+                elif why == OTHER_SETTINGS:
                     stale += 1
         self.newly_done_matches = 0
+        if stale and not force:  # (their logs were replaced with no more than a note)
+            self.lock.close()
+            raise ConfigError(f"{cfg.out} holds {stale} match {'halves' if stale > 1 else 'half'} played with other settings (another "
+                              "tournament's folder, or this file changed since): give another out folder, or --force to play "
+                              "them again over their logs")
         if unreadable:
             n = len(unreadable)
-            print(f"tournament: {n} match half{'s' if n > 1 else ''} marked done in {cfg.out} cannot be read as done "
+            print(f"tournament: {n} match {'halves' if n > 1 else 'half'} marked done in {cfg.out} cannot be read as done "
                   f"(a damaged .done.json: {unreadable[0]}{' and more' if n > 1 else ''}): played again", file=stream, flush=True)
-        if stale:  # said: the folder may be another tournament's, whose logs are about to be replaced
-            print(f"tournament: {stale} match half{'s' if stale > 1 else ''} in {cfg.out} {'were' if stale > 1 else 'was'} played with "
-                  "other settings or lost their logs (another tournament's folder, or this file changed): played again, "
+        if stale:  # --force: said, as their logs are about to be replaced
+            print(f"tournament: {stale} match {'halves' if stale > 1 else 'half'} in {cfg.out} {'were' if stale > 1 else 'was'} played with "
+                  "other settings (another tournament's folder, or this file changed): played again (--force), "
                   "replacing their logs", file=stream, flush=True)
         # each match's figures, worked out in a thread as soon as its last half is in, while the
         # other matches play (all at the end, they were 0.48 s of CPU each, one after another)

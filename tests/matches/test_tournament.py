@@ -200,9 +200,13 @@ def test_a_small_tournament_runs_writes_results_and_resumes(tmp_path: Path) -> N
     again = run_tournament(cfg, progress=False)
     assert again.played_now == 0 and again.complete
     assert json.loads((tmp_path / "out" / "results.json").read_text())["cross_table"] == doc["cross_table"]
-    # changed settings: the affected matches are replayed
+    # changed settings: refused, the earlier logs kept; with force the affected matches are replayed
     path.write_text(path.read_text().replace("hands: 150", "hands: 120"))
-    changed = run_tournament(load_tournament_config(path), progress=False)
+    logs = {p: p.read_bytes() for p in (tmp_path / "out" / "matches").glob("*/*.log")}
+    with pytest.raises(ConfigError, match="holds 6 match halves played with other settings .*--force"):
+        run_tournament(load_tournament_config(path), progress=False)
+    assert {p: p.read_bytes() for p in logs} == logs
+    changed = run_tournament(load_tournament_config(path), progress=False, force=True)
     assert changed.played_now == 6 and all(m.hands == 240 for m in changed.outcomes)
 
 
@@ -278,17 +282,19 @@ def test_a_bot_that_exits_at_once_fails_its_matches_with_exit_2_not_an_interrupt
     assert not doc["complete"] and len(doc["matches"]) == 1  # rules against call was played all the same
 
 
-def test_a_folder_played_with_other_settings_is_said_before_its_logs_are_replaced(tmp_path: Path) -> None:
-    # another tournament's folder (or this file changed): its matches were replayed over, without a word
+def test_a_folder_played_with_other_settings_is_refused_unless_force(tmp_path: Path) -> None:
+    # another tournament's folder (or this file changed): its matches were replayed over, with only a note
     out = tmp_path / "shared"
-    first = write(tmp_path, f"game: kuhn\nhands: 20\nout: {out}\nagents: [rules, call]\n", "a.yaml")
-    other = write(tmp_path, f"game: leduc\nhands: 20\nout: {out}\nagents: [rules, call]\n", "b.yaml")
-    runs = [subprocess.run([sys.executable, "-m", "showdown", "tournament", str(path)], capture_output=True, text=True,
-                           env=env(), timeout=120) for path in (first, other, other)]
-    assert [r.returncode for r in runs] == [0, 0, 0], runs[-1].stderr
+    first = write(tmp_path, f"game: kuhn\nhands: 50\nout: {out}\nagents: [rules, call]\n", "a.yaml")
+    other = write(tmp_path, f"game: kuhn\nhands: 80\nout: {out}\nagents: [rules, call]\n", "b.yaml")
+    runs = [subprocess.run([sys.executable, "-m", "showdown", "tournament", str(path), *flags], capture_output=True, text=True,
+                           env=env(), timeout=120) for path, flags in ((first, []), (other, []), (other, ["--force"]), (other, []))]
+    assert [r.returncode for r in runs] == [0, 2, 0, 0], runs[-1].stderr
+    assert runs[1].stderr.count("\n") == 1 and "Traceback" not in runs[1].stderr
+    assert f"{out} holds 1 match half played with other settings" in runs[1].stderr and "--force" in runs[1].stderr
     said = "tournament: 1 match half in"
-    assert said not in runs[0].stderr and said not in runs[2].stderr  # the same file again: nothing replaced
-    assert f"{said} {out} was played with other settings or lost their logs (another tournament's folder" in runs[1].stderr
+    assert f"{said} {out} was played with other settings (another tournament's folder" in runs[2].stderr
+    assert said not in runs[0].stderr and said not in runs[3].stderr  # the same file again: nothing replaced
 
 
 QUITTER = """import socket, sys
@@ -370,7 +376,7 @@ def test_the_command_line_s_flags_win_over_the_tournament_file(tmp_path: Path, m
                            "agents: [rules, call]\n")
     seen: dict[str, object] = {}
 
-    def fake_run(cfg: object, *, jobs: object, progress: object, executor: object) -> object:
+    def fake_run(cfg: object, *, jobs: object, progress: object, executor: object, force: bool = False) -> object:
         seen.update(cfg=cfg, jobs=jobs, progress=progress)
         raise KeyboardInterrupt  # nothing played
 
