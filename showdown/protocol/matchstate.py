@@ -240,9 +240,15 @@ def quoted(line: str, most: int = 80) -> str:
     return f"{line[:most]!r} ({hint})" if hint else repr(line[:most])
 
 
+_NUMBER = r"[ \t\n\v\f\r]*\+?([0-9]{1,9})(?![0-9])"  # sscanf's %u: C white space, a plus sign, ASCII digits
+_VERSION = re.compile(r"VERSION:" + r"\.".join([_NUMBER] * 3))
+
+
 def parse_version(line: str) -> tuple[int, int, int]:
-    """``VERSION:2.0.0`` -> (2, 0, 0); raises ``ProtocolError`` otherwise."""
-    m = re.fullmatch(r"VERSION:([0-9]{1,9})\.([0-9]{1,9})\.([0-9]{1,9})", line.strip())
+    """``VERSION:2.0.0`` -> (2, 0, 0), read as the reference reads it (``sscanf`` of
+    ``VERSION:%u.%u.%u``: white space or a plus sign before a number, and anything after the third,
+    are accepted); raises ``ProtocolError`` otherwise."""
+    m = _VERSION.match(line.strip())
     if not m:
         hint = foreign_line(line)
         raise ProtocolError(f"invalid version string {line.strip()[:40]!r}: {hint + '; ' if hint else ''}"

@@ -1,10 +1,11 @@
 """Who may hold each seat: one listener per seat's port, and the connections that knock on it.
 
 A new connection waits, bounded in number (``max_pending`` per port: in a connect flood the oldest
-silent one makes room) and in time (``first_line_ms``), until its first line proves its seat: the
-VERSION line, with the seat's token when it has one. Refusals (no or a wrong token, the seat taken)
-are counted apart from the seat's own counts, since they may come from anyone on the machine, and
-never disturb the match. As the reference does, a seat's listener closes once the seat is taken,
+silent one makes room) and in time (``first_line_ms``, by default as long as a seat's answer may take:
+the reference waits for ever, and a bot may load its strategy before it speaks), until its first line
+proves its seat: a VERSION line, with the seat's token when it has one. Refusals (no or a wrong token,
+no VERSION line, the seat taken) are counted apart from the seat's own counts, since they may come
+from anyone on the machine (a port scanner, a browser), and never disturb the match. As the reference does, a seat's listener closes once the seat is taken,
 unless the seat has a token (which guards it), so that its holder can come back at once.
 """
 
@@ -19,8 +20,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from showdown.errors import ShowdownError
-from showdown.protocol.matchstate import TLS_HANDSHAKE, foreign_line, split_token
+from showdown.errors import ProtocolError, ShowdownError
+from showdown.protocol.matchstate import TLS_HANDSHAKE, foreign_line, parse_version, split_token
 from showdown.server.connection import ConnectionHost, SeatConnection
 from showdown.server.options import DealerOptions, seat_ports, seat_tokens
 
@@ -155,7 +156,13 @@ class SeatDoors:
                 oldest.transport.abort()
         self.all_conns.add(conn)
         pending[conn] = None
-        conn.deadline = self._loop.call_later(self.options.first_line_ms / 1000, self._first_line_late, conn)
+        conn.deadline = self._loop.call_later(self.first_line_ms / 1000, self._first_line_late, conn)
+
+    @property
+    def first_line_ms(self) -> int:
+        """How long a new connection may take to send its first line."""
+        given = self.options.first_line_ms
+        return self.options.t_response_ms if given is None else given
 
     def _first_line_late(self, conn: SeatConnection) -> None:
         conn.deadline = None
@@ -167,7 +174,7 @@ class SeatDoors:
             hint = foreign_line(sent)
             held = (f"; {hint}" if hint else f"; it had sent {sent!r} with no line end: a line ends with '\\n' (or '\\r\\n')"
                     ) if conn.splitter.pending else ""
-            self._refuse(conn.seat, f"it sent no VERSION line within {self.options.first_line_ms:,} ms "
+            self._refuse(conn.seat, f"it sent no VERSION line within {self.first_line_ms:,} ms "
                          f"(a client's first line is 'VERSION:2.0.0'){held}")
 
     def _decided(self, conn: SeatConnection) -> None:
@@ -194,9 +201,9 @@ class SeatDoors:
         seat = conn.seat
         self._decided(conn)
         line, token = split_token(first)
-        why = self._why_refused(seat, token)
+        why = self._why_refused(seat, line, token)
         if why is not None:
-            hint = foreign_line(first) if token is None else ""
+            hint = foreign_line(first) if token is None and not why.startswith("invalid version") else ""
             why += f"; {hint}" if hint else ""
             self._refuse(seat, why)
             conn.close(f"# ERROR: {why}")
@@ -209,14 +216,20 @@ class SeatDoors:
         self.keeper.seat_taken(seat)
         return line
 
-    def _why_refused(self, seat: int, token: str | None) -> str | None:
-        """Why a connection with ``token`` may not have ``seat`` (None: it may; its holder with the
-        token takes it over from a connection that still looks open)."""
+    def _why_refused(self, seat: int, line: str, token: str | None) -> str | None:
+        """Why a connection whose first line is ``line`` with ``token`` may not have ``seat`` (None: it
+        may; its holder with the token takes it over from a connection that still looks open). A first
+        line that is no VERSION line (an HTTP request, a port scanner's probe) is refused here, before
+        the seat is touched: it was the seat's own rejected connection, counted against its agent."""
         want = self.tokens[seat]
         if want is not None and token is None:
             return "no seat token (send 'VERSION:2.0.0 token=SECRET' as the first line)"
         if want is not None and not same_secret(token or "", want):
             return "wrong seat token"
+        try:
+            parse_version(line)
+        except ProtocolError as exc:
+            return str(exc)
         if self.conns[seat] is not None:
             if want is None:
                 return f"seat {seat + 1} is already connected"

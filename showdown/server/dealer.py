@@ -22,7 +22,8 @@ Behaviour follows the reference dealer (docs/protocol.md sections 3 and 4; tests
 Where we do better than the reference, which ends the match on any of these:
 
 - an unparsable VERSION line rejects that connection only (``Reject``; the seat is then treated
-  like one that lost its connection and may reconnect);
+  like one that lost its connection and may reconnect; over TCP, ``server.admission`` refuses such
+  a line at the port, before the seat is taken);
 - a seat that runs out of time has its action played for it (``timeout``): check if possible else
   fold (``on_timeout="fold"``), or call (``"call"``); ``"abort"`` ends the match like the reference
   but still reports the score of the hands played;

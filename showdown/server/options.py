@@ -32,7 +32,7 @@ class DealerOptions(DealerSettings):
     force: bool = False  # overwrite existing logs of the same match (otherwise refused)
     resume: bool = False  # continue a killed match from its logs (start it when there are none)
     tokens: tuple[str | None, ...] | None = None  # per seat: the secret its client must send (None: none)
-    first_line_ms: int = 2_000  # a new connection must send its VERSION line within this time
+    first_line_ms: int | None = None  # a new connection must send its VERSION line within this time (None: t_response_ms)
     max_pending: int = 16  # connections per port that have not yet proved their seat
     listeners: tuple[socket.socket | None, ...] | None = None  # per seat: a listening socket to serve it on (a sandbox's)
     bound: tuple[socket.socket, ...] | None = None  # per seat: a socket already listening (its port printed before the

@@ -131,6 +131,13 @@ def test_version_line() -> None:
         with pytest.raises(ProtocolError, match="invalid version string"):  # ASCII digits only, as sscanf's %u
             parse_version(line)
     assert version_compatible((2, 0, 9)) and not version_compatible((1, 0, 0)) and not version_compatible((2, 1, 0))
+    # what the reference's sscanf("VERSION:%u.%u.%u") reads: they were refused, so a bot that plays
+    # under the reference dealer could not connect to ours
+    for line in ("VERSION:2.0.0junk", "VERSION: 2.0.0", "VERSION:+2.0.0", "VERSION:2.\t0.+0 extra", "VERSION:2.0.0/linux"):
+        assert parse_version(line) == (2, 0, 0), line
+    for line in ("VERSION :2.0.0", "VERSION:2 .0.0", "VERSION:2.0", "VERSION:-2.0.0", "VERSION:2.0.x"):
+        with pytest.raises(ProtocolError, match="invalid version string"):
+            parse_version(line)
     with pytest.raises(ProtocolError, match="invalid version string 'HELLO'"):
         parse_version("HELLO")
 

@@ -263,3 +263,38 @@ async def test_a_seat_token_in_a_version_line_with_no_end_is_not_quoted(tmp_path
     writer.close()
     assert "it had sent 'VERSION:2.0.0 token=...\\r' with no line end" in server.refusals[0][0]
     assert TOKENS[0] not in capsys.readouterr().err
+
+
+async def test_an_http_request_before_the_agent_connects_is_refused_at_the_port_not_counted_against_the_seat(tmp_path: Path) -> None:
+    # it took the free seat, was rejected by the engine as the seat's own bad VERSION line ("rejected": 1
+    # in the agent's counts) and left the seat away, as if its agent had connected and failed
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path))
+    ports = await server.start()
+    said = await refused_line(ports[0], b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert said.startswith(b"# ERROR: invalid version string 'GET / HTTP/1.1': that is an HTTP request")
+    clients = [Client(KUHN, ports[0], call_policy), Client(KUHN, ports[1], call_policy)]
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 10)
+    assert server.refused == [1, 0] and "that is an HTTP request" in server.refusals[0][0]
+    assert sum(result.replacements["a"].values()) == 0
+
+
+async def test_a_bot_that_loads_before_it_sends_version_is_seated(tmp_path: Path) -> None:
+    # a VERSION line 2 s after the connection was refused ("no VERSION line in time") and the dealer
+    # then waited for the seat for ever; the reference waits for the VERSION line as long as it takes
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path))
+    ports = await server.start()
+    assert server._doors.first_line_ms == 600_000  # as long as an answer may take (the reference's 10 minutes)
+    slow = Client(KUHN, ports[0], call_policy, version=b"")
+    await slow.connect()  # connects, says nothing yet
+    other = asyncio.create_task(Client(KUHN, ports[1], call_policy).run())
+    await asyncio.sleep(2.5)  # loading its strategy
+    assert slow.writer is not None
+    slow.writer.write(b"VERSION:2.0.0\r\n")
+    await slow.run()
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await other
+    check_logs(result, 10)
+    assert slow.received and sum(result.replacements["a"].values()) == 0

@@ -227,7 +227,7 @@ async def test_wrong_version_gets_an_error_line_and_the_seat_is_played_for(tmp_p
     check_logs(result, 3)
     assert bad.received and bad.received[0].startswith("# ERROR: invalid version string")
     counts = result.replacements["P1"]
-    assert counts["rejected"] == 1 and counts["disconnect"] == 3
+    assert counts["rejected"] == 0 and counts["disconnect"] == 3  # refused at the door: the seat never had it
 
 
 async def test_replies_out_of_turn_wait_and_are_ignored(tmp_path: Path) -> None:
