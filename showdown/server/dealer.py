@@ -66,6 +66,10 @@ MAX_IGNORED_LINES = 32
 invalid reply; a bot's few debug lines before its answer, or its answers to states sent before (a bot
 that answers every state, as the reference allows), are passed over without counting."""
 
+_MORE_CARDS = frozenset("23456789TJQKAcdhs|/")
+"""What may follow the state sent in a reply that still reads as a state (a bot that adds cards it
+guessed): anything else after it, where ':' should be, makes the reply a bad action, played as call."""
+
 LOST_WARNING = "its connection closed; until it connects again, the dealer plays check/fold for it"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
 
@@ -393,7 +397,7 @@ class MatchEngine:
             if rest[:1] == ":":
                 self._take_action(seat, rest[1:])
                 return
-            if not rest:
+            if rest[:1] not in _MORE_CARDS:  # 'STATE :c', 'STATE\0:c': the reference's "bad action format"
                 self._bad_action(seat, line)
                 return
         if is_comment(line) or not line.strip():  # (blank lines counted as garbage, so ten of them played call)

@@ -362,3 +362,20 @@ def test_debug_lines_blank_lines_and_answers_to_earlier_states_never_play_for_th
     feed(engine, c, 1, "junk")  # the MAX_IGNORED_LINES-th line that is no state line: played call
     assert engine.counts[1]["invalid"] == 1
     assert c.hands[0].record.betting == "rc"
+
+
+@pytest.mark.parametrize("after", [" :r", "\x00:r", "  r", ";c", "x:c", "\t"])
+def test_a_reply_with_something_else_where_the_colon_goes_is_a_bad_action_played_at_once(after: str) -> None:
+    # as the reference: its state reads, then no ':' follows: "bad action format in response, changed
+    # to call"; it was taken for a line that is no state and the dealer waited out the time limit
+    engine, c = kuhn_engine()
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|" + after)
+    assert engine.counts[0]["bad_action"] == 1 and engine.counts[0]["ignored"] == 0 and engine.acting_seat == 1
+    feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
+    assert c.hands[0].record.betting == "cc"
+
+
+def test_a_reply_that_adds_cards_to_the_state_it_was_sent_still_answers_it() -> None:
+    engine, c = kuhn_engine()
+    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|Qs:r")  # it names the card it guesses the other seat holds
+    assert engine.counts[0]["bad_action"] == 0 and engine.acting_seat == 1
