@@ -47,6 +47,13 @@ class SeatConnection(asyncio.Protocol):
         transport.set_write_buffer_limits(high=WRITE_BUFFER_LIMIT)
         self.server.accepted(self)
 
+    def eof_received(self) -> None:
+        """The client closed its side: a last line without its line end is still read, as the
+        reference's reader returns it at the end of input (a bot's last answer, then ``shutdown``);
+        the connection then closes, as a lost one."""
+        if self.splitter.pending and not self.closed:
+            self.data_received(b"\n")
+
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         if self.deadline is not None:

@@ -475,3 +475,20 @@ async def test_busy_waiting_changes_nothing_in_the_logs(tmp_path: Path) -> None:
         assert result.log_path is not None
         logs.append([line for line in result.log_path.read_text().splitlines() if line.startswith(("STATE", "SCORE"))])
     assert logs[0] == logs[1]
+
+
+async def test_a_last_answer_without_its_line_end_before_the_bot_closes_its_side_is_played(tmp_path: Path) -> None:
+    # the reference's reader returns the bytes before the end of input as a line; ours dropped them
+    # and played check/fold for the seat as a lost connection
+    async def raise_then_close(line: str, my_turn: bool, client: Client) -> bytes:
+        if not my_turn:
+            return b""
+        assert client.writer is not None
+        client.writer.write(f"{line}:r".encode())  # no line end
+        client.writer.write_eof()
+        return b""
+
+    result, _ = await play(KUHN, 1, lambda ports: [Client(KUHN, ports[0], raise_then_close), normal(ports[1])], tmp_path)
+    records = check_logs(result, 1)
+    assert records[0]["betting"] == "rc"
+    assert result.replacements["P1"]["disconnect"] == 0 and result.replacements["P1"]["bad_action"] == 0
