@@ -398,7 +398,9 @@ class MatchEngine:
                 self._take_action(seat, rest[1:])
                 return
             if rest[:1] not in _MORE_CARDS:  # 'STATE :c', 'STATE\0:c': the reference's "bad action format"
-                self._bad_action(seat, line)
+                after = f"{rest[:1]!r} came where ':' and the action go" if rest else "no ':' and action came"
+                end = " (the state's line end, echoed: strip '\\r\\n' from the state first)" if rest[:1] == "\r" else ""
+                self._bad_action(seat, line, f"it sent {quoted(line)}: the state it was sent, then {after}{end}")
                 return
         if is_comment(line) or not line.strip():  # (blank lines counted as garbage, so ten of them played call)
             return
@@ -429,8 +431,8 @@ class MatchEngine:
             self._book.warn(self._out, seat, EventKind.INVALID, f"{MAX_IGNORED_LINES} lines in a row that are no state line; played call", line)
             self._apply(CALL)
 
-    def _bad_action(self, seat: int, line: str) -> None:
-        self._book.warn(self._out, seat, EventKind.BAD_ACTION, BAD_ACTION, line)
+    def _bad_action(self, seat: int, line: str, detail: str = "") -> None:
+        self._book.warn(self._out, seat, EventKind.BAD_ACTION, BAD_ACTION, line, detail)
         self._apply(CALL)
 
     def _take_action(self, seat: int, text: str) -> None:

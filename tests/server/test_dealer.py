@@ -18,7 +18,7 @@ from showdown.protocol.matchstate import format_matchstate, view_of
 from showdown.server import betting_tree
 from showdown.server.dealer import BAD_STATE, MAX_IGNORED_LINES, MatchEngine, SeatStatus
 from showdown.server.framing import LineSplitter
-from showdown.server.outputs import MatchFinished, Reject, Send
+from showdown.server.outputs import MatchFinished, Reject, SeatWarning, Send
 from showdown.server.seat_book import MAX_EVENTS_PER_HAND
 from tests.server.helpers import Collected, connect_all, drive, feed, load_transcript, replay_transcript
 
@@ -364,13 +364,18 @@ def test_debug_lines_blank_lines_and_answers_to_earlier_states_never_play_for_th
     assert c.hands[0].record.betting == "rc"
 
 
-@pytest.mark.parametrize("after", [" :r", "\x00:r", "  r", ";c", "x:c", "\t"])
+@pytest.mark.parametrize("after", [" :r", "\x00:r", "  r", ";c", "x:c", "\t", "\r:r"])
 def test_a_reply_with_something_else_where_the_colon_goes_is_a_bad_action_played_at_once(after: str) -> None:
     # as the reference: its state reads, then no ':' follows: "bad action format in response, changed
     # to call"; it was taken for a line that is no state and the dealer waited out the time limit
     engine, c = kuhn_engine()
-    feed(engine, c, 0, "MATCHSTATE:0:0::Ks|" + after)
+    out = engine.receive(0, "MATCHSTATE:0:0::Ks|" + after)
+    drive(engine, c, out)
     assert engine.counts[0]["bad_action"] == 1 and engine.counts[0]["ignored"] == 0 and engine.acting_seat == 1
+    warning = next(o for o in out if isinstance(o, SeatWarning))
+    assert warning.detail.endswith(f"the state it was sent, then {after[0]!r} came where ':' and the action go"
+                                          + (" (the state's line end, echoed: strip '\\r\\n' from the state first)"
+                                             if after[0] == "\r" else ""))
     feed(engine, c, 1, "MATCHSTATE:1:0:c:|Qs:c")
     assert c.hands[0].record.betting == "cc"
 
