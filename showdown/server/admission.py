@@ -1,12 +1,13 @@
 """Who may hold each seat: one listener per seat's port, and the connections that knock on it.
 
 A new connection waits, bounded in number (``max_pending`` per port: in a connect flood the oldest
-silent one makes room) and in time (``first_line_ms``, by default as long as a seat's answer may take:
-the reference waits for ever, and a bot may load its strategy before it speaks), until its first line
-proves its seat: a VERSION line, with the seat's token when it has one. Refusals (no or a wrong token,
-no VERSION line, the seat taken) are counted apart from the seat's own counts, since they may come
-from anyone on the machine (a port scanner, a browser), and never disturb the match. As the reference does, a seat's listener closes once the seat is taken,
-unless the seat has a token (which guards it), so that its holder can come back at once.
+silent one makes room) and in time (``first_line_ms``, by default as long as a seat's answer or its
+start may take: the reference waits for ever, and a bot may load its strategy before it speaks),
+until its first line proves its seat: a VERSION line, with the seat's token when it has one.
+Refusals (no or a wrong token, no VERSION line, the seat taken) are counted apart from the seat's
+own counts, since they may come from anyone on the machine (a port scanner, a browser), and never
+disturb the match. As the reference does, a seat's listener closes once the seat is taken, unless
+the seat has a token (which guards it), so that its holder can come back at once.
 """
 
 from __future__ import annotations
@@ -160,9 +161,13 @@ class SeatDoors:
 
     @property
     def first_line_ms(self) -> int:
-        """How long a new connection may take to send its first line."""
+        """How long a new connection may take to send its first line: by default as long as an answer
+        may take, or the seats' time to connect when that is longer (a bot that loads for 12 s after
+        it connects is told to raise the start timeout, and raising it must be enough)."""
         given = self.options.first_line_ms
-        return self.options.t_response_ms if given is None else given
+        if given is not None:
+            return given
+        return max(self.options.t_response_ms, self.options.start_timeout_ms or 0)
 
     def _first_line_late(self, conn: SeatConnection) -> None:
         conn.deadline = None

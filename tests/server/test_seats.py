@@ -287,6 +287,8 @@ async def test_a_bot_that_loads_before_it_sends_version_is_seated(tmp_path: Path
     server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path))
     ports = await server.start()
     assert server._doors.first_line_ms == 600_000  # as long as an answer may take (the reference's 10 minutes)
+    longer_start = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(t_response_ms=10_000, start_timeout_ms=40_000))
+    assert longer_start._doors.first_line_ms == 40_000  # or the seats' time to connect, when that is longer
     slow = Client(KUHN, ports[0], call_policy, version=b"")
     await slow.connect()  # connects, says nothing yet
     other = asyncio.create_task(Client(KUHN, ports[1], call_policy).run())
