@@ -6,15 +6,22 @@ import contextlib
 import multiprocessing
 import multiprocessing.pool
 import signal
+import threading
 from collections.abc import Iterator
 
-__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool", "terminate_as_exit"]
+__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool", "running_pool", "stop_pool", "terminate_as_exit"]
+
+STOP_WAIT = 5.0
+"""Seconds an interrupted pool's own shutdown may take before the caller goes on without it."""
 
 
 def ignore_interrupts() -> None:
     """A pool's initializer: Ctrl-C reaches the whole process group, but only the parent acts on it
-    (it stops the pool and says one line); each worker printed its own KeyboardInterrupt traceback."""
+    (it stops the pool and says one line); each worker printed its own KeyboardInterrupt traceback.
+    SIGTERM ends a worker at once (a forked worker inherited the parent's ``terminate_as_exit``
+    handler and unwound its Python code instead, in the middle of sending a result)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by forking_quietly)
 
@@ -39,6 +46,36 @@ def quiet_pool(method: str, processes: int) -> multiprocessing.pool.Pool:
     that leave Ctrl-C to the parent (``forking_quietly``, ``ignore_interrupts``)."""
     with forking_quietly():
         return multiprocessing.get_context(method).Pool(processes, ignore_interrupts)
+
+
+def stop_pool(pool: multiprocessing.pool.Pool) -> None:
+    """Stop an interrupted pool without waiting on it for ever: the pool's own ``terminate`` runs for
+    at most ``STOP_WAIT`` seconds, then every worker still there is killed and reaped. ``terminate``
+    alone could hang: a worker it kills while that worker holds the result queue's lock (sending a
+    result) leaves the pool's task handler waiting for that lock, and ``terminate`` waiting for the
+    task handler, for ever (seen in CI: an interrupted equity build hung until the test's watchdog)."""
+    stopper = threading.Thread(target=pool.terminate, name="pool-stop", daemon=True)  # (a daemon: never holds up the exit)
+    stopper.start()
+    stopper.join(STOP_WAIT)
+    for proc in list(getattr(pool, "_pool", ())):  # (its workers by then: none is started again once it stops)
+        with contextlib.suppress(OSError, ValueError, AssertionError):
+            proc.kill()
+            proc.join(STOP_WAIT)  # reaped: no zombie left behind
+
+
+@contextlib.contextmanager
+def running_pool(method: str, processes: int) -> Iterator[multiprocessing.pool.Pool]:
+    """A ``quiet_pool`` for a ``with`` block: closed and joined when the block ends normally, stopped
+    by ``stop_pool`` (never waited on for ever) when it ends with an exception (Ctrl-C, SIGTERM under
+    ``terminate_as_exit``, a failed task)."""
+    pool = quiet_pool(method, processes)
+    try:
+        yield pool
+    except BaseException:
+        stop_pool(pool)
+        raise
+    pool.close()
+    pool.join()
 
 
 @contextlib.contextmanager

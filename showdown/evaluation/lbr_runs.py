@@ -27,7 +27,7 @@ from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, acti
 from showdown.evaluation.lbr_belief import BELIEF_ESTIMATOR
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
 from showdown.games.gamedef import GameDef
-from showdown.workers import quiet_pool, terminate_as_exit
+from showdown.workers import running_pool, terminate_as_exit
 
 CHUNK = 100
 """Hands per task: results do not depend on how many processes play them (each chunk has its seed)."""
@@ -276,7 +276,7 @@ def _run_chunks(tasks: Sequence[_Task], jobs: int, take: Callable[[Any], None]) 
             take(_chunk(task))
         return
     # (a SIGTERM killed this process at once: each worker then printed two BrokenPipeError tracebacks)
-    with terminate_as_exit(), quiet_pool("fork", min(jobs, len(tasks))) as pool:  # no idle process per surplus job
+    with terminate_as_exit(), running_pool("fork", min(jobs, len(tasks))) as pool:  # no idle process per surplus job
         for result in pool.imap_unordered(_chunk, tasks):
             take(result)
 

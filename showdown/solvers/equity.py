@@ -34,6 +34,7 @@ The classes themselves are in ``hand_classes``, the per-board count in ``equity_
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import multiprocessing
@@ -51,7 +52,7 @@ from showdown.cache import cache_dir
 from showdown.solvers.equity_boards import BATCH_BOARDS, board_counts, canonical_boards
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES, NUM_COMBOS, EquityError, pair_counts
 from showdown.solvers.npz import read_errors
-from showdown.workers import quiet_pool, terminate_as_exit
+from showdown.workers import running_pool, terminate_as_exit
 
 __all__ = [
     "BOARDS_PER_MATCHUP",
@@ -160,30 +161,16 @@ def build_equity_table(
     done = 0
     if progress:
         progress(0, len(boards))
-    pool = None
     # (a SIGTERM killed this process at once: its workers printed BrokenPipeError tracebacks, one lived on)
-    with terminate_as_exit():
-        if workers == 1:
-            results: Iterator[tuple[int, np.ndarray, np.ndarray]] = map(_work, tasks)
-        else:
-            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-            pool = quiet_pool(method, workers)
-            results = pool.imap_unordered(_work, tasks)
-        try:
-            for count, w, t in results:
-                wins += w
-                ties += t
-                done += count
-                if progress:
-                    progress(done, len(boards))
-        except BaseException:
-            if pool is not None:
-                pool.terminate()  # interrupted or failed: do not wait for the remaining boards
-            raise
-        finally:
-            if pool is not None:
-                pool.close()
-                pool.join()
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with terminate_as_exit(), running_pool(method, workers) if workers > 1 else contextlib.nullcontext() as pool:
+        results: Iterator[tuple[int, np.ndarray, np.ndarray]] = pool.imap_unordered(_work, tasks) if pool else map(_work, tasks)
+        for count, w, t in results:
+            wins += w
+            ties += t
+            done += count
+            if progress:
+                progress(done, len(boards))
     table = EquityTable(win=wins, tie=ties, loss=wins.T.copy(), pairs=pair_counts().copy())
     table.check()
     return table
