@@ -435,6 +435,9 @@ def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fie
     if kind == "cc" and len(words) == 2:
         return CALL
     if kind == "cbr" and len(words) == 3 and _AMOUNT.fullmatch(words[2]):
+        if not int(words[2]):  # (a raise to 0 chips passed as a sizeless raise: the log said 'r0')
+            raise f.fail("actions", f"[{i}] {_short(raw)}: a bet or raise to 0 chips (PHH's amount is what the player's "
+                                    "bet on this street comes to, more than 0)")
         to = base + int(words[2])
         if game.is_limit:
             bounds = state.raise_bounds()

@@ -313,3 +313,10 @@ def test_every_field_phh_holds_comes_back_from_a_random_hand_of_every_holdem_gam
     got = parse_phh_hand(text, "x.phhs:1")
     assert (got.hand, got.seats, got.label, got.seed, got.match) == (hand, seats, game, seed, match)
     assert same_table(got.game, g)  # (PHH states no raise cap: the importer takes the catalog game the label names)
+
+
+@pytest.mark.parametrize("where", ['"p2 cbr 300"', '"p2 cbr 400"'])
+def test_a_bet_or_raise_to_no_chips_is_refused_not_logged_as_r0(where: str) -> None:
+    """'p2 cbr 0' preflop was taken as a raise with no size: the imported log said 'r0f'."""
+    with pytest.raises(ProtocolError, match=r"field 'actions': \[\d\] 'p2 cbr 0': a bet or raise to 0 chips"):
+        parse_phh_hand(GOOD.replace(where, '"p2 cbr 0"'), "f.phh")
