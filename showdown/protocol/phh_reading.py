@@ -83,19 +83,21 @@ class _Fields:
         value = self.get(name, required)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < 2**31:
+        chips = _whole(value)
+        if chips is None or not low <= chips < 2**31:
             raise self.fail(name, f"{_short(value)} is not a whole number of chips from {low} to {2**31 - 1}")
-        return value
+        return chips
 
     def integers(self, name: str, count: int | None, low: int = 0) -> list[int]:
         value = self.get(name)
         if not isinstance(value, list) or (count is not None and len(value) != count):
             want = f"{count} whole numbers" if count is not None else "a list of whole numbers"
             raise self.fail(name, f"{_short(value)} is not {want}")
-        for v in value:
-            if isinstance(v, bool) or not isinstance(v, int) or not low <= v < 2**31:
+        chips = [_whole(v) for v in value]
+        for v, c in zip(value, chips):
+            if c is None or not low <= c < 2**31:
                 raise self.fail(name, f"{_short(v)} is not a whole number of chips from {low} to {2**31 - 1}")
-        return value
+        return [c for c in chips if c is not None]
 
     def strings(self, name: str, count: int | None = None, required: bool = True) -> list[str] | None:
         value = self.get(name, required)
@@ -105,6 +107,15 @@ class _Fields:
             want = f"{count} strings" if count is not None else "a list of strings"
             raise self.fail(name, f"{_short(value)} is not {want}")
         return value
+
+
+def _whole(value: Any) -> int | None:
+    """A chip count as an int: an int, or a float of a whole number (PHH's fields are "integers or
+    floats", and pokerkit writes 20000.0 for a state of float chips: it was 'is not a whole number');
+    None for anything else (True is no chip count)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def _short(value: Any) -> str:
@@ -421,9 +432,10 @@ def _dealer_line(
         raise f.fail("actions", f"[{i}] {_short(raw)}: not a PHH action (d dh, d db, f, cc, cbr, sm)")
 
 
-_AMOUNT = re.compile(r"[0-9]{1,18}")
+_AMOUNT = re.compile(r"([0-9]{1,18})(?:\.0*)?")
 """A bet's size: ASCII digits, at most 18 ('²' and '١٢٣' are digits to ``str.isdigit``, and int() of
-'²' or of 5,000 digits raised a ValueError: a traceback from showdown import)."""
+'²' or of 5,000 digits raised a ValueError: a traceback from showdown import); a whole number
+written as a float ('300.0', as pokerkit writes float chips) is that number."""
 
 
 def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fields, i: int, raw: str) -> Action:
@@ -434,11 +446,12 @@ def _action(game: GameDef, state: LiveHand, base: int, words: list[str], f: _Fie
         return FOLD
     if kind == "cc" and len(words) == 2:
         return CALL
-    if kind == "cbr" and len(words) == 3 and _AMOUNT.fullmatch(words[2]):
-        if not int(words[2]):  # (a raise to 0 chips passed as a sizeless raise: the log said 'r0')
+    amount = _AMOUNT.fullmatch(words[2]) if kind == "cbr" and len(words) == 3 else None
+    if amount is not None:
+        if not int(amount.group(1)):  # (a raise to 0 chips passed as a sizeless raise: the log said 'r0')
             raise f.fail("actions", f"[{i}] {_short(raw)}: a bet or raise to 0 chips (PHH's amount is what the player's "
                                     "bet on this street comes to, more than 0)")
-        to = base + int(words[2])
+        to = base + int(amount.group(1))
         if game.is_limit:
             bounds = state.raise_bounds()
             if bounds is None or bounds[0] != to:

@@ -320,3 +320,31 @@ def test_a_bet_or_raise_to_no_chips_is_refused_not_logged_as_r0(where: str) -> N
     """'p2 cbr 0' preflop was taken as a raise with no size: the imported log said 'r0f'."""
     with pytest.raises(ProtocolError, match=r"field 'actions': \[\d\] 'p2 cbr 0': a bet or raise to 0 chips"):
         parse_phh_hand(GOOD.replace(where, '"p2 cbr 0"'), "f.phh")
+
+
+def test_a_hand_pokerkit_wrote_with_float_chips_reads_when_they_are_whole() -> None:
+    """PHH's chip fields are integers or floats, and pokerkit writes a state of float chips as '20000.0'
+    and 'p2 cbr 300.0': such a hand was refused ('20000.0 is not a whole number of chips')."""
+    from pokerkit import Automation, HandHistory, NoLimitTexasHoldem
+
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    game = NoLimitTexasHoldem(automations, True, 0, (50.0, 100.0), 100.0)
+    state = game((20000.0, 20000.0), 2)
+    for cards in ("AcKd", "7h7s"):
+        state.deal_hole(cards)
+    state.complete_bet_or_raise_to(300.0)
+    state.check_or_call()
+    state.deal_board("AhKs2h")
+    state.check_or_call()
+    state.complete_bet_or_raise_to(400.0)
+    state.fold()
+    text = HandHistory.from_game_state(game, state).dumps()
+    assert "starting_stacks = [20000.0, 20000.0]" in text and "p2 cbr 300.0" in text
+    got = parse_phh_hand(text, "pokerkit.phh")
+    assert got.game == get_game("holdem-nolimit")
+    assert got.hand.betting_text == "r300c/cr700f" and got.hand.values == (-300.0, 300.0)
+    with pytest.raises(ProtocolError, match=r"field 'starting_stacks': 20000.5 is not a whole number of chips"):
+        parse_phh_hand(text.replace("20000.0,", "20000.5,"), "pokerkit.phh")
+    with pytest.raises(ProtocolError, match=r"'p2 cbr 300.5': expected 'pN f'"):
+        parse_phh_hand(text.replace("300.0", "300.5"), "pokerkit.phh")
