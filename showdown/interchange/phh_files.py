@@ -12,7 +12,7 @@ import re
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from showdown.errors import LogExistsError, ProtocolError, ShowdownError
@@ -254,11 +254,17 @@ def _without_bom(lines: Iterator[str]) -> Iterator[str]:
 def _match_game(first: PhhHand) -> tuple[GameDef, str | None]:
     """The game of the imported match and its catalog name: the exporter's ``_game`` when it names a
     catalog game (by name or reference file name) that agrees with the hand, else the game the hand implies (None: write a file)."""
-    entry = next((e for e in CATALOG if first.label in (e.name, e.file)), None)  # never a path from the file
-    if entry is not None and first.label is not None:
+    label = first.label or ""
+    entry = next((e for e in CATALOG if label in (e.name, e.file)), None)
+    if entry is None:  # the reference dealer's log names its game by the path it was given ('/x/holdem.limit.3p.game'):
+        # its file name says which; the log names the file, never a path from the hand (the 3-player limit game was
+        # written beside the log as another game, PHH's cap of 4 raises preflop for the reference's 3)
+        entry = next((e for e in CATALOG if PurePosixPath(label).name == e.file), None)
+        label = entry.file if entry is not None else label
+    if entry is not None:
         named = get_game(entry.name)
         if same_table(named, first.game):
-            return named, first.label
+            return named, label
     for e in CATALOG:
         if e.name.startswith("holdem") and get_game(e.name) == first.game:
             return get_game(e.name), e.name

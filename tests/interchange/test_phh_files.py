@@ -384,3 +384,18 @@ def test_an_export_onto_a_phhs_already_there_is_refused_unless_forced(tmp_path: 
     assert (out / (NOLIMIT_LOG.stem + ".phhs")).read_bytes() == b"# mine\n"
     assert main(["export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(out), "--force"]) == 0
     assert (out / (NOLIMIT_LOG.stem + ".phhs")).read_bytes() == first
+
+
+def test_a_reference_log_naming_its_game_by_a_path_imports_as_that_catalog_game(tmp_path: Path) -> None:
+    """The reference dealer writes the game's path as given ('/opt/acpc/holdem.limit.2p.reverse_blinds.game'):
+    the import did not know it and wrote a game of its own beside the log, with PHH's cap of 4 raises
+    where the reference game has 3 preflop. The log names the catalog file, never the hand's path."""
+    limit_log = DATA / "holdem.limit.2p.reverse_blinds.1000h.seed0.log"
+    lines = limit_log.read_text().splitlines(keepends=True)
+    lines[0] = lines[0].replace(" holdem.limit.2p.reverse_blinds.game ", " /opt/acpc/holdem.limit.2p.reverse_blinds.game ")
+    (tmp_path / "ref.log").write_text("".join(lines[:201]))
+    result = export_phh(tmp_path / "ref.log", tmp_path)
+    back = import_phh([result.target], tmp_path / "back.log")
+    assert back.game_file is None and not (tmp_path / "back.game").exists()
+    assert (tmp_path / "back.log").read_text().splitlines()[0] == f"# name/game/hands/seed {limit_log.stem} holdem.limit.2p.reverse_blinds.game {back.hands} 0"
+    assert main(["verify-log", str(tmp_path / "back.log")]) == 0
