@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from showdown.errors import LogExistsError, ProtocolError, ShowdownError
-from showdown.evaluation.log_reading import log_lines, resolve_log_game
+from showdown.evaluation.log_reading import MAX_LOG_LINE, log_lines, resolve_log_game
 from showdown.games.cards import Card, format_cards
 from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef
@@ -29,6 +29,7 @@ from showdown.protocol.logfile import (
     format_state_line,
     format_value,
     hand_json,
+    is_summary_line,
     parse_header_line,
     read_records,
     state_line_text,
@@ -89,6 +90,8 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
     check_input_file(src, ".log or .jsonl")
     target = Path(out_dir) / (src.stem + ".phhs")
     hands = _LogHands(src, game)
+    if src.suffix == ".jsonl":
+        hands.header = _jsonl_header(src)
     count = skipped = 0
     first_skipped = ""
     tmp = _temp_beside(target)
@@ -116,6 +119,25 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])
     return ExportResult(src, target, count, skipped, first_skipped, torn[0] if torn else "")
+
+
+def _jsonl_header(path: Path) -> LogHeader | None:
+    """The match name and seed of a ``.jsonl`` log from its summary record, its last line (read
+    first: the hands come before it). A ``.jsonl`` was exported without ``event`` and ``_seed``, where
+    its ``.log`` gives them, so its hands imported back failed verify-log ('not what the seed deals')."""
+    try:
+        with path.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - MAX_LOG_LINE))
+            last = next((line for line in reversed(f.read().splitlines()) if line.strip()), b"")
+    except OSError:
+        return None  # the export's own reading says what is wrong
+    if not is_summary_line(last):
+        return None  # a match stopped before its end: no summary
+    try:
+        summary = MatchSummary.from_json(last.decode("utf-8", "replace"))
+    except ProtocolError:
+        return None
+    return LogHeader(summary.match, summary.game, summary.hands, summary.seed)
 
 
 class _LogHands:

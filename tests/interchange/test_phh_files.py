@@ -399,3 +399,23 @@ def test_a_reference_log_naming_its_game_by_a_path_imports_as_that_catalog_game(
     assert back.game_file is None and not (tmp_path / "back.game").exists()
     assert (tmp_path / "back.log").read_text().splitlines()[0] == f"# name/game/hands/seed {limit_log.stem} holdem.limit.2p.reverse_blinds.game {back.hands} 0"
     assert main(["verify-log", str(tmp_path / "back.log")]) == 0
+
+
+def test_a_jsonl_log_exports_its_match_and_seed_so_its_hands_verify_again(tmp_path: Path) -> None:
+    """The summary record is the .jsonl's last line: the export read it only after the hands and wrote
+    them without event and _seed, so 'import' gave a log of seed 0 that verify-log failed."""
+    from showdown.protocol.logfile import MatchSummary, parse_log
+
+    parsed = parse_log(NOLIMIT_LOG.read_text().splitlines(), source="ref")
+    hands = list(parsed.hands)[:50]
+    lines = [hand_json(h.hand, "holdem-nolimit", h.names, (h.hand % 2, 1 - h.hand % 2), h.hole, h.board, h.betting_text, h.values, ())
+             for h in hands]  # fmt: skip
+    names = hands[0].names
+    totals = tuple(sum(v for h in hands for n, v in zip(h.names, h.values) if n == name) for name in names)
+    lines.append(MatchSummary("ref-match", "holdem-nolimit", 0, 50, 50, names=names, totals=totals).to_json())
+    (tmp_path / "m.jsonl").write_text("\n".join(lines) + "\n")
+    result = export_phh(tmp_path / "m.jsonl", tmp_path)
+    assert 'event = "ref-match"' in result.target.read_text() and "_seed = 0" in result.target.read_text()
+    import_phh([result.target], tmp_path / "back.log")
+    assert (tmp_path / "back.log").read_text().splitlines()[0] == "# name/game/hands/seed ref-match holdem-nolimit 50 0"
+    assert main(["verify-log", str(tmp_path / "back.log")]) == 0
