@@ -34,7 +34,7 @@ from showdown.protocol.logfile import (
     read_records,
     state_line_text,
 )
-from showdown.protocol.phh import NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
+from showdown.protocol.phh import DEFAULT_TIME_LIMITS, NoPhhForm, PhhHand, format_phh_hand, phh_variant, same_table
 from showdown.protocol.phh_reading import log_word, parse_phh_hand, split_phhs
 
 __all__ = ["ExportResult", "ImportResult", "export_phh", "import_phh"]
@@ -188,7 +188,8 @@ class _LogHands:
         header = self.header
         try:
             return format_phh_hand(g, hand, variant=self.variants[g], seats=seats, label=label or None,
-                                   seed=header.seed if header else None, match=header.match if header else None)
+                                   seed=header.seed if header else None, match=header.match if header else None,
+                                   limits=(header.t_response, header.t_hand, header.t_per_hand) if header else None)
         except NoPhhForm:
             raise
         except ShowdownError as exc:
@@ -318,7 +319,7 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
                     progress(match.count)
         if match.game is None:
             raise ProtocolError(f"{', '.join(map(str, paths))}: no hands")
-        _finish(out, tmp[1], match.ending(), match.jsonl)
+        _finish(out, tmp[1], match.ending(), match.jsonl, match.limits)
         if match.game_file is not None:
             match.game_file.write_text(format_gamedef(match.game), encoding="utf-8")
     except OSError as exc:
@@ -344,6 +345,7 @@ class _ImportedMatch:
         self.seat_names: list[str] = []
         self.totals: dict[str, float] = {}
         self.seed = 0
+        self.limits: tuple[int, int, int] = DEFAULT_TIME_LIMITS
         self.count = 0
         self.first = ""  # where the first hand is
 
@@ -356,6 +358,7 @@ class _ImportedMatch:
                 self._keep_other_game(self.game_file, self.game)
             self.label = name if name is not None else self.game_file.name if self.game_file else ""
             self.seed = h.seed or 0
+            self.limits = h.limits or DEFAULT_TIME_LIMITS
             self.match = h.match or self.match
             self.seat_names = _seat_order(h)
         elif not same_table(self.game, h.game):  # (said without the file or line: 'hand 1: its table ...')
@@ -422,11 +425,12 @@ def _board_text(board: tuple[tuple[Card, ...], ...]) -> str:
     return "".join("/" + format_cards(g) for r, g in enumerate(board) if r or g)
 
 
-def _finish(out: Path, body: str, ending: MatchSummary, jsonl: bool) -> None:
-    """The log: the header (``.log``), the hands written so far, the SCORE line or summary record."""
+def _finish(out: Path, body: str, ending: MatchSummary, jsonl: bool, limits: tuple[int, int, int]) -> None:
+    """The log: the header (``.log``, with the match's time limits), the hands written so far, the
+    SCORE line or summary record."""
     with open(out, "w", encoding="utf-8", newline="\n") as f, open(body, encoding="utf-8") as lines:
         if not jsonl:
-            f.write("\n".join(LogHeader(ending.match, ending.game, ending.hands, ending.seed).lines()) + "\n")
+            f.write("\n".join(LogHeader(ending.match, ending.game, ending.hands, ending.seed, *limits).lines()) + "\n")
         for line in lines:
             f.write(line)
         if jsonl:

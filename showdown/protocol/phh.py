@@ -30,10 +30,14 @@ from showdown.games.live_hand import LiveHand
 from showdown.games.state import Action, ActionKind
 from showdown.protocol.logfile import LoggedHand
 
-__all__ = ["HOLDEM_BOARD", "PHH_LIMIT_RAISES", "NoPhhForm", "PhhHand", "format_phh_hand", "fresh_live_hand", "game_from_phh", "illegal_reason", "phh_actions", "phh_variant", "same_table"]
+__all__ = ["DEFAULT_TIME_LIMITS", "HOLDEM_BOARD", "PHH_LIMIT_RAISES", "TIME_LIMIT_FIELDS", "NoPhhForm", "PhhHand", "format_phh_hand", "fresh_live_hand", "game_from_phh", "illegal_reason", "phh_actions", "phh_variant", "same_table"]
 
 HOLDEM_BOARD = (0, 3, 1, 1)
 PHH_LIMIT_RAISES = 4
+TIME_LIMIT_FIELDS = ("_t_response", "_t_hand", "_t_per_hand")
+"""A log's time limits as PHH fields of our own: a match's ('#--t_response 10000') came back as the
+reference dealer's defaults, so the imported log was not the log exported."""
+DEFAULT_TIME_LIMITS = (600000, 600000, 7000)
 """pokerkit's fixed-limit cap: four bets or raises a street, the blinds not counted."""
 
 
@@ -53,6 +57,8 @@ class PhhHand:
     match: str | None = None
     betting: str = ""
     """The hand's ACPC betting text (``hand.betting_text``, kept as the replay wrote it)."""
+    limits: tuple[int, int, int] | None = None
+    """The match's time limits in ms (``_t_response``, ``_t_hand``, ``_t_per_hand``), when given."""
 
 
 # --------------------------------------------------------------------------------- the game
@@ -299,9 +305,11 @@ def format_phh_hand(
     label: str | None = None,
     seed: int | None = None,
     match: str | None = None,
+    limits: Sequence[int] | None = None,
 ) -> str:
     """One hand as a ``.phhs`` table ``[<hand number>]`` (TOML); ``variant`` from ``phh_variant``
-    when already known. Final stacks are the starting stacks plus the log's values."""
+    when already known. Final stacks are the starting stacks plus the log's values; ``limits``, the
+    log's time limits (ms), are written when they are not the reference dealer's defaults."""
     variant = variant or phh_variant(game)
     stacks = game.stack
     lines = [
@@ -324,4 +332,6 @@ def format_phh_hand(
         lines.append(f"_game = {_toml_str(label)}")
     if seed is not None:
         lines.append(f"_seed = {int(seed)}")
+    if limits is not None and tuple(limits) != DEFAULT_TIME_LIMITS:
+        lines.extend(f"{key} = {int(ms)}" for key, ms in zip(TIME_LIMIT_FIELDS, limits))
     return "\n".join(lines) + "\n"

@@ -20,7 +20,7 @@ from showdown.games.hand_value import hand_value
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_pots
 from showdown.protocol.logfile import MAX_HANDS, LoggedHand, format_value
-from showdown.protocol.phh import PhhHand, fresh_live_hand, game_from_phh, illegal_reason
+from showdown.protocol.phh import TIME_LIMIT_FIELDS, PhhHand, fresh_live_hand, game_from_phh, illegal_reason
 
 __all__ = ["log_word", "parse_phh_hand", "split_phhs"]
 
@@ -200,7 +200,15 @@ def parse_phh_hand(text: str, where: str, index: int = 0) -> PhhHand:
         seed if isinstance(seed, int) and not isinstance(seed, bool) and 0 <= seed <= MAX_SEED else None,
         (log_word(match) or None) if isinstance(match, str) else None,
         betting,
+        _time_limits(f.doc),
     )  # fmt: skip
+
+
+def _time_limits(doc: dict[str, Any]) -> tuple[int, int, int] | None:
+    """The exporter's ``_t_response``, ``_t_hand`` and ``_t_per_hand`` (ms) when all three are there
+    and are whole numbers a log's header takes; else None (the log gets the defaults)."""
+    values = [v for v in (doc.get(key) for key in TIME_LIMIT_FIELDS) if isinstance(v, int) and not isinstance(v, bool) and 0 <= v < 10**18]
+    return (values[0], values[1], values[2]) if len(values) == 3 else None
 
 
 def _names(f: _Fields, players: list[str] | None, n: int) -> tuple[str, ...]:

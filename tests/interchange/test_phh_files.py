@@ -419,3 +419,16 @@ def test_a_jsonl_log_exports_its_match_and_seed_so_its_hands_verify_again(tmp_pa
     import_phh([result.target], tmp_path / "back.log")
     assert (tmp_path / "back.log").read_text().splitlines()[0] == "# name/game/hands/seed ref-match holdem-nolimit 50 0"
     assert main(["verify-log", str(tmp_path / "back.log")]) == 0
+
+
+def test_a_match_logs_time_limits_come_back_with_its_hands(tmp_path: Path) -> None:
+    """A log of showdown match has '#--t_response 10000' and '#--t_hand 60000': the import wrote the
+    reference's defaults (600000) instead, so the log imported was not the log exported."""
+    text = NOLIMIT_LOG.read_text().replace("#--t_response 600000", "#--t_response 10000").replace("#--t_hand 600000", "#--t_hand 60000")
+    (tmp_path / "m.log").write_text(text)
+    result = export_phh(tmp_path / "m.log", tmp_path)
+    phhs = result.target.read_text()
+    assert "_t_response = 10000\n_t_hand = 60000\n_t_per_hand = 7000\n" in phhs
+    assert len(pokerkit_payoffs("\n".join(phhs.split("\n\n")[:20]))) == 20  # fields of our own: pokerkit takes them
+    import_phh([result.target], tmp_path / "back.log")
+    assert (tmp_path / "back.log").read_text() == text
