@@ -88,7 +88,7 @@ class _Fields:
             raise self.fail(name, f"{_short(value)} is not a whole number of chips from {low} to {2**31 - 1}")
         return chips
 
-    def integers(self, name: str, count: int | None, low: int = 0) -> list[int]:
+    def integers(self, name: str, count: int | None, low: int = 0, what: str = "a whole number of chips") -> list[int]:
         value = self.get(name)
         if not isinstance(value, list) or (count is not None and len(value) != count):
             want = f"{count} whole numbers" if count is not None else "a list of whole numbers"
@@ -96,7 +96,7 @@ class _Fields:
         chips = [_whole(v) for v in value]
         for v, c in zip(value, chips):
             if c is None or not low <= c < 2**31:
-                raise self.fail(name, f"{_short(v)} is not a whole number of chips from {low} to {2**31 - 1}")
+                raise self.fail(name, f"{_short(v)} is not {what} from {low} to {2**31 - 1}")
         return [c for c in chips if c is not None]
 
     def strings(self, name: str, count: int | None = None, required: bool = True) -> list[str] | None:
@@ -230,7 +230,7 @@ def _seats(f: _Fields, n: int) -> tuple[int, ...]:
     """Our seats (0 to n - 1, by position) from PHH's seat numbers at the table: a 9-seat table's
     three players in seats 2, 5 and 9 sit in our seats 0, 1 and 2, in that order (the numbers as
     written made a log our readers refused: 'seats must number each player once, from 0')."""
-    numbers = f.integers("seats", n, low=1)
+    numbers = f.integers("seats", n, low=1, what="a seat number (PHH counts seats from 1)")
     if len(set(numbers)) != n:
         raise f.fail("seats", f"{_short(numbers)}: two players in one seat (each player's seat number at the table, once)")
     order = sorted(numbers)

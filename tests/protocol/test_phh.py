@@ -348,3 +348,9 @@ def test_a_hand_pokerkit_wrote_with_float_chips_reads_when_they_are_whole() -> N
         parse_phh_hand(text.replace("20000.0,", "20000.5,"), "pokerkit.phh")
     with pytest.raises(ProtocolError, match=r"'p2 cbr 300.5': expected 'pN f'"):
         parse_phh_hand(text.replace("300.0", "300.5"), "pokerkit.phh")
+
+
+def test_a_seat_numbered_from_0_is_said_to_be_a_seat_not_chips() -> None:
+    """PHH numbers seats from 1: 'seats = [0, 1]' was '0 is not a whole number of chips from 1'."""
+    with pytest.raises(ProtocolError, match=r"field 'seats': 0 is not a seat number \(PHH counts seats from 1\) from 1 to"):
+        parse_phh_hand(GOOD + "seats = [0, 1]\n", "f.phh:1")
