@@ -334,10 +334,13 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
     live = fresh_live_hand(game)
     rounds: list[list[Action]] = [[]]
     base = 0  # what each player still in had put in before this street (PHH's sizes are street totals)
+    mucked: dict[int, tuple[int, str]] = {}  # position -> where its 'pN sm' with no cards is
     for i, raw, words in betting:
         p = _player(words[0], game.num_players, f, i, raw)
         if words[1] == "sm":
             _check_shown(words, holes[p], p, f, i, raw)
+            if len(words) == 2:
+                mucked[p] = (i, raw)
             continue
         _check_turn(live, p, f, i, raw)
         action = _action(game, live, base, words, f, i, raw)
@@ -354,6 +357,10 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
     if len(board) != live.round + 1:
         raise f.fail("actions", f"{len(board) - 1} boards dealt; the hand reaches {live.round}")
     values = _values(game, live, holes, board)
+    if mucked and live.is_showdown and _values(game, live, holes, board, set(mucked)) != values:
+        p, (i, raw) = next((p, at) for p, at in sorted(mucked.items(), key=lambda m: m[1][0]))
+        raise f.fail("actions", f"[{i}] {_short(raw)}: p{p + 1} mucks a hand that wins chips at the showdown, and a muck "
+                                "forfeits them (PHH); our logs compare every hand still in, so this hand has no log form")
     return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
 
 
@@ -380,12 +387,14 @@ def _apply(live: LiveHand, p: int, action: Action, f: _Fields, i: int, raw: str)
     live.apply(action)
 
 
-def _values(game: GameDef, live: LiveHand, holes: tuple[tuple[Card, ...], ...], board: list[tuple[Card, ...]]) -> tuple[float, ...]:
-    """What each position won: the pots split by the rules (hands compared when it went to showdown)."""
+def _values(game: GameDef, live: LiveHand, holes: tuple[tuple[Card, ...], ...], board: list[tuple[Card, ...]],
+            forfeit: set[int] | frozenset[int] = frozenset()) -> tuple[float, ...]:
+    """What each position won: the pots split by the rules (hands compared when it went to showdown;
+    a ``forfeit`` hand, mucked, beats none)."""
     strengths: list[int] = []
     if live.is_showdown:
         visible = tuple(c for g in board for c in g)
-        strengths = [-1 if live.folded[p] else hand_value(holes[p] + visible) for p in range(game.num_players)]
+        strengths = [-1 if live.folded[p] or p in forfeit else hand_value(holes[p] + visible) for p in range(game.num_players)]
     return split_pots(live.spent, live.folded, strengths)
 
 

@@ -354,3 +354,24 @@ def test_a_seat_numbered_from_0_is_said_to_be_a_seat_not_chips() -> None:
     """PHH numbers seats from 1: 'seats = [0, 1]' was '0 is not a whole number of chips from 1'."""
     with pytest.raises(ProtocolError, match=r"field 'seats': 0 is not a seat number \(PHH counts seats from 1\) from 1 to"):
         parse_phh_hand(GOOD + "seats = [0, 1]\n", "f.phh:1")
+
+
+SHOWDOWN = """variant = "NT"
+antes = [0, 0]
+blinds_or_straddles = [50, 100]
+min_bet = 100
+starting_stacks = [20000, 20000]
+actions = ["d dh p1 AcKd", "d dh p2 7h7s", "p2 cbr 300", "p1 cc", "d db AhKs2h", "p1 cc", "p2 cc", "d db 3c", "p1 cc", "p2 cc",
+           "d db 9d", "p1 cc", "p2 cc", "p1 sm AcKd", "p2 sm"]
+"""
+
+
+def test_a_muck_forfeits_as_phh_says_or_the_hand_is_refused() -> None:
+    """PHH's 'pN sm' with no cards is a muck, which forfeits the pot (pokerkit plays it so). A winner's
+    muck was ignored: the import gave it the pot by its cards, the other way from pokerkit."""
+    assert pokerkit_payoffs("[1]\n" + SHOWDOWN) == [(300, -300)]  # the loser mucks: the same either way
+    assert parse_phh_hand(SHOWDOWN, "f.phh").hand.values == (300.0, -300.0)
+    winner_mucks = SHOWDOWN.replace('"p1 sm AcKd", "p2 sm"', '"p2 sm 7h7s", "p1 sm"')
+    assert pokerkit_payoffs("[1]\n" + winner_mucks) == [(-300, 300)]
+    with pytest.raises(ProtocolError, match=r"field 'actions': \[14\] 'p1 sm': p1 mucks a hand that wins chips at the showdown"):
+        parse_phh_hand(winner_mucks, "f.phh")
