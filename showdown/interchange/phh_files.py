@@ -115,6 +115,8 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
             why = f"; {skipped:,} without a PHH form, the first: {first_skipped}" if skipped else ""
             raise ShowdownError(f"no hands to export in {src}{why}")
         os.replace(tmp[1], target)
+    except OSError as exc:  # (a folder of the .phhs's name, or a full disk, was a traceback)
+        raise ShowdownError(f"cannot write {target}: {exc.strerror or exc}") from None
     finally:
         if os.path.exists(tmp[1]):
             os.unlink(tmp[1])

@@ -432,3 +432,12 @@ def test_a_match_logs_time_limits_come_back_with_its_hands(tmp_path: Path) -> No
     assert len(pokerkit_payoffs("\n".join(phhs.split("\n\n")[:20]))) == 20  # fields of our own: pokerkit takes them
     import_phh([result.target], tmp_path / "back.log")
     assert (tmp_path / "back.log").read_text() == text
+
+
+def test_a_folder_where_the_phhs_goes_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    (tmp_path / "out" / (NOLIMIT_LOG.stem + ".phhs")).mkdir(parents=True)
+    run = subprocess.run([sys.executable, "-m", "showdown", "export", str(NOLIMIT_LOG), "--to", "phh", "-o", str(tmp_path / "out"),
+                          "--force"], capture_output=True, text=True)  # fmt: skip
+    assert run.returncode == 2 and "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
+    assert "cannot write" in run.stderr and "Is a directory" in run.stderr
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [NOLIMIT_LOG.stem + ".phhs"]  # no .part left behind
