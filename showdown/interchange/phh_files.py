@@ -321,9 +321,12 @@ def import_phh(paths: Sequence[str | Path], target: str | Path, progress: Progre
                     progress(match.count)
         if match.game is None:
             raise ProtocolError(f"{', '.join(map(str, paths))}: no hands")
+        if match.game_file is not None:  # first: a log naming a game file that is not there is no log (it was said as the log's fault)
+            try:
+                match.game_file.write_text(format_gamedef(match.game), encoding="utf-8")
+            except OSError as exc:
+                raise ShowdownError(f"cannot write {match.game_file}, the game the log names: {exc.strerror or exc}") from None
         _finish(out, tmp[1], match.ending(), match.jsonl, match.limits)
-        if match.game_file is not None:
-            match.game_file.write_text(format_gamedef(match.game), encoding="utf-8")
     except OSError as exc:
         raise ShowdownError(f"cannot write {out}: {exc.strerror or exc}") from None
     finally:

@@ -441,3 +441,16 @@ def test_a_folder_where_the_phhs_goes_is_one_line_not_a_traceback(tmp_path: Path
     assert run.returncode == 2 and "Traceback" not in run.stderr and len(run.stderr.strip().splitlines()) == 1
     assert "cannot write" in run.stderr and "Is a directory" in run.stderr
     assert [p.name for p in (tmp_path / "out").iterdir()] == [NOLIMIT_LOG.stem + ".phhs"]  # no .part left behind
+
+
+def test_a_game_file_that_cannot_be_written_is_named_and_no_log_is_left(tmp_path: Path) -> None:
+    """A folder where the import's .game goes: the error named the log ('cannot write m.log: Is a
+    directory'), and the log was left naming a game file that was not there."""
+    game = uneven_game("nolimit", (5000, 20000))
+    (tmp_path / "uneven.game").write_text(format_gamedef(game))
+    (tmp_path / "m.log").write_text(log_text("uneven.game", list(random_hands(game, 20, seed=1)), seed=1))
+    result = export_phh(tmp_path / "m.log", tmp_path)
+    (tmp_path / "back" / "b.game").mkdir(parents=True)
+    with pytest.raises(ShowdownError, match=r"cannot write .*b\.game, the game the log names: Is a directory"):
+        import_phh([result.target], tmp_path / "back" / "b.log", force=True)
+    assert not (tmp_path / "back" / "b.log").exists()
