@@ -7,6 +7,7 @@ with ``tomllib`` (never ``eval``).
 from __future__ import annotations
 
 import json
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Iterator
@@ -15,7 +16,7 @@ from typing import Any
 from showdown.errors import CardError, GameDefError, ProtocolError
 from showdown.games.cards import Card, format_cards, parse_cards
 from showdown.games.dealing import MAX_SEED
-from showdown.games.gamedef import MAX_PLAYERS, GameDef
+from showdown.games.gamedef import MAX_PLAYERS, UNLIMITED_STACK, GameDef
 from showdown.games.hand_value import hand_value
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, split_pots
@@ -88,12 +89,13 @@ class _Fields:
             raise self.fail(name, f"{_short(value)} is not a whole number of chips from {low} to {2**31 - 1}")
         return chips
 
-    def integers(self, name: str, count: int | None, low: int = 0, what: str = "a whole number of chips") -> list[int]:
+    def integers(self, name: str, count: int | None, low: int = 0, what: str = "a whole number of chips", inf: int | None = None) -> list[int]:
+        """The field's whole numbers; with ``inf``, an ``inf`` entry (PHH's unknown stack) is that number."""
         value = self.get(name)
         if not isinstance(value, list) or (count is not None and len(value) != count):
             want = f"{count} whole numbers" if count is not None else "a list of whole numbers"
             raise self.fail(name, f"{_short(value)} is not {want}")
-        chips = [_whole(v) for v in value]
+        chips = [inf if inf is not None and v == math.inf else _whole(v) for v in value]
         for v, c in zip(value, chips):
             if c is None or not low <= c < 2**31:
                 raise self.fail(name, f"{_short(v)} is not {what} from {low} to {2**31 - 1}")
@@ -267,7 +269,7 @@ def _table_game(f: _Fields) -> GameDef:
         raise f.fail("blinds_or_straddles", f"{n} players: showdown plays 2 to {MAX_PLAYERS}")
     if any(f.integers("antes", n)):
         raise f.fail("antes", "showdown's games have no antes (all must be 0)")
-    stacks = f.integers("starting_stacks", n, low=1)
+    stacks = f.integers("starting_stacks", n, low=1, inf=UNLIMITED_STACK)  # PHH's unknown stack: one that never binds
     if variant == "NT":
         bets = [f.integer("min_bet", 1)]
         if bets[0] != max(blinds):
@@ -289,6 +291,8 @@ def _check_finishing(f: _Fields, game: GameDef, hand: LoggedHand) -> None:
     if not isinstance(finishing, list) or len(finishing) != n or not all(_is_number(v) for v in finishing):
         raise f.fail("finishing_stacks", f"{_short(finishing)} is not {n} numbers")
     for p, (start, end, value) in enumerate(zip(game.stack, finishing, hand.values)):
+        if end == math.inf and start == UNLIMITED_STACK:  # an unknown stack stays unknown
+            continue
         if not abs(end - start - value) < (n if value % 1 else 1):  # nan is never near (it passed: 'nan < x' and 'nan >= x' are both false)
             raise f.fail("finishing_stacks", f"p{p + 1} ends with {_short(end)}, but the actions give {format_value(start + value)}")
 

@@ -375,3 +375,26 @@ def test_a_muck_forfeits_as_phh_says_or_the_hand_is_refused() -> None:
     assert pokerkit_payoffs("[1]\n" + winner_mucks) == [(-300, 300)]
     with pytest.raises(ProtocolError, match=r"field 'actions': \[14\] 'p1 sm': p1 mucks a hand that wins chips at the showdown"):
         parse_phh_hand(winner_mucks, "f.phh")
+
+
+def test_unknown_stacks_written_inf_read_as_stacks_that_never_bind() -> None:
+    """PHH writes an unknown stack as inf, and pokerkit a state of math.inf stacks so (its fixed-limit
+    examples use them): such a hand was refused ('inf is not a whole number of chips')."""
+    import math
+
+    from pokerkit import Automation, FixedLimitTexasHoldem, HandHistory
+
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING, Automation.CARD_BURNING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    game = FixedLimitTexasHoldem(automations, True, 0, (5, 10), 10, 20)
+    state = game(math.inf, 2)
+    for cards in ("AcKd", "7h7s"):
+        state.deal_hole(cards)
+    state.complete_bet_or_raise_to()
+    state.fold()
+    history = HandHistory.from_game_state(game, state)
+    text = history.dumps()
+    assert "starting_stacks = [inf, inf]" in text
+    got = parse_phh_hand(text, "pokerkit.phh")
+    assert same_table(got.game, get_game("holdem-limit")) and got.hand.values == (-10.0, 10.0)
+    assert parse_phh_hand(text.rstrip() + "\nfinishing_stacks = [inf, inf]\n", "pokerkit.phh").hand.values == (-10.0, 10.0)
