@@ -335,6 +335,7 @@ def _cards(text: str, f: _Fields, i: int, action: str) -> tuple[Card, ...]:
 def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ...], f: _Fields) -> tuple[LoggedHand, str]:
     """Cards first (our hands are dealt up front), then the betting through the rules."""
     holes, board, betting = _deal(game, actions, f)
+    board_at = [-1] + [i for i, raw in enumerate(actions) if raw.split("#", 1)[0].split()[:2] == ["d", "db"]]  # where each street's board is
     live = fresh_live_hand(game)
     rounds: list[list[Action]] = [[]]
     base = 0  # what each player still in had put in before this street (PHH's sizes are street totals)
@@ -347,6 +348,7 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
                 mucked[p] = (i, raw)
             continue
         _check_turn(live, p, f, i, raw)
+        _check_board_order(board_at, live.round, actions, f, i, raw)
         action = _action(game, live, base, words, f, i, raw)
         _apply(live, p, action, f, i, raw)
         rounds[-1].append(action)
@@ -366,6 +368,18 @@ def _replay(game: GameDef, actions: list[str], number: int, names: tuple[str, ..
         raise f.fail("actions", f"[{i}] {_short(raw)}: p{p + 1} mucks a hand that wins chips at the showdown, and a muck "
                                 "forfeits them (PHH); our logs compare every hand still in, so this hand has no log form")
     return LoggedHand(number, tuple(map(tuple, rounds)), holes, tuple(board), values, names), live.betting
+
+
+def _check_board_order(board_at: list[int], r: int, actions: list[str], f: _Fields, i: int, raw: str) -> None:
+    """Action ``i`` of round ``r`` comes after that round's board and before the next one (the cards
+    were read first, wherever they stood: a flop dealt before the preflop betting passed, which
+    pokerkit refuses)."""
+    if r < len(board_at) and board_at[r] > i:
+        raise f.fail("actions", f"[{i}] {_short(raw)}: an action of round {r + 1} before its board is dealt ('d db', [{board_at[r]}])")
+    if r + 1 < len(board_at) and board_at[r + 1] < i:
+        k = board_at[r + 1]
+        raise f.fail("actions", f"[{k}] {_short(actions[k])}: the board of round {r + 2} is dealt before round {r + 1}'s betting "
+                                f"ends ([{i}] {_short(raw)})")
 
 
 def _check_shown(words: list[str], hole: tuple[Card, ...], p: int, f: _Fields, i: int, raw: str) -> None:

@@ -398,3 +398,15 @@ def test_unknown_stacks_written_inf_read_as_stacks_that_never_bind() -> None:
     got = parse_phh_hand(text, "pokerkit.phh")
     assert same_table(got.game, get_game("holdem-limit")) and got.hand.values == (-10.0, 10.0)
     assert parse_phh_hand(text.rstrip() + "\nfinishing_stacks = [inf, inf]\n", "pokerkit.phh").hand.values == (-10.0, 10.0)
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (('"p2 cbr 300", "p1 cc", "d db Qd7h6c"', '"d db Qd7h6c", "p2 cbr 300", "p1 cc"'),
+     r"\[2\] 'd db Qd7h6c': the board of round 2 is dealt before round 1's betting ends"),
+    (('"d db Qd7h6c", "p1 cc"', '"p1 cc", "d db Qd7h6c"'), r"\[4\] 'p1 cc': an action of round 2 before its board is dealt"),
+])  # fmt: skip
+def test_a_board_dealt_out_of_its_place_is_refused_as_pokerkit_refuses_it(change: tuple[str, str], says: str) -> None:
+    """The cards were read first wherever they stood, so a flop dealt before the preflop betting (or
+    after the flop's first action) was imported as if in its place; pokerkit refuses such a hand."""
+    with pytest.raises(ProtocolError, match=r"field 'actions': " + says):
+        parse_phh_hand(GOOD.replace(*change), "f.phh")
