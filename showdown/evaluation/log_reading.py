@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from showdown.errors import GameDefError, ProtocolError, ShowdownError
@@ -111,13 +111,17 @@ def _game_of_file(path: Path) -> str | None:
 
 
 def resolve_log_game(game_name: str, log_path: Path) -> GameDef:
-    """The game a log header names: a path next to the log, a catalog name or a reference file name."""
+    """The game a log header names: a path next to the log, a catalog name or a reference file name,
+    else a file of its name next to the log (the header's path is where the match was played)."""
     beside = log_path.parent / game_name
     if beside.is_file():
         return get_game(str(beside))
     try:
         return get_game(game_name)
     except GameDefError as exc:
+        moved = log_path.parent / PurePath(game_name).name  # the reference dealer's header holds the path it was given:
+        if moved.is_file():  # a match folder copied elsewhere has its .game beside the log, not at that path
+            return get_game(str(moved))
         raise GameDefError(
             f"{log_path}: the header names game {game_name!r}, which is neither a catalog game nor a file "
             f"next to the log ({exc}); pass --game GAME"

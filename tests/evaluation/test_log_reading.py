@@ -58,3 +58,19 @@ def test_two_names_that_are_not_utf8_in_different_ways_stay_two_players(tmp_path
     first.write_bytes(b"".join(lines[:104]).replace(b"Alice", b"A\xff"))
     second.write_bytes(b"".join(lines[:4] + lines[204:304]).replace(b"Alice", b"A\xfe"))
     assert sorted(read_logs([first, second]).table.names) == ["A\\xfe", "A\\xff", "Bob"]
+
+
+def test_a_reference_log_moved_with_its_game_file_finds_the_game_beside_it(tmp_path) -> None:
+    """The reference dealer's header holds the game's path where the match was played
+    ('/home/them/games/short.game'): the log copied elsewhere with that file beside it was refused
+    ('neither a catalog game nor a file next to the log'), though the file was next to it."""
+    from showdown.games.gamedef import format_gamedef
+    from showdown.interchange.phh_files import export_phh
+
+    game = get_game(str(DATA / "holdem.nolimit.3p.short_stacks.game"))
+    (tmp_path / "short.game").write_text(format_gamedef(game))
+    log = tmp_path / "m.log"
+    log.write_text("# name/game/hands/seed m /home/them/games/short.game 1 0\n"
+                     "STATE:0:fcc/cc/cc/cc:2c3c|4c5c|6c7c/8c9cTh/Jd/Qh:0|0|0:a|b|c\n")  # fmt: skip
+    assert read_logs([log], game=None).game == game
+    assert export_phh(log, tmp_path).hands == 1 and (tmp_path / "m.phhs").exists()
