@@ -28,17 +28,19 @@ from showdown.games.cards import format_cards
 from showdown.games.gamedef import UNLIMITED_RAISES, Betting, GameDef
 from showdown.games.live_hand import LiveHand
 from showdown.games.state import Action, ActionKind
-from showdown.protocol.logfile import LoggedHand
+from showdown.protocol.logfile import LoggedHand, LogHeader
 
 __all__ = ["DEFAULT_TIME_LIMITS", "HOLDEM_BOARD", "PHH_LIMIT_RAISES", "TIME_LIMIT_FIELDS", "NoPhhForm", "PhhHand", "format_phh_hand", "fresh_live_hand", "game_from_phh", "illegal_reason", "phh_actions", "phh_variant", "same_table"]
 
 HOLDEM_BOARD = (0, 3, 1, 1)
 PHH_LIMIT_RAISES = 4
+"""pokerkit's fixed-limit cap: four bets or raises a street, the blinds not counted."""
 TIME_LIMIT_FIELDS = ("_t_response", "_t_hand", "_t_per_hand")
 """A log's time limits as PHH fields of our own: a match's ('#--t_response 10000') came back as the
 reference dealer's defaults, so the imported log was not the log exported."""
-DEFAULT_TIME_LIMITS = (600000, 600000, 7000)
-"""pokerkit's fixed-limit cap: four bets or raises a street, the blinds not counted."""
+_HEADER = LogHeader("", "", 0, 0)
+DEFAULT_TIME_LIMITS = (_HEADER.t_response, _HEADER.t_hand, _HEADER.t_per_hand)
+"""The reference dealer's time limits (a log header's defaults): not written."""
 
 
 @dataclass(frozen=True, slots=True)
