@@ -59,7 +59,21 @@ class MatchFiles:
             return True
         if (log.parent / f"{self.title}.done.json").is_file():  # a tournament's finished half
             return True
-        return self.jsonl is not None and ends_with_summary(self.jsonl)
+        if self.jsonl is not None:
+            return ends_with_summary(self.jsonl)
+        return self.log is not None and _ends_with_score(self.log)
+
+
+def _ends_with_score(log: Path) -> bool:
+    """An ACPC log's last line is its SCORE line, which ends a finished match: a .log alone (the
+    reference dealer's, or one 'showdown import' wrote) was listed as 'running, or stopped before
+    its end', its own page saying it was finished."""
+    try:
+        with log.open("rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))
+            return f.read().rstrip().rsplit(b"\n", 1)[-1].startswith(b"SCORE:")
+    except OSError:
+        return False
 
 
 @dataclass

@@ -329,3 +329,13 @@ def test_the_same_players_in_other_seats_are_followed_by_name(tmp_path: Path) ->
     follower = LogFollower(tmp_path / "m.jsonl")
     assert follower.poll() == 3
     assert [(a["name"], a["total"]) for a in follower.summary()["agents"]] == [("a", 1.0), ("b", -1.0)]
+
+
+def test_a_log_alone_that_ends_with_its_score_is_finished(tmp_path: Path) -> None:
+    """A .log with no .jsonl beside it (the reference dealer's, or one 'showdown import' wrote) was
+    listed as 'running, or stopped before its end' however it ended; its own page said finished."""
+    lines = (DATA / "holdem.nolimit.2p.reverse_blinds.1000h.seed0.log").read_bytes().splitlines(keepends=True)
+    (tmp_path / "ref.log").write_bytes(b"".join(lines))
+    assert discover([tmp_path]).match("ref").finished
+    (tmp_path / "ref.log").write_bytes(b"".join(lines[:-1]))  # the match still being played: no SCORE line yet
+    assert not discover([tmp_path]).match("ref").finished
