@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import itertools
 import math
+import multiprocessing
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
 from typing import IO, Any
@@ -35,7 +35,7 @@ from showdown.solvers import kernel_loader
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
 from showdown.solvers.npz import read_errors
-from showdown.workers import forking_quietly, ignore_interrupts, terminate_as_exit
+from showdown.workers import running_pool, terminate_as_exit
 
 TABLE_FORMAT = "showdown-flop-ehs2"
 DEFAULT_BUCKETS = (169, 50, 50, 50)
@@ -284,10 +284,10 @@ def build_flop_table(
             if progress:
                 progress(done, n)
         return out
-    with terminate_as_exit(), ProcessPoolExecutor(jobs, initializer=ignore_interrupts) as pool:
-        with forking_quietly():  # the workers are forked at the first submit (map submits every chunk at once)
-            pooled = pool.map(_flop_rows, chunks)
-        for idx, rows in pooled:
+    # (an executor's shutdown on Ctrl-C waited for every chunk submitted: the build went on to its end)
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    with terminate_as_exit(), running_pool(method, jobs) as pool:
+        for idx, rows in pool.imap(_flop_rows, chunks):
             out[idx] = rows
             done += len(idx)
             if progress:

@@ -135,13 +135,32 @@ def _born_with_ctrl_c_held_back(then: Callable[[], None]) -> None:
 
 
 def test_the_flop_workers_are_forked_with_ctrl_c_held_back(monkeypatch) -> None:
-    """A Ctrl-C between a worker's fork (at the pool's first submit) and its initializer was a
-    KeyboardInterrupt traceback from that worker; they are now forked with SIGINT blocked."""
-    real = holdem_buckets.ProcessPoolExecutor
-    monkeypatch.setattr(holdem_buckets, "ProcessPoolExecutor",
-                        lambda jobs, initializer: real(jobs, initializer=functools.partial(_born_with_ctrl_c_held_back, initializer)))
+    """A Ctrl-C between a worker's fork and its initializer was a KeyboardInterrupt traceback from
+    that worker; they are now forked with SIGINT blocked."""
+    from showdown import workers
+
+    monkeypatch.setattr(workers, "ignore_interrupts", functools.partial(_born_with_ctrl_c_held_back, workers.ignore_interrupts))
     assert build_flop_table(jobs=2, limit=9).shape == (9, 1326)
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, [])  # the parent's own mask given back
+
+
+def test_ctrl_c_stops_the_flop_workers_at_once() -> None:
+    """Ctrl-C (here from the progress callback, as the parent takes it) left the executor waiting for
+    every chunk already submitted: `solve buckets` went on to the end of its 7 minutes."""
+    import multiprocessing
+    import time
+
+    import pytest
+
+    def interrupt(done: int, n: int) -> None:
+        if done:
+            raise KeyboardInterrupt
+
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        build_flop_table(jobs=2, limit=240, progress=interrupt)  # 30 chunks: about 25 s of work on this machine
+    assert time.monotonic() - started < 8
+    assert multiprocessing.active_children() == []
 
 
 def test_a_sigterm_while_the_flop_workers_run_shuts_them_down_and_says_one_line(monkeypatch, tmp_path, capsys) -> None:
