@@ -274,8 +274,30 @@ def is_known_agent(name: str) -> bool:
     if ":" in name:
         module = name.partition(":")[0]
         _this_folder_importable()  # (a tournament's module:Class bot beside the user was an 'unknown agent')
-        return importlib.util.find_spec(module) is not None
+        try:
+            return importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):  # a dotted name whose package is missing, or an empty name
+            return False
     return False
+
+
+def unknown_agent(name: str) -> str:
+    """Why ``name`` is no agent, for a ``ConfigError``: a ``module:Class`` whose module cannot be found
+    says so (it was told the built-in names), and a misspelt name is given the nearest one."""
+    if ":" in name:
+        module = name.partition(":")[0]
+        return (f"unknown agent {name!r}: no module {module!r} can be imported from this folder ({os.getcwd()}) "
+                "or the installed packages; module:Class names a Python module and a class in it (a bot file: give its path, ./my_bot.py)")
+    return f"unknown agent {name!r}: {did_you_mean(name)}known agents are {', '.join(agent_names())}"
+
+
+def did_you_mean(name: str) -> str:
+    """``"did you mean 'rules'? "`` for the agent name nearest a misspelt one (case and ``_`` aside), else ``""``."""
+    import difflib
+
+    folded = {n.replace("_", "-").lower(): n for n in agent_names()}
+    near = difflib.get_close_matches(name.replace("_", "-").lower(), list(folded), n=1, cutoff=0.6)
+    return f"did you mean {folded[near[0]]!r}? " if near else ""
 
 
 def check_options(name: str, options: Mapping[str, Any]) -> None:
@@ -312,7 +334,7 @@ def make_agent(name: str, game: GameDef, options: Mapping[str, Any] | None = Non
     """A new agent ``name`` for ``game``; ``ConfigError`` for an unknown name or a bad option."""
     factory = _lookup(name)
     if factory is None:
-        raise ConfigError(f"unknown agent {name!r}: known agents are {', '.join(agent_names())}")
+        raise ConfigError(unknown_agent(name))
     agent = factory(game, dict(options or {}))
     if not isinstance(agent, Agent):  # a factory's own object: its .game was an AttributeError traceback
         raise ConfigError(f"agent {name!r} made a {type(agent).__name__}, not an Agent (one with an act(view) method)")

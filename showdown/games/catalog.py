@@ -87,8 +87,12 @@ def get_game(spec: str) -> GameDef:
     by_file = next((e for e in CATALOG if e.file == path.name), None)
     if by_file is not None:
         return _builtin(by_file.name)
+    import difflib
+
     names = ", ".join(game_names())
-    raise GameDefError(f"unknown game {spec!r}: give a catalog name ({names}) or a path to a .game file")
+    near = difflib.get_close_matches(spec.lower().replace("_", "-"), [e.name for e in CATALOG], n=1, cutoff=0.6)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    raise GameDefError(f"unknown game {spec!r}: {hint}give a catalog name ({names}) or a path to a .game file")
 
 
 def as_game(game: object, who: str) -> GameDef:

@@ -104,6 +104,8 @@ def _import_error(module: str) -> str | None:
     except SyntaxError as exc:
         return _syntax_text(exc)
     except Exception as exc:  # noqa: BLE001 - whatever the bot's module raises, said in one line
+        if isinstance(exc, ModuleNotFoundError) and exc.name and f"{module}.".startswith(f"{exc.name}."):
+            return None  # the module or its package is missing (``nope.sub``): the name check says so
         lines = traceback.format_exception(exc)
         return traceback_line("".join(lines).splitlines()) or f"{type(exc).__name__}: {exc}"
     return None

@@ -51,7 +51,7 @@ def _check_python_bots(config: MatchConfig, in_process: Mapping[int, Any]) -> No
 
 def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
     """Unknown built-in names and bad options fail here, before anything starts."""
-    from showdown.agents.registry import BUILTIN_AGENTS, agent_names, check_options, is_known_agent, make_agent
+    from showdown.agents.registry import BUILTIN_AGENTS, check_options, is_known_agent, make_agent, unknown_agent
 
     if any(s.name is not None and ":" in s.name for s in specs) and os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())  # module:Class agents come from the current folder, as in the agent process
@@ -59,7 +59,7 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
         if spec.name is None:
             continue
         if not is_known_agent(spec.name):
-            raise ConfigError(f"unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+            raise ConfigError(unknown_agent(spec.name))
         if spec.name in BUILTIN_AGENTS:  # option names, types and files, without building the agent
             check_options(spec.name, spec.options)
         if spec.name in _CHEAP_AGENTS:  # cheap to build: also checks the values (sizing=...)

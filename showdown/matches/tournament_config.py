@@ -190,13 +190,13 @@ def _tournament_labels(specs: Sequence[AgentSpec], game: Any, at: Where) -> list
 
 def _check_agents(specs: Sequence[AgentSpec], game: Any, at: Where) -> None:
     """Build every built-in agent once: unknown names and bad options fail here, with the line."""
-    from showdown.agents.registry import agent_names, is_known_agent, make_agent
+    from showdown.agents.registry import is_known_agent, make_agent, unknown_agent
 
     for i, spec in enumerate(specs):
         if spec.name is None:
             continue
         if not is_known_agent(spec.name):
-            raise ConfigError(f"{at(i)}: unknown agent {spec.name!r}: known agents are {', '.join(agent_names())}")
+            raise ConfigError(f"{at(i)}: {unknown_agent(spec.name)}")
         if ":" in spec.name and not spec.name.startswith("showdown."):  # a bot's own class: its __init__ raising was
             from showdown.matches.bot_errors import python_bot_error  # a traceback here; its matches say what fails
 

@@ -144,3 +144,9 @@ def test_every_built_in_agent_declares_its_options_and_they_are_checked_without_
         check_options("equilibrium", {"strategy": str(tmp_path / "missing.json")})
     (tmp_path / "there.json").write_text("{}")
     check_options("exploiter", {"opponent_strategy": str(tmp_path / "there.json")})
+
+
+def test_a_misspelt_agent_is_given_the_nearest_name() -> None:
+    for typo, near in (("equilibrum", "equilibrium"), ("Rules", "rules"), ("never_bluff", "never-bluff"), ("cfrr", "cfr")):
+        with pytest.raises(ConfigError, match=rf"unknown agent '{typo}': did you mean '{near}'\? known agents are"):
+            make_agent(typo, get_game("kuhn"))

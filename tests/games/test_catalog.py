@@ -54,6 +54,12 @@ def test_unknown_game_lists_the_catalog() -> None:
         get_game("chess")
 
 
+def test_a_misspelt_game_is_given_the_nearest_name() -> None:
+    for typo, near in (("kuhnn", "kuhn"), ("Leduc", "leduc"), ("holdem_nolimit", "holdem-nolimit"), ("leduc3", "leduc3p")):
+        with pytest.raises(GameDefError, match=rf"unknown game '{typo}': did you mean '{near}'\? give a catalog name"):
+            get_game(typo)
+
+
 @pytest.mark.parametrize("spec", [5, None, ["kuhn"]])
 def test_a_game_that_is_no_name_or_path_is_a_game_error(spec: object) -> None:
     with pytest.raises(GameDefError, match="a game is a catalog name or a path to a .game file, not"):

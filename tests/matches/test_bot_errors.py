@@ -164,3 +164,22 @@ def test_a_bot_crashing_mid_match_is_one_line_and_a_half_closed_one_is_warned_ab
     r = showdown(tmp_path, "match", "kuhn", "./closer.py", "call", "--hands", "3000", timeout=120)
     assert "WARNING: seat 1 (closer): its connection closed; until it connects again, the dealer plays check/fold for it" \
         in r.stderr.splitlines(), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["kuhn", "equilibrum", "rules"], "unknown agent 'equilibrum': did you mean 'equilibrium'? known agents are"),
+        (["kuhn", "never_bluff", "rules"], "unknown agent 'never_bluff': did you mean 'never-bluff'?"),
+        (["kuhnn", "rules", "random"], "unknown game 'kuhnn': did you mean 'kuhn'? give a catalog name"),
+        (["holdem-limit-3", "rules", "random", "call"], "did you mean 'holdem-limit-3p'?"),
+        (["leduc", "my_module:MyBot", "rules"], "unknown agent 'my_module:MyBot': no module 'my_module' can be imported"),
+        (["leduc", "nope.sub:Bot", "rules"], "unknown agent 'nope.sub:Bot': no module 'nope.sub' can be imported"),
+    ],
+)
+def test_a_misspelt_name_or_a_missing_module_is_told_in_one_line(tmp_path: Path, words: list[str], says: str) -> None:
+    """A typo was told every name but the nearest; README's ``my_module:MyBot``, not importable, was an
+    'unknown agent' listing the built-in names, and ``nope.sub:Bot`` a '<frozen importlib.util>' error."""
+    r = showdown(tmp_path, "match", *words, "--hands", "10", timeout=60)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert says in r.stderr and "frozen" not in r.stderr
