@@ -88,6 +88,7 @@ def run_match_command(args: argparse.Namespace) -> int:
     stop_view = _start_view(args, config)
     report = run_match(config)
     _print_report(report, args)
+    _resume_hint(report)
     if stop_view is not None:
         _keep_view(stop_view)
     return exit_status(report)
@@ -147,7 +148,23 @@ def _resume(args: argparse.Namespace) -> int:
                           f"{named} cannot change them; give --resume alone (a different match: run it without --resume)")
     report = run_match(load_match_file(args.resume_from))
     _print_report(report, args)
+    _resume_hint(report)
     return exit_status(report)
+
+
+def _resume_hint(report: Any) -> None:
+    """After Ctrl-C or SIGTERM, the command that plays the rest (the output said only how far the match
+    got, and "the same command plus --resume" is refused: --resume takes the match's own settings)."""
+    import re
+
+    from showdown.matches.files import MATCH_FILE_SUFFIX
+
+    if not report.interrupted or report.log_path is None:
+        return
+    name = re.sub(r"\.dup\d+$", "", Path(report.log_path).name.removesuffix(".log"))  # a duplicate half's log
+    match_file = Path(report.log_path).with_name(name + MATCH_FILE_SUFFIX)
+    if match_file.exists():
+        print(f"showdown match: stopped early: showdown match --resume {match_file} plays the rest", file=sys.stderr)
 
 
 def _start_view(args: argparse.Namespace, config: Any) -> Callable[[], None] | None:

@@ -91,6 +91,7 @@ def test_sigterm_stops_a_match_like_ctrl_c_with_the_summary_and_exit_143(tmp_pat
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 143, err
     assert "Ctrl-C" not in err and "SIGTERM again: at once" in err
+    assert "stopped early: showdown match --resume out/kuhn.random-call.seed0.match.json plays the rest" in err
     assert "stopped early" in out and "random" in out
     assert "ERROR" not in err and "Traceback" not in err
     assert log.read_text().splitlines()[-1].startswith("SCORE:")
