@@ -78,8 +78,9 @@ def play_in_dealer(table_file: Path, hands: int, seed: int) -> tuple[float, floa
 
     os.environ["KUHN_POLICY"] = str(table_file)  # the bot process inherits it
     bot = agent_from_word(str(Path(__file__).resolve().with_name("kuhn_policy.py")))
+    # force: a second run retrains and replaces the table beside them, so its match replaces theirs (a LogExistsError traceback)
     result = showdown.run_match("kuhn", [bot, OPPONENT], hands=hands, seed=seed, estimator="plain",
-                                out=table_file.parent / "match")  # fmt: skip
+                                out=table_file.parent / "match", force=True)  # fmt: skip
     stats = result.report.agent_stats[0]
     assert stats.se is not None
     return stats.mean, 1.96 * stats.se
