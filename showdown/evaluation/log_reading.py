@@ -55,10 +55,20 @@ def not_a_log_file(p: Path) -> str:
     """Why ``p``, which is no regular file, cannot be read as a log (it said 'no such log file' of a
     folder or of /dev/null, which are there)."""
     if p.is_dir():
-        return f"{p} is a folder: give the log files in it ({p / '*.log'})"
+        return f"{p} is a folder: give the log files in it ({_logs_pattern(p)})"
     if p.exists():
         return f"{p} is not a regular file (a device or a pipe): give a .log or .jsonl file"
     return f"no such log file: {p}"
+
+
+def _logs_pattern(folder: Path) -> Path:
+    """The pattern that names the logs in ``folder``, as deep as the first ones lie: a tournament's are in
+    ``matches/<match>/`` (``folder/*.log``, said of every folder, named no file there)."""
+    for depth in range(4):
+        pattern = "/".join(["*"] * depth + ["*.log"])
+        if next(folder.glob(pattern), None) is not None:
+            return folder / pattern
+    return folder / "*.log"
 
 
 def _is_jsonl(path: Path) -> bool:

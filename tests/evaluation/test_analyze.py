@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -214,3 +215,16 @@ def test_a_path_that_is_there_but_no_log_file_is_said_as_such(tmp_path: Path, pa
     assert main(["analyze", path.format(tmp=tmp_path)]) == 2
     err = capsys.readouterr().err
     assert said.format(tmp=tmp_path) in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_folder_whose_logs_lie_deeper_is_given_the_pattern_that_names_them(tmp_path: Path,
+                                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A tournament's folder said 'give the log files in it (t/*.log)', a pattern that named no file:
+    its logs are in matches/<match>/."""
+    match = tmp_path / "t" / "matches" / "a-vs-b"
+    match.mkdir(parents=True)
+    shutil.copy(DATA / "kuhn.limit.2p.1000h.seed0.log", match / "a-vs-b.dup0.log")
+    assert main(["analyze", str(tmp_path / "t")]) == 2
+    err = capsys.readouterr().err
+    assert f"give the log files in it ({tmp_path}/t/*/*/*.log)" in err
+    assert main(["analyze", *map(str, (tmp_path / "t").glob("*/*/*.log"))]) == 0
