@@ -290,7 +290,8 @@ def _ranking_text(r: TournamentResult) -> list[str]:
     for i, fe, re_, rnd, rank in r.ranks:
         place = "-" if rank == 0 else f"{rank}{'=' if ranks.count(rank) > 1 else '.'}"
         runoff = _cell(re_, runoff_digits).rstrip(" *") if re_.hands else "-"
-        rows.append([place, r.config.labels[i], signed(fe.per100, field_digits), interval_text(fe.ci95, field_digits), runoff,
+        field_mean = signed(fe.per100, field_digits) if fe.hands else "-"  # no match played yet: no mean (it read +0.0000)
+        rows.append([place, r.config.labels[i], field_mean, interval_text(fe.ci95, field_digits), runoff,
                      str(rnd), *_elo_cells(r.ratings, i)])
     return [heading, *_aligned(rows, 2)]
 

@@ -251,6 +251,17 @@ def test_sigterm_stops_a_tournament_and_its_matches_with_exit_143(tmp_path: Path
     assert logs and all(p.read_text().splitlines()[-1].startswith("SCORE:") for p in logs)  # each match stopped itself
 
 
+def test_an_agent_with_no_match_played_yet_has_no_mean_against_the_field(tmp_path: Path) -> None:
+    """A tournament stopped early ranked the agents that had played no match with 'vs field +0.0000'."""
+    config = load_tournament_config(write(tmp_path, "game: kuhn\nhands: 100\nagents: [rules, bluff, call]\n"))
+    outcomes = [MatchOutcome("rules-bluff", (0, 1), {0: est(0.25), 1: est(-0.25)}, {}, "aivat", 100, False, [])]
+    table = cross_table(outcomes, 3)
+    text = format_tournament(TournamentResult(config, outcomes, table, ranking(table), 3, False, 1.0, 1))
+    rows = {line.split()[1]: line.split() for line in text.splitlines() if line[:3].strip() in ("1.", "2.", "-")}
+    assert rows["rules"][2] == "+25.00" and rows["bluff"][2] == "-25.00"
+    assert rows["call"][:3] == ["-", "call", "-"], text
+
+
 def test_bankroll_and_runoff_disagree_on_a_hand_made_table_with_known_outcome() -> None:
     # d exploits the weak e hugely and loses a little to everyone else: the total bankroll ranks it
     # first, the instant runoff (e goes out first, then d's edge is gone) ranks it last of a, b, c, d
