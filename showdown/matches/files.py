@@ -99,6 +99,7 @@ def load_match_file(where: str | Path) -> MatchConfig:
         p = unfinished[0]
     elif p.suffix in (".log", ".jsonl"):
         p = p.with_name(p.name.removesuffix(p.suffix) + MATCH_FILE_SUFFIX)
+    p = _whole_match(p)
     if _finished(p):
         raise ConfigError(f"--resume {where}: that match already finished (it was not stopped early): nothing to resume")
     try:
@@ -159,6 +160,14 @@ def _matches_in(folder: Path) -> list[Path]:
     files = sorted(folder.glob(f"*{MATCH_FILE_SUFFIX}"))
     halves = {half for f in files for half in _half_files(f)}
     return [f for f in files if f not in halves]
+
+
+def _whole_match(match_file: Path) -> Path:
+    """The duplicate match a half's file (``<match>.dup<k>.match.json``, or its log) belongs to; any other file as it is.
+    (A half's .log, named with ``--resume``, played that half on alone as a plain match, with no paired report.)"""
+    stem, dot, k = match_file.name.removesuffix(MATCH_FILE_SUFFIX).rpartition(".dup")
+    whole = match_file.with_name(stem + MATCH_FILE_SUFFIX)
+    return whole if dot and k.isdigit() and match_file in _half_files(whole) else match_file
 
 
 def _half_files(match_file: Path) -> list[Path]:

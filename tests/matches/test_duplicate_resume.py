@@ -114,8 +114,10 @@ def test_a_half_finished_before_the_stop_is_taken_as_it_is(tmp_path: Path, stop:
     same_as_never_stopped(tmp_path, args, resumed)
 
 
-def test_a_duplicate_match_stopped_by_ctrl_c_is_resumed(tmp_path: Path) -> None:
-    """Ctrl-C: the stopped match said 'resume' but its folder held two unfinished halves and no duplicate match."""
+@pytest.mark.parametrize("resume_from", ["out", "out/kuhn.random-rules.seed5.dup1.log"])
+def test_a_duplicate_match_stopped_by_ctrl_c_is_resumed(tmp_path: Path, resume_from: str) -> None:
+    """Ctrl-C: the stopped match said 'resume' but its folder held two unfinished halves and no duplicate match.
+    A half's log named with --resume played that half alone, as a plain match, with no paired report."""
     args = ("match", "kuhn", "random", "rules", "--hands", HANDS, "--seed", "5", "--duplicate", "--out", "out")
     runner = start(tmp_path / "stopped", *args)
     out = tmp_path / "stopped" / "out"
@@ -123,7 +125,8 @@ def test_a_duplicate_match_stopped_by_ctrl_c_is_resumed(tmp_path: Path) -> None:
     runner.send_signal(signal.SIGINT)
     _, err = runner.communicate(timeout=30)
     assert runner.returncode == 130, err
-    resumed = showdown(tmp_path / "stopped", "match", "--resume", "out")
+    assert "stopped early: showdown match --resume out/kuhn.random-rules.seed5.match.json plays the rest" in err
+    resumed = showdown(tmp_path / "stopped", "match", "--resume", resume_from)
     same_as_never_stopped(tmp_path, args, resumed)
 
 
