@@ -26,8 +26,8 @@ def add_plan_parser(sub: Any) -> None:
     p = sub.add_parser(
         "plan",
         description="Estimate the hands a match needs so that a true win rate of --difference chips per 100 hands "
-        "(or --difference-mbb mbb/hand) is told apart from zero: with a number of hands fixed in advance (95%% level, "
-        "80%% power by default), and with showdown match --until-separated (an anytime-valid confidence sequence, "
+        "(or --difference-mbb mbb/hand) is told apart from zero: with a number of hands fixed in advance (95% level, "
+        "80% power by default), and with showdown match --until-separated (an anytime-valid confidence sequence, "
         "simulated from the pilot). The pilot's spread comes from logs (--pilot) or a short match played now (--agents).",
     )
     p.add_argument("--game", help="catalog name or .game file (default: from the pilot logs)")

@@ -40,3 +40,11 @@ def test_ctrl_c_during_the_pilot_match_exits_without_a_plan(tmp_path: Path, sig:
 
 def test_percentages_never_round_to_a_certainty() -> None:
     assert [percent(p) for p in (0.8, 0.95, 0.995, 0.9999999999, 1e-9, 0.5)] == ["80%", "95%", "99.5%", "99.99999999%", "0.0000001%", "50%"]
+
+
+def test_the_help_says_percent_once() -> None:
+    """The description is printed as written (only the flags' help is %-formatted): it read '95%% level, 80%% power'."""
+    run = subprocess.run([sys.executable, "-m", "showdown", "plan", "--help"], capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
+    text = " ".join(run.stdout.split())
+    assert "%%" not in text and "(95% level, 80% power by default)" in text and "(95% interval within +-P of it)" in text
