@@ -5,25 +5,50 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import multiprocessing.pool
+import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 
-__all__ = ["forking_quietly", "ignore_interrupts", "quiet_pool", "running_pool", "stop_pool", "terminate_as_exit"]
+__all__ = ["die_with", "forking_quietly", "ignore_interrupts", "quiet_pool", "running_pool", "stop_pool", "terminate_as_exit"]
 
 STOP_WAIT = 5.0
 """Seconds an interrupted pool's own shutdown may take before the caller goes on without it."""
 
 
-def ignore_interrupts() -> None:
+def ignore_interrupts(parent: int = 0) -> None:
     """A pool's initializer: Ctrl-C reaches the whole process group, but only the parent acts on it
     (it stops the pool and says one line); each worker printed its own KeyboardInterrupt traceback.
     SIGTERM ends a worker at once (a forked worker inherited the parent's ``terminate_as_exit``
-    handler and unwound its Python code instead, in the middle of sending a result)."""
+    handler and unwound its Python code instead, in the middle of sending a result). With ``parent``
+    (its pid) the worker dies with it (``die_with``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # (blocked by forking_quietly)
+    if parent:
+        die_with(parent)
+
+
+def die_with(parent: int) -> None:
+    """End this process when ``parent`` dies (Linux's ``PR_SET_PDEATHSIG``; elsewhere nothing). A parent
+    killed at once (``kill -9``, a test's watchdog) left its forked workers waiting for work for ever,
+    holding the pipes it shared with its own caller: a CI run's test runner waited on them until its
+    time ran out."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # the parent died before the call: no signal will come
+        os._exit(1)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 @contextlib.contextmanager
@@ -45,7 +70,7 @@ def quiet_pool(method: str, processes: int) -> multiprocessing.pool.Pool:
     """A ``multiprocessing`` pool of ``processes`` workers started by ``method`` ("fork", "spawn")
     that leave Ctrl-C to the parent (``forking_quietly``, ``ignore_interrupts``)."""
     with forking_quietly():
-        return multiprocessing.get_context(method).Pool(processes, ignore_interrupts)
+        return multiprocessing.get_context(method).Pool(processes, ignore_interrupts, (os.getpid(),))
 
 
 def stop_pool(pool: multiprocessing.pool.Pool) -> None:

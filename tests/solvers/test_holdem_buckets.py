@@ -128,10 +128,10 @@ def test_river_buckets_read_from_the_turns_work_equal_those_worked_out_anew() ->
         assert np.array_equal(abstraction.board_buckets(board, 3), abstraction._cut(3, river_strength(board)))
 
 
-def _born_with_ctrl_c_held_back(then: Callable[[], None]) -> None:
+def _born_with_ctrl_c_held_back(then: Callable[[int], None], parent: int) -> None:
     if signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, []):
         raise RuntimeError("a worker was forked able to take a Ctrl-C before its initializer ignored it")
-    then()
+    then(parent)
 
 
 def test_the_flop_workers_are_forked_with_ctrl_c_held_back(monkeypatch) -> None:
