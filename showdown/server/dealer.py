@@ -54,7 +54,7 @@ from showdown.protocol.matchstate import PROTOCOL_VERSION, is_comment, parse_rep
 from showdown.server.betting_tree import Betting, BettingNode, BettingTree
 from showdown.server.outputs import HandFinished, MatchFinished, Output, Reject, SeatWarning, Send
 from showdown.server.payoffs import HandPayoffs
-from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, UNREQUESTED, ReplyRepairs, unknown_action
+from showdown.server.replies import BAD_ACTION, BAD_STATE, INVALID_ACTION, MORE_CARDS, UNREQUESTED, ReplyRepairs, no_colon, unknown_action
 from showdown.server.seat_book import SeatBook
 from showdown.server.seating import ON_TIMEOUT, OnTimeout, SeatStatus, check_match, seatings
 
@@ -65,10 +65,6 @@ MAX_IGNORED_LINES = 32
 """Lines in a row from the acting seat that are no reply at all (not a state line) before they count as an
 invalid reply; a bot's few debug lines before its answer, or its answers to states sent before (a bot
 that answers every state, as the reference allows), are passed over without counting."""
-
-_MORE_CARDS = frozenset("23456789TJQKAcdhs|/")
-"""What may follow the state sent in a reply that still reads as a state (a bot that adds cards it
-guessed): anything else after it, where ':' should be, makes the reply a bad action, played as call."""
 
 LOST_WARNING = "its connection closed; until it connects again, the dealer plays check/fold for it"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
@@ -397,10 +393,8 @@ class MatchEngine:
             if rest[:1] == ":":
                 self._take_action(seat, rest[1:])
                 return
-            if rest[:1] not in _MORE_CARDS:  # 'STATE :c', 'STATE\0:c': the reference's "bad action format"
-                after = f"{rest[:1]!r} came where ':' and the action go" if rest else "no ':' and action came"
-                end = " (the state's line end, echoed: strip '\\r\\n' from the state first)" if rest[:1] == "\r" else ""
-                self._bad_action(seat, line, f"it sent {quoted(line)}: the state it was sent, then {after}{end}")
+            if rest[:1] not in MORE_CARDS:  # 'STATE :c', 'STATE\0:c': the reference's "bad action format"
+                self._bad_action(seat, line, no_colon(line, rest))
                 return
         if is_comment(line) or not line.strip():  # (blank lines counted as garbage, so ten of them played call)
             return

@@ -14,10 +14,11 @@ from showdown.errors import ProtocolError
 from showdown.games.gamedef import GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action
 from showdown.protocol.events import EventKind
-from showdown.protocol.matchstate import read_action
+from showdown.protocol.matchstate import quoted, read_action
 from showdown.server.betting_tree import MAX_REPLIES_PER_NODE, Betting, BettingNode
 
-__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "UNREQUESTED", "Outcome", "ReplyRepairs", "unknown_action"]
+__all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MORE_CARDS", "UNREQUESTED", "Outcome", "ReplyRepairs", "no_colon",
+           "unknown_action"]
 
 BAD_STATE = "bad state format in response"
 UNREQUESTED = "ignoring un-requested response"
@@ -25,6 +26,17 @@ BAD_ACTION = "bad action format in response, changed to call"
 INVALID_ACTION = "invalid action, changed to call"
 
 ACTION_LETTERS = frozenset("fcrFCRkKbB")
+
+MORE_CARDS = frozenset("23456789TJQKAcdhs|/")
+"""What may follow the state sent in a reply that still reads as a state (a bot that adds cards it
+guessed): anything else after it, where ':' should be, makes the reply a bad action, played as call."""
+
+
+def no_colon(line: str, rest: str) -> str:
+    """The detail of a bad action whose line is the state sent, then ``rest`` with no ':' first."""
+    after = f"{rest[:1]!r} came where ':' and the action go" if rest else "no ':' and action came"
+    end = " (the state's line end, echoed: strip '\\r\\n' from the state first)" if rest[:1] == "\r" else ""
+    return f"it sent {quoted(line)}: the state it was sent, then {after}{end}"
 
 
 def unknown_action(text: str) -> str:
