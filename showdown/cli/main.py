@@ -413,6 +413,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"showdown {args.command}: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        import warnings
+
+        # a Ctrl-C between a coroutine's making and its run (asyncio.run(run_match_async(...))) left Python's
+        # "coroutine ... was never awaited" warning under the one line, when the coroutine was collected
+        warnings.filterwarnings("ignore", r"coroutine .* was never awaited", RuntimeWarning)
         print(f"showdown {args.command}: stopped (Ctrl-C)", file=sys.stderr)
         return 130
     except Terminated:  # (raised only where workers must be shut down: workers.terminate_as_exit)
