@@ -42,7 +42,9 @@ __all__ = [
 ]
 
 _CLONE_NEWNET = 0x40000000
-_UID_BASE = 1_500_000_000  # far above real accounts; one id per (dealer process, seat)
+_UID_BASE = 1_500_000_000  # far above real accounts; one id per (dealer process, jail slot)
+_SLOTS = 64  # user ids per dealer process
+_slots_in_use: set[int] = set()  # the slots of this process's open jails
 _CPU_POLL_S = 0.2
 
 
@@ -191,14 +193,22 @@ class Jail:
         self.workdir = Path(tempfile.mkdtemp(prefix=f"showdown-seat{seat + 1}-"))
         self.keep_paths = keep_paths
         self.uid: int | None = None
+        # a slot of its own among this process's open jails, not its seat: check-bot runs two jails for
+        # seat 0 at once, and closing one killed the other's bot (the same user id and control group)
+        self._slot = next((i for i in range(_SLOTS) if i not in _slots_in_use), None)
+        if self._slot is not None:
+            _slots_in_use.add(self._slot)
         if self.is_root:
             hidden = _not_public(program or [])
-            if hidden is None:
-                self.uid = _UID_BASE + (os.getpid() % 100_000) * 64 + seat
+            if hidden is None and self._slot is not None:
+                self.uid = _UID_BASE + (os.getpid() % 100_000) * _SLOTS + self._slot
                 os.chown(self.workdir, self.uid, self.uid)
+            elif hidden is None:
+                self.notes.append(f"user: runs as root (more than {_SLOTS} sandboxed bots at once)")
             else:
                 self.notes.append(f"user: runs as root ({hidden} is not readable by other users)")
-        self.cgroup = _pids_cgroup(f"showdown-{os.getpid()}-{seat}", limits.processes)
+        group = f"showdown-{os.getpid()}-{self._slot if self._slot is not None else f'x{id(self)}'}"
+        self.cgroup = _pids_cgroup(group, limits.processes)
         if self.cgroup is None and self.uid is None:
             self.notes.append("processes: not limited (no pids control group, and the bot runs under our own user id)")
         self.netns_fd: int | None = None
@@ -268,6 +278,10 @@ class Jail:
     def close(self) -> None:
         """Kill what is left, remove the private folder, leave the namespace."""
         self.kill_all()
+        if self._slot is not None:  # its user id may now go to another jail: never kill by it again
+            _slots_in_use.discard(self._slot)
+            self._slot = None
+            self.uid = None
         if self.cgroup is not None:
             try:
                 self.cgroup.rmdir()

@@ -241,3 +241,22 @@ def test_a_jail_leaves_no_control_group_and_removes_those_of_dealers_gone() -> N
     assert not group.exists()
     Jail(1, Limits(network=True), "127.0.0.1", program=["/bin/true"]).close()
     assert not stale.exists()
+
+
+def test_closing_one_jail_leaves_another_of_the_same_seat_running() -> None:
+    """check-bot runs two checks at a time, each a jail for seat 0 in one process: the first to end
+    killed the other's bot (the same user id and control group), which failed 'killed by signal 9'."""
+    jails = [Jail(0, Limits(network=True), "127.0.0.1", program=["/bin/sleep", "30"]) for _ in range(2)]
+    procs = [subprocess.Popen(["/bin/sleep", "30"], preexec_fn=jail.preexec) for jail in jails]
+    try:
+        if jails[0].uid is None and jails[0].cgroup is None:
+            pytest.skip("neither a user id of its own nor a control group on this machine")
+        jails[0].close()
+        procs[0].wait(timeout=5)
+        assert procs[1].poll() is None, "the other jail's bot was killed"
+    finally:
+        for jail in jails:
+            jail.close()
+        for proc in procs:
+            proc.kill()
+            proc.wait()
