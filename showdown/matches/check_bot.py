@@ -240,8 +240,10 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
             raise BotGone(f"{who} did not connect within {start_s:g} s: {agent.last_words()}")
         left = jail is not None and agent.proc is not None and agent.proc.returncode == 0 and end_group(agent.proc)
         rc = await agent.exit_status() if agent.proc is not None else None  # (its last output read)
+        # a limit it hit starting (a JVM's address space): named, as in a match (was only the bot's own words)
+        hit = limit_hit(rc, agent.last_words(), jail) if jail is not None and rc is not None else None
         raise BotGone(f"it {exit_text(rc) if rc is not None else 'ended'} first: {agent.last_words()}"
-                      f"{SANDBOX_ENDS_LEFTOVERS if left else ''}")
+                      f"{SANDBOX_ENDS_LEFTOVERS if left else ''}{f'; it was stopped by its sandbox limit {hit}' if hit else ''}")
     reader, writer = got.result()
     sock = writer.get_extra_info("socket")
     if sock is not None:

@@ -415,7 +415,8 @@ async def watch_cpu(pid: int, jail: Jail, hands_done: Callable[[], int], kill: C
             return
 
 
-_MEMORY_WORDS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "OutOfMemory")
+_MEMORY_WORDS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory", "OutOfMemory",
+                 "Could not reserve enough space", "Could not allocate compressed class space")  # (the JVM's at start)
 
 
 def limit_hit(rc: int, last_words: str, jail: Jail) -> str | None:

@@ -54,3 +54,16 @@ def test_a_bot_that_never_answers_stops_each_check_after_a_few_silences(tmp_path
     assert stops[0]["hand"] < 20
     # the bot, still running after the check stopped, is named at the hand where it stopped (was hand 199)
     assert [p["hand"] for p in checks["match-end"]["problems"]] == [stops[0]["hand"]]
+
+
+def test_a_sandboxed_bot_stopped_by_a_limit_before_connecting_is_told_which(tmp_path: Path) -> None:
+    # a bot that reserves more address space than the sandbox allows at start (as the JVM does) failed every
+    # check with its own last words only ('MemoryError', 'Could not allocate compressed class space'), no limit named
+    bot = tmp_path / "greedy_bot.py"
+    bot.write_text("import socket, sys\nblock = bytearray(4 * 2**30)\nsocket.create_connection((sys.argv[1], int(sys.argv[2])))\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "10",
+                           "--only", "check-down", "--sandbox", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    hint = checks["check-down"]["problems"][0]["hint"]
+    assert done.returncode == 1 and "MemoryError" in hint, done.stderr
+    assert hint.endswith("it was stopped by its sandbox limit memory_mb (2048 MB of address space)"), hint
