@@ -13,6 +13,7 @@ its reply, against the match's limits.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import shlex
 import socket
@@ -206,7 +207,9 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         else:
             got.set_result((reader, writer))
 
-    jail = Jail(0, bot.limits, HOST, program=bot.args(game_arg, seed, 0)) if bot.limits is not None else None
+    # a module:Class bot imports from the current folder, as in a match (was 'No module named ...' in every check)
+    here = (os.getcwd(),) if bot.spec.name is not None else ()
+    jail = Jail(0, bot.limits, HOST, here, program=bot.args(game_arg, seed, 0)) if bot.limits is not None else None
     if jail is not None and jail.listener is not None:  # the dealer's end, inside the bot's network namespace
         server = await asyncio.start_server(on_connection, sock=jail.listener.dup(), limit=2 * MAX_LINE)
     else:

@@ -67,3 +67,13 @@ def test_a_sandboxed_bot_stopped_by_a_limit_before_connecting_is_told_which(tmp_
     hint = checks["check-down"]["problems"][0]["hint"]
     assert done.returncode == 1 and "MemoryError" in hint, done.stderr
     assert hint.endswith("it was stopped by its sandbox limit memory_mb (2048 MB of address space)"), hint
+
+
+def test_a_module_class_bot_imports_from_the_current_folder_in_the_sandbox(tmp_path: Path) -> None:
+    # check-bot --sandbox of my_bot:MyBot failed every check with "No module named 'my_bot'" (a match found it)
+    (tmp_path / "plain_bot.py").write_text("from showdown.agents import CALL, Agent\n\n\nclass Caller(Agent):\n"
+                                           "    def act(self, view):\n        return CALL\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "plain_bot:Caller", "--game", "kuhn", "--hands", "10",
+                           "--only", "check-down", "--sandbox", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    assert checks["check-down"]["problems"] == [] and done.returncode == 0, checks
