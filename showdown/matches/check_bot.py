@@ -75,7 +75,10 @@ class CheckResult:
             more = f" (and {len(self.problems) - 1} more)" if len(self.problems) > 1 else ""
             sent = f"sent {p.sent[:160]!r}; " if p.sent else ""
             return f"hand {p.hand}: {sent}legal: {p.legal}; {p.hint}{more}"
-        return self.note or ("" if self.reached else "situation not reached: the bot's own play ended every hand before it")
+        # (was 'ended every hand before it', said too of a bot that calls to the showdown and so never makes the
+        # opponent fold or reach the raise cap)
+        return self.note or ("" if self.reached else "situation not reached: the bot's own play never led to it (it "
+                                                     "folded first, or never bet or raised where the check needs it)")
 
     def json(self) -> dict[str, Any]:
         return {

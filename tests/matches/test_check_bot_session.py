@@ -77,3 +77,14 @@ def test_a_module_class_bot_imports_from_the_current_folder_in_the_sandbox(tmp_p
                            "--only", "check-down", "--sandbox", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
     assert checks["check-down"]["problems"] == [] and done.returncode == 0, checks
+
+
+def test_a_situation_a_calling_bot_never_reaches_is_not_blamed_on_hands_it_ended() -> None:
+    # an always-call bot plays every hand to the showdown, so the opponent never folds on the flop: the note said
+    # 'the bot's own play ended every hand before it', which sent its author looking for a fold it never makes
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", "call", "--game", "holdem-limit", "--hands", "10",
+                           "--only", "fold-flop", "--json"], capture_output=True, text=True, timeout=60)
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    hint = checks["fold-flop"]["hint"]
+    assert checks["fold-flop"]["passed"] and "ended every hand" not in hint, hint
+    assert hint.startswith("situation not reached: the bot's own play never led to it"), hint
