@@ -4,6 +4,7 @@ for messages, everything copied beside the logs), its exit, and the reaping of w
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import shlex
 import signal
@@ -47,6 +48,16 @@ def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: in
             value = "true" if value else "false"
         args += ["-o", f"{key}={value}"]
     return [*args, host, str(port)]
+
+
+def start_error(exc: OSError) -> str:
+    """Why a program could not be started, with the fix where it is known: a script with no ``#!`` line
+    is 'Exec format error' (uvloop's spawn runs it with /bin/sh, asyncio's does not: check-bot refused
+    a bot a match had played)."""
+    text = exc.strerror or str(exc)
+    if exc.errno == errno.ENOEXEC:
+        text += " (a script must name its interpreter on its first line, like #!/bin/sh or #!/usr/bin/env python3)"
+    return text
 
 
 def package_environment() -> dict[str, str]:

@@ -38,6 +38,7 @@ from showdown.matches.agent_process import (
     exit_text,
     left_processes,
     send_signal,
+    start_error,
     wait_exit,
 )
 from showdown.matches.bot_checks import Check, Problem, Transport, checks_for, judge_reply
@@ -233,7 +234,7 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
         if jail is not None:
             jail.close()
         # no check can run a program that cannot be started: a user error, said once, not as every check's failure
-        raise ConfigError(f"the bot could not be started: {shlex.join(agent.args)[:200]}: {exc.strerror or exc}") from None
+        raise ConfigError(f"the bot could not be started: {shlex.join(agent.args)[:200]}: {start_error(exc)}") from None
     finally:
         server.close()
     if not got.done():

@@ -39,6 +39,7 @@ from showdown.matches.agent_process import (
     exit_text,
     left_processes,
     reap,
+    start_error,
 )
 from showdown.matches.bot_errors import silent_exit_hint
 from showdown.matches.config import MatchConfig
@@ -266,7 +267,7 @@ class MatchRun:
         except OSError as exc:
             spec = self.config.agents[agent.seat]
             self._cannot_start(
-                f"agent {agent.label} (seat {agent.seat + 1}) could not be started: {spec.command or spec.name}: {exc.strerror or exc}"
+                f"agent {agent.label} (seat {agent.seat + 1}) could not be started: {spec.command or spec.name}: {start_error(exc)}"
             )
             return
         agent.watcher = asyncio.ensure_future(self._watch(agent))

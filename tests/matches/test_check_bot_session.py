@@ -88,3 +88,14 @@ def test_a_situation_a_calling_bot_never_reaches_is_not_blamed_on_hands_it_ended
     hint = checks["fold-flop"]["hint"]
     assert checks["fold-flop"]["passed"] and "ended every hand" not in hint, hint
     assert hint.startswith("situation not reached: the bot's own play never led to it"), hint
+
+
+def test_a_script_without_its_interpreter_line_is_told_to_add_one(tmp_path: Path) -> None:
+    # a shell script with no '#!' line: 'Exec format error' and nothing more (a match run by uvloop plays it)
+    bot = tmp_path / "bot.sh"
+    bot.write_text("exec sleep 5\n")
+    bot.chmod(0o755)
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "10"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "Exec format error (a script must name its interpreter on its first line, like #!/bin/sh" in done.stderr, done.stderr
