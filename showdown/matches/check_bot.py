@@ -258,8 +258,9 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
     return agent, reader, writer
 
 
-async def _stop(agent: AgentProcess, grace: float) -> bool:
-    """Wait up to ``grace`` s for the bot to exit; kill it after. Whether it exited by itself."""
+async def _stop(agent: AgentProcess, grace: float) -> bool | None:
+    """Wait up to ``grace`` s for the bot to exit; kill it after. Whether it exited by itself (None: it did,
+    but processes it started were still running)."""
     if agent.proc is None:
         return True
     try:
@@ -267,7 +268,7 @@ async def _stop(agent: AgentProcess, grace: float) -> bool:
         if await wait_exit(agent.proc, grace):
             while left_processes(agent.proc) and time.monotonic() < deadline:  # a launcher's bot: the same grace
                 await asyncio.sleep(0.05)
-            return not end_group(agent.proc)
+            return None if end_group(agent.proc) else True
         send_signal(agent.proc, 9)
         await wait_exit(agent.proc)
         end_group(agent.proc)
@@ -287,7 +288,7 @@ class _Run:
     slow_hands: list[tuple[int, float]] = field(default_factory=list)
     late_hands: list[int] = field(default_factory=list)  # a decision with no reply in time (not a reply time)
     decisions: list[str] = field(default_factory=list)
-    exited: bool = True
+    exited: bool | None = True  # None: the bot exited, processes it started did not
     last_hand: int = 0  # the hand the match ended in (earlier than the last when the check stopped)
 
 
@@ -507,6 +508,10 @@ def _match_end(many: _Run) -> CheckResult:
     gone = [p for p in many.result.problems if p.kind in ("start", "version")]
     if gone:
         end.problems.append(gone[0])
+    elif many.exited is None:  # (was 'when a read returns end-of-file, exit', said of a bot that had exited)
+        end.problems.append(Problem("match-end", many.last_hand, "(its children still running)", f"exit within {MATCH_END_GRACE:g} s",
+                                    "the bot exited but processes it started were still running: end them when the "
+                                    "connection closes"))
     elif not many.exited:
         end.problems.append(Problem("match-end", many.last_hand, "(still running)", f"exit within {MATCH_END_GRACE:g} s",
                                     "when a read returns end-of-file (the dealer closed), exit"))

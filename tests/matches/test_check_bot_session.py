@@ -99,3 +99,16 @@ def test_a_script_without_its_interpreter_line_is_told_to_add_one(tmp_path: Path
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "Exec format error (a script must name its interpreter on its first line, like #!/bin/sh" in done.stderr, done.stderr
+
+
+def test_a_bot_that_exits_leaving_a_child_running_is_told_of_the_child(tmp_path: Path) -> None:
+    # the bot exited at the match's end, its helper did not: match-end said 'when a read returns end-of-file, exit'
+    bot = tmp_path / "forking_bot.py"
+    bot.write_text("import os, time\nif os.fork() == 0:\n    time.sleep(60)\n    os._exit(0)\n"
+                   "from showdown.agents import CALL, Agent, run_bot\n\n\nclass Caller(Agent):\n"
+                   "    def act(self, view):\n        return CALL\n\n\nraise SystemExit(run_bot(Caller))\n")
+    done = subprocess.run([sys.executable, "-m", "showdown", "check-bot", str(bot), "--game", "kuhn", "--hands", "5",
+                           "--only", "many-hands", "--json"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
+    assert checks["many-hands"]["passed"] and done.returncode == 1, checks
+    assert "the bot exited but processes it started were still running" in checks["match-end"]["hint"], checks["match-end"]
