@@ -197,6 +197,12 @@ class MatchRun:
         if self.jails is not None and (hit := self.jails.ended(agent.seat, agent.proc, rc, agent.last_words(), agent.killed)):
             self.server.warnings.explained(agent.seat)  # (the dealer made the server before any agent)
             line = f"agent {agent.label} (seat {agent.seat + 1}) was stopped by its sandbox limit {hit}"
+            if not self.server.engine.started and not self.over and not self.config_errors:
+                # as a crash before the start: stop now (it waited out the start timeout, said 'a built-in agent may
+                # still be training', and played every hand check/fold for it)
+                self._cannot_start(f"{line} before the match began (raise it in the agent's limits: mapping, or run it "
+                                   f"with --no-sandbox): {agent.last_words()}")
+                return
             self.limits_hit.append(line)
             self.say(line + ("" if self.over else "; the dealer plays check/fold for it"))
             return

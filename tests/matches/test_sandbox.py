@@ -260,3 +260,25 @@ def test_closing_one_jail_leaves_another_of_the_same_seat_running() -> None:
         for proc in procs:
             proc.kill()
             proc.wait()
+
+
+def test_a_bot_stopped_by_a_limit_before_it_connects_stops_the_match_at_once(tmp_path: Path) -> None:
+    """As a crash before the start: the match waited out the 15 s start timeout, said 'a built-in agent
+    may still be training' under the limit's line, and played every hand check/fold for the bot."""
+    import time
+
+    bot = _bot_folder() / "greedy_bot.py"
+    bot.write_text("block = bytearray(10 * 2**30)\n")  # before it connects
+    bot.chmod(0o644)
+    config = {"game": "kuhn", "hands": HANDS, "seed": 3, "sandbox": True, "out": str(tmp_path / "out"),
+              "agents": [{"command": f"{sys.executable} {bot}", "label": "greedy", "limits": {"memory_mb": 512}}, "random"]}
+    path = tmp_path / "match.yaml"
+    path.write_text(json.dumps(config))
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", str(path), "--no-progress"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert time.monotonic() - started < 10
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if "error:" in line]
+    assert len(errors) == 1 and "was stopped by its sandbox limit memory_mb" in errors[0] and "before the match began" in errors[0]
+    assert "still be training" not in done.stderr
