@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from showdown import argtypes
 from showdown.errors import ConfigError
@@ -38,6 +39,9 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
     p.add_argument("--only", action="append", metavar="CHECK", help="run only this check (repeatable)")
     p.add_argument("--sandbox", action="store_true",
                    help="run the bot in the sandbox with the default limits, as a tournament would (see showdown match --sandbox)")
+    p.add_argument("--limit", action="append", metavar="KEY=VALUE",
+                   help="a sandbox limit, as in a match file's limits: mapping (memory_mb=8192 for a JVM bot; repeatable; "
+                   "implies --sandbox)")
     p.add_argument("--json", action="store_true", help="print the report as JSON (keys passed, checks, response_times)")
     p.set_defaults(handler=run_check_bot_command)
     return p
@@ -74,10 +78,30 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
         unknown = [n for n in args.only if n not in known]
         if unknown:
             raise ConfigError(f"--only {unknown[0]}: no such check for {args.game} (checks: {', '.join(known)})")
+    limits = _limits(args.limit) if args.limit else Limits() if args.sandbox else None
     report = run_check_bot(
-        BotProgram(spec, spec.display, Limits() if args.sandbox else None), args.game, seed=args.seed, hands=args.hands, t_response_ms=args.t_response_ms,
+        BotProgram(spec, spec.display, limits), args.game, seed=args.seed, hands=args.hands, t_response_ms=args.t_response_ms,
         t_per_hand_ms=args.t_per_hand_ms, deterministic=args.deterministic, only=set(args.only) if args.only else None,
     )
     print(json.dumps(report.json(), indent=2) if args.json else report.text())
     sys.stdout.flush()
     return 0 if report.passed else 1
+
+
+def _limits(items: list[str]) -> Any:
+    """``Limits`` from ``--limit KEY=VALUE`` words, read as a match file's ``limits:`` mapping (a JVM bot
+    needs more address space than the default: without a way to say so, check-bot --sandbox failed it)."""
+    import yaml  # type: ignore[import-untyped,unused-ignore]
+
+    from showdown.matches.config import parse_limits
+
+    given: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--limit {item!r}: give KEY=VALUE, like --limit memory_mb=8192")
+        try:
+            given[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise ConfigError(f"--limit {item!r}: {value!r} is no value (a number, or true/false)") from None
+    return parse_limits(given, "--limit")

@@ -112,3 +112,35 @@ def test_a_bot_that_exits_leaving_a_child_running_is_told_of_the_child(tmp_path:
     checks = {c["name"]: c for c in json.loads(done.stdout)["checks"]}
     assert checks["many-hands"]["passed"] and done.returncode == 1, checks
     assert "the bot exited but processes it started were still running" in checks["match-end"]["hint"], checks["match-end"]
+
+
+def test_check_bot_takes_sandbox_limits_as_a_match_file_does(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A JVM bot needs more address space than the sandbox's default 2048 MB, and check-bot --sandbox had
+    no way to say so: every check failed. --limit KEY=VALUE reads as a match file's limits: mapping."""
+    import shutil
+    import subprocess
+    import sys
+
+    from tests.matches.test_sandbox import BOT, _bot_folder
+
+    bot = _bot_folder() / "reserving_bot.py"  # reserves 3 GB of address space as it starts, as a JVM does
+    bot.write_text("import mmap\nreserved = mmap.mmap(-1, 3 * 2**30)\n" + BOT.format(mischief="    pass"))
+    bot.chmod(0o644)
+
+    def check(*limit: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "showdown", "check-bot", "--command", f"{sys.executable} {bot}", "--game",
+                               "kuhn", "--only", "many-hands", "--hands", "30", *limit],
+                              capture_output=True, text=True, timeout=120, cwd=tmp_path)
+
+    try:
+        assert check("--sandbox").returncode == 1  # the default 2048 MB: it cannot start
+        ok = check("--limit", "memory_mb=6144", "--limit", "processes=32")
+        assert ok.returncode == 0, ok.stdout + ok.stderr
+    finally:
+        shutil.rmtree(bot.parent, ignore_errors=True)
+    bad = check("--limit", "memory=5")
+    assert bad.returncode == 2 and bad.stderr == ("showdown check-bot: error: --limit: unknown limit 'memory': did you mean "
+                                                  "'memory_mb'? (limits: cpu_s, cpu_s_per_hand, file_mb, memory_mb, network, "
+                                                  "open_files, processes)\n")
+    worse = check("--limit", "memory_mb")
+    assert worse.returncode == 2 and "give KEY=VALUE" in worse.stderr
