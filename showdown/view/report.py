@@ -48,7 +48,10 @@ def build_report(paths: list[Path], *, hands: int = 200) -> tuple[str, dict[str,
     data["index"] = {"matches": listed, "tournaments": [{"key": k, "title": k} for k in catalog.tournaments], "play": False}
     if len(listed) == 1 and not catalog.tournaments:
         data["start"] = "#/match/" + str(listed[0]["key"])
-    embedded = json.dumps(_clean(data), allow_nan=False).replace("</", "<\\/")
+    # every "<" as \u003c: a name holding "<!--<script>" (escaping "</" alone let it through) put
+    # the HTML parser in the script's double-escaped state, which the closing tag did not end: the
+    # report never left "loading…"
+    embedded = json.dumps(_clean(data), allow_nan=False).replace("<", "\\u003c")
     html = static_text("index.html")
     html = html.replace('<link rel="stylesheet" href="/static/style.css">', "<style>\n" + static_text("style.css") + "</style>")
     html = html.replace('<script src="/static/app.js"></script>', "<script>\n" + static_text("app.js").replace("</", "<\\/") + "</script>")

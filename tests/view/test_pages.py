@@ -296,3 +296,26 @@ def test_tournament_page_keeps_the_sign_and_the_significant_digits(browser: Any,
     assert cell.text.startswith(f"{e['per100']:.{digits}f}") and cell.text.startswith("-0.000")
     ranks = [row.text.split()[:2] for row in browser.find_elements(By.CSS_SELECTOR, "[data-testid=ranking] tr")[1:]]
     assert [r[1] for r in ranks] == ["equilibrium", "cfr"] and ranks[0][0] != ranks[1][0]
+
+
+HOSTILE = '<!--<script>x"><img src=x onerror="document.title=\'pwned\'">'
+
+
+def test_a_hostile_bot_name_is_shown_as_text_in_the_report_and_the_view(browser: Any, serve: Any, tmp_path: Path,
+                                                                        kuhn_match: tuple[Path, dict[str, Any]]) -> None:
+    """Names come from logs people share: a name holding '<!--<script>' kept the report at 'loading…'
+    (the HTML parser did not end its data's script), and no name may run as markup."""
+    _, doc = kuhn_match
+    folder = tmp_path / "hostile"
+    folder.mkdir()
+    lines = Path(doc["jsonl"]).read_text().splitlines()[:40]
+    (folder / "m.jsonl").write_text("".join(line.replace('"random"', json.dumps(HOSTILE)) + "\n" for line in lines))
+    report = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(folder), "-o", str(report)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    for address in (report.as_uri(), serve(folder) + "#/match/m"):
+        browser.get(address)
+        wait_for(browser, "[data-testid=agents] tr[data-agent]")
+        assert HOSTILE in text_of(browser, "[data-testid=agents]")
+        assert browser.title != "pwned"
