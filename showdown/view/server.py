@@ -10,13 +10,15 @@ step, no network) reads everything from ``/api/...``:
 * ``/api/play/ws?token=T`` (``showdown play`` only): the human seat's WebSocket.
 
 Errors are JSON ``{"error": "one line"}`` with status 404; the page shows the line. The server
-listens on 127.0.0.1 unless told otherwise.
+listens on 127.0.0.1 unless told otherwise, and there answers only requests naming a loopback host
+(DNS rebinding: a page of another site whose name was made to point at 127.0.0.1 could read them).
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import ipaddress
 import json
 import logging
 import math
@@ -65,9 +67,20 @@ class ViewApp:
     def catalog(self) -> Catalog:
         return discover(self.paths) if self.paths else Catalog()
 
-    def build(self) -> Any:
+    def build(self, *, loopback_only: bool = True) -> Any:
+        """The aiohttp application; ``loopback_only``: requests whose ``Host`` is not a loopback name
+        are refused (a server bound beyond loopback with ``--public`` answers any name)."""
         web = _aiohttp()
-        app = web.Application(client_max_size=64 * 1024)
+
+        @web.middleware  # type: ignore[untyped-decorator]
+        async def loopback_host(request: Any, handler: Any) -> Any:
+            host = request.headers.get("Host")
+            if loopback_only and host is not None and not _is_loopback_name(host):
+                return web.json_response({"error": f"Host {host[:100]!r} is not this machine's loopback address: "
+                                          "open the address showdown printed (http://127.0.0.1:PORT/)"}, status=403)
+            return await handler(request)
+
+        app = web.Application(client_max_size=64 * 1024, middlewares=[loopback_host])
         r = app.router
         r.add_get("/", self.page)
         r.add_get("/static/{name}", self.static)
@@ -208,6 +221,23 @@ class ViewApp:
 _MAX_QUERY_DIGITS = 18  # a byte offset, a count or chips: below 10^18 (a seek takes 2^63 - 1 at most)
 
 
+def _is_loopback_name(host: str) -> bool:
+    """A ``Host`` header naming this machine's loopback: localhost (or a name under .localhost) or a
+    loopback address, with any port."""
+    name = host.strip().lower()
+    if name.startswith("["):
+        name = name[1:].partition("]")[0]
+    elif name.count(":") == 1:
+        name = name.partition(":")[0]
+    name = name.rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
 def _key(q: dict[str, str]) -> str:
     """The ``key`` a request names its match or tournament by (the keys ``/api/index`` gives)."""
     key = q.get("key")
@@ -295,7 +325,8 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
         server_log.addFilter(_request_error_one_line)
     # a connection idle that long (silent since it opened, or between requests) is closed: aiohttp's
     # own default kept one that never sent a byte for an hour, so silent clients could use up the files
-    runner = web.AppRunner(app.build(), access_log=None, keepalive_timeout=IDLE_S)
+    loopback_only = host in ("127.0.0.1", "localhost", "::1")
+    runner = web.AppRunner(app.build(loopback_only=loopback_only), access_log=None, keepalive_timeout=IDLE_S)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     try:

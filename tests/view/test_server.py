@@ -79,7 +79,7 @@ async def _still_serves(port: int) -> None:
     import asyncio
 
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    writer.write(b"GET /api/index HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.1 200")
     writer.close()
 
@@ -117,10 +117,10 @@ def held_live(app: tuple[ViewApp, str], monkeypatch: pytest.MonkeyPatch) -> Iter
 def test_the_live_page_reads_a_long_log_without_stopping_the_server(held_live: HeldLive) -> None:
     # the live page read the log on the event loop: a 60 MB log held every other request 16 s
     with socket.create_connection(("127.0.0.1", held_live.port), timeout=5) as live:
-        live.sendall(f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        live.sendall(f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
         assert held_live.started.wait(5)
         with socket.create_connection(("127.0.0.1", held_live.port), timeout=3) as other:
-            other.sendall(b"GET /api/index HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            other.sendall(b"GET /api/index HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             assert other.recv(100).startswith(b"HTTP/1.1 200")  # served while the log is read
 
 
@@ -129,7 +129,7 @@ def test_live_pages_past_the_cap_are_refused_in_one_line(held_live: HeldLive, mo
     from showdown.view import server
 
     monkeypatch.setattr(server, "MAX_LIVE_STREAMS", 1)
-    request = f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+    request = f"GET /api/live?key={held_live.key} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
 
     def ask() -> bytes:
         with socket.create_connection(("127.0.0.1", held_live.port), timeout=5) as s:
@@ -158,7 +158,7 @@ async def test_a_request_with_a_huge_header_is_one_line_in_the_log(app: tuple[Vi
     runner, port = await server.start_server(app[0], "127.0.0.1", 0)
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 100_000 + b"\r\nConnection: close\r\n\r\n")
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 100_000 + b"\r\nConnection: close\r\n\r\n")
         assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.0 400")
         writer.close()
         said = [r for r in caplog.records if r.name == "aiohttp.server"]
@@ -181,12 +181,43 @@ async def test_a_flood_of_unreadable_requests_is_a_few_lines_not_one_each(app: t
     try:
         for _ in range(server.REQUEST_ERRORS_SHOWN + 7):
             reader, writer = await asyncio.open_connection("127.0.0.1", port)
-            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nX: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
+            writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + b"a" * 9000 + b"\r\nConnection: close\r\n\r\n")
             assert (await asyncio.wait_for(reader.read(), 5)).startswith(b"HTTP/1.0 400")
             writer.close()
         said = [r.getMessage() for r in caplog.records if r.name == "aiohttp.server"]
         assert len(said) == server.REQUEST_ERRORS_SHOWN and all("LineTooLong" in line for line in said)
         assert said[-1].endswith("; further unreadable requests are not shown")
         await _still_serves(port)
+    finally:
+        await runner.cleanup()
+
+
+async def _get(port: int, host_header: str, path: str = "/api/index", address: str = "127.0.0.1") -> bytes:
+    import asyncio
+
+    reader, writer = await asyncio.open_connection(address, port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: {host_header}\r\nConnection: close\r\n\r\n".encode())
+    answer = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    return answer
+
+
+async def test_a_request_naming_another_host_is_refused_on_loopback(app: tuple[ViewApp, str]) -> None:
+    # DNS rebinding: a page of evil.example whose name was made to point at 127.0.0.1 read every
+    # card of every match (/api/index, /api/hands answered any Host)
+    from showdown.view import server
+
+    runner, port = await server.start_server(app[0], "127.0.0.1", 0)
+    try:
+        for path in ("/", "/api/index", f"/api/match?key={app[1]}", "/static/app.js"):
+            refused = await _get(port, f"evil.example:{port}", path)
+            assert refused.startswith(b"HTTP/1.1 403") and b"is not this machine's loopback address" in refused
+        for name in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}", "LOCALHOST", "app.localhost"):
+            assert (await _get(port, name)).startswith(b"HTTP/1.1 200"), name
+    finally:
+        await runner.cleanup()
+    runner, port = await server.start_server(app[0], "127.0.0.2", 0)  # beyond the default (--public): any name
+    try:
+        assert (await _get(port, "my-machine.lan", address="127.0.0.2")).startswith(b"HTTP/1.1 200")
     finally:
         await runner.cleanup()
