@@ -122,6 +122,7 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
             continue
         if not root.is_dir():
             raise ViewError(f"{root} is not a regular file (a device or a pipe): give a match folder or its .log or .jsonl")
+        inside = root.resolve()
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             here = Path(dirpath)
@@ -130,9 +131,18 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
                 name = rel if rel != "." else root.name or "tournament"
                 catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here
             for name in sorted(filenames):
-                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)) and (here / name).is_file():  # (a pipe named x.log held the view for ever)
-                    _add_file(catalog, here / name, root, prefix)
+                if name.endswith((".jsonl", ".log", RESULT_SUFFIX)) and (here / name).is_file() and _within(here / name, inside):
+                    _add_file(catalog, here / name, root, prefix)  # (a pipe named x.log held the view for ever)
     return catalog
+
+
+def _within(path: Path, folder: Path) -> bool:
+    """``path`` is in ``folder`` once symbolic links are followed: a link x.log to /etc/passwd in a
+    shared folder of logs was served, the page quoting the file's first line to whoever could reach it."""
+    try:
+        return path.resolve().is_relative_to(folder)
+    except (OSError, RuntimeError):  # a loop of links
+        return False
 
 
 def _add_file(catalog: Catalog, path: Path, root: Path, prefix: str = "") -> None:

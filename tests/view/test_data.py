@@ -274,6 +274,19 @@ def test_a_pipe_among_the_logs_is_passed_over_and_a_pipe_given_is_one_line(tmp_p
         discover([tmp_path / "pipe.log"])
 
 
+def test_a_link_out_of_the_folder_is_passed_over(tmp_path: Path) -> None:
+    """A link x.log to /etc/passwd in a shared folder of logs was listed, and its page quoted the
+    file's first line ('unexpected line 'root:x:0:0:...''); links within the folder still count."""
+    shutil.copy(DATA / "kuhn.limit.2p.fixed_seats.log", tmp_path / "m.log")
+    outside = tmp_path.parent / f"{tmp_path.name}-secret.log"
+    outside.write_text("secret: the first line\n")
+    (tmp_path / "logs").mkdir()
+    (tmp_path / "logs" / "secret.log").symlink_to(outside)
+    (tmp_path / "logs" / "same.log").symlink_to(tmp_path / "m.log")
+    assert sorted(discover([tmp_path]).matches) == ["logs/same", "m"]
+    assert list(discover([outside]).matches) == [outside.stem]  # a file named is served, link or not
+
+
 def test_a_game_file_beside_the_log_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A match of a .game of its own names the copy beside its log ('m.game'), which the view looked
     for in the folder it was started from: the replayer and the page said 'unknown game' unless it was
