@@ -138,13 +138,37 @@ def report_handler(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if not out.parent.exists():
         raise ConfigError(f"cannot write {out}: folder {out.parent} does not exist")
-    html, counts = build_report([Path(p) for p in args.paths], hands=args.hands)
+    paths = [Path(p) for p in args.paths]
+    _check_not_read(out, paths)
+    html, counts = build_report(paths, hands=args.hands)
     try:
         out.write_text(html, encoding="utf-8")
     except OSError as exc:  # (a full disk, /dev/full: was a traceback)
         raise ConfigError(f"cannot write {out}: {exc.strerror or exc}") from None
     print(f"report: {out} ({counts['matches']} match(es), {counts['tournaments']} tournament(s), {len(html) / 1024:.0f} KiB)")
     return 0
+
+
+def _check_not_read(out: Path, paths: list[Path]) -> None:
+    """The report may not be written over a file it reads: ``report out/ -o out/m.jsonl`` replaced
+    the match's log with the page (a file named on the command line is refused before this)."""
+    import os
+
+    from showdown.view.catalog import discover
+
+    if not out.is_file():
+        return
+    catalog = discover(paths)
+    read = [f for m in catalog.matches.values() for f in (m.jsonl, m.log, m.result) if f is not None]
+    read += [folder / "results.json" for folder in catalog.tournaments.values()]
+    for f in read:
+        try:
+            same = os.path.samefile(out, f)
+        except OSError:
+            continue
+        if same:
+            raise ConfigError(f"--output {out} is a file this report reads (a log or result of {', '.join(map(str, paths))}): "
+                              "writing it would destroy it; give another file name")
 
 
 def play_handler(args: argparse.Namespace) -> int:

@@ -62,3 +62,24 @@ def test_a_report_that_cannot_be_written_is_one_line() -> None:
                           capture_output=True, text=True, timeout=60, env=ENV, check=False)
     assert done.returncode == 2
     assert done.stderr == "showdown report: error: cannot write /dev/full: No space left on device\n"
+
+
+def test_a_report_written_over_a_log_of_its_folder_is_refused(tmp_path: Path) -> None:
+    # 'report out -o out/m.jsonl' replaced the match's log with the page, silently
+    from showdown.api import run_match
+
+    run_match("kuhn", ["rules", "random"], hands=20, seed=1, out=tmp_path)
+    (log,) = tmp_path.glob("*.jsonl")
+    before = log.read_bytes()
+    for target in (log, log.with_suffix(".result.json"), log.with_suffix(".log")):
+        done = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(target)], capture_output=True,
+                              text=True, timeout=60, env=ENV, check=False)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "is a file this report reads" in done.stderr
+    assert log.read_bytes() == before
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 0, done.stderr
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
+                          capture_output=True, text=True, timeout=60, env=ENV, check=False)
+    assert done.returncode == 0, done.stderr  # its own earlier report is no log: written over
