@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,10 @@ class LogFollower:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self._reset()
+
+    def _reset(self) -> None:
+        """Nothing read yet."""
         self.offset = 0
         self.names: list[str] = []
         self._index: dict[str, int] = {}
@@ -69,6 +74,7 @@ class LogFollower:
         self.finished: MatchSummary | None = None  # the summary record, once the match has ended
         self.replacements: dict[str, dict[str, int]] = {}
         self.torn = False
+        self._file: tuple[int, int] | None = None  # (device, inode) of the file read so far
 
     @property
     def hands(self) -> int:
@@ -82,6 +88,12 @@ class LogFollower:
         rest = b""
         try:
             with self.path.open("rb") as f:
+                st = os.fstat(f.fileno())
+                if self.offset and ((st.st_dev, st.st_ino) != self._file or st.st_size < self.offset):
+                    self._reset()
+                    # the log was written anew (match --force, a new file of the name): read from its
+                    # start; a page following it kept the old figures, and never saw the new one end
+                self._file = (st.st_dev, st.st_ino)
                 self.offset = lines_start(f, self.offset)  # (past a byte order mark: the next poll read 3 bytes back, 'bad hand record')
                 f.seek(self.offset)
                 for _, raw in log_lines(f, str(self.path)):

@@ -58,6 +58,24 @@ def test_a_follower_reads_only_complete_lines(tmp_path: Path, played: Path) -> N
     assert f.poll() == 15 and not f.torn and f.hands == 25
 
 
+def test_a_follower_reads_a_log_written_anew_from_its_start(tmp_path: Path, played: Path) -> None:
+    """A log written anew under its name (match --force, a shorter match) kept the live page on the
+    old figures: it read on from the old offset, so it never saw the new match's hands nor its end."""
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    lines = files.jsonl.read_bytes().splitlines(keepends=True)
+    log = tmp_path / "m.jsonl"
+    log.write_bytes(b"".join(lines[:30]))
+    f = LogFollower(log)
+    assert f.poll() == 30
+    log.write_bytes(b"".join(lines[:5]))  # truncated and written again
+    assert f.poll() == 5 and f.hands == 5
+    fresh = tmp_path / "new.jsonl"
+    fresh.write_bytes(b"".join(lines[:40]) + lines[-1])  # a new file moved over it, ending with its summary
+    fresh.replace(log)
+    assert f.poll() == 40 and f.hands == 40 and f.finished is not None
+
+
 def test_a_follower_reads_a_grown_log_a_chunk_at_a_time(tmp_path: Path, played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the rest of a growing log was read at once (a 1 GB log, a GB of memory); now a line at a time, _BATCH lines taken at once
     (_, files), = discover([played]).matches.items()
