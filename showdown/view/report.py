@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from showdown.view.catalog import ViewError, discover
 from showdown.view.data import match_summary, tournament_summary
@@ -47,7 +48,7 @@ def build_report(paths: list[Path], *, hands: int = 200) -> tuple[str, dict[str,
         data["tournaments"][key] = tournament_summary(folder, catalog)
     data["index"] = {"matches": listed, "tournaments": [{"key": k, "title": k} for k in catalog.tournaments], "play": False}
     if len(listed) == 1 and not catalog.tournaments:
-        data["start"] = "#/match/" + str(listed[0]["key"])
+        data["start"] = "#/match/" + quote(str(listed[0]["key"]), safe="")  # as the page's links: a key 'sub/m' or 'a 100%' is one part
     # every "<" as \u003c: a name holding "<!--<script>" (escaping "</" alone let it through) put
     # the HTML parser in the script's double-escaped state, which the closing tag did not end: the
     # report never left "loading…"

@@ -319,3 +319,19 @@ def test_a_hostile_bot_name_is_shown_as_text_in_the_report_and_the_view(browser:
         wait_for(browser, "[data-testid=agents] tr[data-agent]")
         assert HOSTILE in text_of(browser, "[data-testid=agents]")
         assert browser.title != "pwned"
+
+
+def test_a_report_of_one_match_in_a_subfolder_opens_on_it(browser: Any, kuhn_match: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """The report opened on '#/match/' + the key unencoded: a match in a subfolder ('sub/m') said 'not
+    included in this report', one named 'bot 100%' stayed at 'loading…' (URIError)."""
+    _, doc = kuhn_match
+    lines = Path(doc["jsonl"]).read_text().splitlines(keepends=True)[:30]
+    (tmp_path / "in" / "sub").mkdir(parents=True)
+    (tmp_path / "in" / "sub" / "bot 100%.jsonl").write_text("".join(lines))
+    report = tmp_path / "report.html"
+    done = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path / "in"), "-o", str(report)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    browser.get(report.as_uri())
+    wait_for(browser, "[data-testid=agents] tr[data-agent]")
+    assert "30 hands" in text_of(browser, "[data-testid=hands]")

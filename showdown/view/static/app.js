@@ -108,8 +108,8 @@ function setCrumbs(items) {
 async function route() {
   for (const f of cleanup) f();
   cleanup = [];
-  const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
   try {
+    const parts = location.hash.replace(/^#\/?/, "").split("/").map(decodeURIComponent);
     if (parts[0] === "match" && parts[1]) await matchPage(parts[1]);
     else if (parts[0] === "hand" && parts[1]) await handPage(parts[1], Number(parts[2] || 0));
     else if (parts[0] === "tournament" && parts[1]) await tournamentPage(parts[1]);
