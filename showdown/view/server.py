@@ -348,6 +348,8 @@ __all__ = ["IDLE_S", "REQUEST_ERRORS_SHOWN", "ViewApp", "start_server", "static_
 def view_url(host: str, port: int) -> str:
     """The address to open for a server bound to ``host``: loopback for the wildcard addresses."""
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    if ":" in shown:  # an IPv6 address is written in brackets ('http://::1:8765/' opened nothing)
+        shown = f"[{shown}]"
     return f"http://{shown}:{port}/"
 
 

@@ -221,3 +221,23 @@ async def test_a_request_naming_another_host_is_refused_on_loopback(app: tuple[V
         assert (await _get(port, "my-machine.lan", address="127.0.0.2")).startswith(b"HTTP/1.1 200")
     finally:
         await runner.cleanup()
+
+
+async def test_the_address_printed_for_an_ipv6_host_opens_the_view(app: tuple[ViewApp, str]) -> None:
+    # --host ::1 printed 'http://::1:PORT/', which no browser or curl opens
+    import asyncio
+    import urllib.request
+
+    from showdown.view import server
+
+    try:
+        runner, port = await server.start_server(app[0], "::1", 0)
+    except Exception as exc:  # noqa: BLE001 - a machine without IPv6 loopback
+        pytest.skip(f"no ::1 here: {exc}")
+    try:
+        url = server.view_url("::1", port)
+        assert url == f"http://[::1]:{port}/"
+        status = await asyncio.get_running_loop().run_in_executor(None, lambda: urllib.request.urlopen(url + "api/index", timeout=5).status)
+        assert status == 200
+    finally:
+        await runner.cleanup()
