@@ -126,7 +126,7 @@ def discover(paths: Sequence[str | Path]) -> Catalog:
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
             here = Path(dirpath)
-            if "results.json" in filenames:
+            if "results.json" in filenames and _within(here / "results.json", inside):
                 rel = here.relative_to(root).as_posix()
                 name = rel if rel != "." else root.name or "tournament"
                 catalog.tournaments[f"{prefix}/{name}" if prefix and rel != "." else prefix or name] = here

@@ -301,7 +301,9 @@ def test_a_link_out_of_the_folder_is_passed_over(tmp_path: Path) -> None:
     (tmp_path / "logs").mkdir()
     (tmp_path / "logs" / "secret.log").symlink_to(outside)
     (tmp_path / "logs" / "same.log").symlink_to(tmp_path / "m.log")
-    assert sorted(discover([tmp_path]).matches) == ["logs/same", "m"]
+    (tmp_path / "t").mkdir()
+    (tmp_path / "t" / "results.json").symlink_to(outside)
+    assert sorted(discover([tmp_path]).matches) == ["logs/same", "m"] and not discover([tmp_path]).tournaments
     assert list(discover([outside]).matches) == [outside.stem]  # a file named is served, link or not
 
 
