@@ -254,6 +254,9 @@ def _action(doc: dict[str, Any], state: State) -> Action | None:
         if state.game.is_limit:
             return Action(ActionKind.RAISE)
         size = doc.get("size")
+        bounds = state.raise_bounds()
+        if size is None and bounds is not None and bounds[0] == bounds[1]:
+            size = bounds[0]  # all-in the only size: the page's button sends none (it was 'unreadable action')
         if not isinstance(size, (int, float)) or not math.isfinite(size):
             return None
         return Action(ActionKind.RAISE, int(size))

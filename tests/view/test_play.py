@@ -228,3 +228,15 @@ def test_a_play_token_beyond_ascii_is_refused_not_a_server_error(tmp_path: Path)
     finally:
         proc.terminate()
         proc.communicate(timeout=30)
+
+
+def test_the_raise_button_when_all_in_is_the_only_size_goes_all_in() -> None:
+    # facing a raise to 19,950 of 20,000 the page shows one 'Raise' button (no size box): its click
+    # was refused with 'that action is not legal here: unreadable action'
+    from showdown.games.state import Action, ActionKind
+    from showdown.view.play import _action
+
+    state = State.initial(get_game("holdem-nolimit")).apply_betting("r19950")
+    assert state.raise_bounds() == (20000, 20000)
+    assert _action({"action": "r"}, state) == Action(ActionKind.RAISE, 20000)
+    assert _action({"action": "r"}, State.initial(get_game("holdem-nolimit"))) is None  # a choice of sizes: one must be given
