@@ -22,8 +22,6 @@ from typing import Any
 from showdown import argtypes
 from showdown.errors import ConfigError
 
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-
 
 def add_view_parsers(sub: Any) -> None:
     """Add ``view``, ``report`` and ``play`` to ``showdown``'s subcommands."""
@@ -79,9 +77,12 @@ def _check_host(args: argparse.Namespace) -> None:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ConfigError(f"--host {args.host}: the name does not resolve ({why}); give an address or name of "
                           "this machine (the default 127.0.0.1 serves this machine only)") from None
-    if args.host not in LOOPBACK and not args.public:
+    from showdown.view.server import is_loopback_name
+
+    loopback = is_loopback_name(args.host)  # (127.0.0.2 or 0:0:0:0:0:0:0:1 was 'listens beyond this machine')
+    if not loopback and not args.public:
         raise ConfigError(f"--host {args.host} listens beyond this machine: add --public if every card of these matches may be seen there")
-    if args.host not in LOOPBACK:
+    if not loopback:
         print(f"warning: serving on {args.host}: anyone who can reach it sees these matches", file=sys.stderr)
 
 

@@ -75,7 +75,7 @@ class ViewApp:
         @web.middleware  # type: ignore[untyped-decorator]
         async def loopback_host(request: Any, handler: Any) -> Any:
             host = request.headers.get("Host")
-            if loopback_only and host is not None and not _is_loopback_name(host):
+            if loopback_only and host is not None and not is_loopback_name(host):
                 return web.json_response({"error": f"Host {host[:100]!r} is not this machine's loopback address: "
                                           "open the address showdown printed (http://127.0.0.1:PORT/)"}, status=403)
             return await handler(request)
@@ -221,7 +221,7 @@ class ViewApp:
 _MAX_QUERY_DIGITS = 18  # a byte offset, a count or chips: below 10^18 (a seek takes 2^63 - 1 at most)
 
 
-def _is_loopback_name(host: str) -> bool:
+def is_loopback_name(host: str) -> bool:
     """A ``Host`` header naming this machine's loopback: localhost (or a name under .localhost) or a
     loopback address, with any port."""
     name = host.strip().lower()
@@ -325,7 +325,7 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
         server_log.addFilter(_request_error_one_line)
     # a connection idle that long (silent since it opened, or between requests) is closed: aiohttp's
     # own default kept one that never sent a byte for an hour, so silent clients could use up the files
-    loopback_only = host in ("127.0.0.1", "localhost", "::1")
+    loopback_only = is_loopback_name(host)
     runner = web.AppRunner(app.build(loopback_only=loopback_only), access_log=None, keepalive_timeout=IDLE_S)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
@@ -342,7 +342,7 @@ async def start_server(app: ViewApp, host: str, port: int) -> tuple[Any, int]:
     return runner, int(bound)
 
 
-__all__ = ["IDLE_S", "REQUEST_ERRORS_SHOWN", "ViewApp", "start_server", "static_text"]
+__all__ = ["IDLE_S", "REQUEST_ERRORS_SHOWN", "ViewApp", "is_loopback_name", "start_server", "static_text"]
 
 
 def view_url(host: str, port: int) -> str:

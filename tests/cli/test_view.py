@@ -83,3 +83,18 @@ def test_a_report_written_over_a_log_of_its_folder_is_refused(tmp_path: Path) ->
     done = subprocess.run([sys.executable, "-m", "showdown", "report", str(tmp_path), "-o", str(tmp_path / "r.html")],
                           capture_output=True, text=True, timeout=60, env=ENV, check=False)
     assert done.returncode == 0, done.stderr  # its own earlier report is no log: written over
+
+
+def test_another_loopback_address_needs_no_public(tmp_path: Path) -> None:
+    # --host 127.0.0.2 was 'listens beyond this machine: add --public'
+    (tmp_path / "m.jsonl").write_text("")
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "view", str(tmp_path), "--host", "127.0.0.2", "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("view at http://127.0.0.2:"), line + (proc.stderr.read() if proc.stderr and not line else "")
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert "warning" not in err
