@@ -202,6 +202,8 @@ def test_report_file_works_with_no_server(browser: Any, kuhn_match: tuple[Path, 
         assert row.find_element(By.CSS_SELECTOR, "[data-field=per100]").text == num(agent["per100"])
     rows = browser.find_elements(By.CSS_SELECTOR, "[data-testid=hand-list] tr[data-hand]")
     assert len(rows) == 50
+    # a filter matching only later hands said 'no hand matches these filters', the rest unmentioned
+    assert text_of(browser, "[data-testid=report-hands]").startswith("this report holds the first 50 of 2,000 hands")
     rows[3].click()
     wait_for(browser, "[data-testid=steps]")
 

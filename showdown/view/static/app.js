@@ -248,7 +248,11 @@ function renderHandList(doc, box, key) {
   }
   for (const input of Object.values(f)) input.addEventListener("change", () => load(true));
   more.addEventListener("click", () => load(false));
-  fill(box, el("h2", { text: "Hands" }), el("div", { class: "filters" }, Object.values(f)), table, more);
+  // a report holds the first --hands hands only: its list and filters say so (a filter matching later hands said "no hand matches")
+  const kept = EMB ? ((EMB.hands || {})[key] || { hands: [] }).hands.length : null;
+  const partial = kept !== null && doc.hands > kept
+    ? el("p", { class: "muted", "data-testid": "report-hands", text: `this report holds the first ${kept.toLocaleString("en-US")} of ${Number(doc.hands).toLocaleString("en-US")} hands (showdown report --hands); the list and its filters cover those` }) : null;
+  fill(box, el("h2", { text: "Hands" }), partial, el("div", { class: "filters" }, Object.values(f)), table, more);
   load(true);
 }
 
