@@ -176,7 +176,7 @@ class HumanSeat:
                 return None
             doc = want.result()
             action = _action(doc, state)
-            why = state.why_illegal(action) if action is not None else "unreadable action"
+            why = state.why_illegal(action) if action is not None else _unreadable(doc, state)
             if why is None and action is not None:
                 return format_reply(ms, action)
             await self._send({**self._message(ms, state, True, ""), "error": f"that action is not legal here: {why}"})
@@ -257,10 +257,18 @@ def _action(doc: dict[str, Any], state: State) -> Action | None:
         bounds = state.raise_bounds()
         if size is None and bounds is not None and bounds[0] == bounds[1]:
             size = bounds[0]  # all-in the only size: the page's button sends none (it was 'unreadable action')
-        if not isinstance(size, (int, float)) or not math.isfinite(size):
-            return None
+        if not isinstance(size, (int, float)) or isinstance(size, bool) or not math.isfinite(size) or size != int(size):
+            return None  # (150.7 typed in was played as a raise to 150)
         return Action(ActionKind.RAISE, int(size))
     return None
+
+
+def _unreadable(doc: dict[str, Any], state: State) -> str:
+    """Why the page's ``doc`` is no action: a no-limit raise's size is missing or not whole."""
+    bounds = state.raise_bounds()
+    if doc.get("action") == "r" and state.game.is_nolimit and bounds is not None:
+        return f"a raise's size is a whole number of chips to raise to, from {bounds[0]} to {bounds[1]}: got {str(doc.get('size'))[:20]}"
+    return "unreadable action"
 
 
 __all__ = ["HumanSeat"]

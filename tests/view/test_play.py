@@ -240,3 +240,14 @@ def test_the_raise_button_when_all_in_is_the_only_size_goes_all_in() -> None:
     assert state.raise_bounds() == (20000, 20000)
     assert _action({"action": "r"}, state) == Action(ActionKind.RAISE, 20000)
     assert _action({"action": "r"}, State.initial(get_game("holdem-nolimit"))) is None  # a choice of sizes: one must be given
+
+
+def test_a_raise_size_that_is_not_whole_is_refused_saying_why() -> None:
+    # 150.7 typed in the size box was played as a raise to 150
+    from showdown.view.play import _action, _unreadable
+
+    state = State.initial(get_game("holdem-nolimit"))
+    assert _action({"action": "r", "size": 150.7}, state) is None
+    assert _unreadable({"action": "r", "size": 150.7}, state) == \
+        "a raise's size is a whole number of chips to raise to, from 200 to 20000: got 150.7"
+    assert _action({"action": "r", "size": 250.0}, state) is not None
