@@ -48,7 +48,9 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         players.append({"name": name, "total": a.totals[i], **row(a.agents[i], a.plain_agents[i], a.agent_reduction(i))})
     positions = []
     for p, e in enumerate(a.positions):
-        positions.append({"position": p, "total": e.total, **row(e, a.plain_positions[p], a.position_reduction(p))})
+        # the chips won there, as the table's total column and the players' totals (not the estimator's sum)
+        positions.append({"position": p, "total": a.plain_positions[p].total,
+                          **row(e, a.plain_positions[p], a.position_reduction(p))})
     diffs = []
     for k, d in enumerate(a.differences):
         item = d.as_json()

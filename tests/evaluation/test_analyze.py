@@ -132,6 +132,11 @@ def test_cli_json_document(capsys: pytest.CaptureFixture[str]) -> None:
     best = json.loads(capsys.readouterr().out)
     assert best["estimator"] == "chance"  # the best that applies to unknown strategies: the cards' luck out
     assert best["players"][0]["total"] == -31  # the chips really won, whatever the estimator
+    # a position's total too (it was the chance estimator's sum, where the table says the chips)
+    states = [line.split(":") for line in (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines()
+              if line.startswith("STATE:")]
+    chips = [sum(float(s[-2].split("|")[p]) for s in states) for p in (0, 1)]
+    assert [p["total"] for p in best["positions"]] == chips
     assert main(["analyze", str(DATA / "kuhn.limit.2p.1000h.seed0.log"), "--json", "--estimator", "plain"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [p["name"] for p in doc["players"]] == ["Alice", "Bob"]
