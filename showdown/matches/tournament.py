@@ -444,7 +444,7 @@ class _TournamentRun:
             )
         table = cross_table(outcomes, len(cfg.labels))
         result = TournamentResult(
-            cfg, outcomes, table, ranking(table), len(matches), complete, time.monotonic() - self.started, len(self.todo), notes,
+            cfg, outcomes, table, ranking(table, outcomes), len(matches), complete, time.monotonic() - self.started, len(self.todo), notes,
             ratings=hand_ratings(outcomes, len(cfg.labels)) if outcomes else None, stop_signal=self.stop_signal,
         )
         tmp = cfg.out / f"results.json.{os.getpid()}.tmp"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -96,15 +96,23 @@ def _tied(a: Estimate, b: Estimate, bb: int) -> bool:
     return gap <= max(Z95 * math.hypot(a.se, b.se), EXACT_ZERO)
 
 
-def ranking(table: Sequence[Sequence[Estimate | None]]) -> list[tuple[int, Estimate, Estimate, int, int]]:
+def ranking(
+    table: Sequence[Sequence[Estimate | None]], outcomes: Sequence[MatchOutcome] | None = None,
+) -> list[tuple[int, Estimate, Estimate, int, int]]:
     """Bankroll instant runoff, best first: ``(agent, mean vs the field, mean vs the agents left in
     the round it went out, that round, rank)``. Agents tied for the lowest mean go out together and
-    share a rank; within a rank they keep the config order."""
+    share a rank; within a rank they keep the config order. Given the ``outcomes`` the table was
+    made of, a mean's interval and hands count each match once (in 3-player games a match is in two
+    of an agent's cells: combining the cells as independent made its interval too narrow by sqrt 2)."""
     n = len(table)
     played = [any(e is not None and e.hands for e in table[i]) for i in range(n)]
-    field_mean = [_mean_against(table, i, range(n)) for i in range(n)]
+
+    def mean(i: int, others: Iterable[int]) -> Estimate:
+        return _mean_against(table, i, others) if outcomes is None else _mean_over_matches(table, outcomes, i, others)
+
+    field_mean = [mean(i, range(n)) for i in range(n)]
     ranked: list[tuple[int, Estimate, Estimate, int, int]] = []
-    for group in reversed(_runoff_rounds(table, [i for i in range(n) if played[i]])):
+    for group in reversed(_runoff_rounds(mean, [i for i in range(n) if played[i]])):
         rank = len(ranked) + 1
         ranked += [(i, field_mean[i], score, rnd, rank) for i, score, rnd in group]
     # no finished match yet: unranked (rank 0), last
@@ -117,12 +125,36 @@ def _mean_against(table: Sequence[Sequence[Estimate | None]], i: int, others: It
     return combine([e for j in others if j != i and (e := table[i][j]) is not None], equal_weights=True)
 
 
-def _runoff_rounds(table: Sequence[Sequence[Estimate | None]], left: list[int]) -> list[list[tuple[int, Estimate, int]]]:
+def _mean_over_matches(
+    table: Sequence[Sequence[Estimate | None]], outcomes: Sequence[MatchOutcome], i: int, others: Iterable[int],
+) -> Estimate:
+    """``_mean_against`` (the same mean: the cells weighted equally, each pooling its matches by
+    hands) written as a weighted mean of the matches themselves, so that a match in two cells is
+    one independent sample: its weight is the sum of its weights in the cells, its variance counted once."""
+    cells = [j for j in others if j != i and (e := table[i][j]) is not None and e.hands]
+    weights: dict[int, float] = {}
+    for j in cells:
+        members = [k for k, m in enumerate(outcomes) if i in m.agents and j in m.agents and m.estimates[i].hands]
+        hands = sum(outcomes[k].estimates[i].hands for k in members)
+        for k in members:
+            weights[k] = weights.get(k, 0.0) + outcomes[k].estimates[i].hands / hands / len(cells)
+    if not weights:
+        return Estimate(0, 0.0, 0.0, None)
+    estimates = [(w, outcomes[k].estimates[i]) for k, w in weights.items()]
+    hands = sum(e.hands for _, e in estimates)
+    mean = sum(w * e.mean for w, e in estimates)
+    se = None
+    if all(e.se is not None for _, e in estimates):
+        se = math.sqrt(sum((w * e.se) ** 2 for w, e in estimates if e.se is not None))
+    return Estimate(hands, mean * hands, mean, se, estimates[0][1].big_blind)
+
+
+def _runoff_rounds(mean: Callable[[int, Iterable[int]], Estimate], left: list[int]) -> list[list[tuple[int, Estimate, int]]]:
     """The runoff's rounds, first out first: in each, the agents tied for the lowest mean against
     those still in, with that mean and the round's number."""
     rounds: list[list[tuple[int, Estimate, int]]] = []
     while left:
-        scores = {i: _mean_against(table, i, left) for i in left}
+        scores = {i: mean(i, left) for i in left}
         lowest = scores[min(left, key=lambda i: scores[i].mean)]
         out = [i for i in left if _tied(scores[i], lowest, max(1, lowest.big_blind))]
         rounds.append([(i, scores[i], len(rounds) + 1) for i in out])

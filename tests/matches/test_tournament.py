@@ -412,3 +412,23 @@ def test_a_damaged_done_marker_is_played_again_and_said_in_one_line(tmp_path: Pa
     again = run_tournament(cfg, progress=False, stream=said)
     assert again.played_now == 1 and again.complete
     assert said.getvalue().count("\n") == 1 and "cannot be read as done (a damaged .done.json" in said.getvalue()
+
+
+def test_a_3_player_field_mean_counts_each_match_once(tmp_path: Path) -> None:
+    """In 3 players a match is in two of an agent's cells; the mean against the field combined the
+    cells as independent: 'vs_field' said twice the hands the agent played and an interval too
+    narrow by sqrt 2. Each agent's hands and interval now agree with its logs read together."""
+    path = write(tmp_path, f"game: kuhn3p\nhands: 400\nseed: 4\njobs: 1\nout: {tmp_path / 'out'}\nagents: [rules, call, random]\n")
+    run_tournament(load_tournament_config(path), progress=False)
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    logs = sorted(str(p) for p in (tmp_path / "out" / "matches").glob("*/*.log"))
+    assert len(logs) == 2
+    out = subprocess.run([sys.executable, "-m", "showdown", "analyze", *logs, "--estimator", "plain", "--json"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    players = {p["name"]: p for p in json.loads(out)["players"]}
+    for row in doc["ranking"]:
+        field, alone = row["vs_field"], players[row["agent"]]
+        assert field["hands"] == alone["hands"] == 800
+        assert field["per100"] == pytest.approx(alone["per100"])
+        half, alone_half = (field["ci95"][1] - field["ci95"][0]) / 2, (alone["ci95"][1] - alone["ci95"][0]) / 2
+        assert half == pytest.approx(alone_half, rel=0.05)
