@@ -167,6 +167,7 @@ def _without_aivat(args: argparse.Namespace, table: Any, notes: list[str], game:
 def _print(args: argparse.Namespace, logs: Any, analysis: Any) -> None:
     """The plot (when asked for), then the table or the JSON document."""
     from showdown.evaluation.analysis_output import analysis_json, format_analysis
+    from showdown.evaluation.numbers import counted
 
     g = logs.game
     if args.plot:
@@ -180,7 +181,7 @@ def _print(args: argparse.Namespace, logs: Any, analysis: Any) -> None:
         doc["game"] = g.name if g is not None else None
         print(json.dumps(doc, indent=2))
     else:
-        head = f"{', '.join(str(f) for f in logs.files)}: {logs.table.hands:,} hands" + (f" of {g.name}" if g is not None else "")
+        head = f"{', '.join(str(f) for f in logs.files)}: {counted(logs.table.hands)}" + (f" of {g.name}" if g is not None else "")
         print(format_analysis(analysis, head))
 
 

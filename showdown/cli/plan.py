@@ -112,6 +112,7 @@ def stop_if_interrupted(stop_signal: int) -> None:
 
 def plan_handler(args: argparse.Namespace) -> int:
     from showdown.evaluation.confidence import hand_range
+    from showdown.evaluation.numbers import counted
     from showdown.evaluation.planning import make_plan
     from showdown.games.catalog import get_game
 
@@ -129,7 +130,7 @@ def plan_handler(args: argparse.Namespace) -> int:
         values, game, name = _pilot_from_logs(args.pilot, args.agent, get_game(args.game) if args.game else None)
         if game is None:
             raise ConfigError("the pilot logs do not name a game this tool knows: pass --game")
-        source = f"{len(values):,} hands of {name} in {', '.join(Path(p).name for p in args.pilot)}"
+        source = f"{counted(len(values))} of {name} in {', '.join(Path(p).name for p in args.pilot)}"
     else:
         values, game, name, reduction = _pilot_match(args)
         source = f"a {len(values):,}-hand pilot match, {name} against {args.agents[1]} (seed {args.seed})"

@@ -34,6 +34,7 @@ import numpy as np
 from showdown.errors import ShowdownError
 from showdown.evaluation.estimators import ESTIMATORS
 from showdown.evaluation.hand_table import HandTable
+from showdown.evaluation.numbers import counted
 from showdown.evaluation.stats import Difference, Estimate, MatchStats, sample_estimate, two_sided_p, variance_ratio
 
 __all__ = ["CONSISTENCY_ALARM", "Analysis", "aivat_notes", "analyze", "plain_analysis", "zero_mean_p"]
@@ -100,7 +101,7 @@ def _paired(
     units = int(complete.sum())
     unpaired = int((~complete[idx]).sum())
     if unpaired:
-        notes.append(f"{unpaired} hands without a partner in every half are left out of the paired estimate")
+        notes.append(f"{counted(unpaired)} without a partner in every half are left out of the paired estimate")
     keep = complete[idx]
     unit_of = np.cumsum(complete) - 1  # unit index per hand number
     unit = unit_of[idx[keep]]

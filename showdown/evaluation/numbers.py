@@ -14,10 +14,15 @@ from collections.abc import Iterable
 
 from showdown.evaluation.stats import EXACT_ZERO, Estimate
 
-__all__ = ["MOST_DECIMALS", "decimals", "decimals_of", "gain_text", "interval_text", "signed"]
+__all__ = ["MOST_DECIMALS", "counted", "decimals", "decimals_of", "gain_text", "interval_text", "signed"]
 
 MOST_DECIMALS = 6
 """Never more decimals than this (0.000001 chips per 100 hands is far below any real difference)."""
+
+
+def counted(n: int, word: str = "hand") -> str:
+    """``n`` with its thousands separated and ``word`` in the number it takes: '1 hand', '3,000 hands'."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def decimals(pairs: Iterable[tuple[float, float | None]], least: int = 2, most: int = MOST_DECIMALS) -> int:

@@ -96,7 +96,7 @@ def test_unpaired_hands_are_left_out_with_a_note() -> None:
         for h in range(3 if half == 0 else 2):
             c.add(h, ("x", "y") if half == 0 else ("y", "x"), (1.0, -1.0), half=half)
     a = analyze(c.table(), estimator="duplicate")
-    assert a.deals == 2 and any("1 hands without a partner" in n for n in a.notes)
+    assert a.deals == 2 and any("1 hand without a partner" in n for n in a.notes)
     with pytest.raises(ShowdownError, match="at least two duplicate halves"):
         analyze(HandCollector().table(), estimator="duplicate")
 

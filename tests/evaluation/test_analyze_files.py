@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from showdown.cli import main
 from showdown.errors import ShowdownError
 from showdown.evaluation.log_reading import read_logs
 from tests.conftest import DATA
@@ -169,3 +170,11 @@ def test_a_hand_record_of_the_wrong_shape_is_one_line_in_every_reader(tmp_path: 
         out = cli(tmp_path, *args)
         assert out.returncode == 2 and out.stderr.count("\n") == 1 and "Traceback" not in out.stderr, out.stderr
         assert "bad.jsonl" in out.stderr and "'values' has 1 entry for 2 players" in out.stderr
+
+
+def test_a_log_of_one_hand_says_1_hand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The heading said 'one.log: 1 hands of kuhn'."""
+    log = tmp_path / "one.log"
+    log.write_text("# name/game/hands/seed one kuhn 1 0\nSTATE:0:cc:Ks|As:-1|1:a|b\nSCORE:-1|1:a|b\n")
+    assert main(["analyze", str(log)]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{log}: 1 hand of kuhn"
