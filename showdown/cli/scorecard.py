@@ -59,20 +59,23 @@ def _print_scorecard(doc: dict[str, Any], game: str) -> None:
     print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}"
           + (f"; every match{'' if doc.get('every_match') else ' not decided by its pilot'} played to "
              f"+/-{doc['precision_mbb']:g} mbb/hand (two-stage)" if doc.get("precision_mbb") else ""))
-    print(f"  {'opponent':>18}  {'bot wins (mbb/hand)':>20}  95% CI")
+    names = [*(m["opponent"] for m in doc["matches"]), *(m["name"] for m in doc.get("no_figure", [])),
+             *(s["actions"] for s in (doc["lbr"] or {}).get("sets", []))]
+    w = max([18, *map(len, names)])  # (probe-third-raise-any, 21 letters, pushed its row out of line)
+    print(f"  {'opponent':>{w}}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
         lo, hi = m["ci95_mbb"]
         capped = "  capped: wider than asked" if "(capped)" in m["estimator"] else ""
         if str(m.get("stage", "")).startswith(("decided", "pilot only")):
             capped += f"  {m['stage'].split(':')[0]}"
-        print(f"  {m['opponent']:>18}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
+        print(f"  {m['opponent']:>{w}}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
     for m in doc.get("no_figure", []):
-        print(f"  {m['name']:>18}  no figure: {m['reason']}")
+        print(f"  {m['name']:>{w}}  no figure: {m['reason']}")
     if doc["lbr"] is not None:
         print(f"  LBR ({doc['lbr']['setting']}):")
         for s in doc["lbr"]["sets"]:
             lo, hi = s["ci95_mbb"]
-            print(f"  {s['actions']:>18}  LBR wins {s['lbr_mbb']:+11.1f}  [{lo:+.1f}, {hi:+.1f}]  ({s['hands']:,} hands)")
+            print(f"  {s['actions']:>{w}}  LBR wins {s['lbr_mbb']:+11.1f}  [{lo:+.1f}, {hi:+.1f}]  ({s['hands']:,} hands)")
     else:
         print(f"  LBR not run: {doc['lbr_note']}")
     lo, hi = doc["exploitability_ci95_mbb"]

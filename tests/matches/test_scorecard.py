@@ -341,3 +341,14 @@ def test_a_kept_lbr_report_of_another_shape_is_run_again() -> None:
     for bad in ({}, {**good, "sets": 5}, {**good, "sets": [5]}, {**good, "sets": [{**good["sets"][0], "lbr_mbb": "x"}]},  # type: ignore[dict-item]
                 {"sets": good["sets"]}):
         assert not _lbr_shaped(bad)
+
+
+def test_the_table_keeps_its_columns_in_line_for_a_long_opponent_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """probe-third-raise-any (21 letters, the column 18 wide) pushed its row's figures out of line."""
+    from showdown.cli.scorecard import _print_scorecard
+
+    results = [OpponentResult("call", 300.0, (200.0, 400.0), 100, "chance", 1),
+               OpponentResult("probe-third-raise-any", 345.5, (331.2, 359.8), 100, "chance", 1)]
+    _print_scorecard(scorecard_document("kuhn", "bot", 1, results, None, "no policy"), "kuhn")
+    rows = [x for x in capsys.readouterr().out.splitlines() if "hands)" in x or "bot wins" in x]
+    assert len(rows) == 3 and len({row.index("[") for row in rows[1:]}) == 1 and rows[0].index("95% CI") == rows[1].index("[")
