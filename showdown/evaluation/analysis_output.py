@@ -125,6 +125,9 @@ def format_rows(a: Analysis, totals: Sequence[float] | None = None, label: str =
     if a.differences:
         lines.append("")
         for d in a.differences:
+            if not d.estimate.hands:  # (it said '+0.00/100 n/a' of two players from different matches)
+                lines.append(f"{d.a} - {d.b}: no hand played together")
+                continue
             pv = d.p_value
             ptext = "p n/a" if pv is None else (f"p = {pv:.3g}" if pv >= 1e-4 else "p < 0.0001")
             lines.append(f"{d.a} - {d.b}: {signed(d.estimate.per100, digits)}/100 {interval_text(d.estimate.ci95, digits)}, {ptext}")

@@ -178,3 +178,13 @@ def test_a_log_of_one_hand_says_1_hand(tmp_path: Path, capsys: pytest.CaptureFix
     log.write_text("# name/game/hands/seed one kuhn 1 0\nSTATE:0:cc:Ks|As:-1|1:a|b\nSCORE:-1|1:a|b\n")
     assert main(["analyze", str(log)]) == 0
     assert capsys.readouterr().out.splitlines()[0] == f"{log}: 1 hand of kuhn"
+
+
+def test_two_players_who_never_met_have_no_difference_of_zero(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Logs of a-c and b-c read together said 'a - b: +0.00/100 n/a, p n/a', a difference never measured."""
+    for name, (x, y) in {"ac": ("a", "c"), "bc": ("b", "c")}.items():
+        (tmp_path / f"{name}.log").write_text(f"# name/game/hands/seed {name} kuhn 2 0\nSTATE:0:cc:Ks|As:-1|1:{x}|{y}\n"
+                                              f"STATE:1:rc:As|Qs:-2|2:{y}|{x}\n")
+    assert main(["analyze", str(tmp_path / "ac.log"), str(tmp_path / "bc.log"), "--estimator", "plain"]) == 0
+    out = capsys.readouterr().out
+    assert "a - b: no hand played together" in out and "+0.00/100" not in out
