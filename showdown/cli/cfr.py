@@ -242,6 +242,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     with loading():  # numpy, the solver and the game's tree: made once, kept to the end
         load_numpy_single_threaded()  # a tabular solve: small arrays, no use for BLAS threads
         from showdown.solvers.cfr import Solver
+        from showdown.solvers.solve import tree_note
         from showdown.solvers.strategy import save_strategy
         from showdown.solvers.training import CurvePoint, train
 
@@ -318,6 +319,9 @@ def cfr_handler(args: argparse.Namespace) -> int:
         "seed": solver.seed,
         "batch": solver.batch if solver.rule.sampling != "none" else None,
     }
+    note = tree_note(game)
+    if note:
+        summary["tree"] = note
     if args.json:
         print(json.dumps(summary, indent=1))
     else:
@@ -327,6 +331,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
             f"{', interrupted' if interrupted else ''}\n"
             f"strategy: {output}\ncurve: {csv_path}, {json_path}"
             + (f"\ncheckpoint: {checkpoint}" if checkpoint is not None else "")
+            + (f"\nnote: {note}" if note else "")
         )
     return 130 if interrupted else 0
 

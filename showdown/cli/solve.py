@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from showdown.games.catalog import get_game
-from showdown.solvers.solve import DEFAULT_Y, METHODS, exploit_report, solve
+from showdown.solvers.solve import DEFAULT_Y, METHODS, exploit_report, solve, tree_note
 from showdown.solvers.strategy import StrategyError
 
 __all__ = ["add_solve_arguments", "exploit_report", "solve_handler"]
@@ -78,12 +78,16 @@ def solve_handler(args: argparse.Namespace) -> int:
         }
         if args.method == "analytic":
             doc["y"] = DEFAULT_Y if args.y is None else args.y
+        if tree_note(game):
+            doc["tree"] = tree_note(game)
         print(json.dumps(doc, indent=2))
     else:
         print(f"{label} ({args.method}): value {result.value:+.6f} chips/hand for position 0 "
               f"({100 * result.value:+.2f} per 100 hands), solved in {result.seconds:.3f} s")
         shown = 0.0 if abs(expl) < 1e-12 else expl  # float round-off around an exact equilibrium
         print(f"strategy: {out} ({len(result.strategy)} information sets, exploitability {shown:.2e})")
+        if tree_note(game):
+            print(f"note: {tree_note(game)}")
     return 0
 
 

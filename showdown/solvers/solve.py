@@ -99,6 +99,18 @@ def _complete(game: GameDef, table: dict[str, dict[str, float]], unreached: list
     return arrays_to_strategy(tree, complete_unreached(tree, arrays, masks))
 
 
+NO_LIMIT_TREE = ("no-limit: solved on the tree whose raises are the minimum and the all-in only; "
+                 "values and best responses are that tree's (raises of other sizes are not in them)")
+"""Said with a no-limit game's value or exploitability, which are not the full game's (README, agents)."""
+
+
+def tree_note(game: GameDef) -> str | None:
+    """What the solvers' numbers for ``game`` are about when its tree is not the whole game, else None:
+    a no-limit game's exact "value" and "exploitability 0" read as the full game's (the full game of
+    1-card no-limit Kuhn, stacks 5, is worth -0.083 to position 0; the tree's -0.060)."""
+    return None if game.is_limit else NO_LIMIT_TREE
+
+
 def solve(method: str, game: GameDef, y: float | None = None) -> SolveResult:
     """Solve ``game`` with ``method`` (``lp``, ``normal`` or ``analytic``); Kuhn-only methods check the game."""
     if method not in METHODS:

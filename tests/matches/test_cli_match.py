@@ -307,3 +307,13 @@ def test_ctrl_c_before_a_bot_connects_is_not_said_as_the_bots_failure(tmp_path: 
     assert proc.returncode == 130
     assert "exited with status" not in err and "Connection refused" not in err, err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_match_of_one_hand_says_1_hand_and_1_duplicate_deal(tmp_path: Path) -> None:
+    """The table was headed 'kuhn: 1 hands, ...' and a duplicate's estimator line said 'paired over 1 duplicate deals'."""
+    one = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "1", "--out", "one")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.startswith("kuhn: 1 hand, seed 0, ")
+    dup = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "1", "--duplicate", "--out", "dup")
+    assert dup.returncode == 0, dup.stderr
+    assert dup.stdout.splitlines()[1].endswith("; paired over 1 duplicate deal")
