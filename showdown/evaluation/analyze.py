@@ -105,6 +105,7 @@ def _paired(
     keep = complete[idx]
     unit_of = np.cumsum(complete) - 1  # unit index per hand number
     unit = unit_of[idx[keep]]
+    _check_same_deals(table, keep, unit, units)
     seats = table.seats[keep]
     vals = values[keep]
     n = len(table.names)
@@ -138,6 +139,23 @@ def _paired(
         e = sample_estimate(pos_sums / k, big_blind)
         positions.append(Estimate(units * k, float(vals[:, p].sum()), e.mean, e.se, big_blind))
     return agents, diffs, positions, units, notes
+
+
+def _check_same_deals(table: HandTable, keep: np.ndarray, unit: np.ndarray, units: int) -> None:
+    """Each paired deal deals the same hole cards to each position in every half (where the logs
+    show them): else the files are not the halves of one duplicate match (two other matches given
+    with --duplicate were paired hand by hand, players who never met given a difference)."""
+    if table.deal is None or len(table.deal) != len(keep):
+        return
+    deal = table.deal[keep]
+    known = deal != 0
+    first = np.zeros(units, dtype=np.int64)
+    first[unit[known][::-1]] = deal[known][::-1]  # a known fingerprint of each deal
+    bad = known & (deal != first[unit])
+    if bad.any():
+        h = int(table.number[keep][bad][0])
+        raise ShowdownError(f"hand {h} deals other hole cards in one half than in another: these are not the halves of one "
+                            "duplicate match (the same seed, the seats moved); give those halves, or drop --duplicate")
 
 
 def analyze(

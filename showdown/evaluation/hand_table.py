@@ -35,6 +35,7 @@ class HandTable:
     replaced: np.ndarray
     codes: Any = None  # aivat.DealCodes when an encoder was given
     chance: np.ndarray | None = None  # values less the luck of the cards, when a corrector was given
+    deal: np.ndarray | None = None  # a fingerprint of each hand's hole cards by position (0: not known)
 
     @property
     def hands(self) -> int:
@@ -74,6 +75,7 @@ class HandCollector:
         self._number = array("q")
         self._half = array("i")
         self._replaced = array("b")
+        self._deal = array("q")
         self._codes: list[array[int]] = [array("i") for _ in range(4)]
 
     def _name(self, name: str) -> int:
@@ -118,6 +120,8 @@ class HandCollector:
             self._replaced.append(bool(replaced[p]) if replaced is not None else False)
         self._number.append(number)
         self._half.append(half)
+        cards = tuple(tuple(h) for h in hole)
+        self._deal.append(hash(cards) or 1 if len(cards) == n and all(cards) else 0)
 
     def add_record(self, record: HandRecord, half: int = 0) -> None:
         """A JSON Lines hand record (the match runner's ``on_hand``)."""
@@ -159,6 +163,7 @@ class HandCollector:
             replaced=_np(self._replaced, np.int8, np.int8).astype(bool).reshape(h, p),
             codes=codes,
             chance=_np(self._chance, np.float64, np.float64).reshape(h, p) if self.corrector is not None else None,
+            deal=_np(self._deal, np.int64, np.int64),
         )
 
 

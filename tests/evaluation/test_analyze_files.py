@@ -188,3 +188,18 @@ def test_two_players_who_never_met_have_no_difference_of_zero(tmp_path: Path, ca
     assert main(["analyze", str(tmp_path / "ac.log"), str(tmp_path / "bc.log"), "--estimator", "plain"]) == 0
     out = capsys.readouterr().out
     assert "a - b: no hand played together" in out and "+0.00/100" not in out
+
+
+def test_logs_of_other_deals_given_as_duplicate_halves_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Two matches of other seeds given with --duplicate were paired hand by hand ('paired over 2,000
+    duplicate deals', a difference for two players who never met); each deal's hole cards by position
+    must be the same in every half."""
+    half = "# name/game/hands/seed {0} kuhn 2 {1}\nSTATE:0:cc:{2}:-1|1:{3}|{4}\nSTATE:1:cc:Qs|As:-1|1:{4}|{3}\n"
+    (tmp_path / "a.log").write_text(half.format("a", 1, "Ks|As", "x", "y"))
+    (tmp_path / "b.log").write_text(half.format("b", 1, "Ks|As", "y", "x"))
+    assert main(["analyze", str(tmp_path / "a.log"), str(tmp_path / "b.log"), "--duplicate"]) == 0
+    assert "paired over 2 duplicate deals" in capsys.readouterr().out
+    (tmp_path / "c.log").write_text(half.format("c", 2, "As|Qs", "y", "x"))
+    assert main(["analyze", str(tmp_path / "a.log"), str(tmp_path / "c.log"), "--duplicate"]) == 2
+    assert "hand 0 deals other hole cards in one half than in another: these are not the halves of one duplicate match" \
+        in capsys.readouterr().err
