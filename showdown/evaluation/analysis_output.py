@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from showdown.evaluation.analyze import Analysis
-from showdown.evaluation.numbers import decimals_of, gain_text, interval_text, signed
+from showdown.evaluation.numbers import counted, decimals_of, gain_text, interval_text, signed
 from showdown.evaluation.stats import Estimate
 
 __all__ = ["analysis_json", "estimator_line", "format_analysis", "format_rows"]
@@ -85,7 +85,7 @@ def estimator_line(a: Analysis) -> str:
         if a.exact:
             parts.append("every strategy known: the exact expected value, no sampling error")
     if a.paired:
-        parts.append(f"paired over {a.deals:,} duplicate deals")
+        parts.append(f"paired over {counted(a.deals, 'duplicate deal')}")
     return "; ".join(parts)
 
 

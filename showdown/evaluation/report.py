@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from showdown.evaluation.numbers import decimals, decimals_of, interval_text, signed
+from showdown.evaluation.numbers import counted, decimals, decimals_of, interval_text, signed
 from showdown.evaluation.stats import Estimate
 from showdown.protocol.events import chosen_why
 
@@ -261,7 +261,7 @@ def format_table(r: MatchReport) -> str:
     seats = "fixed seats" if r.fixed_seats else "seats rotate"
     if r.halves:
         seats += f", duplicate ({len(r.halves)} halves)"
-    played = f"{r.hands:,} hands" if r.hands == r.hands_requested else f"{r.hands:,} of {r.hands_requested:,} hands"
+    played = counted(r.hands) if r.hands == r.hands_requested else f"{r.hands:,} of {counted(r.hands_requested)}"
     lines = [f"{r.game}: {played}, seed {r.seed}, {seats}, {r.elapsed:.1f} s ({r.hands_per_second:,.0f} hands/s of play)"]
     degraded = r.degraded_text()
     if degraded:
