@@ -178,11 +178,20 @@ def to_openspiel_policy(game: GameDef | str, os_game: Any, strategy: Strategy) -
     game = _same_game(game, os_game, "to_openspiel_policy")
     _walkable(game, "to_openspiel_policy")  # before OpenSpiel's table of every state is built
     tabular = os_policy.TabularPolicy(os_game)
+    written: dict[str, str] = {}
     for state, key, letters in walk_decisions(game, os_game):
         row = strategy.table.get(key)
         if row is None:
             raise ShowdownError(f"the strategy has no information set {key!r}")
-        probs = tabular.policy_for_key(state.information_state_string())
+        os_key = state.information_state_string()
+        other = written.setdefault(os_key, key)
+        if other != key and any(abs(row.get(x, 0.0) - strategy.table[other].get(x, 0.0)) > 1e-12 for x in letters):
+            # universal_poker lists the board cards sorted: with cards dealt in two or more rounds its
+            # player forgets their order, and one row would silently overwrite another
+            raise ShowdownError(f"to_openspiel_policy: OpenSpiel's universal_poker sees {other!r} and {key!r} as one "
+                                f"information state (it sorts the board cards, forgetting the order they came in) "
+                                f"and the strategy plays them differently: it has no OpenSpiel policy")
+        probs = tabular.policy_for_key(os_key)
         probs[:] = 0.0
         for action, letter in zip(state.legal_actions(), letters):
             probs[action] = row.get(letter, 0.0)

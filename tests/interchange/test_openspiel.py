@@ -210,3 +210,24 @@ def test_a_pipe_given_as_a_policy_file_is_refused_not_waited_on(tmp_path: Path) 
     os.mkfifo(tmp_path / "p.json")
     with pytest.raises(ConfigError, match=r"p\.json: not a regular file"):
         load_policy(tmp_path / "p.json", get_game("kuhn"))
+
+
+
+def test_a_strategy_telling_the_board_cards_order_apart_is_refused_not_overwritten(tmp_path: Path) -> None:
+    """Three rounds with a board card in each of the last two: universal_poker sorts the board, so two
+    of our information sets are one of its states; a strategy playing them differently had one row
+    silently overwrite the other (OpenSpiel found the exact LP equilibrium 0.27 chips exploitable)."""
+    from showdown.errors import ShowdownError
+
+    path = tmp_path / "leduc3r.game"
+    path.write_text("GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 3\nblind = 1 1\nraiseSize = 1 2 3\nfirstPlayer = 1 2 1\n"
+                    "maxRaises = 1 2 1\nnumSuits = 2\nnumRanks = 3\nnumHoleCards = 1\nnumBoardCards = 0 1 1\nEND GAMEDEF\n")
+    game = get_game(str(path))
+    os_game = openspiel_game(game)
+    uniform = uniform_strategy(game)
+    policy = to_openspiel_policy(game, os_game, uniform)  # the same play in both: nothing lost
+    assert os_exploitability.nash_conv(os_game, policy) == pytest.approx(sum(best_response_values(game, uniform)), abs=TOLERANCE)
+    table = dict(uniform.table)
+    table["Qh:KsKh/cc/cc/"] = {"c": 1.0, "r": 0.0}
+    with pytest.raises(ShowdownError, match=r"'Qh:KhKs/cc/cc/' and 'Qh:KsKh/cc/cc/' as one information state"):
+        to_openspiel_policy(game, os_game, Strategy(game, table))
