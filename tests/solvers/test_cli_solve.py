@@ -228,3 +228,21 @@ def test_a_large_lp_is_announced_before_it_is_solved(capsys: pytest.CaptureFixtu
     monkeypatch.setattr(cli_solve, "LARGE_LP_SEQUENCES", 10_000)
     cli_solve._announce_large_lp(get_game("kuhn-1000"), "kuhn-1000")  # 2.4 s: nothing to announce
     assert capsys.readouterr().err == ""
+
+
+def test_a_no_limit_game_s_numbers_say_they_are_the_tree_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """1-card no-limit Kuhn with stacks of 5 is worth -0.083 to position 0 (OpenSpiel's fullgame
+    universal_poker); the min-raise and all-in tree -0.060: its value and 'exploitability 0' were
+    printed as the game's, with no word of the tree they belong to."""
+    game = tmp_path / "nl.game"
+    game.write_text("GAMEDEF\nnolimit\nnumPlayers = 2\nnumRounds = 1\nstack = 5 5\nblind = 1 1\nfirstPlayer = 1\n"
+                    "numSuits = 1\nnumRanks = 4\nnumHoleCards = 1\nnumBoardCards = 0\nEND GAMEDEF\n")
+    out = tmp_path / "nl.json"
+    code, text = run(["solve", "lp", str(game), "-o", str(out)], capsys)
+    assert code == 0 and "value -0.059524" in text and "raises are the minimum and the all-in only" in text
+    code, text = run(["exploit", str(out)], capsys)
+    assert code == 0 and "raises are the minimum and the all-in only" in text
+    code, text = run(["exploit", str(out), "--json"], capsys)
+    assert "minimum and the all-in" in json.loads(text)["tree"]
+    code, text = run(["solve", "lp", "kuhn", "-o", str(tmp_path / "k.json"), "--json"], capsys)
+    assert "tree" not in json.loads(text)
