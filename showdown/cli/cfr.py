@@ -11,7 +11,7 @@ A CFR run prints a progress line on stderr (iterations, iterations per second, e
 at growing intervals), writes the average strategy in the shared strategy format (``-o``, default
 ``<game>.<algorithm>.strategy.json``), the exploitability curve beside it as CSV and JSON
 (``<name>.curve.csv``, ``<name>.curve.json``), and with ``--checkpoint`` the full solver state, which a
-later run with the same checkpoint resumes. Ctrl-C stops after the current iteration and still writes
+later run with the same checkpoint resumes. Ctrl-C (or SIGTERM) stops after the current iteration and still writes
 everything (a second Ctrl-C aborts at once).
 """
 
@@ -221,7 +221,7 @@ def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) ->
 
 
 def cfr_handler(args: argparse.Namespace) -> int:
-    """Run ``showdown solve cfr``; returns 0, or 130 when stopped by Ctrl-C (everything still written)."""
+    """Run ``showdown solve cfr``; returns 0, or 130 (143) when stopped by Ctrl-C (SIGTERM), everything still written."""
     from showdown.games.catalog import get_game
     from showdown.solvers.cfr_rules import needs_abstraction
 
@@ -254,7 +254,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     progress = _Progress(sys.stderr, f"{label} {args.algorithm}", args.quiet, solver.iterations, solver.seconds, measure)
     if resumed:
         progress.message(f"resuming {checkpoint} at iteration {solver.iterations} ({solver.seconds:.1f} s solved)")
-    stop = {"requested": False}
+    stop: dict[str, Any] = {"requested": False}
     last_save = [time.perf_counter()]
 
     def save_checkpoint() -> None:
@@ -272,15 +272,17 @@ def cfr_handler(args: argparse.Namespace) -> int:
         if stop["requested"]:
             raise KeyboardInterrupt
         stop["requested"] = True
+        stop["signal"] = signum
         progress.message("stopping after this iteration and writing the results (Ctrl-C again to abort)")
 
-    installed = False
-    previous: Any = None
-    try:
-        previous = signal.signal(signal.SIGINT, on_sigint)
-        installed = True
-    except ValueError:  # not the main thread: Ctrl-C keeps its default meaning
-        pass
+    # SIGTERM (a job scheduler's or `timeout`'s stop) as Ctrl-C: it killed the run with nothing
+    # written, not even the checkpoint, which is saved only once a minute
+    previous: dict[int, Any] = {}
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        try:
+            previous[signum] = signal.signal(signum, on_sigint)
+        except ValueError:  # not the main thread: the signals keep their default meaning
+            pass
     try:
         result = train(
             solver,
@@ -292,8 +294,8 @@ def cfr_handler(args: argparse.Namespace) -> int:
             on_check=on_check,
         )
     finally:
-        if installed:
-            signal.signal(signal.SIGINT, previous if previous is not None else signal.SIG_DFL)
+        for number, handler in previous.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
     last = curve[-1]
     progress.update(last.iteration, last.seconds, last.exploitability, final=True)
 
@@ -333,7 +335,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
             + (f"\ncheckpoint: {checkpoint}" if checkpoint is not None else "")
             + (f"\nnote: {note}" if note else "")
         )
-    return 130 if interrupted else 0
+    return 128 + int(stop.get("signal", signal.SIGINT)) if interrupted else 0
 
 
 # ---------------------------------------------------------------------- plot

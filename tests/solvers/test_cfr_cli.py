@@ -200,15 +200,18 @@ def test_three_player_holdem_is_refused_in_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
-def test_ctrl_c_stops_cleanly_and_writes_everything(tmp_path: Path) -> None:
+@pytest.mark.parametrize("signum,status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_stops_cleanly_and_writes_everything(tmp_path: Path, signum: int, status: int) -> None:
+    """SIGTERM (a job scheduler's or `timeout`'s stop) as Ctrl-C: it killed the run, nothing written,
+    not even the checkpoint (saved once a minute)."""
     proc = _driver(["leduc", "-n", "100000000", "--checkpoint", "ck.npz", "--json"], tmp_path)
     assert proc.stderr is not None
     first = proc.stderr.readline()  # the first progress line: the run is under way
     assert "leduc cfr+" in first
     time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=120)
-    assert proc.returncode == 130, err
+    assert proc.returncode == status, err
     assert "stopping after this iteration" in err
     summary = json.loads(out)
     assert summary["interrupted"] and summary["stopped_by"] == "interrupted" and summary["iterations"] > 1
