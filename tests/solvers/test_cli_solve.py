@@ -246,3 +246,17 @@ def test_a_no_limit_game_s_numbers_say_they_are_the_tree_s(tmp_path: Path, capsy
     assert "minimum and the all-in" in json.loads(text)["tree"]
     code, text = run(["solve", "lp", "kuhn", "-o", str(tmp_path / "k.json"), "--json"], capsys)
     assert "tree" not in json.loads(text)
+
+
+def test_a_file_for_another_game_of_the_same_name_says_how_they_differ(tmp_path: Path) -> None:
+    """Two .game files named alike (a/leduc24.game, b/leduc24.game): the refusal said "for game
+    'leduc24', not leduc24"; it names the fields that differ."""
+    text = ("GAMEDEF\nlimit\nnumPlayers = 2\nnumRounds = 2\nblind = 1 1\nraiseSize = 2 {}\nfirstPlayer = 1 1\nmaxRaises = 2 2\n"
+            "numSuits = 2\nnumRanks = 4\nnumHoleCards = 1\nnumBoardCards = 0 1\nEND GAMEDEF\n")
+    for folder, big in (("a", 4), ("b", 6)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "leduc24.game").write_text(text.format(big))
+    path = tmp_path / "s.json"
+    save_strategy(uniform_strategy(get_game(str(tmp_path / "a" / "leduc24.game"))), path)
+    with pytest.raises(StrategyError, match=r"not leduc24 \(a different game of the same name: raise_size \(2, 4\) vs \(2, 6\)\)$"):
+        load_strategy(path, get_game(str(tmp_path / "b" / "leduc24.game")))
