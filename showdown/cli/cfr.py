@@ -102,6 +102,17 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.set_defaults(handler=cfr_handler)
 
 
+def _not_an_output(checkpoint: Path | None, *outputs: Path) -> None:
+    """Refuse a checkpoint named as the strategy file or a curve file: the run wrote that file over the
+    checkpoint it had just saved, said 'checkpoint: FILE', and the resume was refused as 'not a CFR checkpoint'."""
+    if checkpoint is None:
+        return
+    for out in outputs:
+        if checkpoint.expanduser().resolve() == out.expanduser().resolve():
+            raise SolverError(f"--checkpoint {checkpoint} is also the file the {'strategy' if out == outputs[0] else 'curve'} "
+                              f"is written to, which would overwrite the checkpoint: give another name (e.g. {outputs[0].stem}.ckpt.npz)")
+
+
 def output_paths(strategy: Path) -> tuple[Path, Path]:
     """The curve files beside a strategy file: ``x.strategy.json`` -> ``x.curve.csv``, ``x.curve.json``."""
     name = strategy.name
@@ -239,6 +250,9 @@ def cfr_handler(args: argparse.Namespace) -> int:
     if iterations is None and args.seconds is None and args.target is None:
         iterations = DEFAULT_ITERATIONS
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
+    csv_path, json_path = output_paths(output)
+    _not_an_output(checkpoint, output, csv_path, json_path)
     with loading():  # numpy, the solver and the game's tree: made once, kept to the end
         load_numpy_single_threaded()  # a tabular solve: small arrays, no use for BLAS threads
         from showdown.solvers.cfr import Solver
@@ -247,8 +261,6 @@ def cfr_handler(args: argparse.Namespace) -> int:
         from showdown.solvers.training import CurvePoint, train
 
         solver, curve, resumed = _solver_for(args, game, checkpoint)
-    output = Path(args.output) if args.output else Path(f"{label}.{args.algorithm}.strategy.json")
-    csv_path, json_path = output_paths(output)
 
     measure = "exploitability" if game.num_players == 2 else "NashConv"
     progress = _Progress(sys.stderr, f"{label} {args.algorithm}", args.quiet, solver.iterations, solver.seconds, measure)

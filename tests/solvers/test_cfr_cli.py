@@ -274,3 +274,14 @@ def test_plot_strategy_and_curve(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     args = parser.parse_args(["curve", "kuhn-10.cfr+.curve.csv", "kuhn-10.cfr+.curve.json", "-o", "c.png"])
     assert args.handler(args) == 0
     assert (tmp_path / "c.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("checkpoint", ["k.json", "k.curve.csv", "k.curve.json"])
+def test_a_checkpoint_named_as_an_output_is_refused_before_the_run(tmp_path: Path, checkpoint: str) -> None:
+    """The strategy (or a curve) was written over the checkpoint just saved, under 'checkpoint: k.json';
+    the resume then failed with 'not a CFR checkpoint'."""
+    proc = _driver(["kuhn", "-n", "5", "-q", "-o", "k.json", "--checkpoint", checkpoint], tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and out == "", err
+    assert err.count("\n") == 1 and "would overwrite the checkpoint" in err, err
+    assert not list(tmp_path.iterdir())
