@@ -76,6 +76,13 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
 
     label = game.name or Path(args.game).stem
     checkpoint = Path(args.checkpoint) if args.checkpoint else None
+    output = Path(args.output) if args.output else Path(f"{label}.pcs.npz")
+    if not output.name.endswith(".pcs.npz"):
+        raise ConfigError(f"-o {output}: an abstract strategy file is named *.pcs.npz")
+    if checkpoint is not None and checkpoint.expanduser().resolve() == output.expanduser().resolve():
+        # the strategy was written over the checkpoint just saved; the resume said 'not a checkpoint'
+        raise ConfigError(f"--checkpoint {checkpoint} is also the file the strategy is written to, which would "
+                          f"overwrite the checkpoint: give another name (e.g. {label}.pcs.ckpt.npz)")
     if checkpoint is not None and checkpoint.exists():
         solver = PCSSolver.load_checkpoint(checkpoint)
         if solver.game != game:
@@ -88,9 +95,6 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
     iterations = args.iterations
     if iterations is None and args.seconds is None:
         iterations = DEFAULT_PCS_ITERATIONS
-    output = Path(args.output) if args.output else Path(f"{label}.pcs.npz")
-    if not output.name.endswith(".pcs.npz"):
-        raise ConfigError(f"-o {output}: an abstract strategy file is named *.pcs.npz")
     small = game.is_limit and game.total_board_cards <= 2
     started = time.perf_counter()
 

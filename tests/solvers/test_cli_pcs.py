@@ -84,3 +84,10 @@ def test_a_checkpoint_that_does_not_fit_is_one_line_saying_what_to_do(tmp_path: 
                     f"{name}.pcs.npz", cwd=tmp_path)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
         assert "the checkpoint is damaged or not this solver's" in done.stderr and "delete it" in done.stderr
+
+
+def test_a_checkpoint_named_as_the_strategy_is_refused_before_the_run(tmp_path: Path) -> None:
+    """The strategy was written over the checkpoint just saved; the resume said 'not a checkpoint'."""
+    done = _run("solve", "cfr", "leduc", "--abstraction", "rank", "-n", "2", "-q", "--checkpoint", "l.pcs.npz", "-o", "l.pcs.npz", cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "would overwrite the checkpoint" in done.stderr, done.stderr
+    assert not (tmp_path / "l.pcs.npz").exists()
