@@ -113,6 +113,23 @@ def _not_an_output(checkpoint: Path | None, *outputs: Path) -> None:
                               f"is written to, which would overwrite the checkpoint: give another name (e.g. {outputs[0].stem}.ckpt.npz)")
 
 
+def _report(summary: dict[str, Any], as_json: bool) -> None:
+    """The run's summary on stdout: the JSON document, or the lines saying what was written where."""
+    if as_json:
+        print(json.dumps(summary, indent=1))
+        return
+    lines = [f"{summary['game']} {summary['algorithm']}: {summary['iterations']} iterations in {summary['seconds']:.2f} s, "
+             f"{summary['measure']} {summary['exploitability']:.3g} chips/hand{', interrupted' if summary['interrupted'] else ''}",
+             f"strategy: {summary['strategy']}"]
+    if summary["curve_csv"] is not None:
+        lines.append(f"curve: {summary['curve_csv']}, {summary['curve_json']}")
+    if summary["checkpoint"] is not None:
+        lines.append(f"checkpoint: {summary['checkpoint']}")
+    if "tree" in summary:
+        lines.append(f"note: {summary['tree']}")
+    print("\n".join(lines))
+
+
 def output_paths(strategy: Path) -> tuple[Path, Path]:
     """The curve files beside a strategy file: ``x.strategy.json`` -> ``x.curve.csv``, ``x.curve.json``."""
     name = strategy.name
@@ -313,7 +330,10 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
     save_checkpoint()  # first: the run can be resumed even when another file cannot be written
     _written("strategy file", output, lambda: save_strategy(result.strategy, output))
-    _written("curve file", csv_path, lambda: write_curve(curve, csv_path, json_path, label, args.algorithm, measure))
+    # beside a device (-o /dev/null) there is no folder of the user's: /dev/null.curve.csv was made in /dev
+    curves = output.is_file() or not output.exists()
+    if curves:
+        _written("curve file", csv_path, lambda: write_curve(curve, csv_path, json_path, label, args.algorithm, measure))
     interrupted = result.stopped_by == "interrupted"
     summary = {
         "game": label,
@@ -327,8 +347,8 @@ def cfr_handler(args: argparse.Namespace) -> int:
         "value": solver.average_value(),  # position 0's expected chips per hand under the strategy
         "values": list(solver.average_values()),  # every position's
         "strategy": str(output),
-        "curve_csv": str(csv_path),
-        "curve_json": str(json_path),
+        "curve_csv": str(csv_path) if curves else None,
+        "curve_json": str(json_path) if curves else None,
         "checkpoint": str(checkpoint) if checkpoint is not None else None,
         "seed": solver.seed,
         "batch": solver.batch if solver.rule.sampling != "none" else None,
@@ -336,17 +356,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     note = tree_note(game)
     if note:
         summary["tree"] = note
-    if args.json:
-        print(json.dumps(summary, indent=1))
-    else:
-        print(
-            f"{label} {args.algorithm}: {result.iterations} iterations in {result.seconds:.2f} s, "
-            f"{measure} {result.exploitability:.3g} chips/hand"
-            f"{', interrupted' if interrupted else ''}\n"
-            f"strategy: {output}\ncurve: {csv_path}, {json_path}"
-            + (f"\ncheckpoint: {checkpoint}" if checkpoint is not None else "")
-            + (f"\nnote: {note}" if note else "")
-        )
+    _report(summary, args.json)
     return 128 + int(stop.get("signal", signal.SIGINT)) if interrupted else 0
 
 

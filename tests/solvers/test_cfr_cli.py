@@ -285,3 +285,20 @@ def test_a_checkpoint_named_as_an_output_is_refused_before_the_run(tmp_path: Pat
     assert proc.returncode == 2 and out == "", err
     assert err.count("\n") == 1 and "would overwrite the checkpoint" in err, err
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not Path("/dev/null").exists(), reason="needs /dev/null")
+def test_a_strategy_sent_to_dev_null_writes_no_curve_beside_it(tmp_path: Path) -> None:
+    """-o /dev/null made /dev/null.curve.csv and /dev/null.curve.json in /dev (as root; else failed)."""
+    made = [Path("/dev/null.curve.csv"), Path("/dev/null.curve.json")]
+    try:
+        proc = _driver(["kuhn", "-n", "3", "-q", "-o", "/dev/null", "--json"], tmp_path)
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        summary = json.loads(out)
+        assert summary["curve_csv"] is None and summary["curve_json"] is None
+        assert not any(p.exists() for p in made)
+    finally:
+        for p in made:
+            if p.is_file():
+                p.unlink()
