@@ -7,6 +7,7 @@ optional; parsing stops at ``END GAMEDEF``. ``firstPlayer`` is 1-based in the fi
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import stat
 from dataclasses import dataclass, field
@@ -202,6 +203,17 @@ def _ints(rest: str, key: str, where: str) -> list[int]:
     if not values:
         raise GameDefError(f"{where}: {key} needs a number, got {rest.strip()!r}")
     return values
+
+
+def how_games_differ(theirs: GameDef, game: GameDef) -> str:
+    """For a refusal of a file made for ``theirs`` given ``game`` of the same name: the fields they differ
+    in (two .game files named alike, a/leduc24.game and b/leduc24.game, were refused as 'for game
+    leduc24, not leduc24', which said nothing); empty for games of different names."""
+    if theirs.name != game.name:
+        return ""
+    diffs = [f"{f.name} {getattr(theirs, f.name)} vs {getattr(game, f.name)}" for f in dataclasses.fields(GameDef)
+             if f.compare and getattr(theirs, f.name) != getattr(game, f.name)]
+    return f" (a different game of the same name: {', '.join(diffs)})"
 
 
 def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDef:

@@ -38,8 +38,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from showdown.errors import SolverError
-from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.errors import GameDefError, SolverError
+from showdown.games.gamedef import GameDef, format_gamedef, how_games_differ, parse_gamedef
 from showdown.solvers.cfr_core import FlatTree, flat_tree
 from showdown.solvers.cfr_rules import (
     ALGORITHM_NAMES,
@@ -341,7 +341,8 @@ class CFRSolver:
         text = str(meta.get("gamedef", ""))
         if game is not None:
             if format_gamedef(game) != text:
-                raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}")
+                raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}"
+                              + _differ(text, str(meta.get("game") or ""), game))
         else:
             game = checkpoint_game(p, text, str(meta.get("game") or ""))
         try:
@@ -550,3 +551,11 @@ __all__ = [
     "load_solver",
     "make_solver",
 ]
+
+
+def _differ(text: str, name: str, game: GameDef) -> str:
+    """How the checkpoint's game (its .game ``text``) differs from ``game`` when both have one name."""
+    try:
+        return how_games_differ(parse_gamedef(text, name=name), game)
+    except GameDefError:
+        return ""

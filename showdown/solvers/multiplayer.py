@@ -40,8 +40,8 @@ from typing import Any
 
 import numpy as np
 
-from showdown.errors import SolverError
-from showdown.games.gamedef import GameDef, format_gamedef
+from showdown.errors import GameDefError, SolverError
+from showdown.games.gamedef import GameDef, format_gamedef, how_games_differ, parse_gamedef
 from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
 from showdown.solvers.npz import RESTORE_ERRORS, counts, read_error_text, read_errors, unfit_checkpoint
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
@@ -385,7 +385,8 @@ class MultiCFRSolver:
             raise SolverError(f"{p}: not a multiplayer CFR checkpoint of version {CHECKPOINT_VERSION}")
         text = str(meta.get("gamedef", ""))
         if game is not None and format_gamedef(game) != text:
-            raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}")
+            raise SolverError(f"{p}: the checkpoint is for game {meta.get('game') or '?'}, not {game.name or 'this game'}"
+                              + _differ(text, str(meta.get("game") or ""), game))
         if game is None:
             game = checkpoint_game(p, text, str(meta.get("game") or ""))
         try:
@@ -419,3 +420,11 @@ __all__ = [
     "nash_conv",
     "regret_matching",
 ]
+
+
+def _differ(text: str, name: str, game: GameDef) -> str:
+    """How the checkpoint's game (its .game ``text``) differs from ``game`` when both have one name."""
+    try:
+        return how_games_differ(parse_gamedef(text, name=name), game)
+    except GameDefError:
+        return ""

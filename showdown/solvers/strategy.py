@@ -24,7 +24,6 @@ names the offending key.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -34,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 import numpy as np
 
 from showdown.errors import GameDefError, SolverError
-from showdown.games.gamedef import GameDef, format_gamedef, parse_gamedef
+from showdown.games.gamedef import GameDef, format_gamedef, how_games_differ, parse_gamedef
 from showdown.games.infoset import card_key_text, cards_key_text, infoset_key, state_infoset_key
 from showdown.games.state import Action, parse_action
 from showdown.solvers.npz import read_error_text, read_errors
@@ -346,23 +345,13 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
         game = file_game
     elif file_game is not None and file_game != game:
         raise StrategyError(f"{p}: the strategy is for game {meta.get('game')!r}, not {game.name or 'the given game'}"
-                            + _how_they_differ(file_game, game))
+                            + how_games_differ(file_game, game))
     if game is None:
         raise StrategyError(f"{p}: unknown game {meta.get('game')!r}; pass the game definition")
     try:
         return Strategy(game, table)
     except StrategyError as exc:
         raise StrategyError(f"{p}: {exc}") from None
-
-
-def _how_they_differ(file_game: GameDef, game: GameDef) -> str:
-    """The fields two games of one name differ in: two .game files named alike (o/leduc24.game and
-    g/leduc24.game) were refused as 'for game 'leduc24', not leduc24', which said nothing."""
-    if file_game.name != game.name:
-        return ""
-    diffs = [f"{f.name} {getattr(file_game, f.name)} vs {getattr(game, f.name)}" for f in dataclasses.fields(GameDef)
-             if f.compare and getattr(file_game, f.name) != getattr(game, f.name)]
-    return f" (a different game of the same name: {', '.join(diffs)})"
 
 
 def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:

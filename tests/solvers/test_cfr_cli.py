@@ -302,3 +302,19 @@ def test_a_strategy_sent_to_dev_null_writes_no_curve_beside_it(tmp_path: Path) -
         for p in made:
             if p.is_file():
                 p.unlink()
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_checkpoint_of_another_game_of_the_same_name_says_how_they_differ(tmp_path: Path, players: int) -> None:
+    """A checkpoint of a/g.game given b/g.game: refused as 'for game g, not g'; it names the field."""
+    text = ("GAMEDEF\nlimit\nnumPlayers = {p}\nnumRounds = 1\nblind = {b}\nraiseSize = {r}\nfirstPlayer = 1\nmaxRaises = 1\n"
+            "numSuits = 1\nnumRanks = 4\nnumHoleCards = 1\nnumBoardCards = 0\nEND GAMEDEF\n")
+    for folder, size in (("a", 1), ("b", 2)):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "g.game").write_text(text.format(p=players, b=" ".join(["1"] * players), r=size))
+    first = _driver(["a/g.game", "-n", "2", "-q", "--checkpoint", "ck.npz", "-o", "s.json"], tmp_path)
+    assert first.wait(timeout=120) == 0
+    proc = _driver(["b/g.game", "-n", "4", "-q", "--checkpoint", "ck.npz", "-o", "s.json"], tmp_path)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and err.count("\n") == 1, err
+    assert err.rstrip().endswith("not g (a different game of the same name: raise_size (1,) vs (2,))"), err
