@@ -28,12 +28,14 @@ from types import FrameType
 from typing import Any, TextIO
 
 from showdown import argtypes
-from showdown.errors import SolverError
+from showdown.errors import ConfigError, SolverError
 
 DEFAULT_ITERATIONS = 1000
 """Iterations run when no budget is given."""
 
 CHECKPOINT_EVERY = 60.0
+PCS_EVERY = 10.0  # an abstract game's progress lines and checkpoints (--every)
+_ABSTRACT_ONLY = (("sizes", "--sizes"), ("max_raises", "--max-raises"), ("sample_boards", "--sample-boards"))
 """Seconds between checkpoint writes during a long run (besides the one at the end)."""
 
 CFR_DESCRIPTION = (
@@ -98,7 +100,9 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     )
     abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2; wide: 3)")
     abstract.add_argument("--sample-boards", action="store_true", help="sample one board per iteration even in small games")
-    abstract.add_argument("--every", type=argtypes.real_number(0, 1e9, "a number of seconds", above=True), default=10.0, metavar="S", help="seconds between progress lines and checkpoints (default 10)")
+    parser.add_argument("--every", type=argtypes.real_number(0, 1e9, "a number of seconds", above=True), metavar="S",
+                        help=f"seconds between checkpoints (default {CHECKPOINT_EVERY:g}) and, in abstract games, progress lines "
+                        f"(default {PCS_EVERY:g})")
     parser.set_defaults(handler=cfr_handler)
 
 
@@ -248,6 +252,13 @@ def _solver_for(args: argparse.Namespace, game: Any, checkpoint: Path | None) ->
     return solver, curve, True
 
 
+def _no_abstract_options(args: argparse.Namespace) -> None:
+    """An abstract game's option given to a game solved whole is refused (it did nothing, silently)."""
+    given = [flag for key, flag in _ABSTRACT_ONLY if getattr(args, key, None)]
+    if given:
+        raise ConfigError(f"{given[0]} is for abstract games (hold'em, or --abstraction); {args.game} is solved whole: drop it")
+
+
 def cfr_handler(args: argparse.Namespace) -> int:
     """Run ``showdown solve cfr``; returns 0, or 130 (143) when stopped by Ctrl-C (SIGTERM), everything still written."""
     from showdown.games.catalog import get_game
@@ -259,6 +270,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
         from showdown.cli.pcs import pcs_handler
 
         return pcs_handler(args, game)
+    _no_abstract_options(args)
     from showdown.cli.blas import load_numpy_single_threaded
     from showdown.cli.startup import loading
 
@@ -294,7 +306,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
 
     def on_check(point: CurvePoint, s: Solver) -> None:
         progress.update(point.iteration, point.seconds, point.exploitability)
-        if checkpoint is not None and time.perf_counter() - last_save[0] >= CHECKPOINT_EVERY:
+        if checkpoint is not None and time.perf_counter() - last_save[0] >= (args.every or CHECKPOINT_EVERY):
             save_checkpoint()
 
     def on_sigint(signum: int, frame: FrameType | None) -> None:

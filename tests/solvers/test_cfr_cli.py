@@ -318,3 +318,27 @@ def test_a_checkpoint_of_another_game_of_the_same_name_says_how_they_differ(tmp_
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 2 and err.count("\n") == 1, err
     assert err.rstrip().endswith("not g (a different game of the same name: raise_size (1,) vs (2,))"), err
+
+
+def test_abstract_only_options_are_refused_for_a_game_solved_whole_and_every_sets_the_checkpoints(tmp_path: Path) -> None:
+    """--sizes, --max-raises and --sample-boards did nothing in a tabular solve, silently, and --every
+    (listed under abstract games) did not move its checkpoints, saved once a minute."""
+    def solve(*words: str, **kw: object) -> subprocess.Popen[str]:
+        return subprocess.Popen([sys.executable, "-m", "showdown", "solve", "cfr", "leduc", *words], cwd=tmp_path, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    for words in (["--sizes", "0.5"], ["--max-raises", "3"], ["--sample-boards"]):
+        proc = solve(*words, "-n", "10")
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 2 and err == (f"showdown solve: error: {words[0]} is for abstract games (hold'em, or "
+                                                "--abstraction); leduc is solved whole: drop it\n"), err
+    checkpoint = tmp_path / "ck.json"
+    proc = solve("--seconds", "8", "--every", "0.5", "--checkpoint", str(checkpoint), "-q")
+    try:
+        deadline = time.monotonic() + 6
+        while not checkpoint.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert checkpoint.exists() and proc.poll() is None  # saved during the run, not only at its end
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=60)
