@@ -64,3 +64,26 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
             check_options(spec.name, spec.options)
         if spec.name in _CHEAP_AGENTS:  # cheap to build: also checks the values (sizing=...)
             make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})
+        if spec.name in ("equilibrium", "never-bluff", "exploiter"):
+            _check_exact_agent(spec.name, spec.options, game)
+
+
+def _check_exact_agent(name: str, options: Mapping[str, Any], game: GameDef) -> None:
+    """What the exact agents refuse as they are built, known without building them (they were said only
+    once the agent's process had started: an exploiter with no opponent, an equilibrium of hold'em)."""
+    from showdown.agents.exploiter import NEEDS_ONE_OPPONENT
+    from showdown.errors import SolverError
+    from showdown.games.catalog import catalog_name
+
+    if name == "exploiter":
+        if ("opponent_strategy" in options) == ("opponent" in options):
+            raise ConfigError(NEEDS_ONE_OPPONENT)
+        return
+    if options.get("strategy") or (name == "equilibrium" and catalog_name(game) == "kuhn3p"):
+        return  # a strategy file (checked when read), or the published 3-player Kuhn family
+    from showdown.solvers.tree import check_solvable
+
+    try:
+        check_solvable(game)
+    except SolverError as exc:
+        raise ConfigError(f"agent {name!r} cannot play {game.name or 'this game'}: {exc}") from None

@@ -317,3 +317,18 @@ def test_a_match_of_one_hand_says_1_hand_and_1_duplicate_deal(tmp_path: Path) ->
     dup = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "1", "--duplicate", "--out", "dup")
     assert dup.returncode == 0, dup.stderr
     assert dup.stdout.splitlines()[1].endswith("; paired over 1 duplicate deal")
+
+
+@pytest.mark.parametrize(("words", "said"), [
+    (["kuhn", "call", "exploiter"], "agent 'exploiter' needs exactly one of opponent_strategy=FILE or opponent=AGENT"),
+    (["holdem-limit", "equilibrium", "random"], "agent 'equilibrium' cannot play holdem-limit: game holdem-limit is too large"),
+    (["leduc3p", "never-bluff", "random", "random"], "agent 'never-bluff' cannot play leduc3p: game leduc3p has 3 players"),
+])
+def test_an_exact_agent_that_cannot_play_the_game_is_refused_before_any_process_starts(
+    tmp_path: Path, words: list[str], said: str
+) -> None:
+    """They were refused only once the agent's own process had started and built it (the same line
+    behind 'exited with status 2 before the match began: showdown agent: error: ...')."""
+    r = showdown(tmp_path, "match", *words, "--hands", "10")
+    assert r.returncode == 2 and r.stderr.startswith(f"showdown match: error: {said}"), r.stderr
+    assert not list(tmp_path.rglob("*.stderr"))  # no agent was started
