@@ -269,6 +269,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     if needs_abstraction(game) or args.abstraction:
         from showdown.cli.pcs import pcs_handler
 
+        args.every = args.every or PCS_EVERY
         return pcs_handler(args, game)
     _no_abstract_options(args)
     from showdown.cli.blas import load_numpy_single_threaded

@@ -72,7 +72,6 @@ SIZES_EXAMPLE = "0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1"
 
 
 def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
-    from showdown.cli.cfr import PCS_EVERY
     from showdown.solvers.pcs import PCSSolver, real_strategy, run
 
     label = game.name or Path(args.game).stem
@@ -122,7 +121,7 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
 
     stopped = False
     try:
-        run(solver, iterations=iterations, seconds=args.seconds, progress=progress, every=args.every or PCS_EVERY, checkpoint=checkpoint)
+        run(solver, iterations=iterations, seconds=args.seconds, progress=progress, every=args.every, checkpoint=checkpoint)
     except KeyboardInterrupt:
         stopped = True
         if checkpoint:
