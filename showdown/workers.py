@@ -9,6 +9,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 
 __all__ = ["die_with", "forking_quietly", "ignore_interrupts", "quiet_pool", "running_pool", "stop_pool", "terminate_as_exit"]
@@ -82,10 +83,15 @@ def stop_pool(pool: multiprocessing.pool.Pool) -> None:
     stopper = threading.Thread(target=pool.terminate, name="pool-stop", daemon=True)  # (a daemon: never holds up the exit)
     stopper.start()
     stopper.join(STOP_WAIT)
-    for proc in list(getattr(pool, "_pool", ())):  # (its workers by then: none is started again once it stops)
-        with contextlib.suppress(OSError, ValueError, AssertionError):
-            proc.kill()
-            proc.join(STOP_WAIT)  # reaped: no zombie left behind
+    deadline = time.monotonic() + STOP_WAIT
+    while True:  # (a slow terminate's worker handler may start a worker after a sweep: sweep until it is done)
+        for proc in list(getattr(pool, "_pool", ())):
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                proc.kill()
+                proc.join(STOP_WAIT)  # reaped: no zombie left behind
+        if not stopper.is_alive() or time.monotonic() > deadline:
+            return
+        stopper.join(0.1)
 
 
 @contextlib.contextmanager
