@@ -89,10 +89,9 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
 
 
 def _limits(items: list[str]) -> Any:
-    """``Limits`` from ``--limit KEY=VALUE`` words, read as a match file's ``limits:`` mapping (a JVM bot
-    needs more address space than the default: without a way to say so, check-bot --sandbox failed it)."""
-    import yaml  # type: ignore[import-untyped,unused-ignore]
-
+    """``Limits`` from ``--limit KEY=VALUE`` words (values read as ``-o`` reads them), as a match file's
+    ``limits:`` mapping (a JVM bot needs more address space than the default: without a way to say
+    so, check-bot --sandbox failed it)."""
     from showdown.matches.config import parse_limits
 
     given: dict[str, Any] = {}
@@ -100,8 +99,5 @@ def _limits(items: list[str]) -> Any:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ConfigError(f"--limit {item!r}: give KEY=VALUE, like --limit memory_mb=8192")
-        try:
-            given[key.strip()] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise ConfigError(f"--limit {item!r}: {value!r} is no value (a number, or true/false)") from None
+        given[key.strip()] = argtypes.option_value(value)
     return parse_limits(given, "--limit")
