@@ -18,8 +18,10 @@ information sets. Files, version 1:
 
 Both round-trip exactly (floats are written with full precision). Loading validates: the format
 and version, every key against the game's tree (unknown keys and illegal actions are errors),
-probabilities finite, non-negative and summing to 1 within ``PROB_TOLERANCE``; a ``StrategyError``
-names the offending key.
+probabilities finite, non-negative and summing to 1 within ``ROUNDING_TOLERANCE``; a ``StrategyError``
+names the offending key. A set that sums to 1 only within that rounding (probabilities written to three
+decimals by hand, or float32 output of another tool: 0.333, 0.333, 0.333) is rescaled to sum to 1, so
+that values and best responses computed from it are those of a distribution.
 """
 
 from __future__ import annotations
@@ -45,6 +47,9 @@ if TYPE_CHECKING:
 FORMAT_NAME = "showdown-strategy"
 FORMAT_VERSION = 1
 PROB_TOLERANCE = 1e-9
+"""Sums within this of 1 are kept as they are (a solver's own output)."""
+ROUNDING_TOLERANCE = 2e-3
+"""Sums within this of 1 are accepted and rescaled (probabilities rounded to three decimals)."""
 
 Profile = list[np.ndarray]
 """Behavioural strategies as arrays: one ``(boards, hands, actions)`` array per decision node of the tree."""
@@ -77,7 +82,10 @@ class Strategy:
         self.game = game
         self.table: dict[str, dict[str, float]] = {k: {a: float(p) for a, p in v.items()} for k, v in table.items()}
         if validate:
-            validate_strategy(self)
+            for key in validate_strategy(self):
+                probs = self.table[key]
+                total = math.fsum(probs.values())
+                self.table[key] = {a: p / total for a, p in probs.items()}
 
     def __len__(self) -> int:
         return len(self.table)
@@ -145,11 +153,12 @@ class Strategy:
         )
 
 
-def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
+def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> list[str]:
     """Raise ``StrategyError`` naming the key for bad probabilities, unknown keys or illegal actions.
 
     Keys and actions are checked against the game's tree when the tree can be built (games too large
-    for the exact solvers get the probability checks only).
+    for the exact solvers get the probability checks only). Returns the keys whose probabilities sum
+    to 1 only within ``ROUNDING_TOLERANCE`` (the ones to rescale).
     """
     checker: Any = tree
     if checker is None:
@@ -165,6 +174,7 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
         except SolverError:
             checker = None
     tree = checker
+    rounded: list[str] = []
     for key, probs in strategy.table.items():
         if tree is not None:
             if key not in tree.key_index:
@@ -183,7 +193,12 @@ def validate_strategy(strategy: Strategy, tree: GameTree | None = None) -> None:
                 raise StrategyError(f"information set {key!r}: negative probability {p!r} for {a!r}")
             total += p
         if abs(total - 1.0) > PROB_TOLERANCE:
-            raise StrategyError(f"information set {key!r}: probabilities sum to {total!r}, not 1")
+            if abs(total - 1.0) > ROUNDING_TOLERANCE:
+                raise StrategyError(
+                    f"information set {key!r}: probabilities sum to {total!r}, not 1 (within {ROUNDING_TOLERANCE:g})"
+                )
+            rounded.append(key)
+    return rounded
 
 
 def ntree_strategy(tree: NTree, sigma: np.ndarray, players: tuple[int, ...] | None = None) -> Strategy:
@@ -418,6 +433,7 @@ __all__ = [
     "FORMAT_NAME",
     "FORMAT_VERSION",
     "PROB_TOLERANCE",
+    "ROUNDING_TOLERANCE",
     "Profile",
     "Strategy",
     "StrategyError",

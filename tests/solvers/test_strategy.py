@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 from pathlib import Path
 
@@ -181,3 +182,14 @@ def test_a_strategy_file_with_a_number_of_thousands_of_digits_is_one_line(tmp_pa
     path.write_text('{"game": "kuhn", "infosets": {"Ks:": {"c": ' + "9" * 5000 + "}}}")
     with pytest.raises(StrategyError, match=r"s\.json: not a JSON strategy file \(a number of more than 4,300 digits\)"):
         load_strategy(path)
+
+
+def test_probabilities_rounded_to_three_decimals_are_rescaled_to_one(tmp_path: Path) -> None:
+    """A hand-written set (0.333 three times, or float32 output) was refused as not summing to 1."""
+    path = _write(tmp_path, {"Qs:/": {"c": 0.333, "r": 0.666}, "Ks:/cr": {"f": 0.3333, "c": 0.6666}})
+    strategy = load_strategy(path)
+    assert math.fsum(strategy["Qs:/"].values()) == pytest.approx(1.0, abs=1e-15)
+    assert strategy["Qs:/"]["c"] == pytest.approx(1 / 3)
+    assert strategy["Ks:/cr"]["f"] == pytest.approx(1 / 3)
+    with pytest.raises(StrategyError, match=r"sum to 0\.99, not 1 \(within 0\.002\)"):
+        load_strategy(_write(tmp_path, {"Qs:/": {"c": 0.33, "r": 0.66}}))
