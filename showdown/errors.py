@@ -6,6 +6,8 @@ and keeps its traceback.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 class ShowdownError(Exception):
     """Base class: something the user gave us (a file, a line, an option) is wrong."""
@@ -46,3 +48,19 @@ class SolverError(ShowdownError):
 class Terminated(SystemExit):
     """A SIGTERM turned into an exception where a pool's workers must be shut down, not orphaned
     (``workers.terminate_as_exit``); the command line says one line and exits 143."""
+
+
+def did_you_mean(word: object, known: Iterable[str]) -> str:
+    """``"did you mean 'rules'? "`` for the known name nearest a misspelt one, else ``""``.
+
+    Case, ``-`` and ``_`` are ignored (``Never_Bluff`` finds ``never-bluff``); the hint names the known
+    spelling. Every "unknown name" error (games, agents, settings) says it the same way.
+    """
+    import difflib
+
+    def fold(name: str) -> str:
+        return name.lower().replace("-", "_")
+
+    folded = {fold(name): name for name in known}
+    near = difflib.get_close_matches(fold(str(word)), list(folded), n=1, cutoff=0.6)
+    return f"did you mean {folded[near[0]]!r}? " if near else ""

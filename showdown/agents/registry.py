@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from showdown.agents.base import Agent
-from showdown.errors import ConfigError, ShowdownError
+from showdown.errors import ConfigError, ShowdownError, did_you_mean
 from showdown.games.gamedef import GameDef
 
 _PACKAGE = str(Path(__file__).resolve().parents[1]) + os.sep
@@ -288,16 +288,7 @@ def unknown_agent(name: str) -> str:
         module = name.partition(":")[0]
         return (f"unknown agent {name!r}: no module {module!r} can be imported from this folder ({os.getcwd()}) "
                 "or the installed packages; module:Class names a Python module and a class in it (a bot file: give its path, ./my_bot.py)")
-    return f"unknown agent {name!r}: {did_you_mean(name)}known agents are {', '.join(agent_names())}"
-
-
-def did_you_mean(name: str) -> str:
-    """``"did you mean 'rules'? "`` for the agent name nearest a misspelt one (case and ``_`` aside), else ``""``."""
-    import difflib
-
-    folded = {n.replace("_", "-").lower(): n for n in agent_names()}
-    near = difflib.get_close_matches(name.replace("_", "-").lower(), list(folded), n=1, cutoff=0.6)
-    return f"did you mean {folded[near[0]]!r}? " if near else ""
+    return f"unknown agent {name!r}: {did_you_mean(name, agent_names())}known agents are {', '.join(agent_names())}"
 
 
 def check_options(name: str, options: Mapping[str, Any]) -> None:

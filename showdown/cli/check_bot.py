@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from showdown import argtypes
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, did_you_mean
 
 __all__ = ["add_check_bot_parser", "run_check_bot_command"]
 
@@ -49,7 +49,7 @@ def add_check_bot_parser(subparsers: argparse._SubParsersAction[argparse.Argumen
 
 def run_check_bot_command(args: argparse.Namespace) -> int:
     """Handler: 0 when every check passed, 1 otherwise."""
-    from showdown.agents.registry import did_you_mean, is_known_agent
+    from showdown.agents.registry import agent_names, is_known_agent
     from showdown.games.catalog import get_game
     from showdown.matches.agent_words import agent_from_word
     from showdown.matches.bot_checks import checks_for
@@ -66,7 +66,7 @@ def run_check_bot_command(args: argparse.Namespace) -> int:
         check_command(args.bot_command, "--command")
     spec = AgentSpec(command=args.bot_command) if args.bot_command is not None else agent_from_word(args.bot)
     if spec.name is not None and ":" not in spec.name and not is_known_agent(spec.name):
-        raise ConfigError(f"unknown agent {spec.name!r}: {did_you_mean(spec.name)}give a built-in name (showdown agent --help), a bot file, or module:Class")
+        raise ConfigError(f"unknown agent {spec.name!r}: {did_you_mean(spec.name, agent_names())}give a built-in name (showdown agent --help), a bot file, or module:Class")
     from showdown.matches.bot_errors import python_bot_error
 
     if (error := python_bot_error(spec)) is not None:  # as a match: not the same line in each of the checks

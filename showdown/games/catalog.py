@@ -8,7 +8,7 @@ from functools import cache
 from pathlib import Path, PurePath
 from typing import NamedTuple
 
-from showdown.errors import GameDefError
+from showdown.errors import GameDefError, did_you_mean
 from showdown.games.gamedef import GameDef, load_gamedef, parse_gamedef
 
 
@@ -87,11 +87,8 @@ def get_game(spec: str) -> GameDef:
     by_file = next((e for e in CATALOG if e.file == path.name), None)
     if by_file is not None:
         return _builtin(by_file.name)
-    import difflib
-
     names = ", ".join(game_names())
-    near = difflib.get_close_matches(spec.lower().replace("_", "-"), [e.name for e in CATALOG], n=1, cutoff=0.6)
-    hint = f"did you mean {near[0]!r}? " if near else ""
+    hint = did_you_mean(spec, (e.name for e in CATALOG))
     raise GameDefError(f"unknown game {spec!r}: {hint}give a catalog name ({names}) or a path to a .game file")
 
 

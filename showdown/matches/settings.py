@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from showdown.errors import ConfigError
+from showdown.errors import ConfigError, did_you_mean
 from showdown.evaluation.estimators import Estimator
 from showdown.protocol.logfile import MAX_HANDS
 from showdown.server.dealer import OnTimeout
@@ -367,8 +366,7 @@ LIMIT_SETTINGS: tuple[Setting, ...] = tuple(
 def unknown_key(where: str, key: Any, known: Iterable[str], what: str = "known keys", noun: str = "key") -> ConfigError:
     """The error for a misspelt key: the nearest known key first, then the full list."""
     known = sorted(known)
-    near = difflib.get_close_matches(str(key).replace("-", "_"), known, n=1, cutoff=0.6)
-    hint = f"did you mean {near[0]!r}? " if near else ""
+    hint = did_you_mean(key, known)
     return ConfigError(f"{where}: unknown {noun} {key!r}: {hint}({what}: {', '.join(known)})")
 
 
