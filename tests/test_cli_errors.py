@@ -36,7 +36,8 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["plan", "--difference", "5", "--agents", "rules", "call", "--game", "kuhn", "--pilot-hands", "1" + "0" * 20],
          "--pilot-hands: expected a number of hands from 1 to 4294967295"),
         (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
-        (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number >= 0, got -3"),
+        (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number from 0 to 20000, got -3"),
+        (["report", "x", "-o", "r.html", "--hands", "10000000"], "--hands: expected a number from 0 to 20000, got 10000000"),
         # NaN or infinity where a number is asked: was a traceback or an endless loop
         (["plan", "--difference", "nan", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
         (["plan", "--difference", "inf", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),

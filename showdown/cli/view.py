@@ -22,6 +22,9 @@ from typing import Any
 from showdown import argtypes
 from showdown.errors import ConfigError
 
+REPORT_MAX_HANDS = 20_000
+"""Most hands of a match a report keeps for its replayer (about 1.1 KB of HTML each: 22 MB a match)."""
+
 
 def add_view_parsers(sub: Any) -> None:
     """Add ``view``, ``report`` and ``play`` to ``showdown``'s subcommands."""
@@ -42,7 +45,8 @@ def add_view_parsers(sub: Any) -> None:
     )
     p.add_argument("paths", nargs="+", metavar="PATH", help="match output folder, log file, or tournament folder")
     p.add_argument("-o", "--output", required=True, metavar="FILE.html", help="the file to write")
-    p.add_argument("--hands", type=argtypes.non_negative, default=200, help="hands of each match kept for the replayer (default 200)")
+    p.add_argument("--hands", type=argtypes.whole_number(0, REPORT_MAX_HANDS), default=200,
+                   help=f"hands of each match kept for the replayer (default 200, at most {REPORT_MAX_HANDS:,}: about 1 KB of page each)")
     p.set_defaults(handler=report_handler)
 
     p = sub.add_parser(
