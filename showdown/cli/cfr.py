@@ -353,7 +353,10 @@ def cfr_handler(args: argparse.Namespace) -> int:
         "algorithm": args.algorithm,
         "iterations": result.iterations,
         "seconds": result.seconds,
-        "exploitability": result.exploitability,
+        # as `showdown exploit --json` gives them: NashConv, and exploitability its mean over the players
+        # (the curve and the progress line follow `measure`: NashConv for more than two players)
+        "exploitability": result.exploitability if game.num_players == 2 else result.exploitability / game.num_players,
+        "nash_conv": result.exploitability * 2 if game.num_players == 2 else result.exploitability,
         "measure": measure,
         "stopped_by": result.stopped_by,
         "interrupted": interrupted,

@@ -342,3 +342,19 @@ def test_abstract_only_options_are_refused_for_a_game_solved_whole_and_every_set
     finally:
         proc.send_signal(signal.SIGINT)
         proc.communicate(timeout=60)
+
+
+@pytest.mark.parametrize("game", ["kuhn", "kuhn3p"])
+def test_the_summary_gives_exploitability_and_nash_conv_as_exploit_does(
+    game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`solve cfr kuhn3p --json` called NashConv "exploitability", three times `exploit --json`'s figure."""
+    from showdown.cli.main import main
+
+    monkeypatch.chdir(tmp_path)
+    assert run([game, "--iterations", "50", "--json", "-o", "s.json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert main(["exploit", "s.json", "--game", game, "--json"]) == 0
+    exact = json.loads(capsys.readouterr().out)
+    assert summary["exploitability"] == pytest.approx(exact["exploitability"], abs=1e-12)
+    assert summary["nash_conv"] == pytest.approx(exact["nash_conv"], abs=1e-12)
