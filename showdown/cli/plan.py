@@ -41,7 +41,8 @@ def add_plan_parser(sub: Any) -> None:
     p.add_argument("--pilot-hands", type=argtypes.hand_count, default=2000, help="hands of the pilot match (default 2000)")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="seed of the pilot match and of the simulation (default 0)")
     p.add_argument("--power", type=float, default=0.8, help="chance of telling the difference apart (default 0.8)")
-    p.add_argument("--alpha", type=float, default=0.05, help="error rate when there is no difference (default 0.05)")
+    p.add_argument("--alpha", type=float, default=0.05, help="error rate of the fixed-size test when there is no difference "
+                   "(default 0.05; --until-separated always stops at 95%%)")
     p.add_argument("--precision", type=float, default=0.05, metavar="P",
                    help="relative precision of the anytime-valid median (95%% interval within +-P of it): simulated matches "
                    "are added until it is reached, at most 1,000 (default 0.05)")
@@ -111,7 +112,7 @@ def stop_if_interrupted(stop_signal: int) -> None:
 
 
 def plan_handler(args: argparse.Namespace) -> int:
-    from showdown.evaluation.confidence import hand_range
+    from showdown.evaluation.confidence import STOPPING_ALPHA, hand_range
     from showdown.evaluation.numbers import counted
     from showdown.evaluation.planning import make_plan
     from showdown.games.catalog import get_game
@@ -154,7 +155,8 @@ def plan_handler(args: argparse.Namespace) -> int:
     def shown(n: int | None) -> str:
         return f"{n:,}" if n is not None else f"more than {plan.max_hands:,}"
 
-    print(f"  showdown match --until-separated (anytime-valid): median {shown(plan.anytime_median)}, "
+    anytime_level = "" if args.alpha == STOPPING_ALPHA else f", at its {percent(1 - STOPPING_ALPHA)} level"
+    print(f"  showdown match --until-separated (anytime-valid{anytime_level}): median {shown(plan.anytime_median)}, "
           f"{percent(args.power)} of matches by {shown(plan.anytime_power)} (from {plan.runs} simulated matches)")
     if plan.median_precision is not None and plan.median_ci is not None:
         lo, hi = plan.median_ci

@@ -44,10 +44,14 @@ def _most_committed(game: GameDef) -> float:
     return float(commit)
 
 
+STOPPING_ALPHA = 0.05
+"""The level of ``showdown match --until-ci`` and ``--until-separated``: a 95% confidence sequence."""
+
+
 class ConfidenceSequence:
     """Anytime-valid ``1 - alpha`` interval for the mean of values in ``[low, high]``, fed in batches."""
 
-    def __init__(self, low: float, high: float, alpha: float = 0.05, cap: float = 0.5) -> None:
+    def __init__(self, low: float, high: float, alpha: float = STOPPING_ALPHA, cap: float = 0.5) -> None:
         if not high > low:
             raise ShowdownError(f"a confidence sequence needs low < high, got [{low}, {high}]")
         if not 0 < alpha < 1:

@@ -27,7 +27,7 @@ from statistics import NormalDist
 import numpy as np
 
 from showdown.errors import ShowdownError
-from showdown.evaluation.confidence import ConfidenceSequence
+from showdown.evaluation.confidence import STOPPING_ALPHA, ConfidenceSequence
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +63,7 @@ class Plan:
             "fixed_sample_hands": self.fixed_hands,
             "fixed_sample_hands_with_variance_reduction": self.fixed_hands_reduced,
             "variance_reduction": self.reduction,
+            "anytime_valid_alpha": STOPPING_ALPHA,
             "anytime_valid_median_hands": self.anytime_median,
             "anytime_valid_power_hands": self.anytime_power,
             "max_hands": self.max_hands,
@@ -194,7 +195,8 @@ def make_plan(
     sd = float(values.std(ddof=1))
     fixed = fixed_sample_hands(sd, delta, alpha, power)
     batch = max(50, min(2000, fixed // 20))  # the stopping hand is found to within one batch
-    median, q, ran, ci = anytime_hands(values, delta, bounds, alpha=alpha, power=power, runs=runs, precision=precision,
+    # the stopping rule `match` runs (95%, whatever the fixed test's alpha): the plan is for that command
+    median, q, ran, ci = anytime_hands(values, delta, bounds, alpha=STOPPING_ALPHA, power=power, runs=runs, precision=precision,
                                        max_hands=max_hands, seed=seed, batch=batch)
     return Plan(difference_per100, sd, int(values.size), alpha, power, fixed, median, q, max_hands, ran, reduction, ci)
 

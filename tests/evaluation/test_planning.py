@@ -109,3 +109,13 @@ def test_a_longest_simulated_match_beyond_the_limit_is_refused_before_the_work(t
                           "--max-hands", hands], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1 and "Traceback" not in bad.stderr
     assert f"argument --max-hands: expected a number of hands {says}" in bad.stderr or says in bad.stderr
+
+
+def test_the_anytime_plan_is_for_the_level_match_stops_at_whatever_the_fixed_tests_alpha() -> None:
+    """`plan --alpha 0.01` simulated a 99% --until-separated that `match` does not run (it stops at 95%)."""
+    pilot = np.random.default_rng(4).normal(0.0, 1.0, 400)
+    at_95 = make_plan(pilot, 20.0, (-4.0, 4.0), alpha=0.05, runs=20, seed=3)
+    at_99 = make_plan(pilot, 20.0, (-4.0, 4.0), alpha=0.01, runs=20, seed=3)
+    assert at_99.fixed_hands > at_95.fixed_hands  # the fixed test follows --alpha
+    assert (at_99.anytime_median, at_99.anytime_power) == (at_95.anytime_median, at_95.anytime_power)
+    assert at_99.to_json()["anytime_valid_alpha"] == 0.05
