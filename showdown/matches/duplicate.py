@@ -119,7 +119,7 @@ class _DuplicateRun:
                 if path.exists():
                     raise LogExistsError(str(path), "give the match another name or --force to overwrite")
         self.done = _finished_halves(self.halves) if config.resume else {}
-        if config.out is not None and not config.resume:
+        if config.out is not None:
             _save_settings(config, self.name)
         chance = self.plan.estimator == "chance"
         self.jobs = [Job(h, out / f"{h.name}.result.json", label=f"dup{k}", chance_corrections=chance)
@@ -263,15 +263,20 @@ class _DuplicateRun:
 
 def _save_settings(config: MatchConfig, name: str) -> None:
     """``<out>/<match>.match.json`` before the halves start (``duplicate: true``): ``--resume`` of the
-    folder then continues the duplicate match, not one of its halves; a folder that cannot be written is
-    said by the halves' logs."""
+    folder then continues the duplicate match, not one of its halves (resumed, the file is there: only
+    that the folder can still be written is checked). A folder that cannot be written is one line, as
+    a plain match's (it was a traceback from the first half's start)."""
     from showdown.matches.files import save_match_file
 
+    out = Path(str(config.out))
     try:
-        Path(str(config.out)).mkdir(parents=True, exist_ok=True)
-        save_match_file(config, name)
-    except OSError:
-        pass
+        out.mkdir(parents=True, exist_ok=True)
+        if config.resume:
+            tempfile.TemporaryFile(dir=out).close()
+        else:
+            save_match_file(config, name)
+    except OSError as exc:
+        raise ShowdownError(f"cannot write the match logs in {out}: {exc.strerror or exc}") from None
 
 
 def _hands_logged(jsonl: Path | None) -> int:

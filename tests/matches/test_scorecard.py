@@ -202,11 +202,12 @@ _CANNOT_WRITE = [
     (["scorecard", "rules", "--game", "kuhn", "--hands", "20"], "scorecard: cannot write in {out}: "),
     (["exploit", "--probes", "--agent", "rules", "--game", "kuhn", "--hands", "20"], "probes: cannot write in {out}: "),
     (["match", "kuhn", "call", "call", "--hands", "20"], "cannot write the match logs in {out}: "),
+    (["match", "kuhn", "call", "random", "--hands", "20", "--duplicate"], "cannot write the match logs in {out}: "),
     (["tournament", "{config}"], "tournament: cannot write in {out}: "),
 ]
 
 
-@pytest.mark.parametrize(("command", "says"), _CANNOT_WRITE, ids=["scorecard", "probes", "match", "tournament"])
+@pytest.mark.parametrize(("command", "says"), _CANNOT_WRITE, ids=["scorecard", "probes", "match", "duplicate", "tournament"])
 def test_an_out_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_path: Path, command: list[str], says: str) -> None:
     """An --out no one may create (under /proc; a read-only folder is the same for a user who is not
     root) was a FileNotFoundError traceback from scorecard and exploit --probes."""
@@ -219,7 +220,7 @@ def test_an_out_folder_that_cannot_be_made_is_one_line_before_any_work(tmp_path:
     assert says.format(out=out) in done.stderr
 
 
-@pytest.mark.parametrize(("command", "says"), _CANNOT_WRITE, ids=["scorecard", "probes", "match", "tournament"])
+@pytest.mark.parametrize(("command", "says"), _CANNOT_WRITE, ids=["scorecard", "probes", "match", "duplicate", "tournament"])
 @pytest.mark.parametrize("below", ["", "sub"], ids=["read-only", "under-read-only"])
 def test_a_read_only_out_folder_is_one_line_before_any_work(tmp_path: Path, command: list[str], says: str, below: str) -> None:
     """An --out folder the user may not write in (its permissions; as root, a read-only mount), or a
