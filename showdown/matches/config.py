@@ -392,7 +392,7 @@ def agent_spec(entry: Any, where: str | Where, base_dir: Path | None = None) -> 
     name, command = _agent_program(entry, at, base_dir)
     limits = parse_limits(entry["limits"], at("limits")) if entry.get("limits") is not None else None
     return AgentSpec(name=name, command=command, label=_agent_label(entry, at), seed=_agent_seed(entry, at),
-                     options=_agent_options(entry, at, command), token=_agent_token(entry, at, command), limits=limits)
+                     options=_agent_options(entry, at, command, base_dir), token=_agent_token(entry, at, command), limits=limits)
 
 
 _AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
@@ -412,7 +412,11 @@ def _agent_seed(entry: Mapping[str, Any], at: Where) -> int | None:
     return seed
 
 
-def _agent_options(entry: Mapping[str, Any], at: Where, command: str | None) -> dict[str, Any]:
+def _agent_options(entry: Mapping[str, Any], at: Where, command: str | None, base_dir: Path | None) -> dict[str, Any]:
+    """The entry's options; a file an option names (``strategy: s.json``) is taken from ``base_dir``
+    when it is there, as a command's files are (it was looked for in the current folder only)."""
+    from showdown.agents.registry import FILE_OPTIONS
+
     options = entry.get("options")
     if options is None:
         options = {}
@@ -420,7 +424,13 @@ def _agent_options(entry: Mapping[str, Any], at: Where, command: str | None) -> 
         raise ConfigError(f"{at('options')}: expected a mapping of option names to values, got {options!r}")
     if command is not None and options:
         raise ConfigError(f"{at('options')}: a command agent takes no options (put them in its command line)")
-    return dict(options)
+    options = dict(options)
+    for key in FILE_OPTIONS & options.keys():
+        value = options[key]
+        if base_dir is not None and isinstance(value, str) and value and not Path(value).is_absolute() \
+                and (base_dir / value).is_file():
+            options[key] = str((base_dir / value).resolve())
+    return options
 
 
 def _agent_token(entry: Mapping[str, Any], at: Where, command: str | None) -> bool:

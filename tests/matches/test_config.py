@@ -219,3 +219,17 @@ def test_an_agent_option_of_thousands_of_digits_is_one_short_line() -> None:
     with pytest.raises(ConfigError, match="option 'seed' must be int") as caught:
         check_options("random", {"seed": value})
     assert len(str(caught.value)) < 150
+
+
+def test_a_strategy_file_beside_the_config_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a command's files were taken from the YAML file's folder, an option's file from the current folder
+    # only: 'strategy: s.json' beside the file failed ('strategy file s.json does not exist') run from elsewhere
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "s.json").write_text("{}")
+    (tmp_path / "cfg" / "match.yaml").write_text(
+        "game: kuhn\nagents:\n  - {name: equilibrium, options: {strategy: s.json}}\n"
+        "  - {name: exploiter, options: {opponent_strategy: missing.json}}\n")
+    monkeypatch.chdir(tmp_path)
+    agents = load_match_config(Path("cfg/match.yaml"))["agents"]
+    assert agents[0].options == {"strategy": str((tmp_path / "cfg" / "s.json").resolve())}
+    assert agents[1].options == {"opponent_strategy": "missing.json"}  # not there: from the current folder, as before
