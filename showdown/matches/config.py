@@ -51,6 +51,7 @@ from showdown.matches.settings import (
     Setting,
     check_section,
     keyed,
+    number_hint,
     section_from_json,
     section_to_json,
     unknown_key,
@@ -400,7 +401,9 @@ _AGENT_KEYS = ("name", "command", "label", "seed", "options", "token", "limits")
 
 def _agent_label(entry: Mapping[str, Any], at: Where) -> str | None:
     label = entry.get("label")
-    if label is not None and (not isinstance(label, str) or not PLAIN.fullmatch(label)):
+    if label is not None and not isinstance(label, str):
+        raise ConfigError(f"{at('label')}: expected a label, got {label!r}{number_hint(label)}")
+    if label is not None and not PLAIN.fullmatch(label):
         raise ConfigError(f"{at('label')}: {label!r} {PLAIN_RULE}")
     return label
 

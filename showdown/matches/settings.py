@@ -37,6 +37,7 @@ __all__ = [
     "check_section",
     "flag_values",
     "keys_table",
+    "number_hint",
     "section_from_json",
     "section_to_json",
     "unknown_key",
@@ -60,6 +61,11 @@ PLAIN = re.compile(r"[\w.+-]+")
 and digits of any script (``str.isalnum``, as the names derived from a game file's name) and ``_.+-``;
 never a space, a ``/``, or the ``:`` and ``|`` that separate a log line's fields."""
 PLAIN_RULE = "may use only letters and digits (of any script), '-', '_', '.' and '+' (no spaces or other signs)"
+
+
+def number_hint(value: Any) -> str:
+    """For a text setting YAML read as a number (``label: 2023``; ``0755`` is even octal 493): quote it."""
+    return " (YAML read a number: put the text in quotes)" if isinstance(value, int | float) and not isinstance(value, bool) else ""
 
 @dataclass(frozen=True)
 class Whole:
@@ -178,7 +184,7 @@ class Text:
 
     def check(self, value: Any, where: str) -> Any:
         if not isinstance(value, str) or not (value or self.empty_ok):
-            raise ConfigError(f"{where}: expected {self.what}, got {value!r}")
+            raise ConfigError(f"{where}: expected {self.what}, got {value!r}{number_hint(value)}")
         if self.plain and not PLAIN.fullmatch(value):
             raise ConfigError(f"{where}: {value!r} {PLAIN_RULE}")
         return Path(value) if self.path else value
