@@ -494,11 +494,16 @@ def resolve_command(command: str, base_dir: Path) -> str:
 def parse_match_config(data: Any, source: str | Where = "<config>", base_dir: Path | None = None) -> dict[str, Any]:
     """Validate a parsed YAML document; returns ``MatchConfig`` fields (only those given).
 
-    ``base_dir`` (the YAML file's folder) is where relative paths in commands start; a relative ``out``
-    stays under the current folder (the examples' files say so, and tests/test_cli_errors.py holds it)."""
+    ``base_dir`` (the YAML file's folder) is where relative paths in commands start, and where a
+    ``.game`` file is looked for first (as a tournament file's is); a relative ``out`` stays under
+    the current folder (the examples' files say so, and tests/test_cli_errors.py holds it)."""
     if data is None:
         return {}
-    return parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)
+    fields = parse_settings(data, _as_where(source), _TOP_KEYS, base_dir)
+    game = fields.get("game")
+    if base_dir is not None and isinstance(game, str) and not Path(game).is_absolute() and (base_dir / game).is_file():
+        fields["game"] = str(base_dir / game)
+    return fields
 
 
 _TOP_KEYS = keyed(MATCH_SETTINGS, "match")

@@ -236,3 +236,15 @@ def test_a_strategy_file_beside_the_config_is_found_from_any_folder(tmp_path: Pa
     agents = load_match_config(Path("cfg/match.yaml"))["agents"]
     assert agents[0].options == {"strategy": str((tmp_path / "cfg" / "s.json").resolve())}
     assert agents[1].options == {"opponent_strategy": "missing.json"}  # not there: from the current folder, as before
+
+
+def test_a_game_file_beside_the_match_file_is_found_from_any_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a tournament file's 'game: my.game' was looked for beside it, a match file's in the current folder only:
+    # run from elsewhere it was "unknown game 'my.game'"
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "my.game").write_text("GAMEDEF\nlimit\nEND GAMEDEF\n")
+    (tmp_path / "cfg" / "match.yaml").write_text("game: my.game\nagents: [rules, random]\n")
+    (tmp_path / "cfg" / "other.yaml").write_text("game: kuhn\nagents: [rules, random]\n")
+    monkeypatch.chdir(tmp_path)
+    assert load_match_config(Path("cfg/match.yaml"))["game"] == str((tmp_path / "cfg" / "my.game").resolve())
+    assert load_match_config(Path("cfg/other.yaml"))["game"] == "kuhn"
