@@ -85,8 +85,16 @@ async def run_duplicate_async(
     run = _DuplicateRun(config, progress, notify, game if game is not None else get_game(config.game))
     try:
         states = await run.play(install_signals)
-        report = run.report(states, on_hand)
-        run.save(report)
+        try:
+            report = run.report(states, on_hand)
+            run.save(report)
+        except KeyboardInterrupt:  # Ctrl-C once the halves were played: said with no word of what was kept
+            if config.out is not None:
+                from showdown.matches.files import MATCH_FILE_SUFFIX
+
+                run.say(f"stopped before the report; the hands played are kept: showdown match --resume "
+                        f"{Path(str(config.out)) / (run.name + MATCH_FILE_SUFFIX)} finishes the match and reports it")
+            raise
         return report
     finally:
         run.clean_up()

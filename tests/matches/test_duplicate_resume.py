@@ -167,3 +167,25 @@ def test_a_plain_and_a_duplicate_match_of_one_name_in_one_folder_are_refused_not
     forced = showdown(tmp_path, *settings, "--hands", "60", *second, "--force")
     assert forced.returncode == 0, forced.stderr
     assert json.loads(match_file.read_text())["duplicate"] is bool(second)
+
+
+def test_ctrl_c_after_the_halves_were_played_says_how_to_get_the_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a Ctrl-C while the paired report was worked out (the halves played) printed 'stopped (Ctrl-C)' alone:
+    # no summary, no result.json, and no word that --resume gives them
+    from showdown.matches import duplicate
+    from showdown.matches.config import AgentSpec, MatchConfig
+
+    def interrupted(self: Any, states: Any, on_hand: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(duplicate._DuplicateRun, "report", interrupted)
+    said: list[str] = []
+    config = MatchConfig(game="kuhn", agents=(AgentSpec(name="rules"), AgentSpec(name="call")), hands=20, out=tmp_path / "out",
+                         duplicate=True, jobs=1, progress=False)
+    with pytest.raises(KeyboardInterrupt):
+        duplicate.run_duplicate(config, notify=said.append)
+    match_file = tmp_path / "out" / "kuhn.rules-call.seed0.match.json"
+    assert match_file.is_file() and any(f"showdown match --resume {match_file} finishes the match" in s for s in said), said
+    monkeypatch.undo()
+    done = showdown(tmp_path, "match", "--resume", str(match_file))
+    assert done.returncode == 0 and "rules - call" in done.stdout, done.stderr
