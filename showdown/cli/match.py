@@ -128,7 +128,8 @@ def _check_stopping(config: Any) -> None:
     """The settings that only make sense together."""
     if (config.until_ci is not None or config.until_separated) and config.duplicate:
         raise ConfigError("--until-ci and --until-separated stop a plain match; give them without --duplicate")
-    if (config.executor or config.address) and not config.duplicate:
+    # (executor: local, the default, is where any match runs: a file that says so is no error)
+    if (config.executor not in (None, "local") or config.address) and not config.duplicate:
         raise ConfigError("--executor and --address say where duplicate halves run: add --duplicate")
 
 

@@ -248,3 +248,15 @@ def test_a_game_file_beside_the_match_file_is_found_from_any_folder(tmp_path: Pa
     monkeypatch.chdir(tmp_path)
     assert load_match_config(Path("cfg/match.yaml"))["game"] == str((tmp_path / "cfg" / "my.game").resolve())
     assert load_match_config(Path("cfg/other.yaml"))["game"] == "kuhn"
+
+
+def test_a_match_file_saying_executor_local_is_played_without_duplicate(tmp_path: Path) -> None:
+    # 'executor: local' (the default) in a plain match's file was refused: '--executor and --address say where
+    # duplicate halves run: add --duplicate'; a Ray executor or address without --duplicate still is
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    for executor, status in (("local", 0), ("ray", 2)):
+        path = write(tmp_path, f"game: kuhn\nhands: 5\nexecutor: {executor}\nout: out\nforce: true\nagents: [rules, call]\n")
+        done = subprocess.run([sys.executable, "-m", "showdown", "match", "--config", str(path)], cwd=tmp_path, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == status, done.stderr
+    assert "add --duplicate" in done.stderr
