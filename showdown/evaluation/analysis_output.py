@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from showdown.evaluation.analyze import Analysis
-from showdown.evaluation.numbers import counted, decimals_of, gain_text, interval_text, signed
+from showdown.evaluation.numbers import counted, decimals_of, gain_text, interval_text, left, right, signed, width
 from showdown.evaluation.stats import Estimate
 
 __all__ = ["analysis_json", "estimator_line", "format_analysis", "format_rows"]
@@ -115,10 +115,10 @@ def format_rows(a: Analysis, totals: Sequence[float] | None = None, label: str =
         rows.append(cells(name, tot[i], a.agents[i], a.plain_agents[i], a.agent_reduction(i)))
     for p, e in enumerate(a.positions):
         rows.append(cells(f"position {p}", a.plain_positions[p].total, e, a.plain_positions[p], a.position_reduction(p)))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    widths = [max(width(r[i]) for r in rows) for i in range(len(head))]
     lines = []
     for i, row in enumerate(rows):
-        cells_ = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells_ = [left(row[0], widths[0])] + [right(c, w) for c, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells_).rstrip())
         if i == len(a.names):
             lines.append("")

@@ -10,11 +10,12 @@ Only float round-off of an exact zero (below ``EXACT_ZERO`` per hand) prints as 
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Iterable
 
 from showdown.evaluation.stats import EXACT_ZERO, Estimate
 
-__all__ = ["MOST_DECIMALS", "counted", "decimals", "decimals_of", "gain_text", "interval_text", "signed"]
+__all__ = ["MOST_DECIMALS", "counted", "decimals", "decimals_of", "gain_text", "interval_text", "left", "right", "signed", "width"]
 
 MOST_DECIMALS = 6
 """Never more decimals than this (0.000001 chips per 100 hands is far below any real difference)."""
@@ -76,3 +77,18 @@ def gain_text(x: float | None) -> str:
 def _first_digit(x: float) -> int:
     """Decimals that show the first significant digit of ``x`` > 0."""
     return max(0, -math.floor(math.log10(x)))
+
+
+def width(text: str) -> int:
+    """The terminal columns ``text`` takes: two for a wide (CJK) character, none for a combining mark."""
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def left(text: str, columns: int) -> str:
+    """``text`` padded on the right to ``columns`` terminal columns (``str.ljust`` counts characters)."""
+    return text + " " * (columns - width(text))
+
+
+def right(text: str, columns: int) -> str:
+    """``text`` padded on the left to ``columns`` terminal columns."""
+    return " " * (columns - width(text)) + text

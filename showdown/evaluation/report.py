@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from showdown.evaluation.numbers import counted, decimals, decimals_of, interval_text, signed
+from showdown.evaluation.numbers import counted, decimals, decimals_of, interval_text, left, right, signed, width
 from showdown.evaluation.stats import Estimate
 from showdown.protocol.events import chosen_why
 
@@ -338,10 +338,10 @@ def _plain_rows(r: MatchReport) -> list[str]:
         if r.show_mbb:
             row += [signed(e.mbb, mbb_digits), interval_text(e.ci95_mbb, mbb_digits)]
         rows.append(row)
-    widths = [max(len(row[i]) for row in rows) for i in range(len(head))]
+    widths = [max(width(row[i]) for row in rows) for i in range(len(head))]
     lines = []
     for i, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [c.rjust(w) for c, w in zip(row[1:], widths[1:])]
+        cells = [left(row[0], widths[0])] + [right(c, w) for c, w in zip(row[1:], widths[1:])]
         lines.append("  ".join(cells).rstrip())
         if i == len(r.names):
             lines.append("")

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from showdown.evaluation.numbers import decimals_of, interval_text, signed
+from showdown.evaluation.numbers import decimals_of, interval_text, left, right, signed, width
 from showdown.evaluation.stats import EXACT_ZERO, Z95, Estimate
 
 if TYPE_CHECKING:
@@ -291,11 +291,12 @@ def _heading(r: TournamentResult) -> list[str]:
     return lines
 
 
-def _aligned(rows: Sequence[Sequence[str]], left: int) -> list[str]:
-    """Rows as text columns: the first ``left`` columns left-aligned, the others right-aligned."""
-    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+def _aligned(rows: Sequence[Sequence[str]], first: int) -> list[str]:
+    """Rows as text columns: the ``first`` columns left-aligned, the others right-aligned (in terminal
+    columns: a label of wide characters, 规则, takes two a character)."""
+    widths = [max(width(row[c]) for row in rows) for c in range(len(rows[0]))]
     return [
-        "  ".join([c.ljust(w) for c, w in zip(row[:left], widths)] + [c.rjust(w) for c, w in zip(row[left:], widths[left:])]).rstrip()
+        "  ".join([left(c, w) for c, w in zip(row[:first], widths)] + [right(c, w) for c, w in zip(row[first:], widths[first:])]).rstrip()
         for row in rows
     ]
 

@@ -233,3 +233,25 @@ def test_a_folder_whose_logs_lie_deeper_is_given_the_pattern_that_names_them(tmp
     err = capsys.readouterr().err
     assert f"give the log files in it ({tmp_path}/t/*/*/*.log)" in err
     assert main(["analyze", *map(str, (tmp_path / "t").glob("*/*/*.log"))]) == 0
+
+
+def test_the_table_lines_up_with_wide_and_combining_characters_in_names(tmp_path: Path) -> None:
+    # a label of wide (CJK) characters was padded by characters, not terminal columns: 规则's row stood
+    # two columns right of the others (the match, analyze and tournament tables alike)
+    from showdown.evaluation.numbers import width
+    from showdown.matches.tournament_results import _aligned
+
+    log = parse_log((DATA / "leduc.limit.2p.1000h.seed0.log").read_text().splitlines())
+    jsonl = tmp_path / "m.jsonl"
+    names = ["规则", "Zufa\u0308llig"]
+    with jsonl.open("w") as f:
+        for h in log.hands:
+            rec = HandRecord(h.hand, "leduc", tuple(names[["Alice", "Bob"].index(n)] for n in h.names),
+                             tuple(["Alice", "Bob"].index(n) for n in h.names), h.hole, h.board, h.betting_text, h.values)
+            f.write(rec.to_json() + "\n")
+    table = format_analysis(analyze(read_logs([jsonl]).table)).splitlines()
+    rows = [line for line in table if line.startswith(("规则", "Zufa", "position 0")) and ":" not in line]
+    totals = [r.split()[2 if r.startswith("position") else 1] for r in rows]
+    assert len(rows) == 3 and len({width(r[: r.index(t) + len(t)]) for r, t in zip(rows, totals)}) == 1, table
+    lines = _aligned([["", "a"], ["规则", "+1"], ["call", "+22"]], 1)
+    assert len({width(line) for line in lines}) == 1, lines
