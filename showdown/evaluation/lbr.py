@@ -292,6 +292,19 @@ class LocalBestResponse:
         except Exception as exc:  # noqa: BLE001 - the bot's own code (a non-Action too: no .kind)
             raise ShowdownError(f"{_who(self.agent)} act() failed at '{state.betting}': {type(exc).__name__}: {exc}"[:300]) from None
 
+    def _check_drawn(self, state: State, position: int, hole: tuple[int, ...], board: tuple[int, ...], held: int,
+                     action: Action) -> None:
+        """A ``ShowdownError`` when ``act`` played an action its ``policy`` gives probability 0 with
+        those cards: the range and the terms of mean zero rest on policy being what act draws from (a
+        policy that folded where act called gave a confident -300 mbb/hand against a calling station)."""
+        only = np.zeros(len(self.hands))
+        only[held] = 1.0
+        if self.range_probs(only, board, state, position, self._key(action))[held] > 0:
+            return
+        said = self.agent_policy(hole, board, state, position)
+        raise ShowdownError(f"{_who(self.agent)} act() played {action} at '{state.betting}' where its policy() gives it "
+                            f"probability 0 ({said}); LBR needs policy(view) to be the distribution act draws from")
+
     def observe(self, weights: np.ndarray, board: tuple[int, ...], state: State, position: int, letter: str) -> np.ndarray:
         """The range after the agent took action kind ``letter`` (Bayes' rule), kept whole if it did
         what its policy says it never does."""
@@ -461,6 +474,7 @@ class LocalBestResponse:
             self._range_cache.pop((board, public.betting), None)
             self._range_table(board, public, 1 - me)  # first: an agent that buckets every holding at once reuses it in act
             action = self.agent_action(public, 1 - me, theirs, board)
+            self._check_drawn(public, 1 - me, theirs, board, held, action)
             self.action_correction += self.agent_term(public, me, mine, theirs, board, weights, rng, action)
             weights = self.observe(weights, board, public, 1 - me, self._key(action))
             state = state.apply(action)

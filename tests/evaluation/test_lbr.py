@@ -344,3 +344,22 @@ def test_a_bot_without_a_policy_is_named_by_its_class_not_as_agent() -> None:
 
     with pytest.raises(ConfigError, match=r"^agent 'NoPolicy' cannot tell its action probabilities: LBR needs a policy"):
         LocalBestResponse(get_game("kuhn"), NoPolicy())
+
+
+def test_a_policy_that_disagrees_with_act_is_one_line_not_a_confident_wrong_figure() -> None:
+    # a calling station whose policy() said it folds to every bet: -300 [-364, -236] mbb/hand in Kuhn
+    from showdown.agents.base import Agent
+    from showdown.errors import ShowdownError
+
+    class Disagree(Agent):
+        def act(self, view: View) -> Action:
+            return Action(ActionKind.CALL)
+
+        def policy(self, view: View) -> Policy:
+            return {"f": 1.0} if view.can_fold() else {"c": 1.0}
+
+    game = get_game("kuhn")
+    with pytest.raises(ShowdownError, match=r"^agent 'Disagree': act\(\) played c at '\w*r' where its policy\(\) gives "
+                       r"it probability 0 \(\{'f': 1.0\}\); LBR needs policy") as caught:
+        run_lbr(game, Disagree, 200, seed=0)
+    assert "\n" not in str(caught.value)
