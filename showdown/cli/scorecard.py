@@ -16,7 +16,7 @@ from showdown.errors import ConfigError
 
 
 def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("bot", metavar="BOT", help="a built-in agent, a bot file, module:Class, or a command line (quoted)")
+    parser.add_argument("bot", metavar="BOT", help="a built-in agent, a bot file, module:Class, or a command line (quoted; the host and port are appended, or put at its {host} and {port})")
     parser.add_argument("--game", required=True, help="a 2-player catalog game or .game file")
     parser.add_argument("--hands", type=argtypes.sampled_hands, default=2000, help="deals per duplicate match (each played in both seatings; default 2000)")
     parser.add_argument("--lbr-hands", type=argtypes.sampled_hands, default=None, help="LBR hands per action set (default: twice --hands)")

@@ -34,8 +34,12 @@ OUTPUT_CAP = 16 << 20  # bytes of a bot's output copied beside the logs; the res
 
 
 def agent_command(spec: AgentSpec, game_arg: str, seed: int, host: str, port: int) -> list[str]:
-    """The command line that starts ``spec`` against ``host:port``."""
+    """The command line that starts ``spec`` against ``host:port``: a command's ``{host}`` and ``{port}``
+    filled in, else both appended (check-bot's ``"CMD {host} {port}"`` given to scorecard, probes or a
+    match started ``CMD {host} {port} 127.0.0.1 PORT``: the bot's "invalid port {port}")."""
     if spec.command is not None:
+        if "{host}" in spec.command or "{port}" in spec.command:
+            return shlex.split(spec.command.replace("{host}", host).replace("{port}", str(port)))
         return [*shlex.split(spec.command), host, str(port)]
     assert spec.name is not None
     # a built-in agent's process does not put the current folder first on its path (-P): a user's

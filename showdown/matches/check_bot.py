@@ -195,9 +195,6 @@ class BotProgram:
     limits: Limits | None = None  # run it in the sandbox with these limits (None: as it is)
 
     def args(self, game_arg: str, seed: int, port: int) -> list[str]:
-        command = self.spec.command
-        if command is not None and ("{host}" in command or "{port}" in command):
-            return shlex.split(command.replace("{host}", HOST).replace("{port}", str(port)))
         return agent_command(self.spec, game_arg, seed, HOST, port)
 
 

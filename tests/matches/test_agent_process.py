@@ -185,3 +185,14 @@ def test_a_bot_still_starting_at_the_limit_is_not_called_a_launcher(tmp_path: Pa
     bot = BotProgram(AgentSpec(command=f"{sys.executable} -c 'import time; time.sleep(30)'"), "slow")
     with pytest.raises(BotGone, match="^it did not connect within 1 s"):
         asyncio.run(_connect(bot, "kuhn", 0, 1.0))
+
+
+def test_a_command_with_host_and_port_placeholders_is_filled_in_as_check_bot_does() -> None:
+    # check-bot's --command "CMD {host} {port}" given to scorecard or exploit --probes started
+    # 'CMD {host} {port} 127.0.0.1 PORT': the bot said "invalid port {port}"
+    from showdown.matches.agent_process import agent_command
+    from showdown.matches.config import AgentSpec
+
+    filled = agent_command(AgentSpec(command="./bot kuhn.game {host} {port} --fast"), "kuhn", 0, "127.0.0.1", 4321)
+    assert filled == ["./bot", "kuhn.game", "127.0.0.1", "4321", "--fast"]
+    assert agent_command(AgentSpec(command="./bot --fast"), "kuhn", 0, "127.0.0.1", 4321) == ["./bot", "--fast", "127.0.0.1", "4321"]
