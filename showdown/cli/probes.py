@@ -15,8 +15,9 @@ from typing import Any
 from showdown.errors import ConfigError, ShowdownError
 
 
-def bot_spec(word: str, options: dict[str, Any]) -> Any:
-    """The seat of the bot under test: a built-in name, a bot file, ``module:Class``, or a command line."""
+def bot_spec(word: str, options: dict[str, Any], token: bool = True) -> Any:
+    """The seat of the bot under test: a built-in name, a bot file, ``module:Class``, or a command line;
+    ``token`` False: a program that sends no seat token (a foreign ACPC client: ``--no-token``)."""
     from dataclasses import replace
 
     from showdown.matches.agent_words import agent_from_word
@@ -24,6 +25,10 @@ def bot_spec(word: str, options: dict[str, Any]) -> Any:
 
     # a file's path is a bot file even with a space in it (it was started as a command line: 'sp' not found)
     spec = AgentSpec(command=word) if " " in word.strip() and not Path(word).is_file() else agent_from_word(word)
+    if not token:
+        if spec.command is None:
+            raise ConfigError(f"--no-token is for a program (a bot file or a command line); {word} sends its seat token itself")
+        spec = replace(spec, token=False)
     return replace(spec, options={**dict(spec.options), **options}) if options else spec
 
 
@@ -62,7 +67,7 @@ def probes_handler(args: argparse.Namespace) -> int:
     if game.num_players != 2:
         raise ConfigError(f"probes play 2-player games ({args.game} has {game.num_players})")
     options = dict(parse_option(o) for o in args.option or [])
-    bot = bot_spec(args.agent, options)
+    bot = bot_spec(args.agent, options, token=not getattr(args, "no_token", False))
     folder = Path(args.out) if args.out else Path("out") / "probes"
     check_out_folder(folder, "probes")  # (a file there was a FileExistsError traceback)
     started = time.perf_counter()

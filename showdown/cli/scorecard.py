@@ -37,6 +37,8 @@ def add_scorecard_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-hands", type=argtypes.sampled_hands, default=100_000, metavar="N", help="--precision: at most N deals a match "
                         "(default 100000); a match that would need more says its interval is wider than asked")
     parser.add_argument("--no-lbr", action="store_true", help="skip local best response (its hands go to the matches)")
+    parser.add_argument("--no-token", action="store_true", help="the bot is a program that cannot send its seat token "
+                        "(a foreign ACPC client such as the reference example_player): its seat is guarded by its port only")
     parser.add_argument("--json", action="store_true", help="print the scorecard as JSON")
     parser.set_defaults(handler=scorecard_handler)
 
@@ -103,7 +105,7 @@ def scorecard_handler(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     if game.num_players != 2:
         raise ConfigError(f"a scorecard is for 2-player games ({args.game} has {game.num_players})")
-    bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option))
+    bot = bot_spec(args.bot, dict(parse_option(o) for o in args.option), token=not args.no_token)
     opponents = _opponents(args.opponents)
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in f"{bot.display}-{Path(args.game).stem}")
     folder = args.out or Path("out") / f"scorecard-{safe}"

@@ -55,7 +55,8 @@ __all__ = ["MatchRun", "run_plain"]
 
 _TOKEN_HINT = (
     " (a bot started by showdown match gets its secret in $SHOWDOWN_SEAT_TOKEN and sends "
-    "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry)"
+    "'VERSION:2.0.0 token=SECRET'; for one that cannot, add 'token: false' to its entry, or give scorecard and exploit --probes "
+    "--no-token)"
 )
 
 
