@@ -200,16 +200,19 @@ def _process_agent(game_spec: str, game: GameDef, name: str | None, strategy_pat
 
 def _reseed(agent: Any, seed: int) -> None:
     """Seed the agent's own random choices (mixed strategies, bet sizes, translation) so that a run
-    is reproducible from its seed whichever process plays which chunk."""
+    is reproducible from its seed whichever process plays which chunk: its generators of any name,
+    and the modules' (a bot's own ``random.random()`` gave other figures at every run of one seed)."""
     from showdown.agents.hand_random import HandRandom
 
-    rng = getattr(agent, "rng", None)
-    if isinstance(rng, HandRandom):  # the built-in agents' (LBR's views are all of hand 0: one stream)
-        agent.rng = HandRandom(seed)
-    elif isinstance(rng, np.random.Generator):
-        agent.rng = np.random.default_rng([seed, 1])
-    elif isinstance(rng, random.Random):
-        rng.seed(seed)
+    random.seed(seed)
+    np.random.seed(seed % 2**32)  # noqa: NPY002 - a bot's own np.random.random() draws from it
+    for k, (name, rng) in enumerate(sorted(getattr(agent, "__dict__", {}).items())):
+        if isinstance(rng, HandRandom):  # the built-in agents' (LBR's views are all of hand 0: one stream)
+            setattr(agent, name, HandRandom(seed) if name == "rng" else HandRandom(seed * 7919 + k))
+        elif isinstance(rng, np.random.Generator):
+            setattr(agent, name, np.random.default_rng([seed, 1] if name == "rng" else [seed, 1, k]))
+        elif isinstance(rng, random.Random):
+            rng.seed(seed if name == "rng" else f"{seed}:{name}")
 
 
 def agent_for(game: GameDef, name: str | None, strategy_path: str | None, options: dict[str, Any]) -> Any:

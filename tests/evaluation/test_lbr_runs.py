@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import multiprocessing
 
-from showdown.evaluation.lbr_runs import CHUNK, run_lbr_parallel
+import numpy as np
+import pytest
+
+from showdown.evaluation.lbr_runs import CHUNK, run_lbr, run_lbr_parallel
+from showdown.games.catalog import get_game
 
 
 def test_no_more_processes_than_chunks_however_many_jobs_are_asked() -> None:
@@ -38,3 +42,32 @@ def test_a_sigterm_while_the_lbr_pool_runs_stops_it_quietly(monkeypatch) -> None
     finally:
         signal.signal(signal.SIGTERM, before)
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("draw", ["module", "attribute"])
+def test_a_bots_own_random_draws_are_reproducible_from_the_seed(draw: str) -> None:
+    # a bot drawing from random.random() (or a generator of its own name) gave other figures at every run of one seed
+    import random as stdlib_random
+
+    from showdown.agents.base import Agent, Policy, View
+    from showdown.games.state import Action, ActionKind
+
+    class Mixed(Agent):
+        def __init__(self) -> None:
+            super().__init__()
+            self.gen = np.random.default_rng()
+
+        def policy(self, view: View) -> Policy:
+            return {"c": 0.5, "r": 0.5} if view.can_raise() else {"c": 1.0}
+
+        def act(self, view: View) -> Action:
+            u = stdlib_random.random() if draw == "module" else float(self.gen.random())
+            return Action(ActionKind.RAISE) if view.can_raise() and u < 0.5 else Action(ActionKind.CALL)
+
+    game = get_game("leduc")
+    figures = set()
+    for _ in range(2):
+        stdlib_random.seed()  # whatever state the process is in
+        np.random.seed()  # noqa: NPY002
+        figures.add(run_lbr(game, Mixed, 60, seed=5).corrected)
+    assert len(figures) == 1
