@@ -229,6 +229,14 @@ def _import_path(spec: str) -> AgentFactory:
             try:
                 return cls(game, **options)
             except TypeError as exc:
+                if not (takes_any and "seed" in options and "seed" not in accepted and "'seed'" in str(exc)):
+                    raise ConfigError(f"agent {spec!r}: bad options {options}: {exc}") from None
+            # its **kwargs went on to Agent.__init__, which takes no seed: every run but LBR's passed one
+            # ("bad options {'seed': 0}" of a bot check-bot and match could not start)
+            options = {k: v for k, v in options.items() if k != "seed"}
+            try:
+                return cls(game, **options)
+            except TypeError as exc:
                 raise ConfigError(f"agent {spec!r}: bad options {options}: {exc}") from None
 
         return factory

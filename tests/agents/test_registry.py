@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -150,3 +151,22 @@ def test_a_misspelt_agent_is_given_the_nearest_name() -> None:
     for typo, near in (("equilibrum", "equilibrium"), ("Rules", "rules"), ("never_bluff", "never-bluff"), ("cfrr", "cfr")):
         with pytest.raises(ConfigError, match=rf"unknown agent '{typo}': did you mean '{near}'\? known agents are"):
             make_agent(typo, get_game("kuhn"))
+
+
+def test_a_bot_passing_its_kwargs_on_to_agent_is_made_with_the_runners_seed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # def __init__(self, *args, **kwargs): super().__init__(*args, **kwargs) -- check-bot and match passed
+    # seed=0 on to Agent.__init__: "bad options {'seed': 0}", the bot never started (LBR, which passes none, played it)
+    from showdown.agents.registry import make_agent_here
+
+    (tmp_path / "kw_bot.py").write_text(
+        "from showdown.agents import CALL, Agent\n"
+        "class KwBot(Agent):\n"
+        "    def __init__(self, *args, **kwargs):\n        super().__init__(*args, **kwargs)\n        self.ready = True\n"
+        "    def act(self, view):\n        return CALL\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    bot = make_agent_here("kw_bot:KwBot", get_game("kuhn"), {"seed": 0})
+    assert bot.ready
+    with pytest.raises(ConfigError, match=r"^agent 'kw_bot:KwBot': bad options \{'depth': 3\}: .*'depth'"):
+        make_agent_here("kw_bot:KwBot", get_game("kuhn"), {"seed": 0, "depth": 3})
