@@ -82,8 +82,8 @@ def _print_scorecard(doc: dict[str, Any], game: str) -> None:
         print(f"  LBR not run: {doc['lbr_note']}")
     lo, hi = doc["exploitability_ci95_mbb"]
     if doc["found_mbb"] > 0:
-        print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}], "
-              f"found by {doc['found_by']}")
+        print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] "
+              f"({doc['ci95_method']}: the best is chosen after the fact), found by {doc['found_by']}")
     else:  # (it said 'lower bound: 0.0 mbb/hand [-505.3, -344.7]': a bound outside its own interval)
         print(f"  exploitability lower bound: 0 mbb/hand: no opponent or LBR set won from the bot (the nearest, "
               f"{doc['found_by']}: {doc['found_mbb']:+,.1f} [{lo:+.1f}, {hi:+.1f}])")

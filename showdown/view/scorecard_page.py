@@ -45,7 +45,8 @@ def scorecard_html(doc: dict[str, Any]) -> str:
     else:
         lbr_part = f"<p>Not run: {escape(doc.get('lbr_note') or '')}</p>"
     bound = doc["exploitability_lower_bound_mbb"]
-    found = (f"95% CI {_ci(doc['exploitability_ci95_mbb'])}, found by {escape(doc['found_by'])}" if doc.get("found_mbb", bound) > 0
+    method = f" ({escape(doc['ci95_method'])})" if "ci95_method" in doc else ""
+    found = (f"95% CI {_ci(doc['exploitability_ci95_mbb'])}{method}, found by {escape(doc['found_by'])}" if doc.get("found_mbb", bound) > 0
              else f"the nearest, {escape(doc['found_by'])}, lost: {doc['found_mbb']:+,.0f} mbb/hand, 95% CI {_ci(doc['exploitability_ci95_mbb'])}")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Scorecard: {escape(doc['bot'])} in {escape(doc['game'])}</title>
