@@ -118,14 +118,16 @@ class ClientSession:
                                 f"{self.game.num_hole_cards} card(s) at position {codec.position}")
         action = self._act(View(self.game, codec.position, codec.hand, state, codec.own, codec.board, betting, codec.hole))
         self.decisions += 1
-        if not isinstance(action, Action):  # (sent as its text, ':None' or ':3', the dealer said only "bad action format")
+        if not isinstance(action, Action):
             why = (f"agent {self.agent.name!r}: act() returned {str(action)[:60]!r} ({type(action).__name__}), not an Action "
                    "(CALL, FOLD or Action(ActionKind.RAISE, size) from showdown.games.state)")
             if self.strict:
                 raise IllegalActionError(why)
-            self._warn(f"{why}: sent a call")
-            action = CALL
-        elif action.size and type(action.size) is not int:  # (250.5 went out as 'r250.5', the dealer kept 'r250')
+            # (a call sent for it was a legal call to the dealer: a bot returning None all match went unseen, exit 0)
+            text = no_action_text(action)
+            self._warn(f"{why}: sent {text!r}, which a dealer plays as a call and counts as an invalid action")
+            return line + ":" + text
+        if action.size and type(action.size) is not int:  # (250.5 went out as 'r250.5', the dealer kept 'r250')
             action = self._whole_size(action)
         if self.strict:
             reason = state.why_illegal(action)
@@ -231,6 +233,13 @@ class ClientSession:
                     self.total += value
             if self._wants_end:
                 self.agent.hand_end(view)
+
+
+def no_action_text(value: object) -> str:
+    """The reply's action for an ``act`` that returned no ``Action``: the value's ASCII ``repr``, never
+    read as an action letter (``False`` would be a fold), so that the dealer calls and counts it."""
+    text = ascii(value)[:40]
+    return "?" + text if text[:1] in "fFcCkKrRbB" else text
 
 
 # ---------------------------------------------------------------------------------- drivers

@@ -15,6 +15,7 @@ from showdown.agents.client import resolve_game, run_bot
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.state import FOLD, Action, parse_action
+from showdown.protocol.matchstate import read_action
 from tests.agents.fake_dealer import FakeDealer
 from tests.conftest import DATA
 
@@ -209,14 +210,15 @@ def test_a_state_on_our_turn_without_our_cards_is_a_warning_not_an_agent_crash(
     assert f"showdown client: warning: no hole cards of this seat's in {line!r}" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("answer", [None, 3, "r200", ("c",)])
-def test_an_act_that_returns_no_action_is_said_and_answered_with_a_call(answer: object, capsys: pytest.CaptureFixture[str]) -> None:
-    # sent as its text (':None', ':3'), the dealer said only "bad action format in response"
+@pytest.mark.parametrize(("answer", "sent"), [(None, "None"), (3, "3"), ("r200", "'r200'"), (("c",), "('c',)"), (False, "?False")])
+def test_an_act_that_returns_no_action_is_said_and_sent_as_no_action(answer: object, sent: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # answered with a call, the dealer saw a legal call: a bot returning None all match went unseen
     game = get_game("kuhn")
     session = ClientSession(Scripted([answer]), game)  # type: ignore[list-item]
-    assert session.feed("MATCHSTATE:0:0::Ks|") == "MATCHSTATE:0:0::Ks|:c" and session.warnings == 1
+    assert session.feed("MATCHSTATE:0:0::Ks|") == f"MATCHSTATE:0:0::Ks|:{sent}" and session.warnings == 1
+    assert read_action(sent, game) is None  # the dealer plays a call and counts an invalid action
     err = capsys.readouterr().err
-    assert "act() returned" in err and type(answer).__name__ in err and "not an Action" in err and "sent a call" in err
+    assert "act() returned" in err and type(answer).__name__ in err and "not an Action" in err and "counts as an invalid action" in err
     with pytest.raises(IllegalActionError, match="not an Action"):
         ClientSession(Scripted([answer]), game, strict=True).feed("MATCHSTATE:0:0::Ks|")  # type: ignore[list-item]
 

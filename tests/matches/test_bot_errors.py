@@ -166,6 +166,15 @@ def test_a_bot_crashing_mid_match_is_one_line_and_a_half_closed_one_is_warned_ab
         in r.stderr.splitlines(), r.stderr
 
 
+def test_a_bot_whose_act_returns_none_is_counted_as_played_by_the_dealer(tmp_path: Path) -> None:
+    """Its client sent a call for it: the match ended with status 0 and not a word on the console."""
+    (tmp_path / "nothing.py").write_text("from showdown.agents import Agent\nclass Nothing(Agent):\n"
+                                         "    def act(self, view):\n        return None\n")
+    r = showdown(tmp_path, "match", "kuhn", "nothing:Nothing", "call", "--hands", "20", timeout=120)
+    assert r.returncode == 3, r.stderr
+    assert "seat 1 (Nothing) was played by the dealer in" in r.stderr and "'None'" in r.stderr, r.stderr
+
+
 @pytest.mark.parametrize(
     ("words", "says"),
     [
