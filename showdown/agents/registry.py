@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -173,7 +174,7 @@ def take_options(agent: str, options: Mapping[str, Any], allowed: Mapping[str, t
 
 
 def _convert(agent: str, key: str, value: Any, want: type) -> Any:
-    if value is None or isinstance(value, want) and not (want is int and isinstance(value, bool)):
+    if value is None or isinstance(value, want) and want is not float and not (want is int and isinstance(value, bool)):
         return value
     try:
         if want is bool and isinstance(value, str):
@@ -184,11 +185,14 @@ def _convert(agent: str, key: str, value: Any, want: type) -> Any:
             raise ValueError(value)
         if want is int and isinstance(value, float) and not value.is_integer():
             raise ValueError(value)
-        return want(value)
+        converted = want(value)
     except (TypeError, ValueError):
         raise ConfigError(
             f"agent {agent!r}: option {key!r} must be {want.__name__}, got {value!r:.60}"
         ) from None
+    if want is float and not math.isfinite(converted):  # (budget_ms=nan passed every '< 0' check and was played)
+        raise ConfigError(f"agent {agent!r}: option {key!r} must be a finite number, got {value!r:.60}")
+    return converted
 
 
 def _lookup(name: str) -> AgentFactory | None:

@@ -44,6 +44,14 @@ def test_options_are_checked_and_converted() -> None:
     assert take_options("x", {"on": "yes", "n": 2.0}, {"on": bool, "n": int}) == {"on": True, "n": 2}
 
 
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", float("nan"), float("inf")])
+def test_a_float_option_that_is_no_finite_number_is_refused(value: object) -> None:
+    # budget_ms=nan passed the agent's '< 0' checks and the match was played; seconds=inf trained for ever
+    with pytest.raises(ConfigError, match="agent 'cfr': option 'budget_ms' must be a finite number"):
+        check_options("cfr", {"budget_ms": value})
+    assert take_options("cfr", {"budget_ms": "40", "seconds": 2}) == {"budget_ms": 40.0, "seconds": 2.0}
+
+
 class Folder(Agent):
     name = "folder"
 
