@@ -71,6 +71,14 @@ def shipped_path(game: GameDef, blueprint: str | None = None) -> Path | None:
     return path if path.exists() else None
 
 
+def solve_spec(game: GameDef) -> str:
+    """How ``showdown solve`` is told the game: its catalog name, else its .game file (a custom game's bare
+    name, as the hint said before, was an unknown game there)."""
+    from showdown.games.catalog import catalog_name
+
+    return catalog_name(game) or f"{game.name or 'GAME'}.game"
+
+
 class AbstractCFRAgent(Agent):
     """Plays an ``AbstractStrategy`` in the real game (see the module docstring)."""
 
@@ -125,7 +133,7 @@ class AbstractCFRAgent(Agent):
         if unknown:
             raise ConfigError(
                 f"agent 'cfr' in {game.name or 'this game'} plays a trained abstract strategy: option(s) "
-                f"{', '.join(unknown)} do not apply (give strategy=FILE from 'showdown solve cfr {game.name or 'GAME'}')"
+                f"{', '.join(unknown)} do not apply (give strategy=FILE from 'showdown solve cfr {solve_spec(game)}')"
             )
         path = options.get("strategy")
         blueprint = options.get("blueprint")
@@ -139,7 +147,7 @@ class AbstractCFRAgent(Agent):
             if shipped is None:
                 raise ConfigError(
                     f"agent 'cfr': no shipped strategy for {game.name or 'this game'}; train one with "
-                    f"'showdown solve cfr {game.name or 'GAME'} -o FILE.pcs.npz' and give strategy=FILE.pcs.npz"
+                    f"'showdown solve cfr {solve_spec(game)} -o FILE.pcs.npz' and give strategy=FILE.pcs.npz"
                 )
             path = shipped
         search = search_settings(options, game)  # a bad option fails at once, before the strategy loads

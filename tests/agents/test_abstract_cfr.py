@@ -156,3 +156,12 @@ def test_an_evaluator_looking_ahead_and_back_finds_the_walk_it_left() -> None:
         ahead = here.apply(Action(ActionKind.RAISE, 2500))
         agent.range_policy(View(NOLIMIT, ahead.current_player, hand, ahead, (2, 7), (), ahead.betting), hands)
         assert agent.range_policy(view, hands) is first and agent._abstract.betting == walk
+
+
+def test_a_custom_holdem_game_without_a_strategy_is_told_the_solve_command_that_takes_it(tmp_path: Path) -> None:
+    # the hint said 'showdown solve cfr lim_odd', an unknown game there: the file's name is what solve takes
+    shipped = Path(__file__).parents[2] / "showdown/games/data/holdem.limit.2p.reverse_blinds.game"
+    game_file = tmp_path / "lim_odd.game"
+    game_file.write_text(shipped.read_text().replace("blind = 10 5", "blind = 7 3"))
+    with pytest.raises(ConfigError, match=r"'showdown solve cfr lim_odd\.game -o FILE\.pcs\.npz'"):
+        make_agent("cfr", get_game(str(game_file)), {})
