@@ -86,3 +86,18 @@ def test_a_home_folder_after_an_equals_sign_is_expanded_as_the_shell_does_after_
     assert main(["solve", "cfr", "kuhn", "--iterations", "2", "--output=~/k.json"]) == 0
     assert (tmp_path / "home" / "k.json").is_file() and not (tmp_path / "~").exists()
     assert expand_home(["x", "--a=~/b", "--c", "~d", "--", "--e=~/f"]) == ["x", f"--a={tmp_path}/home/b", "--c", "~d", "--", "--e=~/f"]
+
+
+def test_agents_may_follow_an_option(tmp_path, capsys) -> None:
+    """`showdown match leduc equilibrium -o 1:strategy=s.json random` said 'unrecognized arguments: random'."""
+    code = main(["match", "kuhn", "rules", "-o", "2:seed=4", "random", "--hands", "10", "--in-memory",
+                 "--out", str(tmp_path), "--no-progress", "--json"])
+    assert code == 0
+    assert '"name": "random"' in capsys.readouterr().out
+    try:
+        main(["games", "kuhn", "extra"])
+    except SystemExit as exc:  # any other command's stray word is still refused
+        assert exc.code == 2
+    else:
+        raise AssertionError("a stray word was accepted")
+    assert "unrecognized arguments: kuhn extra" in capsys.readouterr().err

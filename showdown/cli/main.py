@@ -398,7 +398,11 @@ def expand_home(words: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     words = expand_home(sys.argv[1:] if argv is None else list(argv))
     parser = build_parser(words[0] if words and words[0] in _COMMANDS else None, words[1] if len(words) > 1 else None)
-    args = parser.parse_args(words)
+    args, extra = parser.parse_known_args(words)
+    if extra and getattr(args, "agents_anywhere", False) and not any(w.startswith("-") for w in extra):
+        args.agents.extend(extra)  # agents after an option: `match leduc equilibrium -o 1:strategy=s.json random`
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     handler: Handler | None = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

@@ -74,7 +74,7 @@ def add_match_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentPar
                    help="watch it in a browser: serve the live view of the output folder on 127.0.0.1 (address printed), "
                    "until Ctrl-C after the match (needs pip install 'showdown-poker[view]')")
     p.add_argument("--view-port", type=argtypes.port, default=0, metavar="PORT", help="port of --view (default: a free one)")
-    p.set_defaults(handler=run_match_command)
+    p.set_defaults(handler=run_match_command, agents_anywhere=True)  # (cli/main: agents may follow options)
     return p
 
 
