@@ -4,7 +4,7 @@ under it once its logs are written.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -30,18 +30,37 @@ class EstimatorPlan:
     reason: str = ""  # why this one: said on the estimator line
 
 
+SAY_AFTER = 2.0
+"""Seconds of building the known strategies after which the user is told what the wait is."""
+
+
 def plan_estimator(game: GameDef, specs: Sequence[Any], requested: str | None, duplicate: bool,
-                   labels: Sequence[str] | None = None) -> EstimatorPlan:
+                   labels: Sequence[str] | None = None, say: Callable[[str], None] | None = None) -> EstimatorPlan:
     """Choose the estimator (``choose_estimator``) and, for ``aivat``, build the known strategies it
     needs. When none of them turns out to be known after all (an agent that cannot be built here,
     a table that is not usable) the best available other estimator is taken, unless ``aivat`` was
-    asked for: then it corrects chance only (noted). ``labels`` name the seats in its notes."""
+    asked for: then it corrects chance only (noted). ``labels`` name the seats in its notes. Building
+    them can mean solving the game (an equilibrium of a new ``.game``: minutes); when it takes more than
+    ``SAY_AFTER`` seconds, ``say`` is told why nothing happens yet (the runner printed nothing)."""
+    import threading
+
     from showdown.evaluation.aivat import AivatEstimator, known_strategies
 
     choice = choose_estimator(game, specs, requested, duplicate)
     if choice.estimator != "aivat":
         return choice
-    strategies, unknown = known_strategies(specs, game, labels)
+    timer = None
+    if say is not None:
+        timer = threading.Timer(SAY_AFTER, say, [
+            f"solving {game.name or 'the game'} for the strategies the AIVAT estimator needs (once: the agents' cache "
+            "keeps them; --estimator plain or chance skips this)"])
+        timer.daemon = True
+        timer.start()
+    try:
+        strategies, unknown = known_strategies(specs, game, labels)
+    finally:
+        if timer is not None:
+            timer.cancel()
     if not any(s is not None for s in strategies):
         if requested is None:
             fallback, chance_reason = _fallback(game, duplicate)

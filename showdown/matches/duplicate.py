@@ -116,7 +116,7 @@ class _DuplicateRun:
         if len(set(self.labels)) != len(self.labels):
             raise ConfigError(f"duplicate halves need distinct agent labels, got {', '.join(self.labels)}")
         self.say = notify if notify is not None else say_on_stderr
-        self.plan = plan_estimator(self.game, config.agents, config.estimator, True, self.labels)
+        self.plan = plan_estimator(self.game, config.agents, config.estimator, True, self.labels, self.say)
         # with no --out, the halves' logs go to a folder removed at the end
         out = Path(config.out) if config.out is not None else Path(tempfile.mkdtemp(prefix="showdown-duplicate-"))
         self.temp = str(out) if config.out is None else None

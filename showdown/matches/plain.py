@@ -92,7 +92,7 @@ class MatchRun:
         self.game = game if game is not None else get_game(config.game)
         self.labels = seat_labels(config.agents)
         self.name = match_name(config, self.labels)
-        self.plan = plan_estimator(self.game, config.agents, config.estimator, False, self.labels)
+        self.plan = plan_estimator(self.game, config.agents, config.estimator, False, self.labels, self.say)
         self.figures = RunningFigures(self.game, config.agents, self.labels, self.plan, self.in_process, config.chance_boards)
         show = wants_progress(progress, config.progress)
         self.ticker = Progress(config.hands, self.figures.stats, catch_up=self.figures.catch_up) if show else None

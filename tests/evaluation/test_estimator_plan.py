@@ -58,3 +58,29 @@ def test_a_bot_file_named_like_a_built_in_is_noted_by_its_table_name() -> None:
     plan = plan_estimator(get_game("kuhn"), specs, None, False, seat_labels(specs))  # as the runners call it
     assert plan.estimator == "aivat" and len(plan.notes) == 1
     assert plan.notes[0].startswith("strategy not used for rules-1: ")
+
+
+def test_a_slow_solve_for_aivat_is_said_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`showdown match one_round.game equilibrium random` printed nothing for minutes: the runner solved
+    the game for AIVAT's known strategy before the match. Now a line says so once it takes a while."""
+    import time
+
+    import showdown.evaluation.aivat as aivat
+    import showdown.evaluation.estimator_plan as estimator_plan
+    from showdown.evaluation.estimator_plan import plan_estimator
+
+    real = aivat.known_strategies
+    monkeypatch.setattr(estimator_plan, "SAY_AFTER", 0.05)
+    said: list[str] = []
+    specs = [AgentSpec(name="equilibrium"), AgentSpec(name="random")]
+    plan_estimator(get_game("kuhn"), specs, None, False, None, said.append)
+    assert said == []  # quick: nothing said
+
+    def slow(*args: object, **kwargs: object) -> object:
+        time.sleep(0.5)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aivat, "known_strategies", slow)
+    plan = plan_estimator(get_game("kuhn"), specs, None, False, None, said.append)
+    assert plan.estimator == "aivat" and len(said) == 1
+    assert said[0].startswith("solving kuhn for the strategies the AIVAT estimator needs")
