@@ -66,6 +66,24 @@ def _check_agents(specs: Sequence[AgentSpec], game: GameDef) -> None:
             make_agent(spec.name, game, {**spec.options, "seed": spec.seed or 0})
         if spec.name in ("equilibrium", "never-bluff", "exploiter"):
             _check_exact_agent(spec.name, spec.options, game)
+        if spec.name == "cfr" and not spec.options.get("strategy"):
+            _check_whole_game_cfr(game)
+
+
+def _check_whole_game_cfr(game: GameDef) -> None:
+    """``cfr`` solves a game whole unless it is heads-up hold'em (the shipped abstract strategies): a game
+    too large for the whole-game solvers (3-player hold'em) was said once the agent's process had started."""
+    from showdown.errors import SolverError
+    from showdown.solvers.ntree import check_multiplayer_solvable
+    from showdown.solvers.pcs import needs_abstraction
+    from showdown.solvers.tree import check_solvable
+
+    if needs_abstraction(game):
+        return
+    try:
+        check_multiplayer_solvable(game) if game.num_players > 2 else check_solvable(game)
+    except SolverError as exc:
+        raise ConfigError(f"agent 'cfr' cannot play {game.name or 'this game'}: {str(exc).split('; use ')[0]}") from None
 
 
 def _check_exact_agent(name: str, options: Mapping[str, Any], game: GameDef) -> None:

@@ -323,6 +323,8 @@ def test_a_match_of_one_hand_says_1_hand_and_1_duplicate_deal(tmp_path: Path) ->
     (["kuhn", "call", "exploiter"], "agent 'exploiter' needs exactly one of opponent_strategy=FILE or opponent=AGENT"),
     (["holdem-limit", "equilibrium", "random"], "agent 'equilibrium' cannot play holdem-limit: game holdem-limit is too large"),
     (["leduc3p", "never-bluff", "random", "random"], "agent 'never-bluff' cannot play leduc3p: game leduc3p has 3 players"),
+    (["holdem-limit-3p", "cfr", "random", "random"], "agent 'cfr' cannot play holdem-limit-3p: game holdem-limit-3p is too large"),
+    (["holdem-nolimit-3p", "random", "cfr", "random"], "agent 'cfr' cannot play holdem-nolimit-3p: the multiplayer solvers handle limit"),
 ])
 def test_an_exact_agent_that_cannot_play_the_game_is_refused_before_any_process_starts(
     tmp_path: Path, words: list[str], said: str
