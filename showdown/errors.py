@@ -16,6 +16,8 @@ class ShowdownError(Exception):
 class GameDefError(ShowdownError):
     """A game definition is malformed or violates a limit."""
 
+    key = ""  # the .game keyword at fault, when one line is (a file's error then names that line)
+
 
 class CardError(ShowdownError):
     """A card string or card index is not valid for the game."""

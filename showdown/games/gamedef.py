@@ -99,69 +99,77 @@ class GameDef:
             )
 
 
+Problem = tuple[str, str]
+"""What is wrong with a game: the ``.game`` keyword whose line is at fault (as ``_KEYWORDS`` spells it;
+empty when no one line is), and the words."""
+
+
 def check_gamedef(g: GameDef, *, allow_large_deck: bool = False, where: str = "game definition") -> None:
-    """Raise ``GameDefError`` for any violation of the reference dealer's limits."""
+    """Raise ``GameDefError`` for any violation of the reference dealer's limits; its ``key`` is the
+    keyword at fault (so that a file's error names that keyword's line)."""
     problem = _sizes_problem(g) or _chips_problem(g) or _betting_problem(g) or _deck_problem(g, allow_large_deck)
     if problem is not None:
-        raise GameDefError(f"{where}: {problem}")
+        error = GameDefError(f"{where}: {problem[1]}")
+        error.key = problem[0]
+        raise error
 
 
-def _sizes_problem(g: GameDef) -> str | None:
+def _sizes_problem(g: GameDef) -> Problem | None:
     """Players and rounds within the limits, and one value per position or round for each list."""
     if not 2 <= g.num_players <= MAX_PLAYERS:
-        return f"numPlayers = {g.num_players}: must be 2 to {MAX_PLAYERS}"
+        return "numplayers", f"numPlayers = {g.num_players}: must be 2 to {MAX_PLAYERS}"
     if not 1 <= g.num_rounds <= MAX_ROUNDS:
-        return f"numRounds = {g.num_rounds}: must be 1 to {MAX_ROUNDS}"
+        return "numrounds", f"numRounds = {g.num_rounds}: must be 1 to {MAX_ROUNDS}"
     for key, values in {"stack": g.stack, "blind": g.blind}.items():
         if len(values) != g.num_players:
-            return f"{key} has {len(values)} values but numPlayers = {g.num_players}: give one per position"
+            return key, f"{key} has {len(values)} values but numPlayers = {g.num_players}: give one per position"
     per_round = {"firstPlayer": g.first_player, "maxRaises": g.max_raises, "numBoardCards": g.num_board_cards}
     if g.is_limit or g.raise_size:
         per_round["raiseSize"] = g.raise_size
     for key, values in per_round.items():
         if len(values) != g.num_rounds:
-            return f"{key} has {len(values)} values but numRounds = {g.num_rounds}: give one per round"
+            return key.lower(), f"{key} has {len(values)} values but numRounds = {g.num_rounds}: give one per round"
     return None
 
 
-def _chips_problem(g: GameDef) -> str | None:
+def _chips_problem(g: GameDef) -> Problem | None:
     if any(b < 0 for b in g.blind):
-        return "blind values must not be negative"
+        return "blind", "blind values must not be negative"
     if any(s <= 0 for s in g.stack):
-        return "stack values must be positive"
+        return "stack", "stack values must be positive"
     if any(b > s for b, s in zip(g.blind, g.stack)):
-        return "a blind is larger than its stack"
+        return "blind", "a blind is larger than its stack"
     if all(b == s for b, s in zip(g.blind, g.stack)):
         # nobody could ever act (the reference dealer loops for ever looking for a player who can)
-        return "every stack equals its blind: every player is all in before the first action"
+        return "stack", "every stack equals its blind: every player is all in before the first action"
     return None
 
 
-def _betting_problem(g: GameDef) -> str | None:
+def _betting_problem(g: GameDef) -> Problem | None:
     if g.is_limit and any(r <= 0 for r in g.raise_size):
-        return "raiseSize values must be positive in a limit game"
+        return "raisesize", "raiseSize values must be positive in a limit game"
     if any(not 0 <= p < g.num_players for p in g.first_player):
-        return f"firstPlayer values must be 1 to numPlayers = {g.num_players}"
+        return "firstplayer", f"firstPlayer values must be 1 to numPlayers = {g.num_players}"
     if any(m < 0 for m in g.max_raises):
-        return "maxRaises values must not be negative"
+        return "maxraises", "maxRaises values must not be negative"
     return None
 
 
-def _deck_problem(g: GameDef, allow_large_deck: bool) -> str | None:
+def _deck_problem(g: GameDef, allow_large_deck: bool) -> Problem | None:
     if not 1 <= g.num_suits <= MAX_SUITS:
-        return f"numSuits = {g.num_suits}: must be 1 to {MAX_SUITS}"
+        return "numsuits", f"numSuits = {g.num_suits}: must be 1 to {MAX_SUITS}"
     if g.num_ranks < 1 or (g.num_ranks > MAX_RANKS and not allow_large_deck):
-        return f"numRanks = {g.num_ranks}: must be 1 to {MAX_RANKS}"
+        return "numranks", f"numRanks = {g.num_ranks}: must be 1 to {MAX_RANKS}"
     if not 1 <= g.num_hole_cards <= MAX_HOLE_CARDS:
-        return f"numHoleCards = {g.num_hole_cards}: must be 1 to {MAX_HOLE_CARDS}"
+        return "numholecards", f"numHoleCards = {g.num_hole_cards}: must be 1 to {MAX_HOLE_CARDS}"
     if any(b < 0 for b in g.num_board_cards) or sum(g.num_board_cards) > MAX_BOARD_CARDS:
-        return f"numBoardCards must be non-negative and add up to at most {MAX_BOARD_CARDS}"
+        return "numboardcards", f"numBoardCards must be non-negative and add up to at most {MAX_BOARD_CARDS}"
     if g.num_hole_cards + sum(g.num_board_cards) > MAX_HAND_CARDS:
-        return (f"numHoleCards + numBoardCards = {g.num_hole_cards + sum(g.num_board_cards)} cards a hand: "
-                f"at most {MAX_HAND_CARDS} (hole and board cards together) are ranked at a showdown; deal fewer")
+        return "numboardcards", (f"numHoleCards + numBoardCards = {g.num_hole_cards + sum(g.num_board_cards)} "
+                                 f"cards a hand: at most {MAX_HAND_CARDS} (hole and board cards together) are ranked at a showdown; deal fewer")
     needed = g.num_players * g.num_hole_cards + sum(g.num_board_cards)
     if needed > g.deck_size:
-        return f"the deck has {g.deck_size} cards but a hand deals {needed}"
+        return "", f"the deck has {g.deck_size} cards but a hand deals {needed}"
     return None
 
 
@@ -262,8 +270,8 @@ def parse_gamedef(text: str, source: str = "<string>", name: str = "") -> GameDe
             num_board_cards=num_board_cards,
             name=name,
         )
-    except GameDefError as exc:
-        raise GameDefError(f"{source}: {str(exc).removeprefix('game definition: ')}") from None
+    except GameDefError as exc:  # (named by its key's line: 'g.game:6: a blind is larger than its stack')
+        raise GameDefError(f"{f.where(exc.key)}: {str(exc).removeprefix('game definition: ')}") from None
 
 
 class _Keys:

@@ -102,12 +102,32 @@ def test_first_player_defaults_to_one() -> None:
         # 3 hole cards and 7 on the board: the first showdown was an IndexError traceback from the evaluator
         (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 3").replace("numRanks = 3", "numRanks = 13")
          .replace("numSuits = 1", "numSuits = 4").replace("numBoardCards = 0", "numBoardCards = 7"),
-         r"file.game: numHoleCards \+ numBoardCards = 10 cards a hand: at most 7"),
+         r"file.game:12: numHoleCards \+ numBoardCards = 10 cards a hand: at most 7"),
     ],
 )
 def test_bad_files_name_the_file_line_and_problem(edit, message) -> None:
     with pytest.raises(GameDefError, match=message):
         parse_gamedef(edit(KUHN), source="file.game")
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 5 0"), "file.game:6: stack values must be positive"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 -1"), "file.game:5: blind values must not be negative"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 9\nstack = 5 5"), "file.game:5: a blind is larger than its stack"),
+        (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 1 1"), "file.game:6: every stack equals its blind"),
+        (lambda t: t.replace("raiseSize = 1", "raiseSize = 0"), "file.game:6: raiseSize values must be positive"),
+        (lambda t: t.replace("maxRaises = 1", "maxRaises = -1"), "file.game:8: maxRaises values must not be negative"),
+        (lambda t: t.replace("numBoardCards = 0", "numBoardCards = -1"), "file.game:12: numBoardCards must be non-negative"),
+        (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "file.game: the deck has 3 cards"),  # no one line
+    ],
+)
+def test_a_value_the_rules_refuse_names_its_line(edit, message) -> None:
+    """These said only 'file.game: a blind is larger than its stack', whatever the file's length."""
+    with pytest.raises(GameDefError) as caught:
+        parse_gamedef(edit(KUHN), source="file.game")
+    assert str(caught.value).startswith(message)
 
 
 @pytest.mark.parametrize(
