@@ -36,6 +36,7 @@ from showdown.protocol.logfile import (
     parse_header_line,
     parse_score_line,
     parse_state_line,
+    score_tolerance,
 )
 
 LISTED = 5
@@ -328,7 +329,7 @@ class _Audit:
         if seat_problem:
             report.problems.append(seat_problem)
         for name, total in zip(score.names, score.totals):
-            if abs(self.totals.get(name, 0.0) - total) > TOLERANCE * max(1, report.hands):
+            if abs(self.totals.get(name, 0.0) - total) > score_tolerance(report.hands):
                 report.problems.append(
                     f"SCORE: {name} is given {format_value(total)} but the hands add up to {format_value(self.totals.get(name, 0.0))}"
                 )

@@ -32,6 +32,13 @@ def format_value(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def score_tolerance(hands: int, scores: int = 1) -> float:
+    """How far SCORE totals may be from the sum of their hands' values as logged: every value and every
+    total is printed rounded to six decimals, half a millionth off at most each (two hands of a third,
+    0.333333 twice, add up to 0.666666 where the SCORE line says 0.666667)."""
+    return 5e-7 * (hands + scores) + 1e-9
+
+
 def parse_value(text: str) -> float:
     """A chip value; ``nan`` and ``inf`` are refused (no dealer writes them, and one would poison
     every total and statistic read from the log)."""

@@ -152,3 +152,38 @@ def test_a_wrong_game_is_a_few_lines_not_one_per_hand(tmp_path) -> None:
     lines = run.stdout.splitlines()
     assert run.returncode == 1 and len(lines) == 7, run.stdout[-2000:] + run.stderr
     assert lines[-1] == f"FAILED 998 problem(s) in 1000 hands (1,000 requested) ({leduc})"
+
+
+TIE4 = """GAMEDEF
+limit
+numPlayers = 4
+numRounds = 1
+blind = 1 2 0 0
+raiseSize = 2
+firstPlayer = 1
+numSuits = 4
+numRanks = 1
+numHoleCards = 1
+numBoardCards = 0
+END GAMEDEF
+"""
+TIE4_LOG = """# name/game/hands/seed t tie4.game 2 1
+#--t_response 600000
+#--t_hand 600000
+#--t_per_hand 7000
+STATE:0:fccc:Ad|Ah|Ac|As:-1|0.333333|0.333333|0.333333:a|b|c|d
+STATE:1:fccc:As|Ad|Ah|Ac:-1|0.333333|0.333333|0.333333:a|b|c|d
+SCORE:-2|0.666667|0.666667|0.666667:a|b|c|d
+"""
+
+
+def test_a_score_line_rounded_apart_from_its_hands_passes(tmp_path, capsys) -> None:
+    """The reference dealer's log (-f, the first position folds, three tie): two hands of a third
+    each are 0.666666 as logged and 0.666667 on the SCORE line; verify-log failed it ('SCORE: b is
+    given 0.666667 but the hands add up to 0.666666') and analyze noted it, for every tying seat."""
+    (tmp_path / "tie4.game").write_text(TIE4)
+    (tmp_path / "t.log").write_text(TIE4_LOG)
+    report = verify_log(tmp_path / "t.log")
+    assert report.ok and report.hands == 2, report.problems
+    assert main(["analyze", str(tmp_path / "t.log")]) == 0
+    assert "SCORE lines give" not in capsys.readouterr().out
