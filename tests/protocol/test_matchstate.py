@@ -8,11 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from showdown.errors import ProtocolError
+from showdown.games.cards import parse_cards
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
 from showdown.protocol.matchstate import (
+    format_cards_field,
     format_matchstate,
+    parse_cards_field,
     parse_matchstate,
     parse_reply,
     parse_version,
@@ -170,3 +173,12 @@ def test_views_round_trip_through_text(data: st.DataObject) -> None:
             break
         action = data.draw(st.sampled_from(s.legal_actions()))
         s = s.apply(action)
+
+
+def test_a_first_round_board_is_written_as_docs_protocol_says() -> None:
+    """docs/protocol.md section 3: a board group in the first round is '/'-prefixed, where the
+    reference writes 'JhJs|AsQs' and its own reader takes the board for the hidden opponent's cards."""
+    hole, board = (parse_cards("JhJs"), ()), (parse_cards("AsQs"), parse_cards("2c"))
+    assert format_cards_field(hole, board) == "JhJs|/AsQs/2c"
+    assert parse_cards_field("JhJs|/AsQs/2c", 2) == (hole, board)
+    assert "`JhJs|/AsQs`" in (DATA.parents[1] / "docs" / "protocol.md").read_text()
