@@ -192,6 +192,11 @@ _KEYWORDS = (
     "numboardcards",
 )
 _INT = re.compile(r"[+-]?\d+")
+_BYTE_KEYS = {"numplayers": "numPlayers", "numrounds": "numRounds", "firstplayer": "firstPlayer", "maxraises": "maxRaises",
+              "numsuits": "numSuits", "numranks": "numRanks", "numholecards": "numHoleCards",
+              "numboardcards": "numBoardCards"}  # fmt: skip
+"""The keys the reference reads into one byte each (``%hhu``: ``maxRaises = 258`` is 2 there)."""
+BYTE_MAX = 255
 
 
 def _ints(rest: str, key: str, where: str) -> list[int]:
@@ -331,6 +336,10 @@ def _read_keys(text: str, source: str) -> _Keys:
         elif key is not None and key != "gamedef":
             keys.raw[key] = _ints(line[len(key) :], key, where)
             keys.lines[key] = number
+            if key in _BYTE_KEYS and max(keys.raw[key]) > BYTE_MAX:
+                big = max(keys.raw[key])
+                raise GameDefError(f"{where}: {_BYTE_KEYS[key]} {big}: at most {BYTE_MAX} (the reference dealer reads it "
+                                   f"in one byte, as {big % 256}){'; leave maxRaises out for no cap' * (key == 'maxraises')}")
     return keys
 
 

@@ -93,6 +93,9 @@ def test_first_player_defaults_to_one() -> None:
         (lambda t: t.replace("firstPlayer = 1", "firstPlayer = 3"), "1-based"),
         (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "deck has 3 cards but a hand deals 4"),
         (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs a number"),
+        # the reference reads these keys into one byte: 'maxRaises = 258' capped raises at 2 there, none here
+        (lambda t: t.replace("maxRaises = 1", "maxRaises = 258"), r"file.game:8: maxRaises 258: at most 255 .* as 2\)"),
+        (lambda t: t.replace("numBoardCards = 0", "numBoardCards = 256"), r"file.game:12: numBoardCards 256: at most 255"),
         # every player all in by the blinds: the dealer waited for position -1 (every seat 'ran out of
         # time'); the reference dealer loops for ever looking for a player who can act
         (lambda t: t.replace("blind = 1 1", "blind = 1 1\nstack = 1 1"), "every stack equals its blind"),
