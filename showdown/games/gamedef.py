@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from showdown.errors import GameDefError
+from showdown.errors import GameDefError, did_you_mean
 
 MAX_PLAYERS = 10
 MAX_ROUNDS = 4
@@ -192,6 +192,8 @@ _KEYWORDS = (
     "numboardcards",
 )
 _INT = re.compile(r"[+-]?\d+")
+_LABELS = ("GAMEDEF", "END GAMEDEF", "stack", "blind", "raiseSize", "limit", "nolimit", "numPlayers", "numRounds",
+           "firstPlayer", "maxRaises", "numSuits", "numRanks", "numHoleCards", "numBoardCards")  # fmt: skip
 _BYTE_KEYS = {"numplayers": "numPlayers", "numrounds": "numRounds", "firstplayer": "firstPlayer", "maxraises": "maxRaises",
               "numsuits": "numSuits", "numranks": "numRanks", "numholecards": "numHoleCards",
               "numboardcards": "numBoardCards"}  # fmt: skip
@@ -290,20 +292,33 @@ class _Keys:
         self.raw: dict[str, list[int]] = {}
         self.lines: dict[str, int] = {}
         self.betting = betting
+        self.ignored: list[tuple[int, str]] = []  # lines that name no key (notes, or a key misspelt)
+
+    def missing(self, label: str, more: str = "") -> GameDefError:
+        """'missing required numHoleCards', and the line that may have meant a key ('numHoleCard = 2',
+        which the reference ignores too: the error named no line and the file looked right)."""
+        for known in ((label,), _LABELS):  # a line near the missing key first, else near any ('no-limit')
+            for number, line in self.ignored:
+                word = re.split(r"[\s=\d]", line, maxsplit=1)[0]
+                hint = did_you_mean(word, known) if len(word) > 2 else ""
+                if hint:
+                    return GameDefError(f"{self.source}: missing required {label}{more}; line {number} "
+                                        f"({line.strip()!r}) names no key: {hint.strip()}")
+        return GameDefError(f"{self.source}: missing required {label}{more}")
 
     def where(self, key: str) -> str:
         return f"{self.source}:{self.lines[key]}" if key in self.lines else self.source
 
     def single(self, key: str, label: str) -> int:
         if key not in self.raw:
-            raise GameDefError(f"{self.source}: missing required {label}")
+            raise self.missing(label)
         return self.raw[key][0]
 
     def listed(self, key: str, label: str, count: int, default: int | None, unit: str) -> tuple[int, ...]:
         """One value per ``unit`` (position or round); ``default`` for each when the key is absent."""
         if key not in self.raw:
             if default is None:
-                raise GameDefError(f"{self.source}: missing required {label} (one value per {unit})")
+                raise self.missing(label, f" (one value per {unit})")
             return (default,) * count
         values = self.raw[key]
         if len(values) != count:
@@ -331,7 +346,9 @@ def _read_keys(text: str, source: str) -> _Keys:
         key = next((k for k in _KEYWORDS if lower.startswith(k)), None)
         if key == "end gamedef":
             break
-        if key in ("limit", "nolimit"):
+        if key is None:
+            keys.ignored.append((number, line))
+        elif key in ("limit", "nolimit"):
             keys.betting = Betting.LIMIT if key == "limit" else Betting.NOLIMIT
         elif key is not None and key != "gamedef":
             keys.raw[key] = _ints(line[len(key) :], key, where)

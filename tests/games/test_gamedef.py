@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,27 @@ def test_a_value_the_rules_refuse_names_its_line(edit, message) -> None:
     with pytest.raises(GameDefError) as caught:
         parse_gamedef(edit(KUHN), source="file.game")
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("numHoleCards = 1", "numHoleCard = 1"),
+         "file.game: missing required numHoleCards; line 11 ('numHoleCard = 1') names no key: did you mean 'numHoleCards'?"),
+        (lambda t: t.replace("numRounds = 1", "Players: two\nnum_rounds = 1"),
+         "file.game: missing required numRounds; line 5 ('num_rounds = 1') names no key: did you mean 'numRounds'?"),
+        (lambda t: t.replace("limit", "no-limit"),
+         "file.game: missing required raiseSize (one value per round); line 2 ('no-limit') names no key: did you mean 'nolimit'?"),
+        (lambda t: t.replace("numBoardCards = 0\n", "a note\n"), "file.game: missing required numBoardCards (one value per round)$"),
+    ],
+)
+def test_a_missing_key_names_the_line_that_misspelt_it(edit, message) -> None:
+    """'numHoleCard = 2' is no key (the reference ignores it too), so the file said only 'missing
+    required numHoleCards', naming no line, where the key looked written."""
+    text = edit(KUHN.replace("raiseSize = 1\n", "")) if "raiseSize" in message else edit(KUHN)
+    with pytest.raises(GameDefError) as caught:
+        parse_gamedef(text, source="file.game")
+    assert re.fullmatch(re.escape(message.rstrip("$")), str(caught.value)), str(caught.value)
 
 
 @pytest.mark.parametrize(
