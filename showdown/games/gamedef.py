@@ -194,6 +194,7 @@ _KEYWORDS = (
 _INT = re.compile(r"[+-]?\d+")
 _LABELS = ("GAMEDEF", "END GAMEDEF", "stack", "blind", "raiseSize", "limit", "nolimit", "numPlayers", "numRounds",
            "firstPlayer", "maxRaises", "numSuits", "numRanks", "numHoleCards", "numBoardCards")  # fmt: skip
+_LABEL = {label.lower(): label for label in _LABELS}
 _BYTE_KEYS = {"numplayers": "numPlayers", "numrounds": "numRounds", "firstplayer": "firstPlayer", "maxraises": "maxRaises",
               "numsuits": "numSuits", "numranks": "numRanks", "numholecards": "numHoleCards",
               "numboardcards": "numBoardCards"}  # fmt: skip
@@ -216,7 +217,7 @@ def _ints(rest: str, key: str, where: str) -> list[int]:
                                "(the reference dealer reads 32-bit numbers)")
         values.append(value)
     if not values:
-        raise GameDefError(f"{where}: {key} needs a number, got {rest.strip()!r}")
+        raise GameDefError(f"{where}: {key} needs whole numbers, got {rest.strip()!r}")
     return values
 
 
@@ -351,7 +352,7 @@ def _read_keys(text: str, source: str) -> _Keys:
         elif key in ("limit", "nolimit"):
             keys.betting = Betting.LIMIT if key == "limit" else Betting.NOLIMIT
         elif key is not None and key != "gamedef":
-            keys.raw[key] = _ints(line[len(key) :], key, where)
+            keys.raw[key] = _ints(line[len(key) :], _LABEL[key], where)  # (named as written: 'numRounds', not 'numrounds')
             keys.lines[key] = number
             if key in _BYTE_KEYS and max(keys.raw[key]) > BYTE_MAX:
                 big = max(keys.raw[key])

@@ -93,7 +93,10 @@ def test_first_player_defaults_to_one() -> None:
         (lambda t: t.replace("raiseSize = 1\n", ""), "missing required raiseSize"),
         (lambda t: t.replace("firstPlayer = 1", "firstPlayer = 3"), "1-based"),
         (lambda t: t.replace("numHoleCards = 1", "numHoleCards = 2"), "deck has 3 cards but a hand deals 4"),
-        (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs a number"),
+        (lambda t: t.replace("blind = 1 1", "blind = x"), "blind needs whole numbers"),
+        # the key as the files spell it (was 'numrounds needs a number, got '= 2.5'')
+        (lambda t: t.replace("numRounds = 1", "numRounds = 1.5"), r"file.game:4: numRounds needs whole numbers, got '= 1.5'"),
+        (lambda t: t.replace("firstPlayer = 1", "firstPlayer=1,"), r"file.game:7: firstPlayer needs whole numbers"),
         # the reference reads these keys into one byte: 'maxRaises = 258' capped raises at 2 there, none here
         (lambda t: t.replace("maxRaises = 1", "maxRaises = 258"), r"file.game:8: maxRaises 258: at most 255 .* as 2\)"),
         (lambda t: t.replace("numBoardCards = 0", "numBoardCards = 256"), r"file.game:12: numBoardCards 256: at most 255"),
