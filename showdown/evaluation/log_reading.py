@@ -207,8 +207,9 @@ def read_logs(
     return LogSet(collector.table(), game, scores, files, notes)
 
 
-NOT_LOGS = (".match.json", ".result.json", ".stderr", ".game", ".yaml", ".png")
-"""What ``showdown match`` writes beside its logs: ``analyze out/*`` passes over these."""
+NOT_LOGS = (".match.json", ".result.json", ".stderr", ".game", ".yaml", ".png", "results.json", "results.txt", ".html")
+"""What ``showdown match`` and ``tournament`` (``results.json``, ``results.txt``) write beside their logs, and
+reports: ``analyze out/*`` passes over these (``analyze out/results.json`` said "bad hand record '{'")."""
 
 
 def _only_logs(files: list[Path], notes: list[str]) -> list[Path]:
@@ -217,7 +218,8 @@ def _only_logs(files: list[Path], notes: list[str]) -> list[Path]:
     if skipped:
         notes.append(f"{skipped} file(s) beside the logs (match settings, results, bot output) were passed over")
     if not kept:
-        raise ShowdownError("no log files among " + ", ".join(str(p) for p in files[:3]) + (" ..." if len(files) > 3 else ""))
+        raise ShowdownError("no log files among " + ", ".join(str(p) for p in files[:3]) + (" ..." if len(files) > 3 else "")
+                            + ": results, settings and bot output are passed over; give the .log or .jsonl files a match wrote")
     return kept
 
 

@@ -74,3 +74,11 @@ def test_a_reference_log_moved_with_its_game_file_finds_the_game_beside_it(tmp_p
                      "STATE:0:fcc/cc/cc/cc:2c3c|4c5c|6c7c/8c9cTh/Jd/Qh:0|0|0:a|b|c\n")  # fmt: skip
     assert read_logs([log], game=None).game == game
     assert export_phh(log, tmp_path).hands == 1 and (tmp_path / "m.phhs").exists()
+
+
+def test_a_tournaments_results_file_is_passed_over_not_read_as_a_bad_hand(tmp_path) -> None:
+    """`analyze out/results.json` said "bad hand record '{'" (a tournament's results are no log)."""
+    for name in ("results.json", "results.txt", "report.html"):
+        (tmp_path / name).write_text('{\n "agents": []\n}\n')
+        with pytest.raises(ShowdownError, match=r"no log files among .*: results, settings and bot output are passed over"):
+            read_logs([str(tmp_path / name)])
