@@ -101,3 +101,14 @@ def test_agents_may_follow_an_option(tmp_path, capsys) -> None:
     else:
         raise AssertionError("a stray word was accepted")
     assert "unrecognized arguments: kuhn extra" in capsys.readouterr().err
+
+
+def test_a_folder_where_an_output_file_goes_is_one_line(tmp_path, monkeypatch, capsys) -> None:
+    """A tournament whose out folder held a folder named results.json ended in an IsADirectoryError traceback."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tw" / "results.json").mkdir(parents=True)
+    (tmp_path / "t.yaml").write_text("game: kuhn\nhands: 10\nout: tw\nagents:\n  - name: rules\n  - name: random\n")
+    assert main(["tournament", "t.yaml", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == ("showdown tournament: error: tw/results.json: Is a directory "
+                                             "(move it away or choose another name)")

@@ -430,6 +430,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader stopped early (`| head`): quietly, with the status SIGPIPE gives a C tool
         _drop_stdout()
         return 141
+    except (IsADirectoryError, NotADirectoryError) as exc:  # a folder where an output file goes, or the reverse
+        where = exc.filename2 or exc.filename  # (a rename's target: the file the user knows)
+        print(f"showdown {args.command}: error: {where}: {exc.strerror} (move it away or choose another name)", file=sys.stderr)
+        return 2
     except OSError as exc:  # what no command catches itself: its printed output (`> /dev/full`, a full disk)
         import errno
 
