@@ -38,6 +38,9 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
         (["report", "x", "-o", "r.html", "--hands", "-3"], "--hands: expected a number from 0 to 20000, got -3"),
         (["report", "x", "-o", "r.html", "--hands", "10000000"], "--hands: expected a number from 0 to 20000, got 10000000"),
+        # options that did nothing, silently
+        (["match", "kuhn", "rules", "random", "--no-log", "--out", "{tmp}/x"], "--no-log writes no file and --out names the folder"),
+        (["match", "kuhn", "rules", "random", "--jobs", "2"], "--jobs 2 plays duplicate halves at once; a plain match is one match"),
         # NaN or infinity where a number is asked: was a traceback or an endless loop
         (["plan", "--difference", "nan", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
         (["plan", "--difference", "inf", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),

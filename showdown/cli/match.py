@@ -117,6 +117,8 @@ def match_config(args: argparse.Namespace) -> Any:
         given["agents"] = agents_from_words(args.agents, args.options)
     if given.get("estimator") == "duplicate":
         given["duplicate"] = True
+    if args.no_log and "out" in given:  # (the folder was dropped without a word)
+        raise ConfigError("--no-log writes no file and --out names the folder files go to: give one of them")
     if "out" not in base and "out" not in given:
         given["out"] = Path("out")
     config = merge_config(base, **given)
@@ -131,6 +133,8 @@ def _check_stopping(config: Any) -> None:
     # (executor: local, the default, is where any match runs: a file that says so is no error)
     if (config.executor not in (None, "local") or config.address) and not config.duplicate:
         raise ConfigError("--executor and --address say where duplicate halves run: add --duplicate")
+    if config.jobs is not None and config.jobs > 1 and not config.duplicate:  # (it did nothing, silently)
+        raise ConfigError(f"--jobs {config.jobs} plays duplicate halves at once; a plain match is one match: add --duplicate or drop --jobs")
 
 
 def _resume(args: argparse.Namespace) -> int:
