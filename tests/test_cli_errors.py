@@ -41,6 +41,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         # options that did nothing, silently
         (["match", "kuhn", "rules", "random", "--no-log", "--out", "{tmp}/x"], "--no-log writes no file and --out names the folder"),
         (["match", "kuhn", "rules", "random", "--jobs", "2"], "--jobs 2 plays duplicate halves at once; a plain match is one match"),
+        (["match", "kuhn", "rules", "random", "--spin-us", "99999999999999"], "--spin-us/--spin_us: expected a number from 0 to 100000"),
         # NaN or infinity where a number is asked: was a traceback or an endless loop
         (["plan", "--difference", "nan", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),
         (["plan", "--difference", "inf", "--agents", "rules", "call", "--game", "kuhn"], "--difference: expected a win rate above 0"),

@@ -63,9 +63,14 @@ never a space, a ``/``, or the ``:`` and ``|`` that separate a log line's fields
 PLAIN_RULE = "may use only letters and digits (of any script), '-', '_', '.' and '+' (no spaces or other signs)"
 
 
+MAX_SPIN_US = 100_000
+"""The longest busy-wait a dealer may be given: a tenth of a second of a core per reply (99999999999999 was taken)."""
+
+
 def number_hint(value: Any) -> str:
     """For a text setting YAML read as a number (``label: 2023``; ``0755`` is even octal 493): quote it."""
     return " (YAML read a number: put the text in quotes)" if isinstance(value, int | float) and not isinstance(value, bool) else ""
+
 
 @dataclass(frozen=True)
 class Whole:
@@ -343,7 +348,7 @@ DEALER_SETTINGS: tuple[Setting, ...] = (
             aliases=("--reconnect_ms",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
     Setting("on_timeout", Choice(OnTimeout), "what a late seat's action becomes: fold (check when possible), call, or abort",
             "--on-timeout", aliases=("--on_timeout",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
-    Setting("spin_us", Whole(0), "busy-wait this long for a fast agent's reply before sleeping, while that is measured to shorten the waits (microseconds; 0: never)",
+    Setting("spin_us", Whole(0, MAX_SPIN_US), "busy-wait this long for a fast agent's reply before sleeping, while that is measured to shorten the waits (microseconds, at most 100,000; 0: never)",
             "--spin-us", metavar="US", aliases=("--spin_us",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
 )
 """The ``dealer:`` section (``DealerSettings``): also ``showdown dealer``'s flags."""
