@@ -75,7 +75,7 @@ def make_executor(name: str | None, address: str | None = None) -> Executor:
     """The executor called ``name`` (``local`` when None); ``address`` is the Ray cluster's."""
     if name in (None, "local"):
         if address is not None:
-            raise ConfigError("--address needs --executor ray")
+            raise ConfigError("an address (--address, or address: in a file) names a Ray cluster: it needs executor ray (--executor ray, or executor: ray)")
         return LocalExecutor()
     if name == "ray":
         return RayExecutor(address)

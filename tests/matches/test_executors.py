@@ -23,7 +23,7 @@ def test_make_executor_names_the_choices_and_needs_ray_for_an_address():
     assert isinstance(make_executor("local"), LocalExecutor)
     with pytest.raises(ConfigError, match="choose one of local, ray"):
         make_executor("slurm")
-    with pytest.raises(ConfigError, match="--executor ray"):
+    with pytest.raises(ConfigError, match=r"an address \(--address, or address: in a file\) names a Ray cluster: it needs executor ray"):
         make_executor("local", "127.0.0.1:6379")
 
 
