@@ -18,14 +18,16 @@ def test_solve_cfr_kuhn3p_writes_a_nash_conv_curve_and_resumes(tmp_path: Path) -
     doc = json.loads(first.stdout)
     assert doc["measure"] == "NashConv" and doc["iterations"] == 50 and len(doc["values"]) == 3
     curve = json.loads((tmp_path / "s.curve.json").read_text())
-    assert curve["measure"] == "NashConv" and curve["points"][-1]["exploitability"] == doc["exploitability"]
+    assert curve["measure"] == "NashConv" and curve["points"][-1]["exploitability"] == doc["nash_conv"]
     again = showdown("solve", "cfr", "kuhn3p", "--iterations", "400", "--checkpoint", "c.npz", "-o", "s.json", "--json", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert "resuming" in again.stderr and json.loads(again.stdout)["exploitability"] < doc["exploitability"]
+    assert "resuming" in again.stderr and json.loads(again.stdout)["nash_conv"] < doc["nash_conv"]
     exploit = showdown("exploit", "s.json", "--json", cwd=tmp_path)
     assert exploit.returncode == 0, exploit.stderr
     report = json.loads(exploit.stdout)
-    assert report["players"] == 3 and abs(report["nash_conv"] - json.loads(again.stdout)["exploitability"]) < 1e-12
+    resumed = json.loads(again.stdout)
+    assert report["players"] == 3 and abs(report["nash_conv"] - resumed["nash_conv"]) < 1e-12
+    assert abs(report["exploitability"] - resumed["exploitability"]) < 1e-12
 
 
 def test_exploit_an_agent_in_leduc3p(tmp_path: Path) -> None:
