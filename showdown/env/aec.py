@@ -33,6 +33,7 @@ from showdown.env.encoding import (
     check_reward_unit,
     chips_to_reward,
     dealing_seed,
+    exact_action,
 )
 from showdown.errors import IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
@@ -165,7 +166,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
 
     def _to_action(self, state: State, action: int | np.integer[Any] | Action | str | None) -> Action:
         if isinstance(action, Action):
-            return action
+            return exact_action(action)
         if isinstance(action, str):
             return parse_action(action)
         if action is None:

@@ -166,6 +166,19 @@ def action_index(action: object, size: int) -> int:
     raise IllegalActionError(f"an action is an index from 0 to {size - 1} (an int or a numpy integer), not {action!r:.60}")
 
 
+def exact_action(action: Action) -> Action:
+    """An ``Action`` given to ``step``, its size a whole number of chips (``750.0`` and a numpy
+    integer as the int); a fractional size (``Action(RAISE, 300.5)``, a pot fraction not rounded)
+    or a bool is an ``IllegalActionError``: it was played, the hand's chips and betting ('r300.5')
+    becoming what no dealer deals."""
+    size = action.size
+    if action.kind is not ActionKind.RAISE:
+        return action
+    if isinstance(size, bool) or not isinstance(size, numbers.Real) or not math.isfinite(size) or int(size) != size:
+        raise IllegalActionError(f"a raise is to a whole number of chips, not {size!r:.40} (round it: Action(RAISE, round(x)))")
+    return action if type(size) is int else Action(action.kind, int(size))
+
+
 def dealing_seed(seed: int) -> int:
     """The dealer's 32-bit seed for a ``reset(seed=...)``: the seed itself when it fits (so an
     environment deals as ``showdown dealer`` with that seed), else a 32-bit digest of it, since

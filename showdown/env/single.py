@@ -29,7 +29,16 @@ from gymnasium.error import ResetNeeded
 
 from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
-from showdown.env.encoding import DEFAULT_FRACTIONS, ActionMap, Encoder, action_index, check_reward_unit, chips_to_reward, dealing_seed
+from showdown.env.encoding import (
+    DEFAULT_FRACTIONS,
+    ActionMap,
+    Encoder,
+    action_index,
+    check_reward_unit,
+    chips_to_reward,
+    dealing_seed,
+    exact_action,
+)
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
@@ -138,7 +147,7 @@ class SingleAgentEnv(gymnasium.Env):
         if state is None or state.finished:
             raise ResetNeeded("call reset() before step()" if state is None else "the hand is over: call reset() for the next hand")
         if isinstance(action, Action):
-            chosen = action
+            chosen = exact_action(action)
         else:
             index = action_index(action, self.actions.size)
             chosen = self.actions.action(state, index) if 0 <= index < self.actions.size and self.actions.mask(state)[index] else CALL
