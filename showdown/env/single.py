@@ -10,7 +10,8 @@ won in them (``skipped_hands``, ``skipped_reward``). A masked action is played a
 reply. Opponents are built-in agent names or ``Agent`` objects; they see only
 what a seat sees (``View.of``), as in a match.
 
-``PolicyAgent(policy)`` wraps ``policy(observation, action_mask) -> action index`` as an ``Agent``;
+``PolicyAgent(policy)`` wraps ``policy(observation, action_mask) -> action index`` as an ``Agent``
+(a masked index calls, as in ``SingleAgentEnv``);
 ``run_policy(policy)`` is the entry point of a bot file, so ``showdown match kuhn ./my_policy.py cfr``
 plays the trained policy through the dealer.
 """
@@ -204,9 +205,13 @@ class PolicyAgent(Agent):
         self.encoder = Encoder(game)
 
     def act(self, view: View) -> Action:
+        """The policy's index read as ``SingleAgentEnv.step`` reads it: a masked one is a call (it ended
+        the bot, 'action 0 (fold) is not legal', where training had played a call), and one that is no
+        index an ``IllegalActionError`` (2.7 was cut to 2)."""
         state = view.state
-        index = int(self.policy(self.encoder.encode(state, view.position), self.actions.mask(state)))
-        return self.actions.action(state, index)
+        mask = self.actions.mask(state)
+        index = action_index(self.policy(self.encoder.encode(state, view.position), mask), self.actions.size)
+        return self.actions.action(state, index) if mask[index] else CALL
 
 
 def run_policy(policy: Policy, argv: Sequence[str] | None = None, fractions: tuple[float, ...] = DEFAULT_FRACTIONS) -> int:

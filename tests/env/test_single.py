@@ -178,3 +178,20 @@ def test_an_exact_size_is_taken_as_an_action_and_its_text_is_refused() -> None:
         env.step("r750")  # type: ignore[arg-type]
     env.step(Action(ActionKind.RAISE, 750))  # type: ignore[arg-type]
     assert env.state.betting.startswith("r750")  # the learner's raise, then the caller's call
+
+
+@pytest.mark.parametrize("game, position", [("kuhn", 1), ("holdem-nolimit", 0)])
+def test_a_policy_choosing_a_masked_action_calls_in_a_match_as_in_training(game: str, position: int) -> None:
+    # (PolicyAgent raised 'action 0 (fold) is not legal': the bot exited and the dealer played its seat,
+    # where SingleAgentEnv had played the same answer as a call)
+    from showdown.errors import IllegalActionError
+    from showdown.games.state import CALL
+
+    g = get_game(game)
+    env = SingleAgentEnv(g, opponents=["call"], position=position)
+    obs, _ = env.reset(seed=0)
+    assert env.state is not None and not obs["action_mask"][0]  # checking is free: fold is masked
+    view = View.of(env.state, position, 0)
+    assert PolicyAgent(lambda o, m: 0, g).act(view) == CALL
+    with pytest.raises(IllegalActionError, match="an action is an index"):
+        PolicyAgent(lambda o, m: np.float32(2.7), g).act(view)  # type: ignore[arg-type,return-value]
