@@ -36,6 +36,7 @@ from showdown.env.encoding import (
     exact_action,
 )
 from showdown.errors import IllegalActionError, ProtocolError
+from showdown.games.cards import format_cards
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -191,7 +192,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         state = self.state
         if state is None:
             return None
-        text = f"hand {self.hand_number}: {state!r}"
+        text = f"hand {self.hand_number}: {state!r}, cards {'|'.join(map(format_cards, state.hole))}"  # (it showed none)
+        board = state.visible_board()
+        if board:
+            text += f", board {format_cards(board)}"
         if self.render_mode == "human":
             print(text)
             return None

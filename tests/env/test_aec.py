@@ -16,6 +16,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import showdown.env  # noqa: E402
 from showdown.env.encoding import ActionMap  # noqa: E402
+from showdown.games.cards import format_cards  # noqa: E402
 from showdown.games.catalog import get_game  # noqa: E402
 from showdown.games.gamedef import format_gamedef  # noqa: E402
 from showdown.games.state import Action, ActionKind  # noqa: E402
@@ -196,3 +197,20 @@ def test_random_legal_play_keeps_the_rules_order_zero_sum_rewards_and_stable_obs
     assert sorted(got) == sorted(env.possible_agents) and not env.agents
     assert abs(sum(got.values())) < 1e-9
     assert [got[a] for a in env.possible_agents] == list(env.state.payoffs())
+
+
+def test_render_shows_the_cards_and_the_board(capsys: pytest.CaptureFixture[str]) -> None:
+    # (it showed the betting and the chips in only: 'hand 0: State('cc/', round 1, spent [1, 1], p0 to act)')
+    env = showdown.env.raw_env("leduc", render_mode="ansi")
+    env.reset(seed=0)
+    assert env.state is not None
+    hole = [format_cards(h) for h in env.state.hole]
+    assert env.render() == f"hand 0: State('', round 0, spent [1, 1], p0 to act), cards {hole[0]}|{hole[1]}"
+    env.step(1)
+    env.step(1)
+    board = format_cards(env.state.visible_board())
+    assert str(env.render()).endswith(f"cards {hole[0]}|{hole[1]}, board {board}") and board
+    human = showdown.env.raw_env("leduc", render_mode="human")
+    human.reset(seed=0)
+    human.step(1)
+    assert f"cards {hole[0]}|{hole[1]}" in capsys.readouterr().out
