@@ -231,3 +231,17 @@ def test_a_strategy_telling_the_board_cards_order_apart_is_refused_not_overwritt
     table["Qh:KsKh/cc/cc/"] = {"c": 1.0, "r": 0.0}
     with pytest.raises(ShowdownError, match=r"'Qh:KhKs/cc/cc/' and 'Qh:KsKh/cc/cc/' as one information state"):
         to_openspiel_policy(game, os_game, Strategy(game, table))
+
+
+def test_a_three_player_leduc_policy_file_takes_its_seat_within_the_start_timeout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (loading it walked OpenSpiel's tree in 16 s of CPU, past the dealer's 15 s start timeout: the seat was
+    # the dealer's check/fold in every hand, 'DEGRADED MATCH', exit 3)
+    from open_spiel.python.policy import UniformRandomPolicy
+
+    game = get_game("leduc3p")
+    os_game = openspiel_game(game)
+    policy_file = save_policy(UniformRandomPolicy(os_game), os_game, game, tmp_path / "leduc3p.json")
+    assert main(["match", "leduc3p", f"openspiel:{policy_file}", "call", "call", "--hands", "6", "--out", str(tmp_path / "out"),
+                 "--no-progress", "--json"]) == 0  # fmt: skip
+    report = json.loads(capsys.readouterr().out)
+    assert report["hands"] == 6 and not report.get("degraded")
