@@ -15,6 +15,8 @@ index, or for an exact no-limit size an ``Action`` (``Action(ActionKind.RAISE, 7
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any
 
 import numpy as np
@@ -60,7 +62,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        self.illegal_reward = illegal_reward
+        if illegal_reward is not None and (isinstance(illegal_reward, bool) or not isinstance(illegal_reward, numbers.Real)
+                                           or not math.isfinite(illegal_reward)):
+            # ('x' was a ValueError at the first illegal action, nan a nan reward, True a reward of +1)
+            raise ValueError(f"illegal_reward={illegal_reward!r:.40}: give a finite number (-1.0) or None (an illegal action raises)")
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         self.game = game if isinstance(game, GameDef) else get_game(game)
         self.game.require_servable()
         check_reward_unit(reward)

@@ -214,3 +214,17 @@ def test_render_shows_the_cards_and_the_board(capsys: pytest.CaptureFixture[str]
     human.reset(seed=0)
     human.step(1)
     assert f"cards {hole[0]}|{hole[1]}" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("penalty", ["x", float("nan"), float("inf"), True, [1]])
+def test_an_illegal_reward_that_is_no_number_is_refused_when_the_env_is_made(penalty: object) -> None:
+    # ('x' was 'could not convert string to float' at the first illegal action, nan a nan reward, True +1)
+    with pytest.raises(ValueError, match="illegal_reward="):
+        showdown.env.env("kuhn", illegal_reward=penalty)
+
+
+def test_an_illegal_reward_may_be_any_finite_number() -> None:
+    env = showdown.env.env("kuhn", illegal_reward=np.int64(-5))
+    env.reset(seed=0)
+    env.step(0)  # a fold when checking is free
+    assert env.rewards == {"player_0": -5.0, "player_1": 0.0}
