@@ -32,13 +32,14 @@ from showdown.env.encoding import (
     ActionMap,
     Encoder,
     action_index,
+    check_render_mode,
     check_reward_unit,
     chips_to_reward,
     dealing_seed,
     exact_action,
+    hand_text,
 )
 from showdown.errors import IllegalActionError, ProtocolError
-from showdown.games.cards import format_cards
 from showdown.games.catalog import get_game
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -70,8 +71,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
         self.game = game if isinstance(game, GameDef) else get_game(game)
         self.game.require_servable()
         check_reward_unit(reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode={render_mode!r}: give None, 'human' or 'ansi'")
+        check_render_mode(render_mode)
         self.reward_unit = reward
         self.render_mode = render_mode
         self.actions = ActionMap(self.game, tuple(fractions))
@@ -195,13 +195,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for the bare e
             self.infos[self.possible_agents[p]] = {"infoset": key}
 
     def render(self) -> str | None:
-        state = self.state
-        if state is None:
+        if self.state is None:
             return None
-        text = f"hand {self.hand_number}: {state!r}, cards {'|'.join(map(format_cards, state.hole))}"  # (it showed none)
-        board = state.visible_board()
-        if board:
-            text += f", board {format_cards(board)}"
+        text = hand_text(self.state, self.hand_number)
         if self.render_mode == "human":
             print(text)
             return None

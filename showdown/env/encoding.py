@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from showdown.errors import IllegalActionError
-from showdown.games.cards import deck_ranks, deck_suits, make_card
+from showdown.games.cards import deck_ranks, deck_suits, format_cards, make_card
 from showdown.games.dealing import MAX_SEED
 from showdown.games.gamedef import UNLIMITED_STACK, GameDef
 from showdown.games.state import CALL, FOLD, RAISE, Action, ActionKind, State
@@ -189,6 +189,22 @@ def dealing_seed(seed: int) -> int:
     if seed <= MAX_SEED:
         return seed
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint32)[0])
+
+
+RENDER_MODES = ["human", "ansi"]
+
+
+def check_render_mode(mode: object) -> None:
+    """``render_mode=`` of an environment: None, 'human' (printed at every step) or 'ansi' (returned)."""
+    if mode is not None and mode not in RENDER_MODES:
+        raise ValueError(f"render_mode={mode!r:.40}: give None, 'human' or 'ansi'")
+
+
+def hand_text(state: State, hand_number: int) -> str:
+    """What ``render`` shows: the betting, the chips in, every player's cards and the board so far."""
+    text = f"hand {hand_number}: {state!r}, cards {'|'.join(map(format_cards, state.hole))}"
+    board = state.visible_board()
+    return f"{text}, board {format_cards(board)}" if board else text
 
 
 REWARD_UNITS = ("chips", "bb")

@@ -32,13 +32,16 @@ from showdown.agents.base import Agent, View
 from showdown.agents.registry import make_agent
 from showdown.env.encoding import (
     DEFAULT_FRACTIONS,
+    RENDER_MODES,
     ActionMap,
     Encoder,
     action_index,
+    check_render_mode,
     check_reward_unit,
     chips_to_reward,
     dealing_seed,
     exact_action,
+    hand_text,
 )
 from showdown.errors import ConfigError
 from showdown.games.catalog import get_game
@@ -59,7 +62,7 @@ MAX_SKIPPED_HANDS = 10_000
 class SingleAgentEnv(gymnasium.Env):
     """One learner against showdown agents (see the module docstring)."""
 
-    metadata: dict[str, Any] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES}
 
     def __init__(
         self,
@@ -69,7 +72,10 @@ class SingleAgentEnv(gymnasium.Env):
         position: int | None = None,
         reward: str = "chips",
         fractions: tuple[float, ...] = DEFAULT_FRACTIONS,
+        render_mode: str | None = None,
     ) -> None:
+        check_render_mode(render_mode)  # (render_mode= was a TypeError, and render() gymnasium's NotImplementedError)
+        self.render_mode = render_mode
         self.game = game if isinstance(game, GameDef) else get_game(game)
         n = self.game.num_players
         if isinstance(opponents, (str, Agent)):  # ('rules' was taken letter by letter: 'give 1 opponents, not 5')
@@ -124,6 +130,8 @@ class SingleAgentEnv(gymnasium.Env):
                                    "could act: the learner never gets a decision against them")
         info = self._info()
         info["skipped_hands"], info["skipped_reward"] = skipped, skipped_reward
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), info
 
     def _deal(self) -> None:
@@ -156,7 +164,19 @@ class SingleAgentEnv(gymnasium.Env):
         self._play_opponents()
         done = self.state.finished
         reward = self._hand_over(self.state) if done else 0.0
+        if self.render_mode == "human":
+            self.render()
         return self._observe(), reward, done, False, self._info()
+
+    def render(self) -> str | None:
+        """The hand as the PettingZoo env renders it, cards and board: printed with 'human', else returned."""
+        if self.state is None:
+            return None
+        text = hand_text(self.state, self.hand_number)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def _make_opponents(self, seed: int | None) -> list[Agent]:
         """Named agents made afresh, seeded from ``seed`` (seat by seat) when they take a seed, so that

@@ -15,6 +15,7 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from showdown.agents.base import View  # noqa: E402
 from showdown.env.single import PolicyAgent, SingleAgentEnv  # noqa: E402
+from showdown.games.cards import format_cards  # noqa: E402
 from showdown.games.catalog import get_game  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,3 +196,18 @@ def test_a_policy_choosing_a_masked_action_calls_in_a_match_as_in_training(game:
     assert PolicyAgent(lambda o, m: 0, g).act(view) == CALL
     with pytest.raises(IllegalActionError, match="an action is an index"):
         PolicyAgent(lambda o, m: np.float32(2.7), g).act(view)  # type: ignore[arg-type,return-value]
+
+
+def test_render_shows_the_hand_as_the_pettingzoo_env_does(capsys: pytest.CaptureFixture[str]) -> None:
+    # (render_mode= was a TypeError, and render() gymnasium's NotImplementedError)
+    env = SingleAgentEnv("leduc", opponents=["call"], position=0, render_mode="ansi")
+    check_env(env)
+    env.reset(seed=0)
+    assert env.state is not None
+    assert env.render() == f"hand 0: State('', round 0, spent [1, 1], p0 to act), cards {'|'.join(map(format_cards, env.state.hole))}"
+    human = SingleAgentEnv("leduc", opponents=["call"], position=0, render_mode="human")
+    human.reset(seed=0)
+    human.step(1)
+    assert "hand 0: State('cc/'" in capsys.readouterr().out
+    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
+        SingleAgentEnv("leduc", opponents=["call"], render_mode="rgb_array")
