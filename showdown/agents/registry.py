@@ -200,6 +200,11 @@ def _lookup(name: str) -> AgentFactory | None:
         return _REGISTRY[name].factory
     if name in BUILTIN_AGENTS:
         return _import_path(BUILTIN_AGENTS[name].factory)
+    if name.startswith("openspiel:"):  # a policy file, as `showdown match` seats it (exploit --agent said
+        # "cannot load '...json' from module 'openspiel'", and SingleAgentEnv's opponents too)
+        plays = _import_path("showdown.interchange.openspiel:OpenSpielAgent")
+        policy = name.partition(":")[2]
+        return lambda game, options: plays(game, {**options, "policy": policy})
     if ":" in name:
         return _import_path(name)
     return None

@@ -245,3 +245,20 @@ def test_a_three_player_leduc_policy_file_takes_its_seat_within_the_start_timeou
                  "--no-progress", "--json"]) == 0  # fmt: skip
     report = json.loads(capsys.readouterr().out)
     assert report["hands"] == 6 and not report.get("degraded")
+
+
+def test_a_policy_file_is_an_agent_to_exploit_and_an_env_opponent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # (exploit --agent openspiel:FILE said "cannot load '...json' from module 'openspiel'", as did make_agent)
+    game = get_game("kuhn")
+    os_game = openspiel_game(game)
+    solver = pyspiel.CFRSolver(os_game)
+    solver.evaluate_and_update_policy()
+    policy_file = save_policy(solver.average_policy(), os_game, game, tmp_path / "kuhn_cfr.json")
+    assert main(["exploit", "--agent", f"openspiel:{policy_file}", "--game", "kuhn", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert abs(report["exploitability"] - pyspiel.exploitability(os_game, solver.average_policy())) < TOLERANCE
+    from showdown.env import SingleAgentEnv
+
+    env = SingleAgentEnv("kuhn", opponents=[f"openspiel:{policy_file}"], position=1)
+    env.reset(seed=0)
+    assert env.state is not None and env.state.betting in ("c", "r")
