@@ -146,6 +146,19 @@ def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs:
     return replace(MatchConfig(game=str(game), agents=specs), **checked).check()
 
 
+def _plain(value: Any) -> str:
+    """A tournament mapping's value as a YAML file gives it: a path is its text; anything else no file
+    holds (an ``Agent`` object, which only ``run_match`` seats) is a ``ConfigError``."""
+    from showdown.agents.base import Agent
+
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, Agent):
+        raise ConfigError(f"run_tournament: agent {type(value).__name__}: an Agent object plays only in run_match; "
+                          "a tournament's agents are names, mappings or module:Class names, as in its YAML file")
+    raise ConfigError(f"run_tournament: expected the plain values of a YAML file, got {type(value).__name__} {value!r:.40}")
+
+
 def _logs_exist(exc: LogExistsError) -> LogExistsError:
     """The command line's advice, in the API's words."""
     return LogExistsError(exc.path, "run_match(..., force=True) overwrites them, name='...' gives the match another name, logs=False writes none")
@@ -200,7 +213,7 @@ def run_tournament(
     if isinstance(config, Mapping):
         from showdown.matches.config import Where
 
-        data = json.loads(json.dumps(config))  # plain values only, as a YAML file would give
+        data = json.loads(json.dumps(config, default=_plain))  # plain values only, as a YAML file would give
         cfg = parse_tournament_config(data, Where("<tournament>"), default_out=Path("out") / "tournament")
     else:
         cfg = load_tournament_config(config)

@@ -115,3 +115,20 @@ def test_arguments_of_the_wrong_kind_say_what_was_expected(call, says):
 
     with pytest.raises(ConfigError, match=says):  # was: "5 agents were given" (the string's letters), a TypeError
         call()
+
+
+def test_a_tournament_mapping_takes_a_path_and_refuses_an_agent_object_in_one_line(tmp_path):
+    from showdown.agents import CALL, Agent
+    from showdown.errors import ConfigError
+
+    class Caller(Agent):
+        def act(self, view):
+            return CALL
+
+    keys = {"game": "kuhn", "hands": 20, "seed": 1, "agents": ["rules", "call"]}
+    table = showdown.run_tournament({**keys, "out": tmp_path / "t"}, jobs=1)  # was: a TypeError, PosixPath not JSON serializable
+    assert table.to_json()["complete"] and (tmp_path / "t" / "results.json").exists()
+    with pytest.raises(ConfigError, match=r"agent Caller: an Agent object plays only in run_match"):
+        showdown.run_tournament({**keys, "out": str(tmp_path / "u"), "agents": ["rules", Caller()]})
+    with pytest.raises(ConfigError, match=r"expected the plain values of a YAML file, got object"):
+        showdown.run_tournament({**keys, "out": str(tmp_path / "v"), "seed": object()})
