@@ -204,15 +204,16 @@ def run_tournament(
     progress: bool = False,
 ) -> TournamentTable:
     """Play (or resume) a tournament from a YAML file or the same keys as a mapping."""
+    from showdown.matches.config import Where, match_settings
     from showdown.matches.executors import make_executor
     from showdown.matches.tournament import run_tournament as run
     from showdown.matches.tournament_config import load_tournament_config, parse_tournament_config
 
     if not isinstance(config, (str, Path, Mapping)):
         raise ConfigError(f"run_tournament: expected a YAML file's path or a mapping of its keys, got {type(config).__name__}")
+    keywords = {"jobs": jobs, "executor": executor, "address": address, "progress": progress}
+    match_settings({k: v for k, v in keywords.items() if v is not None}, Where("run_tournament"))  # as a file's keys
     if isinstance(config, Mapping):
-        from showdown.matches.config import Where
-
         data = json.loads(json.dumps(config, default=_plain))  # plain values only, as a YAML file would give
         cfg = parse_tournament_config(data, Where("<tournament>"), default_out=Path("out") / "tournament")
     else:

@@ -109,6 +109,9 @@ def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_
     (lambda: showdown.run_tournament(42), r"run_tournament: expected a YAML file's path or a mapping"),
     (lambda: showdown.run_tournament(["kuhn"]), r"run_tournament: expected a YAML file's path or a mapping"),
     (lambda: showdown.run_match("kuhn", ["rules", "call"], hands=2, logs="no"), r"logs: expected True or False, got 'no'"),
+    (lambda: showdown.run_tournament({}, jobs=0), r"run_tournament: jobs: expected an integer >= 1, got 0"),  # was: the default
+    (lambda: showdown.run_tournament({}, jobs="2"), r"jobs: expected an integer >= 1, got '2'"),  # was: a TypeError after the check
+    (lambda: showdown.run_tournament({}, progress="no"), r"run_tournament: progress: expected true or false"),
 ])
 def test_arguments_of_the_wrong_kind_say_what_was_expected(call, says):
     from showdown.errors import ConfigError
