@@ -135,3 +135,16 @@ def test_a_tournament_mapping_takes_a_path_and_refuses_an_agent_object_in_one_li
         showdown.run_tournament({**keys, "out": str(tmp_path / "u"), "agents": ["rules", Caller()]})
     with pytest.raises(ConfigError, match=r"expected the plain values of a YAML file, got object"):
         showdown.run_tournament({**keys, "out": str(tmp_path / "v"), "seed": object()})
+
+
+@pytest.mark.parametrize("call", [
+    lambda out: showdown.run_match("kuhn", ["rules", "__main__:MyBot"], hands=5, logs=False),
+    lambda out: showdown.run_tournament({"game": "kuhn", "hands": 5, "out": str(out), "agents": ["rules", "__main__:MyBot"]}),
+], ids=["match", "tournament"])
+def test_a_notebook_class_named_as_main_says_to_pass_the_object_or_use_a_module(tmp_path, call):
+    from showdown.errors import ConfigError
+
+    # was: "cannot start: <frozen importlib.util>:114: ValueError: __main__.__spec__ is None", or "no module '__main__'"
+    with pytest.raises(ConfigError, match=r"__main__ is the running script or notebook, which an agent process cannot "
+                                          r"import: give run_match the object itself \(MyBot\(\), played in this process\)"):
+        call(tmp_path / "t")

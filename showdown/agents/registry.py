@@ -290,6 +290,8 @@ def is_known_agent(name: str) -> bool:
         return True
     if ":" in name:
         module = name.partition(":")[0]
+        if module == "__main__":  # this script or notebook: no agent process can import it
+            return False
         _this_folder_importable()  # (a tournament's module:Class bot beside the user was an 'unknown agent')
         try:
             return importlib.util.find_spec(module) is not None
@@ -302,7 +304,11 @@ def unknown_agent(name: str) -> str:
     """Why ``name`` is no agent, for a ``ConfigError``: a ``module:Class`` whose module cannot be found
     says so (it was told the built-in names), and a misspelt name is given the nearest one."""
     if ":" in name:
-        module = name.partition(":")[0]
+        module, _, cls = name.partition(":")
+        if module == "__main__":
+            return (f"agent {name!r}: __main__ is the running script or notebook, which an agent process cannot import: "
+                    f"give run_match the object itself ({cls}(), played in this process) or put the class in a module "
+                    f"file (my_bot.py, then 'my_bot:{cls}')")
         return (f"unknown agent {name!r}: no module {module!r} can be imported from this folder ({os.getcwd()}) "
                 "or the installed packages; module:Class names a Python module and a class in it (a bot file: give its path, ./my_bot.py)")
     return f"unknown agent {name!r}: {did_you_mean(name, agent_names())}known agents are {', '.join(agent_names())}"

@@ -95,6 +95,8 @@ def _python_program(command: str) -> Path | None:
 
 def _import_error(module: str) -> str | None:
     """Import ``module`` (from the current folder, as the agent process does); what went wrong."""
+    if module == "__main__":
+        return None  # the running script, never the agent process's: the name check says so
     if os.getcwd() not in sys.path:
         sys.path.append(os.getcwd())
     try:
