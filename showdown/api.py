@@ -101,6 +101,8 @@ def _spec(agent: Any, where: str) -> AgentSpec:
         return AgentSpec(name=IN_PROCESS, label=type(agent).__name__)
     if isinstance(agent, (str, Mapping)):
         return agent_spec(agent, where)
+    if isinstance(agent, type) and issubclass(agent, Agent):
+        raise ConfigError(f"{where}: {agent.__name__} is an Agent class: give an object of it, {agent.__name__}()")
     raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import showdown
+from showdown.agents import Agent
 from showdown.api import MatchResult
 from showdown.errors import LogExistsError
 
@@ -109,6 +110,8 @@ def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_
     (lambda: showdown.run_tournament(42), r"run_tournament: expected a YAML file's path or a mapping"),
     (lambda: showdown.run_tournament(["kuhn"]), r"run_tournament: expected a YAML file's path or a mapping"),
     (lambda: showdown.run_match("kuhn", ["rules", "call"], hands=2, logs="no"), r"logs: expected True or False, got 'no'"),
+    (lambda: showdown.run_match("kuhn", ["rules", Agent], hands=2, logs=False),
+     r"agent 2: Agent is an Agent class: give an object of it, Agent\(\)"),  # was: "... or an Agent object, not type"
     (lambda: showdown.run_tournament({}, jobs=0), r"run_tournament: jobs: expected an integer >= 1, got 0"),  # was: the default
     (lambda: showdown.run_tournament({}, jobs="2"), r"jobs: expected an integer >= 1, got '2'"),  # was: a TypeError after the check
     (lambda: showdown.run_tournament({}, progress="no"), r"run_tournament: progress: expected true or false"),
