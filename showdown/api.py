@@ -123,7 +123,7 @@ def _blocking(call: Callable[[], T]) -> T:
         return pool.submit(call).result()
 
 
-def _config(game: str, agents: Sequence[Any], settings: Mapping[str, Any], logs: bool) -> Any:
+def _config(game: str | Path, agents: Sequence[Any], settings: Mapping[str, Any], logs: bool) -> Any:
     """The ``MatchConfig`` of a call: its keywords are the match file's keys, checked as a file's are."""
     from dataclasses import fields, replace
 
@@ -166,7 +166,7 @@ def _logs_exist(exc: LogExistsError) -> LogExistsError:
     return LogExistsError(exc.path, "run_match(..., force=True) overwrites them, name='...' gives the match another name, logs=False writes none")
 
 
-def run_match(game: str, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
+def run_match(game: str | Path, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
     """Play a match between ``agents`` (each its own seat) and return its result.
 
     ``settings`` are a match file's keys with the same meanings and checks (the README's table of
@@ -186,7 +186,7 @@ def run_match(game: str, agents: Sequence[Any], *, logs: bool = True, **settings
         raise _logs_exist(exc) from None
 
 
-async def run_match_async(game: str, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
+async def run_match_async(game: str | Path, agents: Sequence[Any], *, logs: bool = True, **settings: Any) -> MatchResult:
     """``run_match`` as a coroutine, for code that already runs an event loop."""
     from showdown.matches.runner import run_match_async as run
 

@@ -6,6 +6,7 @@ import importlib
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -47,6 +48,22 @@ def test_an_unknown_name_is_an_attribute_error() -> None:
 def test_the_typed_marker_ships_with_the_package() -> None:
     assert ROOT.joinpath("showdown", "py.typed").is_file()
     assert '"showdown" = ["py.typed"]' in ROOT.joinpath("pyproject.toml").read_text()
+
+
+@pytest.mark.parametrize(("where", "parameter", "takes"), [
+    ("showdown:run_match", "game", "Path"), ("showdown:run_match_async", "game", "Path"),
+    ("showdown.games:get_game", "spec", "PurePath"),
+    ("showdown.games:State.initial", "game", "str"), ("showdown.games:CardDealer.__init__", "game", "str"),
+])
+def test_a_game_parameter_is_typed_as_what_it_takes(where: str, parameter: str, takes: str) -> None:
+    """A path or a name works at run time, so a type checker must not refuse it (it was typed str, or GameDef)."""
+    import inspect
+
+    module, _, name = where.partition(":")
+    function: Any = importlib.import_module(module)
+    for part in name.split("."):
+        function = getattr(function, part)
+    assert takes in str(inspect.signature(function).parameters[parameter].annotation).split(" | ")
 
 
 def test_the_rules_protocol_and_dealer_packages_load_without_numpy() -> None:

@@ -70,7 +70,7 @@ def game_names() -> list[str]:
     return [e.name for e in CATALOG] + ["kuhn-N"]
 
 
-def get_game(spec: str) -> GameDef:
+def get_game(spec: str | PurePath) -> GameDef:
     """A game by catalog name (``kuhn``, ``kuhn-10``), reference file name, or path to a ``.game`` file."""
     if isinstance(spec, PurePath):
         spec = str(spec)
@@ -98,7 +98,7 @@ def as_game(game: object, who: str) -> GameDef:
     if isinstance(game, GameDef):
         return game
     if isinstance(game, (str, PurePath)):
-        return get_game(game)  # type: ignore[arg-type]  # (a path is taken too)
+        return get_game(game)
     raise GameDefError(f"{who}: expected a game (showdown.games.get_game('leduc')) or its name, got {type(game).__name__} {game!r:.40}")
 
 

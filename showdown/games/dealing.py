@@ -51,7 +51,7 @@ class MT19937:
 class CardDealer:
     """Deals hands for one match exactly as the reference dealer does."""
 
-    def __init__(self, game: GameDef, seed: int) -> None:
+    def __init__(self, game: GameDef | str, seed: int) -> None:
         if not isinstance(game, GameDef):
             from showdown.games.catalog import as_game
 

@@ -160,7 +160,7 @@ class State:
     @classmethod
     def initial(
         cls,
-        game: GameDef,
+        game: GameDef | str,
         hole: Sequence[Sequence[Card]] = (),
         board: Sequence[Card] = (),
     ) -> State:
