@@ -17,8 +17,8 @@ Agents are built-in names (``"cfr"``), ``{"name": ..., "options": {...}}`` or ``
 entries as in a match file, ``AgentSpec`` values, or in-process ``Agent`` objects, which play in a
 thread of this process and meet the dealer over TCP like every other seat. Both calls block until
 the match is over; from inside a running event loop (Jupyter) they run in a worker thread with an
-event loop of their own, so calling them there works too (``await run_match_async(...)`` is the
-non-blocking form).
+event loop of their own, so calling them there works too (an interrupt stops the match at once;
+``await run_match_async(...)`` is the non-blocking form).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -113,14 +113,36 @@ def _objects(agents: Sequence[Any]) -> dict[int, Any]:
     return {i: a for i, a in enumerate(agents) if isinstance(a, Agent)}
 
 
-def _blocking(call: Callable[[], T]) -> T:
-    """Run ``call`` here, or in a worker thread when this thread already runs an event loop."""
+def _blocking(call: Callable[[], T], work: Callable[[], Coroutine[Any, Any, T]] | None = None) -> T:
+    """Run ``call`` here, or in a worker thread when this thread already runs an event loop (Jupyter).
+    There ``work`` (``call``'s coroutine) is what runs, so that Ctrl-C (a kernel interrupt) cancels it
+    (its agents stopped) instead of waiting for the last hand; the ``KeyboardInterrupt`` goes on."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
         return call()
+    if work is None:
+        with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="showdown") as pool:
+            return pool.submit(call).result()
+    from showdown.server.event_loop import run_in_new_loop
+
+    held: dict[str, Any] = {}
+
+    async def tracked() -> T:
+        held["loop"], held["task"] = asyncio.get_running_loop(), asyncio.current_task()
+        if held.get("interrupted"):
+            raise asyncio.CancelledError
+        return await work()
+
     with concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="showdown") as pool:
-        return pool.submit(call).result()
+        future = pool.submit(run_in_new_loop, tracked())
+        try:
+            return future.result()
+        except KeyboardInterrupt:
+            held["interrupted"] = True
+            if "task" in held:
+                held["loop"].call_soon_threadsafe(held["task"].cancel)
+            raise  # (leaving the pool waits for the match's clean-up: seconds, not the hands left)
 
 
 def _config(game: str | Path, agents: Sequence[Any], settings: Mapping[str, Any], logs: bool) -> Any:
@@ -177,11 +199,13 @@ def run_match(game: str | Path, agents: Sequence[Any], *, logs: bool = True, **s
     again and again).
     """
     from showdown.matches.runner import run_match as run
+    from showdown.matches.runner import run_match_async as run_async
 
     config = _config(game, agents, settings, logs)
     objects = _objects(agents)
+    quiet: Any = {"progress": False, "notify": lambda _text: None, "in_process": objects}
     try:
-        return MatchResult(_blocking(lambda: run(config, progress=False, notify=lambda _text: None, in_process=objects)))
+        return MatchResult(_blocking(lambda: run(config, **quiet), lambda: run_async(config, **quiet)))
     except LogExistsError as exc:
         raise _logs_exist(exc) from None
 

@@ -151,3 +151,26 @@ def test_a_notebook_class_named_as_main_says_to_pass_the_object_or_use_a_module(
     with pytest.raises(ConfigError, match=r"__main__ is the running script or notebook, which an agent process cannot "
                                           r"import: give run_match the object itself \(MyBot\(\), played in this process\)"):
         call(tmp_path / "t")
+
+
+def test_an_interrupt_inside_a_running_event_loop_stops_the_match_at_once(tmp_path):
+    """A Jupyter kernel interrupt is a KeyboardInterrupt in the main thread: the match in the worker
+    thread went on to its last hand (50 s here) before the cell gave the interrupt back."""
+    import signal
+    import threading
+    import time
+
+    async def cell() -> float:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as the kernel runs a cell
+        threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()  # a real signal: it wakes the wait
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            showdown.run_match("leduc", ["rules", "call"], hands=100_000, seed=1, out=tmp_path)
+        return time.monotonic() - started
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        assert asyncio.run(cell()) < 15
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert threading.active_count() == 1  # the worker thread is gone, its agents with it
