@@ -13,7 +13,7 @@ table = showdown.run_tournament("examples/tournament.yaml")
 table.to_csv()
 ```
 
-Agents are built-in names (``"cfr"``), ``{"name": ..., "options": {...}}`` or ``{"command": ...}``
+Agents are words as on the command line (``"cfr"``, a bot file, ``module:Class``), ``{"name": ..., "options": {...}}`` or ``{"command": ...}``
 entries as in a match file, ``AgentSpec`` values, or in-process ``Agent`` objects, which play in a
 thread of this process and meet the dealer over TCP like every other seat. Both calls block until
 the match is over; from inside a running event loop (Jupyter) they run in a worker thread with an
@@ -99,11 +99,15 @@ def _spec(agent: Any, where: str) -> AgentSpec:
         return agent
     if isinstance(agent, Agent):  # played in this process: the runner does not start it
         return AgentSpec(name=IN_PROCESS, label=type(agent).__name__)
-    if isinstance(agent, (str, Mapping)):
+    if isinstance(agent, (str, Path)):  # as on the command line: a built-in, a bot file, module:Class, openspiel:FILE
+        from showdown.matches.agent_words import agent_from_word
+
+        return agent_from_word(str(agent))
+    if isinstance(agent, Mapping):
         return agent_spec(agent, where)
     if isinstance(agent, type) and issubclass(agent, Agent):
         raise ConfigError(f"{where}: {agent.__name__} is an Agent class: give an object of it, {agent.__name__}()")
-    raise ConfigError(f"{where}: an agent is a name, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
+    raise ConfigError(f"{where}: an agent is a name, a bot file, a mapping, an AgentSpec or an Agent object, not {type(agent).__name__}")
 
 
 def _objects(agents: Sequence[Any]) -> dict[int, Any]:

@@ -174,3 +174,10 @@ def test_an_interrupt_inside_a_running_event_loop_stops_the_match_at_once(tmp_pa
     finally:
         signal.signal(signal.SIGINT, before)
     assert threading.active_count() == 1  # the worker thread is gone, its agents with it
+
+
+def test_a_bot_file_is_an_agent_as_on_the_command_line(tmp_path):
+    bot = ROOT / "examples" / "my_bot.py"  # was: "unknown agent '.../my_bot.py'", though the README gives agents as on the command line
+    for given in (str(bot), bot):
+        result = showdown.run_match("kuhn", [given, "call"], hands=20, seed=1, logs=False)
+        assert result.to_json()["agents"][0]["name"] == "my_bot"
