@@ -181,3 +181,13 @@ def test_a_bot_file_is_an_agent_as_on_the_command_line(tmp_path):
     for given in (str(bot), bot):
         result = showdown.run_match("kuhn", [given, "call"], hands=20, seed=1, logs=False)
         assert result.to_json()["agents"][0]["name"] == "my_bot"
+
+
+def test_an_agent_object_that_raises_is_named_with_its_error_as_a_crash():
+    class Broken(Agent):
+        def act(self, view):
+            raise RuntimeError("oops in act")
+
+    # was: no failure, and asyncio's "Task exception was never retrieved" traceback at exit
+    result = showdown.run_match("kuhn", [Broken(), "rules"], hands=5, seed=1, logs=False)
+    assert any(f.startswith("agent Broken (seat 1) crashed: ") and "RuntimeError: oops in act" in f for f in result.report.failures)

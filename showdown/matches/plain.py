@@ -281,14 +281,25 @@ class MatchRun:
         if self.jails is not None:
             self.jails.watch(agent.proc, agent.seat, lambda: self.played)
 
-    def _play_in_process(self, seat: int, ports: list[int]) -> asyncio.Future[Any]:
+    def _play_in_process(self, agent: AgentProcess, ports: list[int]) -> asyncio.Future[Any]:
         from showdown.agents.client import play_async
 
+        seat = agent.seat
         seat_client = self.in_process[seat]
         if hasattr(seat_client, "play_seat"):  # a seat client of its own (the browser's human seat)
             own: asyncio.Future[Any] = asyncio.ensure_future(seat_client.play_seat(HOST, ports[seat], self.tokens[seat]))
             return own
-        return asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
+        task = asyncio.ensure_future(play_async(seat_client, HOST, ports[seat], self.game, token=self.tokens[seat]))
+        task.add_done_callback(lambda done: self._in_process_ended(agent, done))
+        return task
+
+    def _in_process_ended(self, agent: AgentProcess, task: asyncio.Future[Any]) -> None:
+        """An ``Agent`` object whose own code raised is said as an in-memory agent's crash (it was
+        asyncio's 'Task exception was never retrieved' traceback, at exit)."""
+        from showdown.agents.registry import bot_failure
+
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self._fail(agent, f"crashed: {bot_failure(exc)}"[:400] + ("" if self.over else "; the dealer plays check/fold for it"))
 
     def _memory_agents(self) -> dict[int, Any]:
         """The built-in agents that play in this process (``in_memory``), made before the match
@@ -372,7 +383,7 @@ class MatchRun:
             env = agent_environment(game_argument(self.config.game))
             for agent in self.agents:
                 if agent.seat in self.in_process:
-                    in_process_tasks.append(self._play_in_process(agent.seat, ports))
+                    in_process_tasks.append(self._play_in_process(agent, ports))
                 elif agent.seat in self.in_memory:
                     self._play_in_memory(agent)
                 else:
