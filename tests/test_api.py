@@ -112,6 +112,8 @@ def test_a_script_beside_the_clone_imports_the_package_not_the_clone_folder(tmp_
     (lambda: showdown.run_match("kuhn", ["rules", "call"], hands=2, logs="no"), r"logs: expected True or False, got 'no'"),
     (lambda: showdown.run_match("kuhn", ["rules", Agent], hands=2, logs=False),
      r"agent 2: Agent is an Agent class: give an object of it, Agent\(\)"),  # was: "... or an Agent object, not type"
+    (lambda: showdown.run_match("kuhn", [Agent(), "call"], hands=2, logs=False, duplicate=True),
+     r"^Agent objects play plain matches only: for duplicate=True name the class"),  # was: "for --duplicate", no such flag here
     (lambda: showdown.run_tournament({}, jobs=0), r"run_tournament: jobs: expected an integer >= 1, got 0"),  # was: the default
     (lambda: showdown.run_tournament({}, jobs="2"), r"jobs: expected an integer >= 1, got '2'"),  # was: a TypeError after the check
     (lambda: showdown.run_tournament({}, progress="no"), r"run_tournament: progress: expected true or false"),

@@ -34,7 +34,7 @@ def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
         check_other_kind(Path(config.out), match_name(config, seat_labels(config.agents)), config.duplicate)
     _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate and in_process:
-        raise ConfigError("agents given as objects play plain matches; for --duplicate give them as module:Class")
+        raise ConfigError("Agent objects play plain matches only: for duplicate=True name the class as module:Class or give its bot file")
     return game
 
 
