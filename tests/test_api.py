@@ -193,3 +193,11 @@ def test_an_agent_object_that_raises_is_named_with_its_error_as_a_crash():
     # was: no failure, and asyncio's "Task exception was never retrieved" traceback at exit
     result = showdown.run_match("kuhn", [Broken(), "rules"], hands=5, seed=1, logs=False)
     assert any(f.startswith("agent Broken (seat 1) crashed: ") and "RuntimeError: oops in act" in f for f in result.report.failures)
+
+
+def test_an_out_folder_under_home_is_the_home_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    result = showdown.run_match("kuhn", ["rules", "call"], hands=5, seed=1, out="~/logs")
+    assert Path(result.report.log_path).parent == tmp_path / "home" / "logs"
+    assert not (tmp_path / "~").exists()  # was: a folder named '~' in the current folder

@@ -192,12 +192,12 @@ class Text:
             raise ConfigError(f"{where}: expected {self.what}, got {value!r}{number_hint(value)}")
         if self.plain and not PLAIN.fullmatch(value):
             raise ConfigError(f"{where}: {value!r} {PLAIN_RULE}")
-        return Path(value) if self.path else value
+        return Path(value).expanduser() if self.path else value  # ('~/logs' was a folder named '~' here)
 
     def flag(self, text: str) -> Any:
         if self.plain and not PLAIN.fullmatch(text):
             raise argparse.ArgumentTypeError(f"{text!r} {PLAIN_RULE}")
-        return Path(text) if self.path else text
+        return Path(text).expanduser() if self.path else text  # (--out=~/logs: no shell expands it)
 
     def to_json(self, value: Any) -> Any:
         return None if value is None else str(value)
