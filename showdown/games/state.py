@@ -323,11 +323,11 @@ class State:
         if bounds is None:
             return "no raise is allowed here (raise cap reached or nobody left to call)"
         if self.game.is_limit:
-            if action.size not in (0, bounds[0]):
-                return f"limit raises have a fixed size: raise to {bounds[0]} (write 'r')"
-            return None
+            return None if action.size in (0, bounds[0]) else f"limit raises have a fixed size: raise to {bounds[0]} (write 'r')"
         if not action.size:
             return "a no-limit raise needs its total, like r300"
+        if action.size % 1:  # (300.5, nan: the wire has whole chips only; Python callers could play 300.5)
+            return f"raise to {_chips(action.size)} is not a whole number of chips"
         lo, hi = bounds
         if not lo <= action.size <= hi:
             return f"raise to {_chips(action.size)} is outside the legal range {lo} to {hi}"
@@ -347,7 +347,7 @@ class State:
         reason = self.why_illegal(action)
         if reason is not None:
             raise IllegalActionError(f"illegal action {action} at '{self.betting}': {reason}")
-        return self._apply(action)
+        return self._apply(action if type(action.size) is int else Action(action.kind, int(action.size)))  # (300.0, np.int64)
 
     def apply_legal(self, action: Action) -> State:
         """``apply`` for an action already known legal (``repair``'s output, a stand-in call or

@@ -276,3 +276,13 @@ def test_initial_takes_the_game_s_name_and_names_itself_for_anything_else() -> N
     assert State.initial("leduc", hole, board).spent == State.initial(leduc, hole, board).spent  # type: ignore[arg-type]
     with pytest.raises(GameDefError, match=r"^State.initial: expected a game"):  # was: 'int' object has no attribute 'blind'
         State.initial(7, hole, board)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("size", [300.5, float("nan"), float("inf")])
+def test_a_raise_to_a_fraction_of_a_chip_is_illegal(size: float) -> None:
+    """State.apply(Action(RAISE, 300.5)) was played with 300.5 chips in (betting 'r300.5')."""
+    state = State.initial(get_game("holdem-nolimit"))
+    assert "not a whole number of chips" in (state.why_illegal(Action(ActionKind.RAISE, size)) or "")  # type: ignore[arg-type]
+    with pytest.raises(IllegalActionError):
+        state.apply(Action(ActionKind.RAISE, size))  # type: ignore[arg-type]
+    assert state.apply(Action(ActionKind.RAISE, 300.0)).betting == "r300"  # type: ignore[arg-type]  # a whole float: that many chips
