@@ -86,12 +86,15 @@ class ClientSession:
         self.warnings = 0
         self._rounded = False
         self._said_extra = False
+        self.read_any = False  # a state was read: until then the dealer may only be refusing the seat
+        self._words = ""  # what the dealer said before its first state (a '# ERROR:' refusal): quoted if none comes
+        self._refused = ""  # why its first state line was refused, when no state was read (another game's lines)
 
     # ------------------------------------------------------------------ the one entry point
 
     def handle(self, line: str) -> str | None:
         """Feed one line from the dealer (no newline); return the reply to send, if any."""
-        if not line.startswith(MATCHSTATE_PREFIX) and (line[:1] in ("#", ";") or not line.strip()):
+        if not line.startswith(MATCHSTATE_PREFIX) and self._skipped(line):
             return None
         codec = self._codec
         if codec.read(line):
@@ -101,6 +104,7 @@ class ClientSession:
             self._said_extra = True
             self._warn(f"the dealer's state lines carry fields after the cards ({codec.extra[:40]!r} in {line[:80]!r}), which "
                        "ACPC 2.0.0 does not have: they are ignored, and each reply echoes the line whole, as the reference's clients do")
+        self.read_any = True
         state = codec.state
         betting = codec.betting
         if state.finished:
@@ -165,6 +169,8 @@ class ClientSession:
         except ProtocolError as exc:
             if self.strict:
                 raise
+            if not self.read_any and not self._refused and line.startswith(MATCHSTATE_PREFIX):
+                self._refused = str(exc)  # (another game's states: quoted by ``check_end``)
             self._warn(str(exc))
             return None
 
@@ -177,7 +183,38 @@ class ClientSession:
         except ProtocolError:
             if self.strict:
                 raise
+            if not self.read_any:  # said by ``check_end`` in its one line
+                self._words = f"{line[:80]!r}, cut short"
+                return
             self._warn(f"the dealer closed the connection in the middle of a line: {line[:80]!r} is not read")
+
+    def _skipped(self, line: str) -> bool:
+        """Whether a line that is no state is passed over (a comment, a blank line; else it is refused).
+        A reason the dealer gives (``# ERROR: ...``) is said as it comes, or before the first state kept
+        for ``check_end`` (an agent told why it was closed ended quietly), as is the first line refused."""
+        if line[:1] in ("#", ";") or not line.strip():
+            if line.lstrip("#; ").startswith("ERROR"):  # (a refused token, a seat taken over)
+                if self.read_any:
+                    self._warn(f"the dealer says {line[:120]!r}")
+                else:
+                    self._words = repr(line[:120])
+            return True
+        if not self.read_any:
+            self._words = self._words or repr(line[:120])  # (its first: 'HTTP/1.1 400 Bad Request' from what is no dealer)
+        return False
+
+    def check_end(self, where: str) -> None:
+        """The stream has ended: a ``ShowdownError`` when no state came in it (the dealer refused the seat, or
+        it is no ACPC dealer), quoting what it said; an agent told nothing exited 0 as if it had played."""
+        if self.read_any:
+            return
+        if self._refused:
+            raise ShowdownError(f"the dealer at {where} sent no state this client could read as {self.game.name or 'the game'}'s "
+                                f"(the first: {self._refused})" + ("" if "game right?" in self._refused else ": is the game right?"))
+        if not self._words:
+            raise ShowdownError(f"the dealer at {where} closed the connection without sending a state "
+                                "(it refused this seat, or it is no ACPC dealer)")
+        raise ShowdownError(f"the dealer at {where} closed the connection without sending a state; it said {self._words}")
 
     def _warn(self, text: str) -> None:
         """One warning on stderr (at most ``MAX_WARNINGS``: a bot wrong in every hand fills no disk)."""
@@ -347,6 +384,7 @@ def play(
             session.last_line(pending.rstrip("\r"))
     finally:
         sock.close()
+    session.check_end(f"{host}:{port}")
     return session.close()
 
 
@@ -398,6 +436,7 @@ async def play_async(
             await writer.wait_closed()
         except (ConnectionResetError, BrokenPipeError):
             pass
+    session.check_end(f"{host}:{port}")
     return session.close()
 
 

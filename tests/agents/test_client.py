@@ -399,7 +399,7 @@ def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str
     not 'has 1 players' cards but holdem-nolimit has 2 players'; a whole last state is still read."""
     import socket
 
-    for tail, hands in ((b"MATCHSTATE:0:0::As", 0), (b"MATCHSTATE:0:0:cc:Ks|Qd", 1)):
+    for tail, hands in ((b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:0:0::As", 0), (b"MATCHSTATE:0:0:cc:Ks|Qd", 1)):
         server = socket.create_server(("127.0.0.1", 0))
 
         def dealer(tail: bytes = tail, server: socket.socket = server) -> None:
@@ -422,3 +422,54 @@ def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str
         else:
             assert err == "showdown client: warning: the dealer closed the connection in the middle of a line: " \
                           "'MATCHSTATE:0:0::As' is not read\n"
+
+
+def _one_shot_dealer(stream: bytes) -> tuple[int, threading.Thread]:
+    """A port whose one connection is sent ``stream`` after the VERSION line, then closed."""
+    import socket
+
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def dealer() -> None:
+        conn, _ = server.accept()
+        conn.recv(100)  # VERSION
+        conn.sendall(stream)
+        conn.close()
+        server.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    return server.getsockname()[1], thread
+
+
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+@pytest.mark.parametrize(("stream", "says"), [
+    (b"", "closed the connection without sending a state (it refused this seat, or it is no ACPC dealer)"),
+    (b"# ERROR: wrong seat token\r\n", "closed the connection without sending a state; it said '# ERROR: wrong seat token'"),
+    (b"HTTP/1.1 400 Bad Request\r\nconnection: close\r\n\r\n", "it said 'HTTP/1.1 400 Bad Request'"),
+    (b"MATCHSTATE:0:0::As", "it said 'MATCHSTATE:0:0::As', cut short"),
+    (b"MATCHSTATE:0:0::Ks||\r\n", "sent no state this client could read as kuhn's (the first: 'MATCHSTATE:0:0::Ks||' has 3"),
+])
+def test_a_stream_without_any_state_is_an_error_that_quotes_the_dealer(driver: str, stream: bytes, says: str) -> None:
+    """A dealer refusing the seat ('# ERROR: wrong seat token'), a port that is no dealer, another game's
+    dealer: the agent exited 0 as if it had played the match; now one ``ShowdownError`` says why."""
+    from showdown.errors import ShowdownError
+
+    port, thread = _one_shot_dealer(stream)
+    agent = make_agent("call", get_game("kuhn"))
+    with pytest.raises(ShowdownError) as caught:
+        if driver == "play":
+            play(agent, "127.0.0.1", port, "kuhn")
+        else:
+            asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+    thread.join()
+    assert says in str(caught.value) and str(caught.value).count("game right?") <= 1
+
+
+def test_a_reason_the_dealer_gives_in_the_match_is_said(capsys: pytest.CaptureFixture[str]) -> None:
+    port, thread = _one_shot_dealer(b"MATCHSTATE:1:0::|Ks\r\n# ERROR: your seat was taken over by a new connection\r\n")
+    result = play(make_agent("call", get_game("kuhn")), "127.0.0.1", port, "kuhn")
+    thread.join()
+    assert result.hands == 0
+    assert capsys.readouterr().err == \
+        "showdown client: warning: the dealer says '# ERROR: your seat was taken over by a new connection'\n"
