@@ -336,6 +336,33 @@ def _tune(sock: socket.socket) -> None:
             sock.setsockopt(socket.IPPROTO_TCP, option, value)
 
 
+WAIT_NOTICE_S = 30.0
+"""Seconds of silence from a dealer before its first bytes after which the client says once that it is
+still waiting (a dealer starts when every seat is taken: the reference waits for ever), where an agent
+said nothing at all, as if hung."""
+
+
+def _waiting(where: str) -> None:
+    print(f"showdown client: still waiting for the dealer at {where} to start the match after {WAIT_NOTICE_S:g} s "
+          "(a dealer starts when every seat has connected; Ctrl-C stops)", file=sys.stderr, flush=True)
+
+
+def _first_bytes(sock: socket.socket, where: str) -> bytes:
+    """The dealer's first bytes, the wait said once after ``WAIT_NOTICE_S`` (later reads have no timeout:
+    one on every read costs a poll)."""
+    sock.settimeout(WAIT_NOTICE_S)
+    try:
+        return sock.recv(1 << 16)
+    except TimeoutError as exc:
+        if exc.errno is not None:  # (ETIMEDOUT: the keep-alive probes unanswered, not this wait)
+            raise
+        _waiting(where)
+        sock.settimeout(None)
+        return sock.recv(1 << 16)
+    finally:
+        sock.settimeout(None)
+
+
 def play(
     agent: Agent,
     host: str,
@@ -362,10 +389,8 @@ def play(
         pending = ""
         try:
             send(version_bytes(token))
-            while True:
-                data = recv(1 << 16)
-                if not data:
-                    break
+            data = _first_bytes(sock, f"{host}:{port}")
+            while data:
                 lines = (pending + data.decode("ascii", "replace")).split("\n")
                 pending = lines.pop()  # an unfinished line waits for the next read
                 if len(pending) > MAX_LINE_BYTES:
@@ -376,6 +401,7 @@ def play(
                     reply = handle(line.rstrip("\r"))
                     if reply is not None:
                         send(reply.encode("ascii") + b"\r\n")
+                data = recv(1 << 16)
         except (ConnectionResetError, BrokenPipeError):
             pass  # the dealer went away: the match is over for us
         except OSError as exc:  # its host gone (the keep-alive probes unanswered: timed out), unreachable
@@ -412,9 +438,14 @@ async def play_async(
         _tune(sock)
     try:
         writer.write(version_bytes(token))
+        reading = asyncio.ensure_future(reader.readline())
+        if not (await asyncio.wait({reading}, timeout=WAIT_NOTICE_S))[0]:  # (said once: see ``WAIT_NOTICE_S``)
+            _waiting(f"{host}:{port}")
+        first: asyncio.Future[bytes] | None = reading
         while True:
             try:
-                raw = await reader.readline()
+                raw = await (first or reader.readline())
+                first = None
             except (ConnectionResetError, asyncio.IncompleteReadError):
                 break
             except ValueError:  # asyncio's LimitOverrunError: the line outgrew the reader's limit

@@ -103,6 +103,9 @@ class _GoneHost:
     def recv(self, size: int) -> bytes:
         raise TimeoutError(110, "Connection timed out")
 
+    def settimeout(self, seconds: float | None) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -114,3 +117,39 @@ def test_a_dealer_lost_to_a_timeout_is_one_line_not_a_traceback(monkeypatch: pyt
     monkeypatch.setattr(client, "connect", lambda host, port: _GoneHost())
     with pytest.raises(ShowdownError, match=r"lost the dealer at h:1: Connection timed out \(its host gone"):
         play(RandomAgent(seed=1), "h", 1, "kuhn")
+
+
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+def test_a_dealer_silent_before_its_first_state_is_said_once(
+    driver: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dealer that accepts the seat and says nothing (waiting for its other seats, or no dealer at all):
+    the agent waited without a word, as if hung; after ``WAIT_NOTICE_S`` it says once that it waits."""
+    import time
+
+    from showdown.agents import client
+    from showdown.agents.registry import make_agent
+    from showdown.games.catalog import get_game
+
+    monkeypatch.setattr(client, "WAIT_NOTICE_S", 0.2)
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def dealer() -> None:
+        conn, _ = server.accept()
+        conn.recv(100)  # VERSION
+        time.sleep(0.6)
+        conn.sendall(b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:1:0:cc:Qs|Ks\r\n")
+        conn.close()
+        server.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    agent = make_agent("call", get_game("kuhn"))
+    port = server.getsockname()[1]
+    result = client.play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
+        asyncio.run(client.play_async(agent, "127.0.0.1", port, "kuhn"))
+    thread.join()
+    err = capsys.readouterr().err
+    assert result.hands == 1
+    assert err == f"showdown client: still waiting for the dealer at 127.0.0.1:{port} to start the match after 0.2 s " \
+                  "(a dealer starts when every seat has connected; Ctrl-C stops)\n"
