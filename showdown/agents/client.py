@@ -89,6 +89,7 @@ class ClientSession:
         self.read_any = False  # a state was read: until then the dealer may only be refusing the seat
         self._words = ""  # what the dealer said before its first state (a '# ERROR:' refusal): quoted if none comes
         self._refused = ""  # why its first state line was refused, when no state was read (another game's lines)
+        self.refused_states = 0  # state lines refused (summed up at the end: another game's dealer, or a broken one)
 
     # ------------------------------------------------------------------ the one entry point
 
@@ -169,8 +170,10 @@ class ClientSession:
         except ProtocolError as exc:
             if self.strict:
                 raise
-            if not self.read_any and not self._refused and line.startswith(MATCHSTATE_PREFIX):
-                self._refused = str(exc)  # (another game's states: quoted by ``check_end``)
+            if line.startswith(MATCHSTATE_PREFIX):
+                self.refused_states += 1
+                if not self.read_any and not self._refused:
+                    self._refused = str(exc)  # (another game's states: quoted by ``check_end``)
             self._warn(str(exc))
             return None
 
@@ -205,8 +208,14 @@ class ClientSession:
 
     def check_end(self, where: str) -> None:
         """The stream has ended: a ``ShowdownError`` when no state came in it (the dealer refused the seat, or
-        it is no ACPC dealer), quoting what it said; an agent told nothing exited 0 as if it had played."""
+        it is no ACPC dealer), quoting what it said; an agent told nothing exited 0 as if it had played. Else
+        state lines refused on the way are counted in one last warning (another game's dealer was only
+        warnings about betting and rounds, none naming the game)."""
         if self.read_any:
+            if self.refused_states:  # (past the warnings' cap: the end of the story, whatever came before)
+                count = self.refused_states
+                print(f"showdown client: warning: {count} state line{'s' * (count > 1)} from the dealer broke "
+                      f"{self.game.name or 'the game'}'s rules and {'were' if count > 1 else 'was'} skipped: is the game right?", file=sys.stderr, flush=True)
             return
         if self._refused:
             raise ShowdownError(f"the dealer at {where} sent no state this client could read as {self.game.name or 'the game'}'s "

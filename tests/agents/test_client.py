@@ -473,3 +473,15 @@ def test_a_reason_the_dealer_gives_in_the_match_is_said(capsys: pytest.CaptureFi
     assert result.hands == 0
     assert capsys.readouterr().err == \
         "showdown client: warning: the dealer says '# ERROR: your seat was taken over by a new connection'\n"
+
+
+def test_state_lines_of_another_game_are_summed_up_at_the_end_with_the_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Kuhn dealer's states to a Leduc agent: the first reads, the next break Leduc's rounds; the warnings
+    ('the rounds in ... do not match the betting rules') never named the game, and the agent exited as if fine."""
+    game = get_game("leduc")
+    session = ClientSession(make_agent("call", game), game)
+    for line in ("MATCHSTATE:0:0::Ks|", "MATCHSTATE:0:0:cc:Ks|As", "MATCHSTATE:1:1::|Qs", "MATCHSTATE:1:1:rc:As|Qs"):
+        session.feed(line)
+    session.check_end("h:1")
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == "showdown client: warning: 2 state lines from the dealer broke leduc's rules and were skipped: is the game right?"
