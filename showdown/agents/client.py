@@ -210,12 +210,16 @@ class ClientSession:
         """The stream has ended: a ``ShowdownError`` when no state came in it (the dealer refused the seat, or
         it is no ACPC dealer), quoting what it said; an agent told nothing exited 0 as if it had played. Else
         state lines refused on the way are counted in one last warning (another game's dealer was only
-        warnings about betting and rounds, none naming the game)."""
-        if self.read_any:
-            if self.refused_states:  # (past the warnings' cap: the end of the story, whatever came before)
+        warnings about betting and rounds, none naming the game), as is a hand left unfinished (a match
+        the dealer aborted ended the agent with status 0 and not a word)."""
+        if self.read_any:  # (said past the warnings' cap: the end of the story, whatever came before)
+            if not self._ended:
+                _say(f"the dealer at {where} closed the connection in the middle of hand {self._codec.hand} ({self.hands} "
+                     f"hand{'s' * (self.hands != 1)} finished): the match was cut short")
+            if self.refused_states:
                 count = self.refused_states
-                print(f"showdown client: warning: {count} state line{'s' * (count > 1)} from the dealer broke "
-                      f"{self.game.name or 'the game'}'s rules and {'were' if count > 1 else 'was'} skipped: is the game right?", file=sys.stderr, flush=True)
+                _say(f"{count} state line{'s' * (count > 1)} from the dealer broke {self.game.name or 'the game'}'s rules "
+                     f"and {'were' if count > 1 else 'was'} skipped: is the game right?")
             return
         if self._refused:
             raise ShowdownError(f"the dealer at {where} sent no state this client could read as {self.game.name or 'the game'}'s "
@@ -286,6 +290,10 @@ def no_action_text(value: object) -> str:
     read as an action letter (``False`` would be a fold), so that the dealer calls and counts it."""
     text = ascii(value)[:40]
     return "?" + text if text[:1] in "fFcCkKrRbB" else text
+
+
+def _say(text: str) -> None:
+    print(f"showdown client: warning: {text}", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------- drivers

@@ -421,7 +421,9 @@ def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str
             assert err == "" and result.hands == 1
         else:
             assert err == "showdown client: warning: the dealer closed the connection in the middle of a line: " \
-                          "'MATCHSTATE:0:0::As' is not read\n"
+                          "'MATCHSTATE:0:0::As' is not read\n" \
+                          f"showdown client: warning: the dealer at 127.0.0.1:{port} closed the connection in the middle " \
+                          "of hand 0 (0 hands finished): the match was cut short\n"
 
 
 def _one_shot_dealer(stream: bytes) -> tuple[int, threading.Thread]:
@@ -472,7 +474,26 @@ def test_a_reason_the_dealer_gives_in_the_match_is_said(capsys: pytest.CaptureFi
     thread.join()
     assert result.hands == 0
     assert capsys.readouterr().err == \
-        "showdown client: warning: the dealer says '# ERROR: your seat was taken over by a new connection'\n"
+        "showdown client: warning: the dealer says '# ERROR: your seat was taken over by a new connection'\n" \
+        f"showdown client: warning: the dealer at 127.0.0.1:{port} closed the connection in the middle of hand 0 " \
+        "(0 hands finished): the match was cut short\n"
+
+
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+def test_a_match_cut_short_in_a_hand_is_said_at_the_end(driver: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """The reference dealer aborting a match ('could not get action from seat 2') closes every seat in the middle
+    of a hand: the agent ended with status 0 and not a word; a hand's final state before the end says nothing."""
+    for stream, says in ((b"MATCHSTATE:0:0:cc:Ks|Qs\r\nMATCHSTATE:1:1::|Ks\r\n", "in the middle of hand 1 (1 hand finished)"),
+                         (b"MATCHSTATE:0:0:cc:Ks|Qs\r\n", "")):
+        port, thread = _one_shot_dealer(stream)
+        agent = make_agent("call", get_game("kuhn"))
+        result = play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
+            asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+        thread.join()
+        err = capsys.readouterr().err
+        assert result.hands == 1
+        assert err == (f"showdown client: warning: the dealer at 127.0.0.1:{port} closed the connection {says}: the match "
+                       "was cut short\n" if says else "")
 
 
 def test_state_lines_of_another_game_are_summed_up_at_the_end_with_the_game(capsys: pytest.CaptureFixture[str]) -> None:
