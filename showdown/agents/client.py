@@ -311,6 +311,11 @@ def resolve_game(game: GameDef | str | None) -> GameDef:
     return get_game(spec)
 
 
+WIRE = "latin-1"
+"""How the client reads and writes the dealer's bytes: one character each, so that a reply echoes its state
+line byte for byte, as the reference's clients do (read as ASCII with replacement, a dealer's byte over 127 in
+the fields after the cards came back as U+FFFD, which ASCII cannot send: a UnicodeEncodeError traceback)."""
+
 MAX_LINE_BYTES = 1 << 16
 """The longest line a client accepts from a dealer (a MATCHSTATE line is a few hundred bytes)."""
 
@@ -408,7 +413,7 @@ def play(
             send(version_bytes(token))
             data = _first_bytes(sock, f"{host}:{port}")
             while data:
-                lines = (pending + data.decode("ascii", "replace")).split("\n")
+                lines = (pending + data.decode(WIRE)).split("\n")
                 pending = lines.pop()  # an unfinished line waits for the next read
                 if len(pending) > MAX_LINE_BYTES:
                     raise ProtocolError(_too_long(host, port))
@@ -417,7 +422,7 @@ def play(
                 for line in lines:
                     reply = handle(line.rstrip("\r"))
                     if reply is not None:
-                        send(reply.encode("ascii") + b"\r\n")
+                        send(reply.encode(WIRE) + b"\r\n")
                 data = recv(1 << 16)
         except (ConnectionResetError, BrokenPipeError):
             pass  # the dealer went away: the match is over for us
@@ -472,11 +477,11 @@ async def play_async(
             if not raw:
                 break
             if not raw.endswith(b"\n"):  # the stream ended on it
-                session.last_line(raw.decode("ascii", "replace").rstrip("\r"))
+                session.last_line(raw.decode(WIRE).rstrip("\r"))
                 break
-            reply = session.feed(raw.decode("ascii", "replace").rstrip("\r\n"))
+            reply = session.feed(raw.decode(WIRE).rstrip("\r\n"))
             if reply is not None:
-                writer.write(reply.encode("ascii") + b"\r\n")
+                writer.write(reply.encode(WIRE) + b"\r\n")
                 await writer.drain()
     finally:
         writer.close()

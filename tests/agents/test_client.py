@@ -506,3 +506,32 @@ def test_state_lines_of_another_game_are_summed_up_at_the_end_with_the_game(caps
     session.check_end("h:1")
     last = capsys.readouterr().err.splitlines()[-1]
     assert last == "showdown client: warning: 2 state lines from the dealer broke leduc's rules and were skipped: is the game right?"
+
+
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+def test_a_byte_over_127_in_a_state_line_is_echoed_as_it_came(driver: str) -> None:
+    """Read as ASCII with replacement, a dealer's byte over 127 in the fields after the cards came back as
+    U+FFFD, which the reply could not encode: a UnicodeEncodeError traceback ended the agent."""
+    import socket
+
+    server = socket.create_server(("127.0.0.1", 0))
+    got: list[bytes] = []
+
+    def dealer() -> None:
+        conn, _ = server.accept()
+        conn.recv(100)  # VERSION
+        conn.sendall(b"MATCHSTATE:0:0::Ks|:t\xe9\r\n")
+        got.append(conn.recv(100))
+        conn.close()
+        server.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    agent = make_agent("call", get_game("kuhn"))
+    port = server.getsockname()[1]
+    if driver == "play":
+        play(agent, "127.0.0.1", port, "kuhn")
+    else:
+        asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+    thread.join()
+    assert got == [b"MATCHSTATE:0:0::Ks|:t\xe9:c\r\n"]
