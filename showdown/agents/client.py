@@ -39,6 +39,9 @@ TOKEN_ENV = "SHOWDOWN_SEAT_TOKEN"
 def version_bytes(token: str | None = None) -> bytes:
     """The first line to send: ``VERSION:2.0.0``, with the seat token (``token`` or $SHOWDOWN_SEAT_TOKEN)."""
     token = token if token is not None else os.environ.get(TOKEN_ENV) or None
+    if token and not (token.isascii() and token.isprintable() and not any(c.isspace() for c in token)):
+        raise ConfigError(f"the seat token (--token or ${TOKEN_ENV}) has a space, a line end or a character beyond "
+                          "ASCII, which the first line cannot carry: give it as the dealer printed it")
     return (format_version_line(token) + "\r\n").encode("ascii")
 
 
@@ -404,13 +407,14 @@ def play(
     session = ClientSession(agent, g, strict=strict, track=track)
     handle = session.feed
     latest = session.latest
+    hello = version_bytes(token)
     sock = connect(host, port)
     try:
         send = sock.sendall
         recv = sock.recv
         pending = ""
         try:
-            send(version_bytes(token))
+            send(hello)
             data = _first_bytes(sock, f"{host}:{port}")
             while data:
                 lines = (pending + data.decode(WIRE)).split("\n")
@@ -451,6 +455,7 @@ async def play_async(
 
     g = resolve_game(game if game is not None else agent.game)
     session = ClientSession(agent, g, strict=strict, track=track)
+    hello = version_bytes(token)
     try:
         reader, writer = await asyncio.open_connection(host, port, limit=MAX_LINE_BYTES)
     except OSError as exc:
@@ -459,7 +464,7 @@ async def play_async(
     if sock is not None:
         _tune(sock)
     try:
-        writer.write(version_bytes(token))
+        writer.write(hello)
         reading = asyncio.ensure_future(reader.readline())
         if not (await asyncio.wait({reading}, timeout=WAIT_NOTICE_S))[0]:  # (said once: see ``WAIT_NOTICE_S``)
             _waiting(f"{host}:{port}")

@@ -153,3 +153,16 @@ def test_a_dealer_silent_before_its_first_state_is_said_once(
     assert result.hands == 1
     assert err == f"showdown client: still waiting for the dealer at 127.0.0.1:{port} to start the match after 0.2 s " \
                   "(a dealer starts when every seat has connected; Ctrl-C stops)\n"
+
+
+@pytest.mark.parametrize("token", ["héllo", "a b", "abc\nMATCHSTATE:0:0::Ks|:r"])
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+def test_a_seat_token_the_first_line_cannot_carry_is_one_line(driver: str, token: str) -> None:
+    """A token beyond ASCII was a UnicodeEncodeError traceback; one with a line end sent a second line."""
+    from showdown.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="the seat token .* has a space, a line end or a character beyond ASCII"):
+        if driver == "play":
+            play(RandomAgent(seed=1), "127.0.0.1", 1, "kuhn", token=token)
+        else:
+            asyncio.run(play_async(RandomAgent(seed=1), "127.0.0.1", 1, "kuhn", token=token))
