@@ -91,7 +91,6 @@ class ClientSession:
         self._said_extra = False
         self.read_any = False  # a state was read: until then the dealer may only be refusing the seat
         self._words = ""  # what the dealer said before its first state (a '# ERROR:' refusal): quoted if none comes
-        self._refused = ""  # why its first state line was refused, when no state was read (another game's lines)
         self.refused_states = 0  # state lines refused (summed up at the end: another game's dealer, or a broken one)
 
     # ------------------------------------------------------------------ the one entry point
@@ -167,7 +166,9 @@ class ClientSession:
 
     def feed(self, line: str) -> str | None:
         """``handle`` for drivers: a line that breaks the protocol is reported on stderr and
-        skipped (at most ``MAX_WARNINGS`` reports), unless ``strict``."""
+        skipped (at most ``MAX_WARNINGS`` reports), unless ``strict``. A first state that cannot be read
+        ends the session (``ShowdownError``): another game's dealer, whose every state will be refused
+        (the agent sat out the dealer's time limit, 10 minutes at the reference's, then said it)."""
         try:
             return self.handle(line)
         except ProtocolError as exc:
@@ -175,8 +176,9 @@ class ClientSession:
                 raise
             if line.startswith(MATCHSTATE_PREFIX):
                 self.refused_states += 1
-                if not self.read_any and not self._refused:
-                    self._refused = str(exc)  # (another game's states: quoted by ``check_end``)
+                if not self.read_any:
+                    why = str(exc) + ("" if str(exc).endswith("game right?") else ": is the game right?")
+                    raise ShowdownError(f"the dealer's first state cannot be read as {self.game.name or 'the game'}'s: {why}") from None
             self._warn(str(exc))
             return None
 
@@ -224,9 +226,6 @@ class ClientSession:
                 _say(f"{count} state line{'s' * (count > 1)} from the dealer broke {self.game.name or 'the game'}'s rules "
                      f"and {'were' if count > 1 else 'was'} skipped: is the game right?")
             return
-        if self._refused:
-            raise ShowdownError(f"the dealer at {where} sent no state this client could read as {self.game.name or 'the game'}'s "
-                                f"(the first: {self._refused})" + ("" if "game right?" in self._refused else ": is the game right?"))
         if not self._words:
             raise ShowdownError(f"the dealer at {where} closed the connection without sending a state "
                                 "(it refused this seat, or it is no ACPC dealer)")

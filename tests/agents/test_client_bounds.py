@@ -166,3 +166,44 @@ def test_a_seat_token_the_first_line_cannot_carry_is_one_line(driver: str, token
             play(RandomAgent(seed=1), "127.0.0.1", 1, "kuhn", token=token)
         else:
             asyncio.run(play_async(RandomAgent(seed=1), "127.0.0.1", 1, "kuhn", token=token))
+
+
+@pytest.mark.parametrize(("game_name", "line", "says"), [
+    ("kuhn", b"MATCHSTATE:0:0::Ks||", "'MATCHSTATE:0:0::Ks||' has 3 players' cards but kuhn has 2 players: is the game right?"),
+    ("holdem-limit-3p", b"MATCHSTATE:0:0::8s2h|", "has 2 players' cards but holdem-limit-3p has 3 players: is the game right?"),
+    ("leduc", b"MATCHSTATE:0:0::8s2h|", "a seat's hole cards are 1 (or hidden): is the game right?"),
+])
+@pytest.mark.parametrize("driver", ["play", "play_async"])
+def test_another_games_first_state_ends_the_agent_at_once(driver: str, game_name: str, line: bytes, says: str) -> None:
+    """The reference dealer of another game: the agent warned of every line and sat out the dealer's time
+    limit (10 minutes by default) before it ended, with status 0; now its first state ends it, in one line."""
+    from showdown.agents.registry import make_agent
+    from showdown.errors import ShowdownError
+    from showdown.games.catalog import get_game
+
+    server = socket.create_server(("127.0.0.1", 0))
+    closed: list[bytes] = []
+
+    def dealer() -> None:
+        conn, _ = server.accept()
+        conn.recv(100)  # VERSION
+        conn.sendall(line + b"\r\n")
+        conn.settimeout(5)
+        try:
+            closed.append(conn.recv(100))  # b'': the agent hung up without waiting for the dealer
+        except TimeoutError:
+            closed.append(b"(still waiting)")
+        conn.close()
+        server.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    agent = make_agent("random", get_game(game_name))
+    port = server.getsockname()[1]
+    with pytest.raises(ShowdownError, match="the dealer's first state cannot be read as") as caught:
+        if driver == "play":
+            play(agent, "127.0.0.1", port, game_name)
+        else:
+            asyncio.run(play_async(agent, "127.0.0.1", port, game_name))
+    thread.join()
+    assert closed == [b""] and says in str(caught.value) and str(caught.value).count("game right?") == 1
