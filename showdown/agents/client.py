@@ -255,8 +255,8 @@ class ClientSession:
         hand = self._codec.hand_text
         ended = self._ended
         for line in lines[: i + 1]:
-            if line.startswith(MATCHSTATE_PREFIX):
-                number = line.split(":", 3)[2]
+            if line.startswith(MATCHSTATE_PREFIX) and len(head := line.split(":", 3)) == 4:  # (not 'MATCHSTATE:0')
+                number = head[2]
                 if number != hand:
                     if not ended:
                         self.hands += 1

@@ -207,3 +207,15 @@ def test_another_games_first_state_ends_the_agent_at_once(driver: str, game_name
             asyncio.run(play_async(agent, "127.0.0.1", port, game_name))
     thread.join()
     assert closed == [b""] and says in str(caught.value) and str(caught.value).count("game right?") == 1
+
+
+def test_a_broken_state_among_lines_read_together_is_no_traceback() -> None:
+    """'MATCHSTATE:0' between two states of one read: ``latest`` looked for its hand number, an IndexError
+    traceback that ended the agent; it is passed over (the last state is answered)."""
+    from showdown.agents.client import ClientSession
+    from showdown.games.catalog import get_game
+
+    game = get_game("kuhn")
+    session = ClientSession(RandomAgent(game, seed=1), game)
+    batch = ["MATCHSTATE:0:0::Kc|", "MATCHSTATE:0", "MATCHSTATE:0:0:", "MATCHSTATE:1:1::|Kc"]
+    assert session.latest(batch) == batch[3:]
