@@ -217,7 +217,7 @@ class ClientSession:
         state lines refused on the way are counted in one last warning (another game's dealer was only
         warnings about betting and rounds, none naming the game), as is a hand left unfinished (a match
         the dealer aborted ended the agent with status 0 and not a word)."""
-        if self.read_any:  # (said past the warnings' cap: the end of the story, whatever came before)
+        if self.read_any:
             if not self._ended:
                 _say(f"the dealer at {where} closed the connection in the middle of hand {self._codec.hand} ({self.hands} "
                      f"hand{'s' * (self.hands != 1)} finished): the match was cut short")
@@ -295,6 +295,7 @@ def no_action_text(value: object) -> str:
 
 
 def _say(text: str) -> None:
+    """A warning past ``MAX_WARNINGS``: the end of the story, whatever came before."""
     print(f"showdown client: warning: {text}", file=sys.stderr, flush=True)
 
 
@@ -367,6 +368,7 @@ said nothing at all, as if hung."""
 
 
 def _waiting(where: str) -> None:
+    """Said once when a dealer is silent for ``WAIT_NOTICE_S`` before its first bytes."""
     print(f"showdown client: still waiting for the dealer at {where} to start the match after {WAIT_NOTICE_S:g} s "
           "(a dealer starts when every seat has connected; Ctrl-C stops)", file=sys.stderr, flush=True)
 
