@@ -50,7 +50,7 @@ def _ports(text: str) -> list[int]:
 
 def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the dealer's arguments to ``p`` (shared by the subcommand and ``dealer_command``)."""
-    p.add_argument("match", help="match name: the logs are <match>.log and <match>.jsonl")
+    p.add_argument("match", help="match name: the logs are <match>.log and <match>.jsonl (logs/m1: in the folder logs)")
     p.add_argument("game", help="a .game file or a catalog name (see `showdown games`)")
     p.add_argument("hands", type=argtypes.hand_count_or_zero, help="number of hands")
     p.add_argument("seed", type=argtypes.seed, help="card dealing seed (the reference's MT19937)")
@@ -91,13 +91,22 @@ def add_dealer_parser(subparsers: Any) -> argparse.ArgumentParser:
     return p
 
 
+def split_match(match: str) -> tuple[Path, str]:
+    """``<match>`` as the reference takes it, a path without ``.log`` (``logs/m1``, as ``bm_server``
+    gives): the folder its logs go in (made when missing) and the match's name."""
+    path = Path(match)
+    if match.endswith("/") or path.name in ("", ".", ".."):
+        raise ShowdownError(f"bad match name {match!r}: give a name, in a folder or not (m1, logs/m1)")
+    return Path.cwd() / path.parent, path.name
+
+
 def options_from_args(args: argparse.Namespace) -> DealerOptions:
     return DealerOptions(
         host=args.host,
         ports=args.ports,
         fixed_seats=args.fixed,
         **flag_values(args, DEALER_SETTINGS, "dealer"),
-        log_dir=Path.cwd() if args.log else None,
+        log_dir=split_match(args.match)[0] if args.log else None,
         force=args.force,
         resume=args.resume,
         trace=not args.quiet,
@@ -142,7 +151,7 @@ def run_dealer(args: argparse.Namespace) -> int:
     tokens = seat_tokens(args, len(args.names))
     bound = dealer_ports.take_bound()  # the ports already printed, if they were
     options = dataclasses.replace(options_from_args(args), tokens=tokens, bound=None if bound is None else tuple(bound))
-    server = MatchServer(game, args.match, args.hands, args.seed, args.names, options)
+    server = MatchServer(game, split_match(args.match)[1], args.hands, args.seed, args.names, options)
     stopped_by: list[int] = []
 
     def stop(sig: int) -> None:

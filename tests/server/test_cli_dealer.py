@@ -46,6 +46,17 @@ async def test_dealer_prints_ports_then_score_and_writes_logs(tmp_path: Path) ->
     assert verify_log(log).ok and (tmp_path / "cli.jsonl").is_file()
 
 
+async def test_a_match_name_with_a_folder_writes_the_logs_there_as_the_reference(tmp_path: Path) -> None:
+    proc = dealer_process(["logs/m1", "kuhn", "3", "5", "a", "b", "-q"], tmp_path)  # as bm_server runs it
+    assert proc.stdout is not None
+    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
+    game = get_game("kuhn")
+    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
+    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
+    assert proc.returncode == 0, err
+    assert verify_log(tmp_path / "logs" / "m1.log").ok and (tmp_path / "logs" / "m1.jsonl").is_file()
+
+
 async def test_trace_is_on_by_default_like_the_reference(tmp_path: Path) -> None:
     proc = dealer_process(["tr", "kuhn", "1", "5", "a", "b", "-l"], tmp_path)
     assert proc.stdout is not None
@@ -64,6 +75,7 @@ async def test_trace_is_on_by_default_like_the_reference(tmp_path: Path) -> None
         (["m", "nosuchgame", "1", "1", "a", "b"], "unknown game"),
         (["m", "kuhn-14", "1", "1", "a", "b"], "14 ranks"),
         (["m", "kuhn", "1", "1", "a"], "needs 2 players"),
+        (["logs/", "kuhn", "1", "1", "a", "b"], "bad match name 'logs/'"),
         (["m", "kuhn", "1", "1", "a", "b", "-p", "1,2,3"], "3 ports given for 2 seats: give one per seat, like -p 18791,18792 (0: a free one)"),
     ],
 )
