@@ -4,8 +4,8 @@
 the ports go to the first stdout line (space separated, seat order), ``<match>.log`` and
 ``<match>.jsonl`` are written in the current directory, and the SCORE line is the last stdout line.
 The TO/FROM trace goes to stderr unless ``-q``, as with the reference. ``-a``, ``-t`` and ``-T``
-(transaction files, resuming) are accepted and ignored with a note: a dropped seat reconnects to
-the running match instead.
+(transaction files, resuming) are accepted; no ``.tlog`` is written (``-T`` says so on stderr): the
+logs are the transaction record, ``-a`` resumes from them, and a dropped seat reconnects to the running match.
 """
 
 from __future__ import annotations
@@ -149,6 +149,9 @@ def run_dealer(args: argparse.Namespace) -> int:
     game = get_game(args.game)
     game.require_servable()
     tokens = seat_tokens(args, len(args.names))
+    if args.tlog:  # asked for by name: say why no <match>.tlog appears
+        print("showdown dealer: note: -T writes no .tlog: the logs, written whole per hand, are the transaction record "
+              "(--resume continues a killed match from them)", file=sys.stderr, flush=True)
     bound = dealer_ports.take_bound()  # the ports already printed, if they were
     options = dataclasses.replace(options_from_args(args), tokens=tokens, bound=None if bound is None else tuple(bound))
     server = MatchServer(game, split_match(args.match)[1], args.hands, args.seed, args.names, options)

@@ -57,6 +57,17 @@ async def test_a_match_name_with_a_folder_writes_the_logs_there_as_the_reference
     assert verify_log(tmp_path / "logs" / "m1.log").ok and (tmp_path / "logs" / "m1.jsonl").is_file()
 
 
+async def test_asking_for_a_transaction_file_says_none_is_written(tmp_path: Path) -> None:
+    proc = dealer_process(["tl", "kuhn", "1", "5", "a", "b", "-q", "-T"], tmp_path)
+    assert proc.stdout is not None
+    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
+    game = get_game("kuhn")
+    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
+    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
+    assert proc.returncode == 0, err
+    assert "-T writes no .tlog" in err and not (tmp_path / "tl.tlog").exists()
+
+
 async def test_trace_is_on_by_default_like_the_reference(tmp_path: Path) -> None:
     proc = dealer_process(["tr", "kuhn", "1", "5", "a", "b", "-l"], tmp_path)
     assert proc.stdout is not None
