@@ -103,7 +103,6 @@ def real_number(low: float, high: float | None = None, what: str = "a number", a
 
 MAX_HANDS = 2**32 - 1  # protocol.logfile.MAX_HANDS, not imported: every command's start reads this module
 hand_count = whole_number(1, MAX_HANDS, "a number of hands")
-hand_count_or_zero = whole_number(0, MAX_HANDS, "a number of hands")
 positive = whole_number(1)
 non_negative = whole_number(0)
 seed = whole_number(0, 2**32 - 1, "a seed")

@@ -28,7 +28,7 @@ def test_a_real_number_takes_what_float_reads() -> None:
 
 def test_a_hand_count_is_what_a_log_can_hold() -> None:
     assert argtypes.MAX_HANDS == MAX_HANDS
-    assert argtypes.hand_count(str(MAX_HANDS)) == MAX_HANDS and argtypes.hand_count_or_zero("0") == 0
+    assert argtypes.hand_count(str(MAX_HANDS)) == MAX_HANDS
     for text in ("0", str(MAX_HANDS + 1), "1" + "0" * 30):
         with pytest.raises(argparse.ArgumentTypeError, match=f"from 1 to {MAX_HANDS}"):
             argtypes.hand_count(text)

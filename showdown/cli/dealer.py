@@ -52,7 +52,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """Add the dealer's arguments to ``p`` (shared by the subcommand and ``dealer_command``)."""
     p.add_argument("match", help="match name: the logs are <match>.log and <match>.jsonl (logs/m1: in the folder logs)")
     p.add_argument("game", help="a .game file or a catalog name (see `showdown games`)")
-    p.add_argument("hands", type=argtypes.hand_count_or_zero, help="number of hands")
+    p.add_argument("hands", type=argtypes.hand_count, help="number of hands (1 or more, as the reference)")
     p.add_argument("seed", type=argtypes.seed, help="card dealing seed (the reference's MT19937)")
     p.add_argument("names", nargs="+", metavar="name", help="one player name per seat, in seat order")
     p.add_argument("-f", dest="fixed", action="store_true", help="fixed seats: seat s always plays position s")

@@ -75,9 +75,9 @@ def _seats_and_options(argv: Sequence[str]) -> tuple[int, dict[str, str]] | None
         elif name not in FLAG_OPTIONS or eq:
             return None
     seats = len(positionals) - POSITIONALS
-    # hands and seed: whole numbers the full parser will take (a 32-bit count and seed, as the reference's)
+    # hands and seed: whole numbers the full parser will take (a 32-bit count and seed, as the reference's; hands not 0)
     if seats < 2 or not all(p.isascii() and p.isdigit() and len(p) <= 10 and int(p) <= 0xFFFFFFFF
-                            for p in positionals[2:POSITIONALS]):
+                            for p in positionals[2:POSITIONALS]) or int(positionals[2]) == 0:
         return None
     # a match name and player names the dealer will take (else its error comes before any ports line)
     names = positionals[POSITIONALS:]

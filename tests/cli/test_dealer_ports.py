@@ -159,7 +159,9 @@ def test_an_error_found_after_the_ports_is_one_line_and_exit_2(tmp_path: Path) -
 
 def test_a_game_of_other_seats_or_unknown_is_one_line_before_any_port(tmp_path: Path) -> None:
     # three names for Kuhn printed three ports, then 'exit 2': a wrapper reading the ports line had started
-    for argv, says in ((["m", "kuhn", "1", "1", "a", "b", "c"], "needs 2 players, got 3 names"), (["m", "nosuchgame", "1", "1", "a", "b"], "unknown game")):
+    # 0 hands (refused by the reference) waited for both seats, played nothing and wrote no log
+    for argv, says in ((["m", "kuhn", "1", "1", "a", "b", "c"], "needs 2 players, got 3 names"), (["m", "nosuchgame", "1", "1", "a", "b"], "unknown game"),
+                       (["m", "kuhn", "0", "1", "a", "b"], "expected a number of hands from 1 to")):
         proc = showdown(["dealer", *argv, "-q"], tmp_path)
         out, err = proc.communicate(timeout=30)
         assert proc.returncode == 2 and out == "", err
