@@ -122,8 +122,10 @@ def _report(summary: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(summary, indent=1))
         return
+    # the figure the line names: NashConv (the progress line's and the curve's) for more than two players
+    figure = summary["nash_conv"] if summary["measure"] == "NashConv" else summary["exploitability"]
     lines = [f"{summary['game']} {summary['algorithm']}: {summary['iterations']} iterations in {summary['seconds']:.2f} s, "
-             f"{summary['measure']} {summary['exploitability']:.3g} chips/hand{', interrupted' if summary['interrupted'] else ''}",
+             f"{summary['measure']} {figure:.3g} chips/hand{', interrupted' if summary['interrupted'] else ''}",
              f"strategy: {summary['strategy']}"]
     if summary["curve_csv"] is not None:
         lines.append(f"curve: {summary['curve_csv']}, {summary['curve_json']}")

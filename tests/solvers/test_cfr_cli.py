@@ -358,3 +358,16 @@ def test_the_summary_gives_exploitability_and_nash_conv_as_exploit_does(
     exact = json.loads(capsys.readouterr().out)
     assert summary["exploitability"] == pytest.approx(exact["exploitability"], abs=1e-12)
     assert summary["nash_conv"] == pytest.approx(exact["nash_conv"], abs=1e-12)
+
+
+def test_the_text_summary_of_a_three_player_run_gives_nash_conv_as_it_says(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`solve cfr kuhn3p` printed "NashConv" beside the exploitability (NashConv / 3), a third of the
+    progress line's, the curve's and `--json`'s NashConv."""
+    monkeypatch.chdir(tmp_path)
+    assert run(["kuhn3p", "--iterations", "50", "--json", "-q", "-o", "s.json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert run(["kuhn3p", "--iterations", "50", "-q", "-o", "s.json"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"NashConv {summary['nash_conv']:.3g} chips/hand" in first
