@@ -83,11 +83,12 @@ def probes_handler(args: argparse.Namespace) -> int:
         print(json.dumps(doc, indent=2))
     else:
         print(f"{args.game}, {bot.display} against the probes: duplicate, {results[0].hands:,} hands each, chance-corrected, seed {args.seed}")
+        w = max(len(n) for n in [*(r.name for r in results), *(m.name for m in missing)])  # the names in one column
         for r in results:
             lo, hi = r.ci95_mbb
-            print(f"  {r.name:>18}  wins {r.mbb:+9.1f} mbb/hand  95% CI [{lo:+.1f}, {hi:+.1f}]")
+            print(f"  {r.name:>{w}}  wins {r.mbb:+9.1f} mbb/hand  95% CI [{lo:+.1f}, {hi:+.1f}]")
         for m in missing:
-            print(f"  {m.name:>18}  no figure: {m.reason}")
+            print(f"  {m.name:>{w}}  no figure: {m.reason}")
         lo, hi = best.ci95_mbb
         print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] (the best of {len(results)}: "
               "read its interval with the selection in mind)")

@@ -31,3 +31,14 @@ def test_a_probe_the_bot_breaks_against_is_named_and_the_run_exits_1(
     else:
         assert "probe-raise  no figure: the match of probe-raise against the bot is not a measurement" in out
         assert "best: probe-checkraise" in out
+
+
+def test_the_table_keeps_the_names_in_one_column(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """probe-third-raise-any (21 characters) pushed its row's figures out of the 18-character column."""
+    monkeypatch.setattr(showdown.agents.probes, "PROBES", ("probe-raise", "probe-third-raise-any"))
+    monkeypatch.chdir(tmp_path)
+    assert main(["exploit", "--probes", "--agent", "rules", "--game", "kuhn", "--hands", "10", "--out", "out", "--jobs", "1"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if " wins " in line]
+    assert len(rows) == 2 and len({row.index(" wins ") for row in rows}) == 1
