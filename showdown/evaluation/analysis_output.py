@@ -26,7 +26,7 @@ def _reduction_json(x: float | None) -> float | str | None:
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:
-    """``{"players": [...], "positions": [...], ...}``: each with hands, total, per100 and ci95."""
+    """``{"players": [...], "positions": [...], ...}``: each with hands, total, per100, ci95, mbb_per_hand and ci95_mbb."""
 
     def row(e: Estimate, plain: Estimate, reduction: float | None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -34,10 +34,10 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
             "per100": e.per100,
             "ci95": _pair(e.ci95),
             "se100": e.se100,
+            # in every game, as `showdown match --json` gives them (the table shows mbb/hand in hold'em only)
+            "mbb_per_hand": e.mbb,
+            "ci95_mbb": _pair(e.ci95_mbb),
         }
-        if a.show_mbb:
-            out["mbb_per_hand"] = e.mbb
-            out["ci95_mbb"] = _pair(e.ci95_mbb)
         if a.estimator != "plain" or a.paired:
             out["plain"] = {"per100": plain.per100, "ci95": _pair(plain.ci95)}
             out["variance_reduction"] = _reduction_json(reduction)

@@ -255,3 +255,18 @@ def test_the_table_lines_up_with_wide_and_combining_characters_in_names(tmp_path
     assert len(rows) == 3 and len({width(r[: r.index(t) + len(t)]) for r, t in zip(rows, totals)}) == 1, table
     lines = _aligned([["", "a"], ["规则", "+1"], ["call", "+22"]], 1)
     assert len({width(line) for line in lines}) == 1, lines
+
+
+def test_cli_json_gives_mbb_per_hand_in_every_game_as_match_json_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`analyze --json` of a Kuhn match's log had no mbb_per_hand/ci95_mbb, which the match's --json gives."""
+    assert main(["match", "kuhn", "rules", "random", "--hands", "60", "--in-memory", "--jobs", "1", "--estimator", "plain",
+                 "--out", str(tmp_path), "--name", "m", "--json"]) == 0
+    played = json.loads(capsys.readouterr().out)
+    assert main(["analyze", str(tmp_path / "m.log"), "--estimator", "plain", "--json"]) == 0
+    read = json.loads(capsys.readouterr().out)
+    for agent, player in zip(played["agents"], read["players"]):
+        assert player["mbb_per_hand"] == pytest.approx(agent["mbb_per_hand"])
+        assert player["ci95_mbb"] == pytest.approx(agent["ci95_mbb"])
+    assert all("mbb_per_hand" in p and "ci95_mbb" in p for p in read["positions"])
