@@ -192,7 +192,9 @@ def tournament_json(r: TournamentResult) -> dict[str, Any]:
     def est(e: Estimate | None) -> dict[str, Any] | None:
         if e is None:
             return None
-        return {"hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "se100": e.se100, "significant": _significant(e)}
+        # mbb_per_hand and ci95_mbb as `showdown match --json` and `analyze --json` give them
+        return {"hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "se100": e.se100,
+                "mbb_per_hand": e.mbb, "ci95_mbb": _pair(e.ci95_mbb), "significant": _significant(e)}
 
     return {
         "game": r.config.game,

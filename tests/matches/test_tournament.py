@@ -432,3 +432,15 @@ def test_a_3_player_field_mean_counts_each_match_once(tmp_path: Path) -> None:
         assert field["per100"] == pytest.approx(alone["per100"])
         half, alone_half = (field["ci95"][1] - field["ci95"][0]) / 2, (alone["ci95"][1] - alone["ci95"][0]) / 2
         assert half == pytest.approx(alone_half, rel=0.05)
+
+
+def test_results_json_gives_mbb_per_hand_as_the_match_json_does(tmp_path: Path) -> None:
+    """results.json gave chips per 100 only: no mbb_per_hand/ci95_mbb, the keys of `showdown match --json`."""
+    path = write(tmp_path, f"game: kuhn\nhands: 40\nout: {tmp_path / 'out'}\nestimator: plain\njobs: 1\n"
+                           "in_memory: true\nagents: [rules, random]\n")
+    run_tournament(load_tournament_config(path), progress=False)
+    doc = json.loads((tmp_path / "out" / "results.json").read_text())
+    cells = [doc["cross_table"]["rules"]["random"], doc["matches"][0]["results"]["rules"], doc["ranking"][0]["vs_field"]]
+    for cell in cells:  # Kuhn's big blind is 1 chip: mbb/hand is ten times chips/100
+        assert cell["mbb_per_hand"] == pytest.approx(10 * cell["per100"])
+        assert cell["ci95_mbb"] == pytest.approx([10 * x for x in cell["ci95"]])
