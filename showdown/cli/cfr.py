@@ -71,7 +71,7 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=argtypes.real_number(0, 1e9, "a number of seconds"), metavar="T", help="stop after T seconds of solving in this run")
     parser.add_argument(
         "--target-exploitability", type=argtypes.real_number(0, what="an exploitability", above=True), metavar="E", dest="target",
-        help="stop once the average strategy is at most E chips per hand exploitable",
+        help="stop once the average strategy is at most E chips per hand exploitable (games solved whole)",
     )
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
     parser.add_argument("-o", "--output", metavar="FILE", help="strategy file (.json or .npz; default <game>.<algorithm>.strategy.json)")
@@ -261,6 +261,20 @@ def _no_abstract_options(args: argparse.Namespace) -> None:
         raise ConfigError(f"{given[0]} is for abstract games (hold'em, or --abstraction); {args.game} is solved whole: drop it")
 
 
+def _no_tabular_options(args: argparse.Namespace) -> None:
+    """An option of the tabular solvers given to an abstract run is refused (the run ignored it, silently:
+    --target-exploitability 0.5 ran the default 1,000 iterations, -a cs ran pcs-cfr+)."""
+    if args.target is not None:
+        raise ConfigError("--target-exploitability is for games solved whole; an abstract run (hold'em, or --abstraction) "
+                          "stops by --iterations or --seconds")
+    if args.algorithm != "cfr+":
+        raise ConfigError(f"--algorithm {args.algorithm} is for games solved whole; an abstract run (hold'em, or "
+                          "--abstraction) is public chance sampling CFR+ (pcs-cfr+): drop it")
+    if args.batch is not None:
+        raise ConfigError("--batch is for the cs and es algorithms of games solved whole; an abstract run (hold'em, or "
+                          "--abstraction) samples one board per iteration: drop it")
+
+
 def cfr_handler(args: argparse.Namespace) -> int:
     """Run ``showdown solve cfr``; returns 0, or 130 (143) when stopped by Ctrl-C (SIGTERM), everything still written."""
     from showdown.games.catalog import get_game
@@ -271,6 +285,7 @@ def cfr_handler(args: argparse.Namespace) -> int:
     if needs_abstraction(game) or args.abstraction:
         from showdown.cli.pcs import pcs_handler
 
+        _no_tabular_options(args)
         args.every = args.every or PCS_EVERY
         return pcs_handler(args, game)
     _no_abstract_options(args)

@@ -91,3 +91,18 @@ def test_a_checkpoint_named_as_the_strategy_is_refused_before_the_run(tmp_path: 
     done = _run("solve", "cfr", "leduc", "--abstraction", "rank", "-n", "2", "-q", "--checkpoint", "l.pcs.npz", "-o", "l.pcs.npz", cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "would overwrite the checkpoint" in done.stderr, done.stderr
     assert not (tmp_path / "l.pcs.npz").exists()
+
+
+@pytest.mark.parametrize("flags, named", [
+    (["--target-exploitability", "0.5"], "--target-exploitability"),
+    (["-a", "cs"], "--algorithm cs"),
+    (["--batch", "4"], "--batch"),
+], ids=["target", "algorithm", "batch"])
+def test_tabular_options_of_an_abstract_run_are_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], flags: list[str], named: str,
+) -> None:
+    """`--target-exploitability 0.5` ran the default 1,000 iterations, `-a cs` ran pcs-cfr+: both silently."""
+    out = tmp_path / "x.pcs.npz"
+    assert main(["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "1", "-q", "-o", str(out), *flags]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and named in err and "abstract" in err and not out.exists()
