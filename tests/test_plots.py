@@ -122,3 +122,34 @@ def test_curves_of_no_point_a_log_scale_can_draw_are_refused(tmp_path: Path) -> 
     with pytest.raises(ShowdownError, match="can be drawn on log scales"):
         plot_curves([tmp_path / "z.json"], tmp_path / "z.png")
     assert not (tmp_path / "z.png").exists()
+
+
+def test_a_nash_conv_curve_csv_names_its_column_and_plots_with_its_measure(tmp_path: Path) -> None:
+    """A 3-player run's CSV headed its NashConv column 'exploitability' (which --json gives as NashConv / 3),
+    and a NashConv curve drawn beside a 2-player one was labelled exploitability."""
+    from showdown.solvers.training import CurvePoint
+
+    points = [CurvePoint(1, 0.01, 2.0), CurvePoint(10, 0.1, 0.2)]
+    csv3, json3 = tmp_path / "k3.curve.csv", tmp_path / "k3.curve.json"
+    write_curve(points, csv3, json3, "kuhn3p", "cfr+", "NashConv")
+    assert csv3.read_text().splitlines()[0] == "iteration,seconds,nash_conv"
+    assert read_curve(csv3)[1] == read_curve(json3)[1] == [(1, 0.01, 2.0), (10, 0.1, 0.2)]
+    csv2, json2 = tmp_path / "k.curve.csv", tmp_path / "k.curve.json"
+    write_curve(points, csv2, json2, "kuhn", "cfr+")
+    assert csv2.read_text().splitlines()[0] == "iteration,seconds,exploitability"
+    pytest.importorskip("matplotlib")
+    import matplotlib.axes
+
+    from showdown.cli.plots import plot_curves
+
+    labels: list[str] = []
+    real_plot = matplotlib.axes.Axes.plot
+
+    def plot(self: object, *args: object, **kwargs: object) -> object:
+        labels.append(str(kwargs.get("label")))
+        return real_plot(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(matplotlib.axes.Axes, "plot", plot)
+        plot_curves([csv2, csv3], tmp_path / "c.png")
+    assert "k (exploitability)" in labels and "k3 (NashConv)" in labels

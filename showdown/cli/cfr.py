@@ -158,8 +158,9 @@ def write_curve(
     points: list[Any], csv_path: Path, json_path: Path, game: str, algorithm: str, measure: str = "exploitability"
 ) -> None:
     """Write the exploitability curve as CSV (iteration,seconds,exploitability) and as JSON (NashConv,
-    named so in the JSON's ``measure``, for games of more than two players)."""
-    rows = ["iteration,seconds,exploitability", *(f"{q.iteration},{q.seconds:.6f},{q.exploitability!r}" for q in points)]
+    named so in the JSON's ``measure`` and the CSV's column ``nash_conv``, for games of more than two players)."""
+    column = "exploitability" if measure == "exploitability" else "nash_conv"  # (the CSV called NashConv exploitability)
+    rows = [f"iteration,seconds,{column}", *(f"{q.iteration},{q.seconds:.6f},{q.exploitability!r}" for q in points)]
     csv_path.write_text("".join(row + "\r\n" for row in rows), encoding="utf-8", newline="")  # csv.writer's lines, numbers only
     doc = {
         "game": game,

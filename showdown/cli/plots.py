@@ -272,7 +272,8 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
         else:
             label = p.name.removesuffix(".curve.csv")
             rows = list(csv.DictReader(text.splitlines()))
-            points = [(int(r["iteration"]), float(r["seconds"]), float(r["exploitability"])) for r in rows]
+            points = [(int(r["iteration"]), float(r["seconds"]), float(r["exploitability"] if "exploitability" in r else r["nash_conv"]))
+                      for r in rows]
     except (ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ShowdownError(f"{p}: not a curve file ({exc})") from None
     if not points:  # (was a blank picture and matplotlib's warning)
@@ -283,9 +284,9 @@ def read_curve(path: str | Path) -> tuple[str, list[tuple[int, float, float]]]:
 def _measure(path: str | Path) -> str:
     """What a JSON curve file measures (``exploitability``, or ``NashConv`` for 3+ players)."""
     p = Path(path)
-    if p.suffix != ".json":
-        return "exploitability"
     try:
+        if p.suffix != ".json":  # the CSV's third column: exploitability, or nash_conv
+            return "NashConv" if p.read_text(encoding="utf-8").split("\n", 1)[0].strip().endswith(",nash_conv") else "exploitability"
         return str(json.loads(p.read_text(encoding="utf-8")).get("measure", "exploitability"))
     except (OSError, ValueError, AttributeError):
         return "exploitability"
@@ -294,8 +295,10 @@ def _measure(path: str | Path) -> str:
 def plot_curves(paths: Sequence[str | Path], out: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
     """Exploitability against iterations and against seconds (log-log), one line per curve file."""
     curves = [read_curve(p) for p in paths]
-    nash = all(_measure(p) == "NashConv" for p in paths)
-    what = "NashConv" if nash else "exploitability"
+    measures = [_measure(p) for p in paths]
+    what = measures[0] if len(set(measures)) == 1 else "exploitability or NashConv"
+    if len(set(measures)) > 1:  # each line says what it measures (a 3-player NashConv was drawn as exploitability)
+        curves = [(f"{label} ({m})", points) for (label, points), m in zip(curves, measures)]
     fig = new_figure(11, 4.5)
     by_iter, by_time = fig.subplots(1, 2)
     if not any(q[0] > 0 and q[2] > 0 for _, points in curves for q in points):
