@@ -101,8 +101,8 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     abstract.add_argument("--max-raises", type=int, metavar="N", help="sized raises per round before only all-in is left (default 2; wide: 3)")
     abstract.add_argument("--sample-boards", action="store_true", help="sample one board per iteration even in small games")
     parser.add_argument("--every", type=argtypes.real_number(0, 1e9, "a number of seconds", above=True), metavar="S",
-                        help=f"seconds between checkpoints (default {CHECKPOINT_EVERY:g}) and, in abstract games, progress lines "
-                        f"(default {PCS_EVERY:g})")
+                        help=f"seconds between checkpoints (default {CHECKPOINT_EVERY:g}; in abstract games {PCS_EVERY:g}, each with "
+                        "a progress line)")
     parser.set_defaults(handler=cfr_handler)
 
 

@@ -106,3 +106,19 @@ def test_tabular_options_of_an_abstract_run_are_refused_in_one_line(
     assert main(["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "1", "-q", "-o", str(out), *flags]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and named in err and "abstract" in err and not out.exists()
+
+
+def test_every_s_help_gives_the_checkpoint_interval_an_abstract_run_uses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+) -> None:
+    """--every's help said checkpoints every 60 s by default; an abstract run writes one every 10 s."""
+    import showdown.solvers.pcs
+
+    used: dict[str, object] = {}
+    monkeypatch.setattr(showdown.solvers.pcs, "run", lambda solver, **kw: used.update(kw))
+    assert main(["solve", "cfr", "leduc", "--abstraction", "rank", "-n", "1", "-q", "-o", str(tmp_path / "a.pcs.npz"),
+                 "--checkpoint", str(tmp_path / "c.pcs.npz")]) == 0
+    with pytest.raises(SystemExit):
+        main(["solve", "cfr", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert used["checkpoint"] is not None and f"checkpoints (default 60; in abstract games {used['every']:g}," in text
