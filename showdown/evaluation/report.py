@@ -183,7 +183,9 @@ def report_json(r: MatchReport) -> dict[str, Any]:
     positions = []
     for p, e in enumerate(r.position_stats):
         plain, gain = (a.plain_positions[p], a.position_reduction(p)) if a is not None else (None, None)
-        positions.append({"position": p, **_estimate_json(e, plain, gain, compare)})
+        # the chips won there, as the table's total column and `analyze --json` give them
+        total = a.plain_positions[p].total if a is not None else e.total
+        positions.append({"position": p, "total": total, **_estimate_json(e, plain, gain, compare)})
     differences = []
     if a is not None:
         for k, d in enumerate(a.differences):
@@ -358,5 +360,5 @@ def match_csv(doc: Mapping[str, Any]) -> str:
         w.writerow(["agent", a["name"], doc["hands"], a.get("total"), a["per100"], ci[0], ci[1], a.get("mbb_per_hand"), doc.get("estimator")])
     for p in doc.get("positions", []):
         ci = p.get("ci95") or [None, None]
-        w.writerow(["position", p["position"], doc["hands"], "", p["per100"], ci[0], ci[1], p.get("mbb_per_hand"), doc.get("estimator")])
+        w.writerow(["position", p["position"], doc["hands"], p.get("total", ""), p["per100"], ci[0], ci[1], p.get("mbb_per_hand"), doc.get("estimator")])
     return out.getvalue()

@@ -105,6 +105,19 @@ def test_csv_output(tmp_path: Path) -> None:
     assert rows[0].startswith("what,name,hands") and rows[1].startswith("agent,rules,100")
 
 
+@pytest.mark.parametrize("estimator", ["plain", "chance"])
+def test_json_and_csv_give_each_position_s_total_as_the_table_and_analyze_do(tmp_path: Path, estimator: str) -> None:
+    """`match --json` had no positions[].total (the table's total column, in analyze --json too); the CSV left it empty."""
+    common = ("match", "leduc", "rules", "call", "--hands", "60", "--in-memory", "--jobs", "1", "--estimator", estimator)
+    doc = json.loads(showdown(tmp_path, *common, "--name", "m", "--json").stdout)
+    read = showdown(tmp_path, "analyze", "out/m.log", "--estimator", estimator, "--json")
+    assert read.returncode == 0, read.stderr
+    totals = [p["total"] for p in json.loads(read.stdout)["positions"]]
+    assert [p["total"] for p in doc["positions"]] == totals and totals[0] == -totals[1] != 0
+    rows = showdown(tmp_path, *common, "--no-log", "--csv").stdout.splitlines()
+    assert [float(r.split(",")[3]) for r in rows if r.startswith("position,")] == totals
+
+
 def test_match_resume_continues_a_killed_match_with_the_same_logs(tmp_path: Path) -> None:
     ref = showdown(tmp_path, "match", "leduc", "rules", "call", "--hands", "3000", "--out", "ref")
     assert ref.returncode == 0, ref.stderr
