@@ -16,9 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from showdown.errors import ConfigError, SolverError
@@ -71,6 +74,29 @@ def parse_sizes(text: str | None, max_raises: int | None) -> Any:
 SIZES_EXAMPLE = "0.5,1,2:1,2:1/0.25,0.5,1:1/0.25,1:1/0.25,1:1"
 
 
+def _stoppable(run: Callable[[], object]) -> int:
+    """Run ``run``; Ctrl-C or SIGTERM (a scheduler's, `timeout`'s: it killed the run with nothing written)
+    stops it. The signal that did (SIGINT 2, SIGTERM 15), or 0."""
+    got = [int(signal.SIGINT)]
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        got[0] = signum
+        raise KeyboardInterrupt
+
+    try:
+        previous: Any = signal.signal(signal.SIGTERM, on_term)
+    except ValueError:  # not the main thread: SIGTERM keeps its meaning
+        previous = None
+    try:
+        run()
+    except KeyboardInterrupt:
+        return got[0]
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    return 0
+
+
 def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
     from showdown.solvers.pcs import PCSSolver, real_strategy, run
 
@@ -119,13 +145,10 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
             flush=True,
         )
 
-    stopped = False
-    try:
-        run(solver, iterations=iterations, seconds=args.seconds, progress=progress, every=args.every, checkpoint=checkpoint)
-    except KeyboardInterrupt:
-        stopped = True
-        if checkpoint:
-            solver.save_checkpoint(checkpoint)
+    stopped = _stoppable(lambda: run(solver, iterations=iterations, seconds=args.seconds, progress=progress, every=args.every,
+                                     checkpoint=checkpoint))
+    if stopped and checkpoint:
+        solver.save_checkpoint(checkpoint)
     solver.strategy().save(output)
     summary: dict[str, Any] = {
         "game": label,
@@ -138,6 +161,7 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
         "exploitability": exploit(),
         "strategy": str(output),
         "bytes": output.stat().st_size,
+        "interrupted": bool(stopped),
     }
     summary["abstraction"].pop("game", None)
     if args.json:
@@ -148,8 +172,9 @@ def pcs_handler(args: argparse.Namespace, game: GameDef) -> int:
             f"{label}: {solver.iterations} iterations of pcs-cfr+ in {solver.seconds:.1f} s on "
             f"{solver.layout.num_infosets:,} information sets; strategy {output} ({summary['bytes'] / 1e6:.1f} MB)"
             + (f"; exploitability in the real game {e:.4g} chips/hand" if e is not None else "")
+            + ("; interrupted" if stopped else "")
         )
-    return 130 if stopped else 0
+    return 128 + stopped if stopped else 0
 
 
 def add_buckets_arguments(parser: argparse.ArgumentParser) -> None:

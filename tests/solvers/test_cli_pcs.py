@@ -122,3 +122,23 @@ def test_every_s_help_gives_the_checkpoint_interval_an_abstract_run_uses(
         main(["solve", "cfr", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert used["checkpoint"] is not None and f"checkpoints (default 60; in abstract games {used['every']:g}," in text
+
+
+def test_sigterm_stops_an_abstract_run_and_writes_everything(tmp_path: Path) -> None:
+    """SIGTERM (a scheduler's, `timeout`'s) killed an abstract run with nothing written and nothing printed,
+    where the README says Ctrl-C or SIGTERM keeps the best so far; --json did not say a run was interrupted."""
+    import signal
+    import time
+
+    out, ckpt = tmp_path / "l.pcs.npz", tmp_path / "l.ckpt.pcs.npz"
+    proc = subprocess.Popen([sys.executable, "-m", "showdown", "solve", "cfr", "leduc", "--abstraction", "rank", "-n", "100000000",
+                             "--every", "0.2", "-o", str(out), "--checkpoint", str(ckpt), "--json"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    assert "iterations" in proc.stderr.readline()  # solving
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGTERM)
+    stdout, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 143
+    doc = json.loads(stdout)
+    assert doc["interrupted"] is True and doc["iterations"] > 0 and out.exists() and ckpt.exists()
