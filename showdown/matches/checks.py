@@ -74,8 +74,8 @@ def _check_whole_game_cfr(game: GameDef) -> None:
     """``cfr`` solves a game whole unless it is heads-up hold'em (the shipped abstract strategies): a game
     too large for the whole-game solvers (3-player hold'em) was said once the agent's process had started."""
     from showdown.errors import SolverError
-    from showdown.solvers.ntree import check_multiplayer_solvable
     from showdown.solvers.cfr_rules import needs_abstraction
+    from showdown.solvers.ntree import check_multiplayer_solvable
     from showdown.solvers.tree import check_solvable
 
     if needs_abstraction(game):
