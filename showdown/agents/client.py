@@ -23,7 +23,7 @@ from showdown import argtypes
 from showdown.agents.base import Agent, View, no_act
 from showdown.errors import ConfigError, IllegalActionError, ProtocolError, ShowdownError
 from showdown.games.gamedef import GameDef
-from showdown.games.state import CALL, Action, State
+from showdown.games.state import Action, State
 from showdown.protocol.codec import MatchStateDecoder
 from showdown.protocol.matchstate import MATCHSTATE_PREFIX, format_version_line
 
@@ -125,26 +125,35 @@ class ClientSession:
                                 f"{self.game.num_hole_cards} card(s) at position {codec.position}")
         action = self._act(View(self.game, codec.position, codec.hand, state, codec.own, codec.board, betting, codec.hole))
         self.decisions += 1
+        return line + ":" + self._action_text(action, line, state)
+
+    def _action_text(self, action: object, line: str, state: State) -> str:
+        """The reply's action as the wire writes it. What is no action (None from ``act``, a raise to
+        nan) is sent as no action, which a dealer plays as a call and counts as invalid: a call sent for
+        it was a legal call to the dealer, and a bot returning None all match went unseen (exit 0)."""
         if not isinstance(action, Action):
             why = (f"agent {self.agent.name!r}: act() returned {str(action)[:60]!r} ({type(action).__name__}), not an Action "
                    "(CALL, FOLD or Action(ActionKind.RAISE, size) from showdown.games.state)")
             if self.strict:
                 raise IllegalActionError(why)
-            # (a call sent for it was a legal call to the dealer: a bot returning None all match went unseen, exit 0)
             text = no_action_text(action)
             self._warn(f"{why}: sent {text!r}, which a dealer plays as a call and counts as an invalid action")
-            return line + ":" + text
+            return text
         if action.size and type(action.size) is not int:  # (250.5 went out as 'r250.5', the dealer kept 'r250')
-            action = self._whole_size(action)
+            whole = self._whole_size(action)
+            if whole is None:  # no number (nan, inf)
+                return no_action_text(f"r{action.size}")
+            action = whole
         if self.strict:
             reason = state.why_illegal(action)
             if reason is not None:
                 raise IllegalActionError(f"agent {self.agent.name!r} chose {action} at {line!r}: {reason}")
-        return line + ":" + str(action)
+        return str(action)
 
-    def _whole_size(self, action: Action) -> Action:
+    def _whole_size(self, action: Action) -> Action | None:
         """A raise whose size is not an ``int`` (a float, a numpy number): rounded to whole chips,
-        said once per session; a size that is no finite number is answered with a call."""
+        said once per session; None for a size that is no finite number (said: the reply is then no
+        action, which the dealer plays as a call and counts)."""
         size: object = action.size
         try:
             whole = round(size)  # type: ignore[call-overload]
@@ -157,8 +166,8 @@ class ClientSession:
         if self.strict:
             raise IllegalActionError(why)
         if whole is None:
-            self._warn(f"{why}: sent a call")
-            return CALL
+            self._warn(f"{why}: sent as no action, which a dealer plays as a call and counts as an invalid action")
+            return None
         if not self._rounded:
             self._rounded = True
             self._warn(f"{why}: sent r{whole} (raise sizes are rounded to whole chips; said once)")

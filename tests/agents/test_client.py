@@ -375,11 +375,15 @@ def test_a_raise_size_that_is_not_whole_chips_is_rounded_and_said_once(capsys: p
 
 
 @pytest.mark.parametrize("size", [float("nan"), float("inf"), "300"])
-def test_a_raise_size_that_is_no_number_is_answered_with_a_call(size: object, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_raise_size_that_is_no_number_is_sent_as_no_action(size: object, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was sent as a call: a legal action to the dealer, so a bot raising nan all match went unseen
+    (exit 0); now, as an act() returning None, a reply the dealer plays as a call and counts as invalid."""
     game = get_game("holdem-nolimit")
     session = ClientSession(Scripted([Action(parse_action("r").kind, size)]), game)  # type: ignore[arg-type]
-    assert session.feed("MATCHSTATE:1:0::|AsKd") == "MATCHSTATE:1:0::|AsKd:c" and session.warnings == 1
-    assert "not a whole number of chips: sent a call" in capsys.readouterr().err
+    reply = session.feed("MATCHSTATE:1:0::|AsKd")
+    assert reply == f"MATCHSTATE:1:0::|AsKd:{ascii(f'r{size}')}" and session.warnings == 1
+    assert read_action(reply.rsplit(":", 1)[1], game) is None  # the dealer's reader: no action (a call, counted)
+    assert "not a whole number of chips: sent as no action" in capsys.readouterr().err
 
 
 def test_a_whole_float_or_numpy_raise_size_is_sent_as_an_integer(capsys: pytest.CaptureFixture[str]) -> None:
