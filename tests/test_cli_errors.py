@@ -32,7 +32,7 @@ def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]
         (["hand", "kuhn", "--number", "99999999999"], "expected a hand number from 0 to"),
         (["equity", "AsKs", "AsAd"], "share As"),
         (["equity", "AsAs", "KdKh"], "same card twice"),
-        (["dealer", "m", "kuhn", "4294967296", "0", "a", "b"], "hands: expected a number of hands from 0 to 4294967295"),
+        (["dealer", "m", "kuhn", "4294967296", "0", "a", "b"], "hands: expected a number of hands from 1 to 4294967295"),
         (["plan", "--difference", "5", "--agents", "rules", "call", "--game", "kuhn", "--pilot-hands", "1" + "0" * 20],
          "--pilot-hands: expected a number of hands from 1 to 4294967295"),
         (["check-bot", "rules", "--game", "kuhn", "--hands", "1" + "0" * 20], "--hands: expected a number of hands"),
