@@ -342,7 +342,7 @@ DEALER_SETTINGS: tuple[Setting, ...] = (
     Setting("t_per_hand_ms", Whole(0), "average time per hand over the match, per seat", "--t-per-hand", metavar="MS",
             aliases=("--t_per_hand",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
     Setting("start_timeout_ms", Whole(0, none="wait for ever"),
-            "time for all seats to connect, then the missing ones are played check/fold (negative or null: wait for ever)",
+            "time for all seats to connect, then the missing ones are played check/fold (wait for ever: a negative number as a flag, null in a file)",
             "--start-timeout", metavar="MS", aliases=("--start_timeout",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
     Setting("reconnect_ms", Whole(0), "how long a dropped seat may take to come back", "--reconnect-ms", metavar="MS",
             aliases=("--reconnect_ms",), scopes=_ALL_DEALER, no_flag_in=_FILE_ONLY),
