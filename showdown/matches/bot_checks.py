@@ -62,9 +62,15 @@ class Problem:
 
 
 def round_name(game: GameDef, r: int) -> str:
+    """A check's id for round ``r``: hold'em's street names, else ``round1``, ``round2``..."""
     if game.num_rounds == 4:
         return ("preflop", "flop", "turn", "river")[r]
     return f"round{r + 1}"
+
+
+def _on_round(name: str) -> str:
+    """The words for a round in a check's description: 'on the flop', 'in round 1' (not 'on the round1')."""
+    return f"in round {name[5:]}" if name.startswith("round") else f"on the {name}"
 
 
 # --------------------------------------------------------------------------- the scripted opponent
@@ -181,12 +187,12 @@ def checks_for(game: GameDef, many_hands: int = 1000) -> list[Check]:
     out: list[Check] = []
     for r in range(game.num_rounds):
         name = round_name(game, r)
-        out.append(Check(f"fold-{name}", f"a hand ends in a fold on the {name}", from_round(r, fold_to_a_bet), _ended_by_fold_in(r)))
+        out.append(Check(f"fold-{name}", f"a hand ends in a fold {_on_round(name)}", from_round(r, fold_to_a_bet), _ended_by_fold_in(r)))
     out.append(Check("check-down", "checks and calls through to the showdown", passive, _showdown, hands=4))
     if game.is_nolimit:
         for r in range(game.num_rounds):
             name = round_name(game, r)
-            out.append(Check(f"all-in-{name}", f"the opponent goes all-in on the {name}", from_round(r, shove), _all_in_in(r), hands=4))
+            out.append(Check(f"all-in-{name}", f"the opponent goes all-in {_on_round(name)}", from_round(r, shove), _all_in_in(r), hands=4))
         out.append(Check("min-raise", "the opponent raises the minimum at every turn (the longest betting strings)",
                          raise_min(0), _bot_faced_raise))
         out.append(Check("min-raise-plus-1", "the opponent raises 1 chip over the minimum", raise_min(1), _bot_faced_raise))

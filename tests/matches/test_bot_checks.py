@@ -51,3 +51,10 @@ def test_limit_and_no_limit_games_get_their_own_checks() -> None:
     assert "raise-cap" in limit and "raise-cap" not in nolimit
     assert {"min-raise", "min-raise-plus-1", "short-all-in", "all-in-river"} <= nolimit - limit
     assert {"fold-preflop", "fold-flop", "fold-turn", "fold-river", "split-packets", "states-in-one-packet"} <= limit & nolimit
+
+
+def test_a_checks_description_names_a_round_in_words() -> None:
+    """check-bot said 'a hand ends in a fold on the round1' in games without hold'em's street names."""
+    said = {c.name: c.what for c in checks_for(get_game("leduc"))}
+    assert said["fold-round1"] == "a hand ends in a fold in round 1"
+    assert {c.name: c.what for c in checks_for(get_game("holdem-nolimit"))}["all-in-flop"] == "the opponent goes all-in on the flop"
