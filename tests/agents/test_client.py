@@ -401,22 +401,9 @@ def test_a_whole_float_or_numpy_raise_size_is_sent_as_an_integer(capsys: pytest.
 def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str, capsys: pytest.CaptureFixture[str]) -> None:
     """The dealer's stream ends on 'MATCHSTATE:0:0::As' (no newline): one warning that it was cut short,
     not 'has 1 players' cards but holdem-nolimit has 2 players'; a whole last state is still read."""
-    import socket
-
     for tail, hands in ((b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:0:0::As", 0), (b"MATCHSTATE:0:0:cc:Ks|Qd", 1)):
-        server = socket.create_server(("127.0.0.1", 0))
-
-        def dealer(tail: bytes = tail, server: socket.socket = server) -> None:
-            conn, _ = server.accept()
-            conn.recv(100)  # VERSION
-            conn.sendall(tail)
-            conn.close()
-            server.close()
-
-        thread = threading.Thread(target=dealer)
-        thread.start()
+        port, thread = _one_shot_dealer(tail)
         agent = make_agent("call", get_game("kuhn"))
-        port = server.getsockname()[1]
         result = play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
             asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
         thread.join()
