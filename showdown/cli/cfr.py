@@ -71,7 +71,8 @@ def add_cfr_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seconds", type=argtypes.real_number(0, 1e9, "a number of seconds"), metavar="T", help="stop after T seconds of solving in this run")
     parser.add_argument(
         "--target-exploitability", type=argtypes.real_number(0, what="an exploitability", above=True), metavar="E", dest="target",
-        help="stop once the average strategy is at most E chips per hand exploitable (games solved whole)",
+        help="stop once the average strategy is at most E chips per hand exploitable (games solved whole; for more "
+        "than 2 players the mean of their best-response gains, NashConv/N, as --json's exploitability)",
     )
     parser.add_argument("--checkpoint", metavar="FILE", help="resume from FILE if it exists; save the solver state to it")
     parser.add_argument("-o", "--output", metavar="FILE", help="strategy file (.json or .npz; default <game>.<algorithm>.strategy.json)")
@@ -348,7 +349,8 @@ def cfr_handler(args: argparse.Namespace) -> int:
             solver,
             iterations=iterations,
             seconds=args.seconds,
-            target=args.target,
+            # the solver measures NashConv for more than two players; E is exploitability, NashConv/N
+            target=args.target if args.target is None or game.num_players == 2 else args.target * game.num_players,
             curve=curve,
             should_stop=lambda: stop["requested"],
             on_check=on_check,

@@ -71,6 +71,16 @@ def test_target_and_output_name(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert (tmp_path / "k.curve.csv").exists() and (tmp_path / "k.curve.json").exists()
 
 
+def test_a_three_player_target_is_the_exploitability_json_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """For 3 players --target-exploitability E is NashConv/3 (what --json and `exploit` call exploitability):
+    it stopped once NashConv itself was E, three times the exploitability asked for."""
+    assert run(["kuhn3p", "--target-exploitability", "0.01", "-o", str(tmp_path / "k.json"), "-q", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["stopped_by"] == "target"
+    assert summary["exploitability"] <= 0.01 < summary["exploitability"] * 3 + 0.02
+    assert summary["nash_conv"] == pytest.approx(3 * summary["exploitability"]) and summary["nash_conv"] > 0.01
+
+
 def test_the_curve_csv_is_what_the_csv_module_writes(tmp_path: Path) -> None:
     """The curve's CSV is written without the csv module (start-up): the same bytes, CRLF lines included."""
     from showdown.solvers.training import CurvePoint
