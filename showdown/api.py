@@ -237,6 +237,7 @@ def run_tournament(
     from showdown.matches.config import Where, match_settings
     from showdown.matches.executors import make_executor
     from showdown.matches.tournament import run_tournament as run
+    from showdown.matches.tournament import run_tournament_async as run_async
     from showdown.matches.tournament_config import load_tournament_config, parse_tournament_config
 
     if not isinstance(config, (str, Path, Mapping)):
@@ -250,5 +251,6 @@ def run_tournament(
         cfg = load_tournament_config(config)
     chosen = make_executor(executor, address)
     return TournamentTable(
-        _blocking(lambda: run(cfg, jobs=jobs, progress=progress, install_signals=False, executor=chosen))
+        _blocking(lambda: run(cfg, jobs=jobs, progress=progress, install_signals=False, executor=chosen),
+                  lambda: run_async(cfg, jobs=jobs, progress=progress, executor=chosen))
     )

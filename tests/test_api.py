@@ -8,6 +8,7 @@ import io
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -155,27 +156,45 @@ def test_a_notebook_class_named_as_main_says_to_pass_the_object_or_use_a_module(
         call(tmp_path / "t")
 
 
-def test_an_interrupt_inside_a_running_event_loop_stops_the_match_at_once(tmp_path):
-    """A Jupyter kernel interrupt is a KeyboardInterrupt in the main thread: the match in the worker
-    thread went on to its last hand (50 s here) before the cell gave the interrupt back."""
+def _seconds_to_interrupt(call: Callable[[], object], after: float) -> float:
+    """Seconds ``call`` takes to give back a Jupyter kernel interrupt sent ``after`` seconds into it: a
+    KeyboardInterrupt in the main thread, which runs an event loop (the call runs in a worker thread)."""
     import signal
     import threading
     import time
 
     async def cell() -> float:
         signal.signal(signal.SIGINT, signal.default_int_handler)  # as the kernel runs a cell
-        threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()  # a real signal: it wakes the wait
+        threading.Timer(after, os.kill, (os.getpid(), signal.SIGINT)).start()  # a real signal: it wakes the wait
         started = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            showdown.run_match("leduc", ["rules", "call"], hands=100_000, seed=1, out=tmp_path)
+            call()
         return time.monotonic() - started
 
     before = signal.getsignal(signal.SIGINT)
     try:
-        assert asyncio.run(cell()) < 15
+        return asyncio.run(cell())
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_an_interrupt_inside_a_running_event_loop_stops_the_match_at_once(tmp_path):
+    """The match in the worker thread went on to its last hand (50 s here) before the cell gave the
+    interrupt back."""
+    import threading
+
+    assert _seconds_to_interrupt(lambda: showdown.run_match("leduc", ["rules", "call"], hands=100_000, seed=1, out=tmp_path), 1.5) < 15
     assert threading.active_count() == 1  # the worker thread is gone, its agents with it
+
+
+def test_an_interrupt_inside_a_running_event_loop_stops_the_tournament_at_once(tmp_path):
+    """As the match above: the tournament in the worker thread played every match to its last hand
+    (two minutes here) before the cell gave the interrupt back."""
+    import threading
+
+    keys = {"game": "leduc", "hands": 100_000, "seed": 1, "out": str(tmp_path), "agents": ["rules", "call", "random"]}
+    assert _seconds_to_interrupt(lambda: showdown.run_tournament(keys, jobs=1), 4) < 25
+    assert threading.active_count() == 1  # the worker thread and the figures' thread are gone
 
 
 def test_a_bot_file_is_an_agent_as_on_the_command_line(tmp_path):

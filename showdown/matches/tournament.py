@@ -55,7 +55,7 @@ from showdown.matches.tournament_results import (
     tournament_json,
 )
 
-__all__ = ["PlannedMatch", "plan_matches", "run_tournament"]
+__all__ = ["PlannedMatch", "plan_matches", "run_tournament", "run_tournament_async"]
 
 # ---------------------------------------------------------------------- the matches
 
@@ -265,15 +265,34 @@ def run_tournament(
     ``executor`` plays the matches: the local process pool by default, or a Ray cluster. Matches the
     folder holds from other settings (another tournament's, or this file changed) are refused
     (``ConfigError``) unless ``force``, which plays them again over their logs."""
+    import asyncio
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         install_signals = False
+    return asyncio.run(run_tournament_async(cfg, jobs=jobs, progress=progress, stream=stream,
+                                            install_signals=install_signals, executor=executor, force=force))
+
+
+async def run_tournament_async(
+    cfg: TournamentConfig,
+    *,
+    jobs: int | None = None,
+    progress: bool | None = None,
+    stream: Any = None,
+    install_signals: bool = False,
+    executor: Executor | None = None,
+    force: bool = False,
+) -> TournamentResult:
+    """``run_tournament`` as a coroutine. Cancelled, it stops the matches playing (their finished
+    halves are kept for a resume) and writes no results: the Python API's interrupt in a notebook."""
     run = _TournamentRun(cfg, stream if stream is not None else sys.stderr, progress, force)
     try:
-        states = run.play(jobs, executor, install_signals)
+        states = await run.play(jobs, executor, install_signals)
         return run.result(states)
     finally:
+        if run.analyst is not None:
+            run.analyst.shutdown(cancel_futures=True)
         if run.lock is not None:
             run.lock.close()
 
@@ -340,10 +359,8 @@ class _TournamentRun:
         total_hands = self.cfg.hands * halves_per_match * len(matches)
         return _Progress(len(matches), total_hands, done_before, hands_before, stream=self.stream)
 
-    def play(self, jobs: int | None, executor: Executor | None, install_signals: bool) -> list[Any]:
+    async def play(self, jobs: int | None, executor: Executor | None, install_signals: bool) -> list[Any]:
         """Play the halves still to play; their final states."""
-        import asyncio
-
         from showdown.matches.executors import make_executor
         from showdown.matches.parallel import Job, default_parallel
 
@@ -356,16 +373,14 @@ class _TournamentRun:
         self.where = {id(j): (m, k) for j, (m, k) in zip(self.job_list, self.todo)}
         if not self.job_list:
             return []
-        states = asyncio.run(
-            (executor or make_executor(self.cfg.executor, self.cfg.address)).run(
-                self.job_list,
-                jobs or self.cfg.jobs or default_parallel(),
-                on_tick=self.on_tick,
-                on_done=self.on_done,
-                on_line=self.on_line,
-                on_interrupt=self.on_interrupt,
-                install_signals=install_signals,
-            )
+        states = await (executor or make_executor(self.cfg.executor, self.cfg.address)).run(
+            self.job_list,
+            jobs or self.cfg.jobs or default_parallel(),
+            on_tick=self.on_tick,
+            on_done=self.on_done,
+            on_line=self.on_line,
+            on_interrupt=self.on_interrupt,
+            install_signals=install_signals,
         )
         return list(states)
 
