@@ -4,7 +4,8 @@
         [--game holdem-nolimit] [--opponent example_player|always_call] [--hands 1000] [--seed 0]
 
 ``--acpc`` is a built copy of the public ACPC server code (``make`` there builds ``dealer`` and
-``example_player``; we never ship it). The reference dealer runs the match; ``showdown agent cfr``
+``example_player``; we never ship it; default ``$SHOWDOWN_ACPC``, and without either the run says it is skipped, as
+``make bench`` runs it). The reference dealer runs the match; ``showdown agent cfr``
 connects to seat 1 with only the protocol, the opponent to seat 2: the reference ``example_player``
 (which raises to a uniformly random legal size, so nearly every bet is off our abstract tree) or our
 ``examples/always_call.c``. Prints the hands played, cfr's result in mbb/hand with a 95% interval, the
@@ -15,6 +16,7 @@ the dealer reported any error (an illegal action would be one).
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import socket
@@ -42,12 +44,17 @@ def free_ports(n: int) -> list[int]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--acpc", required=True, type=Path, help="built project_acpc_server folder")
+    parser.add_argument("--acpc", type=Path, default=os.environ.get("SHOWDOWN_ACPC"),
+                        help="built project_acpc_server folder (default: $SHOWDOWN_ACPC)")
     parser.add_argument("--game", default="holdem-nolimit", choices=sorted(GAME_FILES))
     parser.add_argument("--opponent", default="example_player", choices=["example_player", "always_call"])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    if args.acpc is None or not (Path(args.acpc) / "dealer").is_file():  # make bench gives no argument
+        print("bench_interop_cfr: skipped: give --acpc DIR (or $SHOWDOWN_ACPC), a built copy of the public ACPC server code")
+        return 0
+    args.acpc = Path(args.acpc)
     work = Path(tempfile.mkdtemp(prefix="interop-"))
     game_file = args.acpc / GAME_FILES[args.game]
     p1, p2 = free_ports(2)
