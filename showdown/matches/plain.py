@@ -119,7 +119,7 @@ class MatchRun:
         rule = self.rule
         if rule is not None and rule.add(record) and not rule.stopped:
             rule.stopped = True
-            self.server.request_stop()
+            self.server.request_stop("by its stopping rule")
         self.figures.add(record)
         if self.ticker is not None:
             self.ticker.update()

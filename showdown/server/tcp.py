@@ -107,6 +107,7 @@ class MatchServer:
         self._deferred: list[list[str]] = [[] for _ in range(n)]  # lines not yet written, by seat
         self._observer_timer: asyncio.TimerHandle | None = None
         self._stop_requests = 0
+        self._stop_why = "on request"
         self.replaced_hands = [0] * n  # by seat: hands in which the dealer acted for it (timeouts, absence)
         self.resumed_at: int | None = None  # the hand a resumed match continued from
         self.warnings = WarningLines(self.names, _err)  # on stderr, a crashed bot's lost connection after a grace
@@ -165,9 +166,12 @@ class MatchServer:
             await self._shutdown()
         return self._result(finished)
 
-    def request_stop(self) -> None:
-        """Stop after the current hand (a second call: at once); logs and SCORE cover the hands played."""
+    def request_stop(self, why: str = "on request") -> None:
+        """Stop after the current hand (a second call: at once); logs and SCORE cover the hands played.
+        ``why`` ends the line said when the match stops (the first call's: ``match stopped <why> after ...``)."""
         self._stop_requests += 1
+        if self._stop_requests == 1:
+            self._stop_why = why
         if self._timed is None or self._finished is not None:
             return
         now = self._loop.time()
@@ -514,7 +518,7 @@ class MatchServer:
             return
         if self._stop_requests:
             if f.hands_played:  # the user's stop, no error (before the first hand: the caller says why)
-                _err(f"match stopped on request after {f.hands_played} of {self.hands} hands")
+                _err(f"match stopped {self._stop_why} after {f.hands_played} of {self.hands} hands")
         else:
             _err(f"ERROR: match ended after {f.hands_played} of {self.hands} hands: {f.reason}")
 

@@ -221,6 +221,8 @@ def test_a_match_ended_by_its_stopping_rule_is_finished_not_resumable(tmp_path: 
     assert r.returncode == 0, r.stderr
     again = showdown(tmp_path, "match", "--resume", "run")
     assert again.returncode == 2 and "there finished: nothing to resume" in again.stderr
+    # the rule stopped it, not the user: stderr said 'match stopped on request after N of 100000 hands'
+    assert "on request" not in r.stderr and "stopped by its stopping rule after" in r.stderr, r.stderr
 
 
 def test_a_command_in_a_yaml_file_runs_from_the_file_s_folder(tmp_path: Path) -> None:
