@@ -18,6 +18,7 @@ import os
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS"):
     os.environ[_var] = "1"
 
+import argparse
 import statistics
 import sys
 import time
@@ -85,8 +86,11 @@ def compiled_against_numpy(num_boards: int = 400, pairs: int = 7) -> None:
 
 
 def main() -> None:
-    args = [a for a in sys.argv[1:] if a != "--compiled"]
-    num_hands = int(args[0]) if args else 2_000_000
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("num_hands", type=int, nargs="?", default=2_000_000, help="7-card hands timed (default 2,000,000)")
+    ap.add_argument("--compiled", action="store_true", help="also time the compiled kernel against the numpy path")
+    args = ap.parse_args()
+    num_hands = args.num_hands
     hands = random_hands(num_hands, 7)
 
     start = time.perf_counter()
@@ -107,7 +111,7 @@ def main() -> None:
         seconds = best_of(3, hand_values, small)
         print(f"{num_cards}-card hands/s: {len(small) / seconds:,.0f}")
 
-    if "--compiled" in sys.argv:
+    if args.compiled:
         compiled_against_numpy()
 
 

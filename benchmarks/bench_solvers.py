@@ -9,6 +9,7 @@ command, its peak memory <= 300 MB: ``/usr/bin/time -v showdown solve lp kuhn-10
 
 from __future__ import annotations
 
+import argparse
 import os
 import time
 from collections.abc import Callable
@@ -42,6 +43,7 @@ def ms(seconds: float) -> str:
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()  # no options: --help says what it times
     games = {"kuhn": (20e-3, 20), "leduc": (0.2, 7), "kuhn-100": (2.0, 5), "kuhn-1000": (10.0, 2)}
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs (other processes slow the figures)")
     solve_sequence_lp("kuhn")  # import and first-call warm-up (numpy/scipy/HiGHS)

@@ -23,3 +23,13 @@ def test_interop_benchmark_without_the_reference_dealer_is_skipped() -> None:
                          capture_output=True, text=True, env=env, timeout=120)
     assert run.returncode == 0, run.stderr
     assert "skipped: give --acpc DIR" in run.stdout
+
+
+def test_every_benchmark_answers_help() -> None:
+    """``--help`` says how to run each benchmark (bench_evaluate.py read it as its hand count: a traceback)."""
+    failing = []
+    for path in sorted(ROOT.glob("benchmarks/bench_*.py")):
+        run = subprocess.run([sys.executable, str(path), "--help"], capture_output=True, text=True, timeout=120)
+        if run.returncode != 0 or "usage:" not in run.stdout:
+            failing.append(f"{path.name}: {(run.stderr.strip().splitlines() or ['no usage'])[-1]}")
+    assert failing == []
