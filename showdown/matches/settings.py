@@ -378,7 +378,7 @@ def unknown_key(where: str, key: Any, known: Iterable[str], what: str = "known k
     """The error for a misspelt key: the nearest known key first, then the full list."""
     known = sorted(known)
     hint = did_you_mean(key, known)
-    return ConfigError(f"{where}: unknown {noun} {key!r}: {hint}({what}: {', '.join(known)})")
+    return ConfigError(f"{where}: unknown {noun} {key!r}{': ' + hint if hint else ' '}({what}: {', '.join(known)})")
 
 
 def keyed(settings: Sequence[Setting], scope: str) -> dict[str, Setting]:

@@ -102,6 +102,7 @@ def test_a_flag_can_say_false_over_the_file_s_true(tmp_path: Path) -> None:
         ("game: kuhn\nname: ../../etc\n", r"match.yaml:2: name: '../../etc' may use only letters"),  # (was 'match:', no line)
         ("game: kuhn\nhands: 3\n5: 3\n", r"match.yaml:3: \[5\]: unknown key 5"),  # (a key read as a number or null was said at line 1)
         ("game: kuhn\nhands: 3\n~: 3\n", r"match.yaml:3: None: unknown key None"),
+        ("game: kuhn\nhands: 3\nqwxz: 3\n", r"qwxz: unknown key 'qwxz' \(known keys: "),  # (was "'qwxz': (known keys", a colon before nothing)
         ("game: kuhn\nhands: [1\n", r"match.yaml:3: not valid YAML"),
         # a text YAML read as a number: 'label: 2023' was told "2023 may use only letters and digits"
         ("agents: [{name: random, label: 2023}]\n", r"agents\[0\].label: expected a label, got 2023 \(YAML read a number: put the text in quotes\)"),
