@@ -53,6 +53,7 @@ def progress_line(what: str) -> Any:
 def probes_handler(args: argparse.Namespace) -> int:
     from showdown.agents.probes import PROBES
     from showdown.cli.agent import parse_option
+    from showdown.evaluation.numbers import mbb_interval
     from showdown.games.catalog import get_game
     from showdown.matches.config import check_out_folder
     from showdown.matches.probing import best_of, play_opponents
@@ -85,12 +86,10 @@ def probes_handler(args: argparse.Namespace) -> int:
         print(f"{args.game}, {bot.display} against the probes: duplicate, {results[0].hands:,} hands each, chance-corrected, seed {args.seed}")
         w = max(len(n) for n in [*(r.name for r in results), *(m.name for m in missing)])  # the names in one column
         for r in results:
-            lo, hi = r.ci95_mbb
-            print(f"  {r.name:>{w}}  wins {r.mbb:+9.1f} mbb/hand  95% CI [{lo:+.1f}, {hi:+.1f}]")
+            print(f"  {r.name:>{w}}  wins {r.mbb:+9.1f} mbb/hand  95% CI {mbb_interval(r.ci95_mbb)}")
         for m in missing:
             print(f"  {m.name:>{w}}  no figure: {m.reason}")
-        lo, hi = best.ci95_mbb
-        print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] (the best of {len(results)}: "
+        print(f"  best: {best.name} {best.mbb:+.1f} mbb/hand {mbb_interval(best.ci95_mbb)} (the best of {len(results)}: "
               "read its interval with the selection in mind)")
     if missing:  # the figures above stand; the run is not whole
         print(no_figure_line("exploit", [m.name for m in missing], bot.display, args.game, args.agent), file=sys.stderr)

@@ -58,6 +58,8 @@ def _opponents(text: str | None) -> list[str] | None:
 
 
 def _print_scorecard(doc: dict[str, Any], game: str) -> None:
+    from showdown.evaluation.numbers import mbb_interval
+
     print(f"{game}, scorecard of {doc['bot']}: duplicate matches, chance-corrected, seed {doc['seed']}"
           + (f"; every match{'' if doc.get('every_match') else ' not decided by its pilot'} played to "
              f"+/-{doc['precision_mbb']:g} mbb/hand (two-stage)" if doc.get("precision_mbb") else ""))
@@ -66,27 +68,25 @@ def _print_scorecard(doc: dict[str, Any], game: str) -> None:
     w = max([18, *map(len, names)])  # (probe-third-raise-any, 21 letters, pushed its row out of line)
     print(f"  {'opponent':>{w}}  {'bot wins (mbb/hand)':>20}  95% CI")
     for m in doc["matches"]:
-        lo, hi = m["ci95_mbb"]
         capped = "  capped: wider than asked" if "(capped)" in m["estimator"] else ""
         if str(m.get("stage", "")).startswith(("decided", "pilot only")):
             capped += f"  {m['stage'].split(':')[0]}"
-        print(f"  {m['opponent']:>{w}}  {m['bot_mbb']:+20.1f}  [{lo:+.1f}, {hi:+.1f}]  ({m['hands']:,} hands){capped}")
+        print(f"  {m['opponent']:>{w}}  {m['bot_mbb']:+20.1f}  {mbb_interval(m['ci95_mbb'])}  ({m['hands']:,} hands){capped}")
     for m in doc.get("no_figure", []):
         print(f"  {m['name']:>{w}}  no figure: {m['reason']}")
     if doc["lbr"] is not None:
         print(f"  LBR ({doc['lbr']['setting']}):")
         for s in doc["lbr"]["sets"]:
-            lo, hi = s["ci95_mbb"]
-            print(f"  {s['actions']:>{w}}  LBR wins {s['lbr_mbb']:+11.1f}  [{lo:+.1f}, {hi:+.1f}]  ({s['hands']:,} hands)")
+            print(f"  {s['actions']:>{w}}  LBR wins {s['lbr_mbb']:+11.1f}  {mbb_interval(s['ci95_mbb'])}  ({s['hands']:,} hands)")
     else:
         print(f"  LBR not run: {doc['lbr_note']}")
-    lo, hi = doc["exploitability_ci95_mbb"]
+    ci = mbb_interval(doc["exploitability_ci95_mbb"])
     if doc["found_mbb"] > 0:
-        print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand [{lo:+.1f}, {hi:+.1f}] "
+        print(f"  exploitability lower bound: {doc['exploitability_lower_bound_mbb']:,.1f} mbb/hand {ci} "
               f"({doc['ci95_method']}: the best is chosen after the fact), found by {doc['found_by']}")
     else:  # (it said 'lower bound: 0.0 mbb/hand [-505.3, -344.7]': a bound outside its own interval)
         print(f"  exploitability lower bound: 0 mbb/hand: no opponent or LBR set won from the bot (the nearest, "
-              f"{doc['found_by']}: {doc['found_mbb']:+,.1f} [{lo:+.1f}, {hi:+.1f}])")
+              f"{doc['found_by']}: {doc['found_mbb']:+,.1f} {ci})")
 
 
 def scorecard_handler(args: argparse.Namespace) -> int:

@@ -125,6 +125,7 @@ class AivatAccumulator:
         )
         k = pad(known)
         chosen = self._stats[k]
+        chosen.exact = bool(self.hands) and self._exact[k]
         consistency_p = _consistency_welford(self._corrections[k])
         notes = aivat_notes(consistency_p, dropped, self.names, self._replaced)
         plain = self._plain
@@ -141,7 +142,7 @@ class AivatAccumulator:
             plain_agents=plain.agents(),
             plain_positions=plain.positions(),
             plain_differences=plain.differences(),
-            exact=bool(self.hands) and self._exact[k],
+            exact=chosen.exact,
             known=tuple(n for n, x in zip(self.names, known) if x),
             notes=notes,
             consistency_p=consistency_p,

@@ -75,14 +75,14 @@ class Analysis:
         return variance_ratio(self.plain_differences[k].estimate, self.differences[k].estimate)
 
 
-def _stats(table: HandTable, values: np.ndarray, big_blind: int) -> MatchStats:
-    stats = MatchStats(table.names, big_blind, table.num_positions)
+def _stats(table: HandTable, values: np.ndarray, big_blind: int, exact: bool = False) -> MatchStats:
+    stats = MatchStats(table.names, big_blind, table.num_positions, exact)
     stats.add_many(table.seats, values)
     return stats
 
 
 def _paired(
-    table: HandTable, values: np.ndarray, big_blind: int
+    table: HandTable, values: np.ndarray, big_blind: int, exact: bool = False
 ) -> tuple[list[Estimate], list[Difference], list[Estimate], int, list[str]]:
     """Figures from deals played in every half: per deal, each player's (and each position's) mean
     over the halves is one independent sample. A position holds the same cards in every half, so for
@@ -121,7 +121,7 @@ def _paired(
         if not played.all() and played.any():
             notes.append(f"{table.names[s]} did not play every deal in every half")
         per_deal = counts[s][played]
-        e = sample_estimate(means[s][played], big_blind)
+        e = sample_estimate(means[s][played], big_blind, exact=exact)
         hands = int(per_deal.sum())
         agents.append(Estimate(hands, float(sums[s][played].sum()), e.mean, e.se, big_blind))
     diffs = []
@@ -129,14 +129,14 @@ def _paired(
         for b in range(a + 1, n):
             both = (counts[a] > 0) & (counts[b] > 0)
             d = means[a][both] - means[b][both]
-            e = sample_estimate(d, big_blind)
+            e = sample_estimate(d, big_blind, exact=exact)
             hands = int(counts[a][both].sum())
             diffs.append(Difference(table.names[a], table.names[b], Estimate(hands, e.mean * hands, e.mean, e.se, big_blind)))
     positions = []
     for p in range(table.num_positions):
         pos_sums = np.zeros(units)
         np.add.at(pos_sums, unit, vals[:, p])
-        e = sample_estimate(pos_sums / k, big_blind)
+        e = sample_estimate(pos_sums / k, big_blind, exact=exact)
         positions.append(Estimate(units * k, float(vals[:, p].sum()), e.mean, e.se, big_blind))
     return agents, diffs, positions, units, notes
 
@@ -194,10 +194,10 @@ def analyze(
         values = table.chance
     if estimator == "aivat":
         values, consistency_p, exact, known = _aivat_values(table, aivat, notes)
-    chosen = plain if values is table.values else _stats(table, values, big_blind)
+    chosen = plain if values is table.values else _stats(table, values, big_blind, exact)
     positions, plain_positions = chosen.positions(), plain.positions()
     if pair and halves > 1:
-        agents, diffs, positions, deals, more = _paired(table, values, big_blind)
+        agents, diffs, positions, deals, more = _paired(table, values, big_blind, exact)
         plain_positions = _paired(table, table.values, big_blind)[2]
         notes += more
     else:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from showdown.evaluation.stats import EXACT_ZERO, Estimate
 
-__all__ = ["MOST_DECIMALS", "counted", "decimals", "decimals_of", "gain_text", "interval_text", "left", "right", "signed", "width"]
+__all__ = ["MOST_DECIMALS", "counted", "decimals", "decimals_of", "gain_text", "interval_text", "left", "mbb_interval", "right", "signed", "width"]
 
 MOST_DECIMALS = 6
 """Never more decimals than this (0.000001 chips per 100 hands is far below any real difference)."""
@@ -63,6 +63,13 @@ def interval_text(ci: tuple[float, float] | None, digits: int = 2) -> str:
     if ci is None:
         return "n/a"
     return f"[{signed(ci[0], digits)}, {signed(ci[1], digits)}]"
+
+
+def mbb_interval(ci: Sequence[float] | None, digits: int = 1) -> str:
+    """A JSON interval (two numbers, or null: none to be had) as text: ``[-12.5, +40.0]`` or ``n/a``."""
+    if ci is None:
+        return "n/a"
+    return f"[{ci[0]:+.{digits}f}, {ci[1]:+.{digits}f}]"
 
 
 def gain_text(x: float | None) -> str:

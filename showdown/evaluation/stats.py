@@ -13,7 +13,9 @@ in the seat, and the difference between two agents is stratified by the pair of 
 With fixed seats there is a single stratum and every formula is the textbook one.
 
 Intervals and p-values use the normal approximation (the central limit theorem; poker results per
-hand are bounded, and matches have thousands of hands).
+hand are bounded, and matches have thousands of hands). A sample with no spread at all (one or two
+hands, or every hand won the same) has no standard error to speak of: its interval is not available
+(None), not zero wide, unless the estimator is exact (AIVAT with every strategy known: ``exact``).
 """
 
 from __future__ import annotations
@@ -211,11 +213,18 @@ class Difference:
         return {"a": self.a, "b": self.b, "hands": e.hands, "per100": e.per100, "ci95": _pair(e.ci95), "p_value": e.p_value}
 
 
-def stratified_estimate(cells: Sequence[Welford], big_blind: int = 1) -> Estimate:
+def _no_spread(se: float | None, exact: bool) -> float | None:
+    """``se``, or None when it is 0 from a sample of an estimator that is not exact: values that
+    happened to agree tell nothing of the spread, and a zero-wide interval would claim certainty."""
+    return None if se == 0.0 and not exact else se
+
+
+def stratified_estimate(cells: Sequence[Welford], big_blind: int = 1, exact: bool = False) -> Estimate:
     """The mean over all samples of ``cells`` (strata) with the stratified standard error.
 
     Var(total) = sum over strata of ``n_s s_s^2``; when a stratum has a single sample its variance
-    cannot be estimated and the pooled variance of all samples is used instead.
+    cannot be estimated and the pooled variance of all samples is used instead. A standard error of
+    0 stands only when the values are ``exact`` (else None, see ``_no_spread``).
     """
     cells = [c for c in cells if c.n]
     n = sum(c.n for c in cells)
@@ -232,21 +241,22 @@ def stratified_estimate(cells: Sequence[Welford], big_blind: int = 1) -> Estimat
                 pooled = pooled.merged(c)
             assert pooled.variance is not None
             var_sum = n * pooled.variance
-        se = math.sqrt(max(var_sum, 0.0)) / n
+        se = _no_spread(math.sqrt(max(var_sum, 0.0)) / n, exact)
     return Estimate(n, total, total / n, se, big_blind)
 
 
-def sample_estimate(values: Iterable[float], big_blind: int = 1, hands_per_sample: int = 1) -> Estimate:
+def sample_estimate(values: Iterable[float], big_blind: int = 1, hands_per_sample: int = 1, exact: bool = False) -> Estimate:
     """The mean of independent identically distributed samples (e.g. duplicate deals).
 
     Each sample stands for ``hands_per_sample`` hands (a deal played once per duplicate half): the
-    estimate is per hand, its total the sum of every hand's value.
+    estimate is per hand, its total the sum of every hand's value. A standard error of 0 stands only
+    when the values are ``exact``.
     """
     w = Welford.of(values)
     if w.n == 0:
         return Estimate(0, 0.0, 0.0, None, big_blind)
     var = w.variance
-    se = None if var is None else math.sqrt(max(var, 0.0) / w.n)
+    se = None if var is None else _no_spread(math.sqrt(max(var, 0.0) / w.n), exact)
     return Estimate(w.n * hands_per_sample, w.total * hands_per_sample, w.mean, se, big_blind)
 
 
@@ -265,8 +275,9 @@ def variance_ratio(plain: Estimate, better: Estimate) -> float | None:
 class MatchStats:
     """Per-seat (agent), per-position and pairwise results of a match, fed one hand at a time."""
 
-    def __init__(self, names: Sequence[str], big_blind: int = 1, num_positions: int | None = None) -> None:
+    def __init__(self, names: Sequence[str], big_blind: int = 1, num_positions: int | None = None, exact: bool = False) -> None:
         self.names = tuple(names)
+        self.exact = exact  # the values are exact (no sampling error): a standard error of 0 stands
         n = len(self.names) if num_positions is None else num_positions
         self.num_positions = n
         self.big_blind = max(1, big_blind)
@@ -331,11 +342,11 @@ class MatchStats:
 
     def agent(self, seat: int) -> Estimate:
         """The result of the agent in ``seat``, its variance stratified by position."""
-        return stratified_estimate(self._cells[seat], self.big_blind)
+        return stratified_estimate(self._cells[seat], self.big_blind, self.exact)
 
     def position(self, position: int) -> Estimate:
         """The result at ``position``, whoever sat there (stratified by the agent in it)."""
-        return stratified_estimate([row[position] for row in self._cells], self.big_blind)
+        return stratified_estimate([row[position] for row in self._cells], self.big_blind, self.exact)
 
     def agents(self) -> list[Estimate]:
         return [self.agent(s) for s in range(len(self.names))]
@@ -349,7 +360,7 @@ class MatchStats:
             raise ValueError("a difference needs two different seats")
         lo, hi = min(a, b), max(a, b)
         strata = list(self._diffs.get((lo, hi), {}).values())
-        e = stratified_estimate(strata, self.big_blind)
+        e = stratified_estimate(strata, self.big_blind, self.exact)
         if a > b:  # stored as lo - hi
             e = Estimate(e.hands, -e.total, -e.mean, e.se, e.big_blind)
         return Difference(self.names[a], self.names[b], e)

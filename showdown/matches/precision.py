@@ -59,8 +59,13 @@ class Plan:
 
 
 def deals_needed(pilot: OpponentResult, precision_mbb: float, max_deals: int) -> Plan:
-    """The deals of a second match for a 95% half-width of ``precision_mbb``, from the pilot's interval."""
+    """The deals of a second match for a 95% half-width of ``precision_mbb``, from the pilot's interval;
+    a pilot without one (its deals showed no spread) asks for ``max_deals``, and the second match's own
+    interval stands (``half_width_mbb`` NaN: no spread to fix it from)."""
     deals = max(1, pilot.hands // 2)  # a duplicate match's hands are its deals played in both seatings
+    if pilot.ci95_mbb is None:
+        total = max(2, max_deals)
+        return Plan(deals, total, math.nan, capped=False, wanted=total, why="refined")
     lo, hi = pilot.ci95_mbb
     spread = (hi - lo) / 2 * math.sqrt(deals) / Z95  # the pilot's standard deviation of a deal's result
     wanted = max(2, math.ceil((Z95 * spread / precision_mbb) ** 2))
@@ -68,13 +73,22 @@ def deals_needed(pilot: OpponentResult, precision_mbb: float, max_deals: int) ->
     return Plan(deals, total, Z95 * spread / math.sqrt(total), capped=wanted > total, wanted=wanted, why="refined")
 
 
+NO_SPREAD = "pilot only: its deals showed no spread, so no interval to plan a second match from (more --hands)"
+"""Why a pilot without an interval is not refined: a second match's size comes from the pilot's spread."""
+
+
 def decided(pilots: Sequence[OpponentResult], bound_intervals: Sequence[tuple[float, float]] = ()) -> list[str]:
     """Why each pilot settles its match ("" when it must be refined): its interval excludes 0 and
-    lies below the lower end of the largest win found (the pilots', and ``bound_intervals``: LBR's)."""
+    lies below the lower end of the largest win found (the pilots', and ``bound_intervals``: LBR's),
+    or it has no interval (``NO_SPREAD``)."""
     wins = [(r.mbb, r.ci95_mbb) for r in pilots] + [((lo + hi) / 2, (lo, hi)) for lo, hi in bound_intervals]
-    best_low = max(max(wins, key=lambda w: w[0])[1][0], 0.0) if wins else 0.0  # the bound is at least 0
+    top = max(wins, key=lambda w: w[0])[1] if wins else None
+    best_low = max(top[0], 0.0) if top is not None else 0.0  # the bound is at least 0 (the largest win's interval unknown: 0)
     out = []
     for r in pilots:
+        if r.ci95_mbb is None:
+            out.append(NO_SPREAD)
+            continue
         lo, hi = r.ci95_mbb
         settled = (lo > 0.0 or hi < 0.0) and hi < best_low
         out.append(f"decided by its pilot: its interval excludes 0 and lies below {best_low:+.0f}, the bound's lower end"
@@ -97,7 +111,8 @@ async def second_stage_async(game: str, bot: AgentSpec, opponent: str, pilot: Op
                                      jobs=jobs)
     mean = rest.mbb
     estimator = f"{rest.estimator}, two-stage (Stein 1945) to +/-{precision_mbb:g}" + (" (capped)" if plan.capped else "")
-    result = replace(rest, ci95_mbb=(mean - plan.half_width_mbb, mean + plan.half_width_mbb), estimator=estimator)
+    ci = rest.ci95_mbb if math.isnan(plan.half_width_mbb) else (mean - plan.half_width_mbb, mean + plan.half_width_mbb)
+    result = replace(rest, ci95_mbb=ci, estimator=estimator)
     return result, plan
 
 
@@ -109,4 +124,4 @@ def play_to_precision(game: str, bot: AgentSpec, opponent: str, *, precision_mbb
                         folder=folder, jobs=jobs)
 
 
-__all__ = ["Plan", "decided", "deals_needed", "play_to_precision", "second_stage", "second_stage_async"]
+__all__ = ["NO_SPREAD", "Plan", "decided", "deals_needed", "play_to_precision", "second_stage", "second_stage_async"]

@@ -38,27 +38,40 @@ def opponent_spec(opponent: str) -> AgentSpec:
 
 @dataclass(frozen=True, slots=True)
 class OpponentResult:
-    """What ``name`` won from the bot per hand (mbb), with its 95% interval, over ``hands`` hands."""
+    """What ``name`` won from the bot per hand (mbb), with its 95% interval (None: the deals showed no
+    spread to estimate one from), over ``hands`` hands."""
 
     name: str
     mbb: float
-    ci95_mbb: tuple[float, float]
+    ci95_mbb: tuple[float, float] | None
     hands: int
     estimator: str
     seed: int
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "mbb": self.mbb, "ci95_mbb": list(self.ci95_mbb), "hands": self.hands,
+        return {"name": self.name, "mbb": self.mbb, "ci95_mbb": _listed(self.ci95_mbb), "hands": self.hands,
                 "estimator": self.estimator, "seed": self.seed}
 
     @classmethod
     def from_json(cls, doc: dict[str, Any]) -> OpponentResult | None:
         """``to_json``'s document read back, or None when it has another shape (a kept file cut or edited)."""
         try:
-            low, high = (float(x) for x in doc["ci95_mbb"])
-            return cls(str(doc["name"]), float(doc["mbb"]), (low, high), int(doc["hands"]), str(doc["estimator"]), int(doc["seed"]))
+            return cls(str(doc["name"]), float(doc["mbb"]), _pair(doc["ci95_mbb"]), int(doc["hands"]), str(doc["estimator"]),
+                       int(doc["seed"]))
         except (KeyError, TypeError, ValueError):
             return None
+
+
+def _listed(ci: tuple[float, float] | None) -> list[float] | None:
+    return None if ci is None else list(ci)
+
+
+def _pair(ci: Any) -> tuple[float, float] | None:
+    """A JSON interval read back: two numbers, or null (none to be had); ``ValueError`` else."""
+    if ci is None:
+        return None
+    low, high = (float(x) for x in ci)
+    return low, high
 
 
 def _safe(text: str) -> str:
@@ -124,7 +137,7 @@ async def play_opponent_async(game: str, bot: AgentSpec, opponent: str, *, hands
             "a bot that starts slowly or misses its time limits: run it under `showdown match` to see why")
         raise NotAMeasurement(f"the match of {opponent} against the bot is not a measurement: {report.degraded_text()} ({why})")
     seat = doc["agents"][0]
-    result = OpponentResult(opponent, seat["mbb_per_hand"], tuple(seat["ci95_mbb"]), int(doc["hands"]),
+    result = OpponentResult(opponent, seat["mbb_per_hand"], _pair(seat["ci95_mbb"]), int(doc["hands"]),
                             str(doc["estimator"]), seed)
     write_kept(kept, result.to_json(), bot)
     return result

@@ -35,7 +35,8 @@ def _lbr_shaped(doc: dict[str, Any]) -> bool:
     sets = doc.get("sets")
     return isinstance(doc.get("setting"), str) and isinstance(sets, list) and bool(sets) and all(
         isinstance(s, dict) and isinstance(s.get("actions"), str) and number(s.get("lbr_mbb")) and isinstance(s.get("hands"), int)
-        and isinstance(s.get("ci95_mbb"), list) and len(s["ci95_mbb"]) == 2 and all(map(number, s["ci95_mbb"])) for s in sets)
+        and (s.get("ci95_mbb") is None or isinstance(s.get("ci95_mbb"), list) and len(s["ci95_mbb"]) == 2
+             and all(map(number, s["ci95_mbb"]))) for s in sets)
 
 
 def _lbr(game: str, bot: AgentSpec, *, hands: int, seed: int, folder: Path, jobs: int, action_sets: Sequence[str],
@@ -135,11 +136,11 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
             ) -> tuple[list[OpponentResult], list[dict[str, Any]]]:
     """Each pilot's match, decided by it or refined by a second match (``matches.precision``), and
     how (the ``--json`` keys ``stage``, ``pilot_deals``, ``deals_needed``)."""
-    from showdown.matches.precision import deals_needed, decided, second_stage_async
+    from showdown.matches.precision import NO_SPREAD, deals_needed, decided, second_stage_async
     from showdown.server.event_loop import run_in_new_loop
 
-    lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"]] if report else []
-    whys = [""] * len(pilots) if every else decided(pilots, lbr_intervals)
+    lbr_intervals = [(float(s["ci95_mbb"][0]), float(s["ci95_mbb"][1])) for s in report["sets"] if s["ci95_mbb"]] if report else []
+    whys = [NO_SPREAD if p.ci95_mbb is None else "" for p in pilots] if every else decided(pilots, lbr_intervals)
     todo = sorted((k for k, why in enumerate(whys) if not why),  # the longest first: the last to end is a short one
                   key=lambda k: -deals_needed(pilots[k], precision_mbb, max_deals).total)
 
@@ -172,7 +173,7 @@ def _refine(game: str, bot: AgentSpec, pilots: Sequence[OpponentResult], report:
             result, plan = got
             results.append(result)
             plans.append({"stage": "refined: a second match of the deals its pilot's spread asks for (the pilot not pooled)",
-                          "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": [-pilot.ci95_mbb[1], -pilot.ci95_mbb[0]]})
+                          "pilot_deals": deals, "deals_needed": plan.wanted, "pilot_ci95_mbb": _bot_side(pilot.ci95_mbb)})
     return results, plans
 
 
@@ -192,10 +193,14 @@ def _refine_lbr(game: str, bot: AgentSpec, results: Sequence[OpponentResult], re
 
     if report is None:
         return None
-    figures = [(r.mbb, r.ci95_mbb[0]) for r in results] + [(s["lbr_mbb"], s["ci95_mbb"][0]) for s in report["sets"]]
-    best_low = max(0.0, max(figures)[1])
+    figures = [(r.mbb, r.ci95_mbb and r.ci95_mbb[0]) for r in results] + [
+        (s["lbr_mbb"], s["ci95_mbb"] and s["ci95_mbb"][0]) for s in report["sets"]]
+    best_low = max(0.0, max(figures, key=lambda f: f[0])[1] or 0.0)  # (the largest figure's interval unknown: 0)
     sets = []
     for first in report["sets"]:
+        if first["ci95_mbb"] is None:  # no spread to plan more hands from: the first run stands, without an interval
+            sets.append({**first, "stage": "first run: its hands showed no spread, so no interval (more --lbr-hands)"})
+            continue
         lo, hi = first["ci95_mbb"]
         hands = int(first["hands"])
         wanted = math.ceil(((hi - lo) / 2 / precision_mbb) ** 2 * hands)
@@ -226,25 +231,34 @@ def scorecard_document(game: str, bot: str, seed: int, results: Sequence[Opponen
     from showdown.agents.probes import PROBES
 
     matches = [{"opponent": r.name, "kind": "probe" if r.name in PROBES else "baseline", "bot_mbb": 0.0 - r.mbb,  # (no -0.0)
-                "ci95_mbb": [0.0 - r.ci95_mbb[1], 0.0 - r.ci95_mbb[0]], "hands": r.hands, "estimator": r.estimator} for r in results]
-    found = [(r.mbb, list(r.ci95_mbb), f"{'probe' if r.name in PROBES else 'match'} {r.name}") for r in results]
+                "ci95_mbb": _bot_side(r.ci95_mbb), "hands": r.hands, "estimator": r.estimator} for r in results]
+    found = [(r.mbb, None if r.ci95_mbb is None else list(r.ci95_mbb), f"{'probe' if r.name in PROBES else 'match'} {r.name}")
+             for r in results]
     if lbr is not None:
         found += [(s["lbr_mbb"], s["ci95_mbb"], f"LBR {s['actions']}") for s in lbr["sets"]]
     best = max(found, key=lambda f: f[0])
-    ci = simultaneous_max_interval([(m, (c[0], c[1])) for m, c, _ in found]) if best[0] > 0 else best[1]
+    # a figure without an interval leaves the largest true value unbounded: no interval then
+    known = [(m, (c[0], c[1])) for m, c, _ in found if c is not None]
+    ci = (list(simultaneous_max_interval(known)) if len(known) == len(found) else None) if best[0] > 0 else best[1]
     return {
         "game": game, "bot": bot, "seed": seed,
         "estimator": "chance (duplicate matches)" + (f", {lbr.get('estimator', 'chance+actions')} (LBR)" if lbr is not None else ""),
         "matches": matches, "no_figure": [m.to_json() for m in missing], "lbr": lbr, "lbr_note": why_not,
-        "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": list(ci), "found_by": best[2],
+        "exploitability_lower_bound_mbb": max(0.0, best[0]), "exploitability_ci95_mbb": ci, "found_by": best[2],
         "found_mbb": best[0], "found_ci95_mbb": best[1],
-        "ci95_method": f"Bonferroni over the {len(found)} figures" if best[0] > 0 else "the nearest one's own",
+        "ci95_method": ("none: a figure has no interval (its hands showed no spread)" if ci is None
+                        else f"Bonferroni over the {len(found)} figures" if best[0] > 0 else "the nearest one's own"),
         "note": "the lower bound is the largest of what any opponent or LBR action set won from the bot; its interval "
                 f"holds the largest true figure of all {len(found)} with 95% confidence (Bonferroni: the best one is chosen "
                 "after the fact, and its own interval would be too narrow)" if best[0] > 0 else
                 "no opponent or LBR action set won from the bot, so the lower bound is 0 (exploitability is never "
                 "below it); found_by, found_mbb and the interval are the nearest one's, which lost",
     }
+
+
+def _bot_side(ci: tuple[float, float] | None) -> list[float] | None:
+    """An opponent's interval as the bot's (negated), or None."""
+    return None if ci is None else [0.0 - ci[1], 0.0 - ci[0]]
 
 
 def simultaneous_max_interval(figures: Sequence[tuple[float, tuple[float, float]]]) -> tuple[float, float]:

@@ -22,8 +22,8 @@ def _row(cells: list[str], value: float | None = None) -> str:
     return "<tr>" + "".join(tds) + "</tr>"
 
 
-def _ci(ci: list[float]) -> str:
-    return f"[{ci[0]:+,.0f}, {ci[1]:+,.0f}]"
+def _ci(ci: list[float] | None) -> str:
+    return "n/a" if ci is None else f"[{ci[0]:+,.0f}, {ci[1]:+,.0f}]"
 
 
 def scorecard_html(doc: dict[str, Any]) -> str:

@@ -110,15 +110,17 @@ def test_hand_records_feed_the_statistics() -> None:
 
 def test_a_position_stratified_by_agent_ignores_the_gap_between_agents() -> None:
     # position 0 held by a strong agent (always +3) and a weak one (always -1): no noise at all within
-    # each agent, so the position's result is known exactly; pooling would report a variance of ~4
-    stats = MatchStats(["strong", "weak"])
-    for h in range(10):
-        if h % 2 == 0:
-            stats.add((0, 1), (3.0, -3.0))
-        else:
-            stats.add((1, 0), (-1.0, 1.0))
-    p0 = stats.position(0)
-    assert p0.mean == pytest.approx(1.0) and p0.se == 0.0
+    # each agent; pooling would report a variance of ~4. Values known exact have a standard error of 0;
+    # a sample's values that merely agree give none (no zero-wide interval: test_no_spread_is_no_interval)
+    for exact, se in ((True, 0.0), (False, None)):
+        stats = MatchStats(["strong", "weak"], exact=exact)
+        for h in range(10):
+            if h % 2 == 0:
+                stats.add((0, 1), (3.0, -3.0))
+            else:
+                stats.add((1, 0), (-1.0, 1.0))
+        p0 = stats.position(0)
+        assert p0.mean == pytest.approx(1.0) and p0.se == se
 
 
 def test_difference_between_agents_by_hand() -> None:
@@ -185,7 +187,8 @@ def test_iid_samples_and_variance_ratio() -> None:
     assert variance_ratio(plain, Estimate(1, 0, 0, None)) is None
     w = Welford.of(np.full(10, 0.1))
     assert w.m2 == 0.0 and w.mean == 0.1  # a constant sample has no rounding noise
-    assert stratified_estimate([w, Welford.of(np.full(5, -0.3))]).se == 0.0
+    assert stratified_estimate([w, Welford.of(np.full(5, -0.3))], exact=True).se == 0.0
+    assert stratified_estimate([w, Welford.of(np.full(5, -0.3))]).se is None  # a sample that agrees: no interval
 
 
 @pytest.mark.parametrize("fixed", [False, True])
@@ -221,3 +224,19 @@ def test_intervals_cover_the_truth_95_percent_of_the_time(fixed: bool) -> None:
         rate = count / trials
         # binomial sd at 600 trials is 0.9%: 0.92..0.98 is about 3.3 sd either side
         assert 0.92 <= rate <= 0.98, (what, rate)
+
+
+def test_no_spread_is_no_interval() -> None:
+    """Two hands that came out alike (`showdown match kuhn bluff call --hands 2`: position 0 lost 2 chips
+    in both) gave position 0 a 95% interval [-200.00, -200.00]: zero wide, a certainty two hands never give.
+    Values that merely agree have no standard error to estimate (None: n/a, null); exact ones keep 0."""
+    stats = MatchStats(["bluff", "call"])
+    stats.add((0, 1), (-2.0, 2.0))
+    stats.add((1, 0), (-2.0, 2.0))
+    assert stats.position(0).ci95 is None and stats.position(0).as_json()["ci95"] is None
+    assert stats.position(0).p_value is None and stats.agent(0).ci95 is not None  # the agents' results differ
+    assert sample_estimate([5.0, 5.0, 5.0]).se is None and sample_estimate([5.0, 5.0, 5.0], exact=True).se == 0.0
+    exact = MatchStats(["a", "b"], exact=True)
+    exact.add((0, 1), (-2.0, 2.0))
+    exact.add((1, 0), (-2.0, 2.0))
+    assert exact.position(0).ci95 == (-200.0, -200.0)

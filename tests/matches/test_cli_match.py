@@ -349,3 +349,19 @@ def test_an_exact_agent_that_cannot_play_the_game_is_refused_before_any_process_
     r = showdown(tmp_path, "match", *words, "--hands", "10")
     assert r.returncode == 2 and r.stderr.startswith(f"showdown match: error: {said}"), r.stderr
     assert not list(tmp_path.rglob("*.stderr"))  # no agent was started
+
+
+def test_a_few_hands_that_came_out_alike_have_no_interval_in_text_json_and_analyze(tmp_path: Path) -> None:
+    """`showdown match kuhn bluff call --hands 2 --estimator plain` printed position 0's 95% CI as
+    [-200.00, -200.00] (and --json [-200.0, -200.0]): two hands claimed certainty. Now n/a and null, and
+    `showdown analyze` of the log says the same."""
+    args = ("match", "kuhn", "bluff", "call", "--hands", "2", "--seed", "1", "--estimator", "plain", "--in-memory")
+    text = showdown(tmp_path, *args, "--out", "t")
+    assert text.returncode == 0, text.stderr
+    row = next(line for line in text.stdout.splitlines() if line.startswith("position 0"))
+    assert row.split()[-1] == "n/a" and "[-200.00, -200.00]" not in text.stdout
+    doc = json.loads(showdown(tmp_path, *args, "--out", "j", "--json").stdout)
+    assert [p["ci95"] for p in doc["positions"]] == [None, None] and all(a["ci95"] is not None for a in doc["agents"])
+    analyzed = showdown(tmp_path, "analyze", "t/kuhn.bluff-call.seed1.log", "--json")
+    assert analyzed.returncode == 0, analyzed.stderr
+    assert [p["ci95"] for p in json.loads(analyzed.stdout)["positions"]] == [None, None]

@@ -109,15 +109,19 @@ def test_with_a_precision_each_match_is_decided_by_its_pilot_or_refined_to_it(tm
                         opponents=["call", "random", "rules"], lbr=False, precision_mbb=60.0, max_deals=20_000)
     stages = {m["opponent"]: m for m in doc["matches"]}
     assert set(stages) == {"call", "random", "rules"}
+    # the bot against itself (rules is deterministic): every deal's duplicate result is 0, no spread to plan
+    # a second match from, and no interval (it was 'refined' by 2 deals to [+0, +0], a certainty it never had)
+    assert stages["rules"]["stage"].startswith("pilot only") and stages["rules"]["ci95_mbb"] is None
     for m in doc["matches"]:
+        if m["opponent"] == "rules":
+            continue
         lo, hi = m["ci95_mbb"]
         if m["stage"].startswith("decided"):
             assert m["hands"] == 400 and (lo > 0 or hi < 0)  # the pilot's own figure, its sign settled
         else:
             assert m["stage"].startswith("refined") and (hi - lo) / 2 <= 60.0 + 1e-6 and m["pilot_deals"] == 200
-    assert stages["rules"]["stage"].startswith("refined")  # a head-to-head at 0 (the bot against itself) is refined
     page = scorecard_html(doc)
-    assert "half-width of 60 mbb/hand" in page and "baseline, refined" in page
+    assert "half-width of 60 mbb/hand" in page and "baseline, pilot only" in page and "n/a" in page
 
 
 def test_second_stages_play_side_by_side_with_the_figures_of_one_at_a_time(tmp_path: Path) -> None:
@@ -138,8 +142,9 @@ def test_second_stages_play_side_by_side_with_the_figures_of_one_at_a_time(tmp_p
                           "precision_mbb": 80.0, "max_deals": 5_000, "every_match": True}
     both = run_scorecard("kuhn", AgentSpec(name="rules"), folder=tmp_path / "two", jobs=2, progress=progress("two"), **kw)
     one = run_scorecard("kuhn", AgentSpec(name="rules"), folder=tmp_path / "one", jobs=1, progress=progress("one"), **kw)
-    assert kept_at_start == {"two": [3, 3, 4], "one": [3, 4, 5]}  # the three pilots, then the second stages' own
-    assert both["matches"] == one["matches"] and all(m["stage"].startswith("refined") for m in one["matches"])
+    assert kept_at_start == {"two": [3, 3], "one": [3, 4]}  # the three pilots, then the second stages' own
+    assert both["matches"] == one["matches"]
+    assert [m["stage"].split(":")[0] for m in one["matches"]] == ["refined", "pilot only", "refined"]  # rules: no spread
 
 
 def test_with_a_precision_an_lbr_set_that_could_be_the_bound_is_run_again_to_it(tmp_path: Path) -> None:
@@ -377,3 +382,21 @@ def test_the_lower_bounds_interval_holds_for_the_largest_of_all_figures_not_only
     covered = [lo <= 0.0 <= hi for lo, hi in (simultaneous_max_interval([(m, (m - Z95, m + Z95)) for m in row]) for row in means)]
     own = [m.max() - Z95 <= 0.0 for m in means]  # the chosen one's own interval
     assert np.mean(covered) >= 0.95 and np.mean(own) < 0.75  # (1 - 0.975 ** 16: two thirds)
+
+
+def test_a_figure_without_an_interval_is_n_a_and_leaves_the_bound_without_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """A scorecard of 2 deals printed `call +500.0 [+500.0, +500.0]` (its deals alike: a zero-wide interval);
+    with no interval to be had the match is n/a, and the bound's interval, which must hold that figure's
+    true value too, is n/a as well (null in --json, n/a on the page)."""
+    from showdown.cli.scorecard import _print_scorecard
+
+    results = [OpponentResult("call", -500.0, None, 4, "chance", 1),
+               OpponentResult("random", 250.0, (-240.0, 740.0), 4, "chance", 1)]
+    doc = scorecard_document("kuhn", "rules", 1, results, None, "not asked for")
+    assert doc["matches"][0]["ci95_mbb"] is None and doc["exploitability_ci95_mbb"] is None
+    assert doc["found_by"] == "match random" and "no interval" in doc["ci95_method"]
+    assert OpponentResult.from_json(results[0].to_json()) == results[0]
+    _print_scorecard(doc, "kuhn")
+    out = capsys.readouterr().out
+    assert "+500.0  n/a  (4 hands)" in out and "250.0 mbb/hand n/a" in out
+    assert "n/a" in scorecard_html(doc)
