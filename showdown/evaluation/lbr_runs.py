@@ -5,7 +5,8 @@ Every hand's cards come from the run's seed and the hand's number alone, so each
 the same deals (their difference is paired) and a run gives the same figures whatever the number
 of processes. The headline is the largest of the sets' means; its interval is Bonferroni's over
 the sets (each set's interval at level 1 - 0.05 / k), so choosing the best set after the fact keeps
-95% coverage of the largest true value.
+95% coverage of the largest true value. Hands whose winnings show no spread at all (a couple of
+hands, or all alike) give no interval (None: null in JSON, n/a in text), not a zero-wide one.
 """
 
 from __future__ import annotations
@@ -33,11 +34,20 @@ CHUNK = 100
 """Hands per task: results do not depend on how many processes play them (each chunk has its seed)."""
 
 
-def _interval(values: np.ndarray, level: float) -> tuple[float, tuple[float, float]]:
+def _interval(values: np.ndarray, level: float) -> tuple[float, tuple[float, float] | None]:
+    """The mean and its normal interval; None when the values show no spread (fewer than two, or all
+    equal): their standard error cannot be estimated, and a zero-wide interval would claim certainty."""
     m = float(values.mean())
     z = NormalDist().inv_cdf(1 - (1 - level) / 2)
-    half = z * float(values.std(ddof=1)) / math.sqrt(len(values)) if len(values) > 1 else math.inf
+    sd = float(values.std(ddof=1)) if len(values) > 1 else 0.0
+    if not sd > 0.0:
+        return m, None
+    half = z * sd / math.sqrt(len(values))
     return m, (m - half, m + half)
+
+
+def _mbb_pair(ci: tuple[float, float] | None, big_blind: int) -> list[float] | None:
+    return None if ci is None else [1000.0 * ci[0] / big_blind, 1000.0 * ci[1] / big_blind]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,26 +69,25 @@ class LBRResult:
     def mean(self) -> float:
         return float(np.mean(self.corrected))
 
-    def ci(self, level: float = 0.95) -> tuple[float, float]:
+    def ci(self, level: float = 0.95) -> tuple[float, float] | None:
         return _interval(np.asarray(self.corrected), level)[1]
 
     @property
-    def ci95(self) -> tuple[float, float]:
+    def ci95(self) -> tuple[float, float] | None:
         return self.ci(0.95)
 
     def mbb(self, x: float) -> float:
         return 1000.0 * x / self.big_blind
 
     def to_json(self) -> dict[str, Any]:
-        pm, (plo, phi) = _interval(np.asarray(self.plain), 0.95)
-        lo, hi = self.ci95
+        pm, plain_ci = _interval(np.asarray(self.plain), 0.95)
         return {
             "actions": self.actions,
             "sizes": self.description,
             "lbr_mbb": self.mbb(self.mean),
-            "ci95_mbb": [self.mbb(lo), self.mbb(hi)],
+            "ci95_mbb": _mbb_pair(self.ci95, self.big_blind),
             "plain_mbb": self.mbb(pm),
-            "plain_ci95_mbb": [self.mbb(plo), self.mbb(phi)],
+            "plain_ci95_mbb": _mbb_pair(plain_ci, self.big_blind),
             "hands": self.hands,
             "seconds": self.seconds,
         }
@@ -102,11 +111,14 @@ class LBRReport:
         return self.best.mean
 
     @property
-    def ci95(self) -> tuple[float, float]:
-        """95% interval of the largest true value over the sets (Bonferroni over the sets)."""
+    def ci95(self) -> tuple[float, float] | None:
+        """95% interval of the largest true value over the sets (Bonferroni over the sets); None when a
+        set has none (its true value, maybe the largest, is not bounded)."""
         level = 1 - 0.05 / len(self.sets)
         bounds = [r.ci(level) for r in self.sets]
-        return max(b[0] for b in bounds), max(b[1] for b in bounds)
+        if any(b is None for b in bounds):
+            return None
+        return max(b[0] for b in bounds if b), max(b[1] for b in bounds if b)
 
     @property
     def hands(self) -> int:
@@ -119,10 +131,9 @@ class LBRReport:
 
     def to_json(self) -> dict[str, Any]:
         best = self.best
-        lo, hi = self.ci95
         return {
             "lbr_mbb": best.mbb(best.mean),
-            "ci95_mbb": [best.mbb(lo), best.mbb(hi)],
+            "ci95_mbb": _mbb_pair(self.ci95, best.big_blind),
             "ci95_method": "Bonferroni over the sets" if len(self.sets) > 1 else "normal",
             "best_set": best.actions,
             "hands": best.hands,

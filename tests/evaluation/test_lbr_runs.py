@@ -71,3 +71,29 @@ def test_a_bots_own_random_draws_are_reproducible_from_the_seed(draw: str) -> No
         np.random.seed()  # noqa: NPY002
         figures.add(run_lbr(game, Mixed, 60, seed=5).corrected)
     assert len(figures) == 1
+
+
+def test_hands_that_show_no_spread_give_no_interval_not_a_zero_wide_one(capsys: pytest.CaptureFixture[str]) -> None:
+    """`showdown exploit --lbr --agent bluff --game kuhn --hands 2 --seed 1` printed `+0.0 mbb/hand 95% CI
+    [+0.0, +0.0]` (two hands whose corrected winnings agreed): certainty from two hands. Now n/a, null in
+    --json, for the set, the plain figure and the maximum; hands that vary keep their interval."""
+    import argparse
+    import json
+
+    from showdown.cli.exploit import lbr_handler
+    from showdown.evaluation.lbr_runs import LBRReport, LBRResult
+
+    alike = LBRResult("fcpa", (0.5, 0.5), (-1.0, -1.0), 0.0, 2)
+    varied = LBRResult("wide", (0.1, 0.9), (-1.0, 1.0), 0.0, 2)
+    assert alike.ci95 is None and varied.ci95 is not None
+    doc = LBRReport((alike, varied), 0, 1.0).to_json()
+    assert doc["ci95_mbb"] is None and doc["sets"][0]["ci95_mbb"] is None and doc["sets"][0]["plain_ci95_mbb"] is None
+    assert LBRReport((varied,), 0, 1.0).to_json()["ci95_mbb"] is not None
+    args = argparse.Namespace(game="kuhn", agent="bluff", strategy=None, option=None, hands=2, seed=1, jobs=1, rollouts=100,
+                              actions=None, check_until=None, all_streets=False, json=False)
+    assert lbr_handler(args) == 0
+    text = capsys.readouterr().out
+    assert "95% CI n/a" in text and "[+0.0, +0.0]" not in text
+    args.json = True
+    lbr_handler(args)
+    assert json.loads(capsys.readouterr().out)["ci95_mbb"] is None
