@@ -35,7 +35,7 @@ from showdown.errors import ShowdownError
 from showdown.evaluation.estimators import ESTIMATORS
 from showdown.evaluation.hand_table import HandTable
 from showdown.evaluation.numbers import counted
-from showdown.evaluation.stats import Difference, Estimate, MatchStats, sample_estimate, two_sided_p, variance_ratio
+from showdown.evaluation.stats import EXACT_ZERO, Difference, Estimate, MatchStats, sample_estimate, two_sided_p, variance_ratio
 
 __all__ = ["CONSISTENCY_ALARM", "Analysis", "aivat_notes", "analyze", "plain_analysis", "zero_mean_p"]
 
@@ -251,11 +251,13 @@ def _consistency(corrections: np.ndarray) -> float | None:
 
 
 def zero_mean_p(n: int, mean: float, sd: float) -> float | None:
-    """``_consistency`` from the corrections' count, mean and standard deviation."""
+    """``_consistency`` from the corrections' count, mean and standard deviation; None when it cannot
+    be told: fewer than two, or corrections all alike but not 0 (two hands both lost at showdown), whose
+    spread is unknown, not nil."""
     if n < 2:
         return None
     if sd == 0.0:
-        return 1.0 if mean == 0.0 else 0.0
+        return 1.0 if abs(mean) < EXACT_ZERO else None
     return two_sided_p(mean / (sd / math.sqrt(n)))
 
 

@@ -270,3 +270,18 @@ def test_cli_json_gives_mbb_per_hand_in_every_game_as_match_json_does(
         assert player["mbb_per_hand"] == pytest.approx(agent["mbb_per_hand"])
         assert player["ci95_mbb"] == pytest.approx(agent["ci95_mbb"])
     assert all("mbb_per_hand" in p and "ci95_mbb" in p for p in read["positions"])
+
+
+def test_corrections_all_alike_are_no_evidence_against_the_strategies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`showdown match kuhn bluff call --hands 2 --seed 1` (AIVAT, both strategies known) said 'the chips
+    won disagree with the known strategies (p = 0) ... check the agents': the two hands' corrections were
+    both -2, a spread of 0 read as certainty. Corrections that agree tell nothing of their spread: no p-value
+    and no alarm; corrections of exactly 0 (up to round-off) still agree with the strategies."""
+    from showdown.evaluation.analyze import aivat_notes, zero_mean_p
+
+    assert zero_mean_p(2, -2.0, 0.0) is None and zero_mean_p(5, 1e-15, 0.0) == 1.0
+    assert zero_mean_p(1000, 0.5, 1.0) == pytest.approx(0.0, abs=1e-30)  # a real disagreement is still told
+    assert aivat_notes(zero_mean_p(2, -2.0, 0.0), [], ("bluff", "call"), 0) == []
+    assert main(["match", "kuhn", "bluff", "call", "--hands", "2", "--seed", "1", "--in-memory", "--json", "--out", str(tmp_path)]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["consistency_p"] is None and not any("disagree" in n for n in doc.get("notes", []))
