@@ -223,16 +223,18 @@ def stratified_estimate(cells: Sequence[Welford], big_blind: int = 1, exact: boo
     """The mean over all samples of ``cells`` (strata) with the stratified standard error.
 
     Var(total) = sum over strata of ``n_s s_s^2``; when a stratum has a single sample its variance
-    cannot be estimated and the pooled variance of all samples is used instead. A standard error of
-    0 stands only when the values are ``exact`` (else None, see ``_no_spread``).
+    cannot be estimated and the pooled variance of all samples is used instead. ``exact`` values
+    (each stratum's the exact expected value of its seating) have a standard error of 0 however few
+    they are (pooling would count the gap between strata as noise); other values that show no spread
+    have none (None, see ``_no_spread``).
     """
     cells = [c for c in cells if c.n]
     n = sum(c.n for c in cells)
     total = sum(c.total for c in cells)
     if n == 0:
         return Estimate(0, 0.0, 0.0, None, big_blind)
-    se: float | None = None
-    if n > 1:
+    se: float | None = 0.0 if exact else None
+    if n > 1 and not exact:
         if all(c.n > 1 for c in cells):
             var_sum = sum(c.n / (c.n - 1) * c.m2 for c in cells)  # sum_s n_s s_s^2
         else:
@@ -249,14 +251,14 @@ def sample_estimate(values: Iterable[float], big_blind: int = 1, hands_per_sampl
     """The mean of independent identically distributed samples (e.g. duplicate deals).
 
     Each sample stands for ``hands_per_sample`` hands (a deal played once per duplicate half): the
-    estimate is per hand, its total the sum of every hand's value. A standard error of 0 stands only
-    when the values are ``exact``.
+    estimate is per hand, its total the sum of every hand's value. ``exact`` values have a standard
+    error of 0, one sample or many; other values that show no spread have none (None).
     """
     w = Welford.of(values)
     if w.n == 0:
         return Estimate(0, 0.0, 0.0, None, big_blind)
     var = w.variance
-    se = None if var is None else _no_spread(math.sqrt(max(var, 0.0) / w.n), exact)
+    se = 0.0 if exact else None if var is None else _no_spread(math.sqrt(max(var, 0.0) / w.n), exact)
     return Estimate(w.n * hands_per_sample, w.total * hands_per_sample, w.mean, se, big_blind)
 
 

@@ -240,3 +240,12 @@ def test_no_spread_is_no_interval() -> None:
     exact.add((0, 1), (-2.0, 2.0))
     exact.add((1, 0), (-2.0, 2.0))
     assert exact.position(0).ci95 == (-200.0, -200.0)
+
+
+def test_exact_values_have_no_sampling_error_however_few_the_hands() -> None:
+    """`showdown match kuhn rules random --hands 2 --seed 2` (AIVAT, every strategy known: "the exact expected
+    value, no sampling error") printed rules +20.83 [+12.67, +29.00]: with one hand in each position the
+    strata were pooled, the gap between the positions' exact values counted as noise. Exact is exact."""
+    cells = [Welford.of([0.9]), Welford.of([-0.5])]  # one hand a position, each its seating's exact value
+    assert stratified_estimate(cells, exact=True).se == 0.0 and stratified_estimate(cells).se is not None
+    assert sample_estimate([0.2], exact=True).se == 0.0 and sample_estimate([0.2]).se is None

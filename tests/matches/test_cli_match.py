@@ -365,3 +365,13 @@ def test_a_few_hands_that_came_out_alike_have_no_interval_in_text_json_and_analy
     analyzed = showdown(tmp_path, "analyze", "t/kuhn.bluff-call.seed1.log", "--json")
     assert analyzed.returncode == 0, analyzed.stderr
     assert [p["ci95"] for p in json.loads(analyzed.stdout)["positions"]] == [None, None]
+
+
+def test_an_exact_estimate_of_two_hands_has_no_sampling_error(tmp_path: Path) -> None:
+    """Two hands of rules against random, both strategies known: the table said 'the exact expected value, no
+    sampling error' but gave rules +20.83 [+12.67, +29.00] and the positions [-45.00, +36.67]."""
+    r = showdown(tmp_path, "match", "kuhn", "rules", "random", "--hands", "2", "--seed", "2", "--in-memory", "--json")
+    doc = json.loads(r.stdout)
+    assert doc["exact"] is True
+    for item in doc["agents"] + doc["positions"] + doc["differences"]:
+        assert item["ci95"] == [item["per100"], item["per100"]], item
