@@ -193,6 +193,9 @@ def make_plan(
                             f"{2 * PROBABILITY_EDGE:g} and power of at most {1 - PROBABILITY_EDGE}")
     delta = difference_per100 / 100.0
     sd = float(values.std(ddof=1))
+    if not sd > 0.0:  # (it planned 2 hands from a spread of 0: a certainty no pilot gives)
+        raise ShowdownError(f"the pilot's {values.size} hands all came out alike ({values[0]:+g} chips each): they show no spread "
+                            "to plan from; play a pilot whose results vary (other agents, or more hands)")
     fixed = fixed_sample_hands(sd, delta, alpha, power)
     batch = max(50, min(2000, fixed // 20))  # the stopping hand is found to within one batch
     # the stopping rule `match` runs (95%, whatever the fixed test's alpha): the plan is for that command

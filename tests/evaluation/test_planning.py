@@ -119,3 +119,11 @@ def test_the_anytime_plan_is_for_the_level_match_stops_at_whatever_the_fixed_tes
     assert at_99.fixed_hands > at_95.fixed_hands  # the fixed test follows --alpha
     assert (at_99.anytime_median, at_99.anytime_power) == (at_95.anytime_median, at_95.anytime_power)
     assert at_99.to_json()["anytime_valid_alpha"] == 0.05
+
+
+def test_a_pilot_whose_hands_all_came_out_alike_is_refused_not_planned_from_a_spread_of_0() -> None:
+    """A pilot of 100 hands of bluff against a bot that folds to every bet (+1 chip each hand) planned
+    'hands fixed in advance, looked at once: 2' from a standard deviation of 0.000: a spread of 0 is what
+    the pilot happened to show, not what it proved. Now one line saying why no plan can be made from it."""
+    with pytest.raises(ShowdownError, match=r"the pilot's 100 hands all came out alike \(\+1 chips each\): they show no spread"):
+        make_plan(np.ones(100), 10.0, (-2.0, 2.0), runs=10)
