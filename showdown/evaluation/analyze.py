@@ -123,7 +123,7 @@ def _paired(
         per_deal = counts[s][played]
         e = sample_estimate(means[s][played], big_blind, exact=exact)
         hands = int(per_deal.sum())
-        agents.append(Estimate(hands, float(sums[s][played].sum()), e.mean, e.se, big_blind))
+        agents.append(Estimate(hands, float(sums[s][played].sum()), e.mean, e.se, big_blind, e.df))
     diffs = []
     for a in range(n):
         for b in range(a + 1, n):
@@ -131,13 +131,13 @@ def _paired(
             d = means[a][both] - means[b][both]
             e = sample_estimate(d, big_blind, exact=exact)
             hands = int(counts[a][both].sum())
-            diffs.append(Difference(table.names[a], table.names[b], Estimate(hands, e.mean * hands, e.mean, e.se, big_blind)))
+            diffs.append(Difference(table.names[a], table.names[b], Estimate(hands, e.mean * hands, e.mean, e.se, big_blind, e.df)))
     positions = []
     for p in range(table.num_positions):
         pos_sums = np.zeros(units)
         np.add.at(pos_sums, unit, vals[:, p])
         e = sample_estimate(pos_sums / k, big_blind, exact=exact)
-        positions.append(Estimate(units * k, float(vals[:, p].sum()), e.mean, e.se, big_blind))
+        positions.append(Estimate(units * k, float(vals[:, p].sum()), e.mean, e.se, big_blind, e.df))
     return agents, diffs, positions, units, notes
 
 

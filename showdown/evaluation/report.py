@@ -115,7 +115,7 @@ class AnytimeEstimate(Estimate):
 
     @property
     def fixed_ci95(self) -> tuple[float, float] | None:
-        return Estimate(self.hands, self.total, self.mean, self.se, self.big_blind).ci95
+        return Estimate(self.hands, self.total, self.mean, self.se, self.big_blind, self.df).ci95
 
 
 FIXED_NOT_VALID = (
@@ -145,7 +145,7 @@ def headline_estimates(r: MatchReport, estimates: list[Estimate]) -> list[Estima
     for i, e in enumerate(estimates):
         if i == k or len(estimates) == 2:
             interval = (lo, hi) if i == k else (-hi, -lo)
-            out[i] = AnytimeEstimate(e.hands, e.total, e.mean, e.se, e.big_blind, interval)
+            out[i] = AnytimeEstimate(e.hands, e.total, e.mean, e.se, e.big_blind, e.df, anytime_per100=interval)
     return out
 
 

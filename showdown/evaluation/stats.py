@@ -2,7 +2,7 @@
 
 Everything is kept as running sums (Welford's algorithm), so memory does not grow with the number
 of hands. Results are in chips per 100 hands (and milli-big-blinds per hand, mbb/hand =
-1000 x chips / (hands x big blind), the ACPC unit), each with a 95% normal confidence interval.
+1000 x chips / (hands x big blind), the ACPC unit), each with a 95% confidence interval.
 
 The variance is *stratified*: with seats rotating, each agent plays every position a share of the
 hands fixed by the design (not drawn at random), so an agent's total is a sum of independent
@@ -12,10 +12,13 @@ as noise. In the same way a position's result aggregates whoever sat there, stra
 in the seat, and the difference between two agents is stratified by the pair of positions they had.
 With fixed seats there is a single stratum and every formula is the textbook one.
 
-Intervals and p-values use the normal approximation (the central limit theorem; poker results per
-hand are bounded, and matches have thousands of hands). A sample with no spread at all (one or two
-hands, or every hand won the same) has no standard error to speak of: its interval is not available
-(None), not zero wide, unless the estimator is exact (AIVAT with every strategy known: ``exact``).
+Intervals and p-values use Student's t with the sample's degrees of freedom (Welch-Satterthwaite's
+over the strata; the normal quantile once they are many, as in matches of thousands of hands): the
+normal quantile alone left a 10-hand match's 95% interval covering 91% of the time, a 2-hand one's
+58 to 77% (``showdown match kuhn equilibrium bluff``, chunks of one long seeded match). A sample with
+no spread at all (one or two hands, or every hand won the same) has no standard error to speak of:
+its interval is not available (None), not zero wide, unless the estimator is exact (AIVAT with every
+strategy known: ``exact``).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from showdown.evaluation.student import t_quantile, t_two_sided
 from showdown.protocol.logfile import HandRecord
 
 if TYPE_CHECKING:
@@ -32,6 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Z95",
+    "quantile95",
     "Welford",
     "Estimate",
     "Difference",
@@ -50,11 +55,25 @@ EXACT_ZERO = 1e-9
 """An exact (zero-variance) mean below this many chips per hand counts as zero."""
 
 
-def two_sided_p(z: float) -> float:
-    """Two-sided p-value of a standard normal statistic ``z``: ``P(|Z| >= |z|)``."""
+def two_sided_p(z: float, df: float | None = None) -> float:
+    """Two-sided p-value of a statistic ``z``: standard normal (``df`` None), else Student's t with ``df``
+    degrees of freedom: ``P(|T| >= |z|)``."""
     if math.isnan(z):
         return float("nan")
-    return math.erfc(abs(z) / math.sqrt(2.0))
+    if df is None or df >= NORMAL_DF:
+        return math.erfc(abs(z) / math.sqrt(2.0))
+    return t_two_sided(z, df)
+
+
+NORMAL_DF = 1e5
+"""From this many degrees of freedom on, t is taken as normal (its 95% quantile 1.2e-5 wider)."""
+
+
+def quantile95(df: float | None = None) -> float:
+    """The two-sided 95% quantile: the normal's (``df`` None), else Student's t with ``df`` degrees of freedom."""
+    if df is None or df >= NORMAL_DF:
+        return Z95
+    return t_quantile(float(df))
 
 
 class Welford:
@@ -125,7 +144,8 @@ class Estimate:
     """A mean result per hand with its standard error; derived figures per 100 hands and in mbb.
 
     ``se`` is the standard error of ``mean`` (chips per hand); None when it cannot be estimated
-    (fewer than two hands).
+    (fewer than two hands). ``df``: its degrees of freedom (Student's t intervals and p-values), None
+    for the normal approximation.
     """
 
     hands: int
@@ -133,6 +153,7 @@ class Estimate:
     mean: float
     se: float | None
     big_blind: int = 1
+    df: float | None = None
 
     @property
     def per100(self) -> float:
@@ -146,14 +167,14 @@ class Estimate:
     @property
     def half_width(self) -> float | None:
         """Half the width of the 95% interval, per 100 hands."""
-        return None if self.se is None else 100.0 * Z95 * self.se
+        return None if self.se is None else 100.0 * quantile95(self.df) * self.se
 
     @property
     def ci95(self) -> tuple[float, float] | None:
         """95% interval for the per-100-hands rate."""
         if self.se is None:
             return None
-        half = 100.0 * Z95 * self.se
+        half = 100.0 * quantile95(self.df) * self.se
         return (self.per100 - half, self.per100 + half)
 
     @property
@@ -165,7 +186,7 @@ class Estimate:
     def ci95_mbb(self) -> tuple[float, float] | None:
         if self.se is None:
             return None
-        half = 1000.0 * Z95 * self.se / self.big_blind
+        half = 1000.0 * quantile95(self.df) * self.se / self.big_blind
         return (self.mbb - half, self.mbb + half)
 
     @property
@@ -175,7 +196,7 @@ class Estimate:
             return None
         if self.se == 0.0:  # an exact value: zero up to float round-off of the sums, or not
             return 1.0 if abs(self.mean) < EXACT_ZERO else 0.0
-        return two_sided_p(self.mean / self.se)
+        return two_sided_p(self.mean / self.se, self.df)
 
     def as_json(self) -> dict[str, Any]:
         """The figures as plain JSON values (intervals as two-element lists or null)."""
@@ -234,17 +255,22 @@ def stratified_estimate(cells: Sequence[Welford], big_blind: int = 1, exact: boo
     if n == 0:
         return Estimate(0, 0.0, 0.0, None, big_blind)
     se: float | None = 0.0 if exact else None
+    df: float | None = None
     if n > 1 and not exact:
         if all(c.n > 1 for c in cells):
-            var_sum = sum(c.n / (c.n - 1) * c.m2 for c in cells)  # sum_s n_s s_s^2
+            terms = [c.n / (c.n - 1) * c.m2 for c in cells]  # n_s s_s^2
+            var_sum = sum(terms)
+            spread = sum(t * t / (c.n - 1) for t, c in zip(terms, cells))
+            df = var_sum * var_sum / spread if spread > 0 else float(n - len(cells))  # Welch-Satterthwaite
         else:
             pooled = Welford()
             for c in cells:
                 pooled = pooled.merged(c)
             assert pooled.variance is not None
             var_sum = n * pooled.variance
+            df = float(n - 1)
         se = _no_spread(math.sqrt(max(var_sum, 0.0)) / n, exact)
-    return Estimate(n, total, total / n, se, big_blind)
+    return Estimate(n, total, total / n, se, big_blind, df)
 
 
 def sample_estimate(values: Iterable[float], big_blind: int = 1, hands_per_sample: int = 1, exact: bool = False) -> Estimate:
@@ -259,7 +285,7 @@ def sample_estimate(values: Iterable[float], big_blind: int = 1, hands_per_sampl
         return Estimate(0, 0.0, 0.0, None, big_blind)
     var = w.variance
     se = 0.0 if exact else None if var is None else _no_spread(math.sqrt(max(var, 0.0) / w.n), exact)
-    return Estimate(w.n * hands_per_sample, w.total * hands_per_sample, w.mean, se, big_blind)
+    return Estimate(w.n * hands_per_sample, w.total * hands_per_sample, w.mean, se, big_blind, float(w.n - 1) if w.n > 1 else None)
 
 
 def variance_ratio(plain: Estimate, better: Estimate) -> float | None:
@@ -364,7 +390,7 @@ class MatchStats:
         strata = list(self._diffs.get((lo, hi), {}).values())
         e = stratified_estimate(strata, self.big_blind, self.exact)
         if a > b:  # stored as lo - hi
-            e = Estimate(e.hands, -e.total, -e.mean, e.se, e.big_blind)
+            e = Estimate(e.hands, -e.total, -e.mean, e.se, e.big_blind, e.df)
         return Difference(self.names[a], self.names[b], e)
 
     def differences(self) -> list[Difference]:
