@@ -27,6 +27,8 @@ from showdown.evaluation.chance import ChanceCorrector
 from showdown.evaluation.lbr import DEFAULT_ACTION_SETS, LocalBestResponse, action_set, published_check_until
 from showdown.evaluation.lbr_belief import BELIEF_ESTIMATOR
 from showdown.evaluation.lbr_terms import ESTIMATOR, RAISE_ANSWERED
+from showdown.evaluation.stats import NORMAL_DF
+from showdown.evaluation.student import t_quantile
 from showdown.games.gamedef import GameDef
 from showdown.workers import running_pool, terminate_as_exit
 
@@ -35,10 +37,12 @@ CHUNK = 100
 
 
 def _interval(values: np.ndarray, level: float) -> tuple[float, tuple[float, float] | None]:
-    """The mean and its normal interval; None when the values show no spread (fewer than two, or all
-    equal): their standard error cannot be estimated, and a zero-wide interval would claim certainty."""
+    """The mean and its Student's t interval (the normal's from ``NORMAL_DF`` hands); None when the values
+    show no spread (fewer than two, or all equal): their standard error cannot be estimated, and a
+    zero-wide interval would claim certainty."""
     m = float(values.mean())
-    z = NormalDist().inv_cdf(1 - (1 - level) / 2)
+    df = len(values) - 1
+    z = NormalDist().inv_cdf(1 - (1 - level) / 2) if df >= NORMAL_DF else t_quantile(float(df), 1 - level)
     sd = float(values.std(ddof=1)) if len(values) > 1 else 0.0
     if not sd > 0.0:
         return m, None
