@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
+import ipaddress
 import re
 import socket
 import sys
@@ -77,7 +78,7 @@ class SeatDoors:
             for seat, port in enumerate(self.want_ports):
                 if bound is not None:  # already listening (cli.dealer_ports): taken over, not copied
                     server = await loop.create_server(self._protocol(seat), sock=bound[seat], start_serving=False)
-                elif (own := self._own_listener(seat)) is not None:
+                elif (own := self._own_listener(seat) or _dual_stack(family, address, port)) is not None:
                     server = await loop.create_server(self._protocol(seat), sock=own, start_serving=False)
                 else:
                     server = await loop.create_server(self._protocol(seat), address, port, family=family,
@@ -130,7 +131,7 @@ class SeatDoors:
     async def _listen_again(self, loop: asyncio.AbstractEventLoop, seat: int) -> None:
         family, address = await _resolve(loop, self.options.host)
         try:
-            if (own := self._own_listener(seat)) is not None:
+            if (own := self._own_listener(seat) or _dual_stack(family, address, self.ports[seat])) is not None:
                 self._servers[seat] = await loop.create_server(self._protocol(seat), sock=own)
                 return
             self._servers[seat] = await loop.create_server(self._protocol(seat), address, self.ports[seat],
@@ -299,6 +300,14 @@ async def _resolve(loop: asyncio.AbstractEventLoop, host: str) -> tuple[int, str
         raise ShowdownError(f"cannot listen on host {host!r}: {exc.strerror or exc}") from None
     family, _, _, _, sockaddr = infos[0]
     return family, str(sockaddr[0])
+
+
+def _dual_stack(family: int, address: str, port: int) -> socket.socket | None:
+    """For ``--host ::`` (every address), a listener that takes IPv4 clients too, as ``0.0.0.0``'s
+    does and as '::' means elsewhere (asyncio's own is IPv6 only); None for any other host."""
+    if family != socket.AF_INET6 or not ipaddress.ip_address(address).is_unspecified or not socket.has_dualstack_ipv6():
+        return None
+    return socket.create_server((address, port), family=family, backlog=100, dualstack_ipv6=True)
 
 
 def err_line(line: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -137,6 +138,28 @@ async def test_a_connect_flood_is_bounded_and_the_match_finishes(tmp_path: Path)
     check_logs(result, 200)
     for _, writer in flood:
         writer.close()
+
+
+def _ipv6() -> bool:
+    try:
+        with socket.socket(socket.AF_INET6) as s:
+            s.bind(("::1", 0))
+    except OSError:
+        return False
+    return socket.has_dualstack_ipv6()
+
+
+@pytest.mark.skipif(not _ipv6(), reason="no IPv6 here")
+async def test_listening_on_every_ipv6_address_takes_ipv4_clients_too(tmp_path: Path) -> None:
+    # --host :: listened on IPv6 alone: every IPv4 bot (the reference's example_player) was refused
+    server = MatchServer(KUHN, "m", 10, 1, ["a", "b"], DealerOptions(log_dir=tmp_path, host="::", tokens=TOKENS))
+    ports = await server.start()
+    clients = [with_token(ports[0], TOKENS[0]), with_token(ports[1], TOKENS[1])]  # over 127.0.0.1
+    tasks = [asyncio.create_task(c.run()) for c in clients]
+    result = await asyncio.wait_for(server.run(), LIMIT)
+    await asyncio.gather(*tasks)
+    check_logs(result, 10)
+    assert sum(result.replacements["a"].values()) == 0 and sum(result.replacements["b"].values()) == 0
 
 
 def dealer(*args: str) -> subprocess.Popen[str]:
