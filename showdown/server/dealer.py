@@ -63,8 +63,8 @@ __all__ = ["BAD_ACTION", "BAD_STATE", "INVALID_ACTION", "MAX_IGNORED_LINES", "ON
 
 MAX_IGNORED_LINES = 32
 """Lines in a row from the acting seat that are no reply at all (not a state line) before they count as an
-invalid reply; a bot's few debug lines before its answer, or its answers to states sent before (a bot
-that answers every state, as the reference allows), are passed over without counting."""
+invalid reply; a bot's few debug lines before each answer, and its answers to states sent before (a bot
+that answers every state, as the reference allows), which end the row, are passed over without counting."""
 
 LOST_WARNING = "its connection closed; until it connects again, the dealer plays check/fold for it"
 VERSION_WARNING = "this server is currently using version {}.{}.{}".format(*PROTOCOL_VERSION)
@@ -420,7 +420,7 @@ class MatchEngine:
         example = f"{expected}:c" if expected is not None else "MATCHSTATE:...:c"
         self._book.warn(self._out, seat, EventKind.IGNORED, why, line, f"it sent {quoted(line)}; a reply is the state line it was sent, "
                    f"':' and its action (f, c, r or rSIZE), like {example!r}; still waiting for it")
-        self._ignored_now += counted
+        self._ignored_now = self._ignored_now + 1 if counted else 0  # an answer to a state sent before ends the row
         if self._ignored_now >= MAX_IGNORED_LINES:
             self._book.warn(self._out, seat, EventKind.INVALID, f"{MAX_IGNORED_LINES} lines in a row that are no state line; played call", line)
             self._apply(CALL)

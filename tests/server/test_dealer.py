@@ -355,11 +355,12 @@ def test_debug_lines_blank_lines_and_answers_to_earlier_states_never_play_for_th
     assert engine.counts[0].get("invalid", 0) == 0 and engine.acting_seat == 0
     feed(engine, c, 0, "MATCHSTATE:0:0::Ks|:r")
     assert engine.counts[0]["ignored"] == 10  # said, the blank lines not even that
-    for _ in range(MAX_IGNORED_LINES - 1):
-        feed(engine, c, 1, "MATCHSTATE:1:0::|Qs:c")  # an answer to the state before: passed over, not counted
+    for _ in range(MAX_IGNORED_LINES):
         feed(engine, c, 1, "junk")
+        feed(engine, c, 1, "MATCHSTATE:1:0::|Qs:c")  # an answer to the state before: not counted, ends the row
     assert engine.counts[1].get("invalid", 0) == 0
-    feed(engine, c, 1, "junk")  # the MAX_IGNORED_LINES-th line that is no state line: played call
+    for _ in range(MAX_IGNORED_LINES):
+        feed(engine, c, 1, "junk")  # the MAX_IGNORED_LINES-th line in a row that is no state line: played call
     assert engine.counts[1]["invalid"] == 1
     assert c.hands[0].record.betting == "rc"
 
@@ -384,3 +385,23 @@ def test_a_reply_that_adds_cards_to_the_state_it_was_sent_still_answers_it() -> 
     engine, c = kuhn_engine()
     feed(engine, c, 0, "MATCHSTATE:0:0::Ks|Qs:r")  # it names the card it guesses the other seat holds
     assert engine.counts[0]["bad_action"] == 0 and engine.acting_seat == 1
+
+
+def test_debug_lines_sent_with_answers_to_earlier_states_do_not_count_against_the_next_decision() -> None:
+    """A bot that writes 20 debug lines before every answer, and answers every state (as the reference
+    allows), was played call by the dealer: the lines it sent about the state before, queued while it
+    was not to act, counted with those before its real answer, past ``MAX_IGNORED_LINES``."""
+    engine, c = kuhn_engine()
+    debug = ["debug: thinking"] * 20
+    for line in [*debug, f"{c.sent[1][-1]}:c"]:  # seat 2 is not to act: queued
+        feed(engine, c, 1, line)
+    feed(engine, c, 0, f"{c.sent[0][-1]}:c")
+    for line in [*debug, f"{c.sent[1][-1]}:r"]:
+        feed(engine, c, 1, line)
+    assert engine.counts[1].get("invalid", 0) == 0
+    assert engine.counts[1]["ignored"] == 41
+    feed(engine, c, 0, f"{c.sent[0][-1]}:c")
+    assert c.hands[0].record.betting == "crc"
+    for _ in range(MAX_IGNORED_LINES):  # lines sent while it is to act still count: a bound per decision
+        feed(engine, c, 1, "junk")
+    assert engine.counts[1]["invalid"] == 1
