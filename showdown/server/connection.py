@@ -6,6 +6,7 @@ Its events go straight to the server (``ConnectionHost``), with no task or corou
 from __future__ import annotations
 
 import asyncio
+import socket
 from functools import partial
 from typing import Any, Protocol, cast
 
@@ -15,6 +16,7 @@ from showdown.server.outputs import SeatWarning
 __all__ = ["WRITE_BUFFER_LIMIT", "ConnectionHost", "SeatConnection", "warning_detail"]
 
 WRITE_BUFFER_LIMIT = 1 << 20  # bytes waiting for a client that does not read: it is dropped
+_QUICKACK: int | None = getattr(socket, "TCP_QUICKACK", None)  # (Linux)
 
 
 class ConnectionHost(Protocol):
@@ -67,6 +69,18 @@ class SeatConnection(asyncio.Protocol):
         t = self.transport
         if t is not None and not t.is_closing():
             t.write(data)
+
+    def ack_now(self) -> None:
+        """Acknowledge the client's bytes at once rather than after the kernel's delayed-ACK wait
+        (40 ms): a client that writes twice in a row without ``TCP_NODELAY`` (an answer to an earlier
+        state, then its answer) has its second write held until the first is acknowledged."""
+        t = self.transport
+        sock = t.get_extra_info("socket") if t is not None and _QUICKACK is not None else None
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.IPPROTO_TCP, _QUICKACK, 1)
+            except OSError:  # (closed meanwhile, or not TCP)
+                pass
 
     def close(self, last_line: str | None = None) -> None:
         t = self.transport

@@ -270,6 +270,8 @@ class MatchServer:
             for line in lines:
                 _err(f"FROM {seat + 1} at {stamp:.6f} {line}")
         try:
+            if (acting := self.engine.acting_seat) != seat:  # its lines wait (or are late): see ack_now
+                conn.ack_now()
             now = self._loop.time()
             if (timer := self._timer) is not None and self._timer_when <= now:  # a deadline passed while the loop
                 timer.cancel()  # was busy (an agent seated in memory thinks in it): the clock before the late line
@@ -281,6 +283,8 @@ class MatchServer:
                 for line in lines:
                     out += self._timed.receive(seat, line, now)
                 self._handle(out)
+            if acting == seat == self.engine.acting_seat:  # still waited for after what it sent: see ack_now
+                conn.ack_now()
         except BaseException as exc:  # a bug: end the match visibly rather than hang
             self._fail(exc)
 
