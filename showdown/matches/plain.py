@@ -178,8 +178,9 @@ class MatchRun:
         for agent in self.agents:  # (the whole match was played check/fold for it, said only as 'not connected')
             if self.server.engine.status(agent.seat) is not SeatStatus.ACTIVE:
                 self._fail(agent, f"had not connected {limit:,} ms after the start: the match begins without it and the "
-                                  "dealer plays check/fold for it until it comes (a built-in agent may still be training "
-                                  "or solving: give it more time with the dealer's start_timeout_ms)")
+                                  "dealer plays check/fold for it to the end, refusing it if it comes later (a built-in "
+                                  "agent may still be training or solving: give it more time with the dealer's "
+                                  "start_timeout_ms)")
 
     def _fail(self, agent: AgentProcess, text: str) -> None:
         if self.server is not None:

@@ -119,3 +119,5 @@ async def test_an_agent_that_has_not_connected_by_the_start_limit_is_said(tmp_pa
     said = "agent slow (seat 1) had not connected 300 ms after the start: the match begins without it"
     assert any(n.startswith(said) for n in notes), notes
     assert report.hands == 5 and report.failures[0].startswith(said)  # type: ignore[attr-defined]
+    # it said 'plays check/fold for it until it comes', but an agent that came later was refused ('out of this match')
+    assert "to the end, refusing it if it comes later" in report.failures[0]  # type: ignore[attr-defined]
