@@ -144,6 +144,26 @@ def seat_tokens(args: argparse.Namespace, seats: int) -> tuple[str | None, ...] 
     return tokens
 
 
+def _missing_at_start(server: MatchServer, start_ms: int) -> None:
+    """Just before the start limit, the seats not connected yet; once it has passed, one line for
+    each the match began without (said only in the summary at the end, and its bot, coming later,
+    found its port closed)."""
+    from showdown.server.dealer import SeatStatus
+
+    engine = server.engine
+    missing = [s for s in range(len(server.names)) if not engine.started and engine.status(s) is not SeatStatus.ACTIVE]
+
+    def say() -> None:
+        for seat in missing:
+            if engine.started and engine.status(seat) is SeatStatus.GONE:
+                print(f"showdown dealer: seat {seat + 1} ({server.names[seat]}) had not connected {start_ms:,} ms after "
+                      "the start (--start-timeout): the match begins without it and the dealer plays check/fold for it "
+                      "to the end", file=sys.stderr, flush=True)
+
+    if missing:
+        asyncio.get_running_loop().call_later(0.1, say)
+
+
 def run_dealer(args: argparse.Namespace) -> int:
     """Handler of ``showdown dealer``: 0 when every hand was played, 1 when the match ended early."""
     game = get_game(args.game)
@@ -170,6 +190,8 @@ def run_dealer(args: argparse.Namespace) -> int:
         except (NotImplementedError, RuntimeError):  # not on this platform or thread
             pass
         ports = await server.start()
+        if options.start_timeout_ms is not None:
+            loop.call_later(options.start_timeout_ms / 1000 - 0.05, _missing_at_start, server, options.start_timeout_ms)
         for sig in kept:  # received after the ports were printed early
             stop(sig)
         if bound is None:

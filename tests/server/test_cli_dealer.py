@@ -153,3 +153,24 @@ async def test_ctrl_c_stops_after_the_current_hand_and_scores(tmp_path: Path) ->
     assert out.splitlines()[-1].startswith("SCORE:")
     assert log.read_text().splitlines()[-1] == out.splitlines()[-1]
     assert verify_log(log, partial=True).ok  # stopped early: fewer hands than the header asks for
+
+
+async def test_a_seat_missing_at_the_start_limit_is_said_when_the_match_begins(tmp_path: Path) -> None:
+    # it was said only in the summary at the end (a long match: hours later), and its bot, coming
+    # later, found its port closed; the reference says 'timed out waiting for seat' and exits
+    proc = dealer_process(["late", "kuhn", "1000000", "5", "a", "b", "-q", "--start-timeout", "300"], tmp_path)
+    assert proc.stdout is not None
+    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
+    client = asyncio.create_task(Client(get_game("kuhn"), ports[0], call_policy).run())
+    log = tmp_path / "late.log"
+    for _ in range(200):
+        await asyncio.sleep(0.05)
+        if log.is_file() and log.read_text().count("STATE:") >= 10:
+            break
+    await asyncio.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, err = await asyncio.to_thread(proc.communicate, timeout=20)
+    await asyncio.wait_for(client, 10)
+    said = [line for line in err.splitlines() if "had not connected" in line]
+    assert said == ["showdown dealer: seat 2 (b) had not connected 300 ms after the start (--start-timeout): the match "
+                    "begins without it and the dealer plays check/fold for it to the end"]
