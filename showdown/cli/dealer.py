@@ -202,6 +202,9 @@ def run_dealer(args: argparse.Namespace) -> int:
 
     with asyncio.Runner(loop_factory=new_event_loop) as runner:
         result = runner.run(main())
+    if sum(server.refused):  # strangers at the ports (only the first few were said): not the seats' own counts
+        refused = "; ".join(f"seat {s + 1} ({name}): {n}" for s, (name, n) in enumerate(zip(result.names, server.refused)) if n)
+        print(f"# connections refused at the seat ports, not counted against the seats: {refused}", file=sys.stderr)
     score_line = format_score_line(Score(result.totals, result.names))
     print(score_line, flush=True)
     if args.quiet:  # the trace (off with -q) carries it otherwise; the reference prints it on stderr either way

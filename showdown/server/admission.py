@@ -252,6 +252,8 @@ class SeatDoors:
         self._refusals_shown += 1
         if shown < REFUSALS_SHOWN:
             err_line(f"WARNING: a connection to the port of seat {seat + 1} ({self.names[seat]}) was refused: {why}")
+        elif shown == REFUSALS_SHOWN:
+            err_line("WARNING: more connections refused at the seat ports are counted in the summary at the end")
         if self.on_refused is not None:
             self.on_refused(seat, why)
 

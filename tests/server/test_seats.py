@@ -178,6 +178,21 @@ def test_dealer_tokens_are_printed_and_written_for_the_owner_only(tmp_path: Path
     assert (tmp_path / "t").stat().st_mode & 0o777 == 0o600
 
 
+def test_dealer_counts_every_refused_connection_past_the_few_it_shows(tmp_path: Path) -> None:
+    # after 5 refusal warnings the rest went unsaid, and no total was ever given
+    proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--tokens", "--start_timeout", "1500")
+    assert proc.stdout is not None
+    ports = [int(p) for p in proc.stdout.readline().split()]
+    for _ in range(8):
+        with socket.create_connection(("127.0.0.1", ports[0])) as s:
+            s.sendall(b"VERSION:2.0.0\r\n")  # no token
+            s.recv(100)
+    _, err = proc.communicate(timeout=30)
+    assert err.count("was refused: no seat token") == 5
+    assert "WARNING: more connections refused at the seat ports are counted in the summary at the end" in err
+    assert "# connections refused at the seat ports, not counted against the seats: seat 1 (a): 8\n" in err
+
+
 def test_listening_beyond_loopback_needs_tokens_or_an_explicit_no(tmp_path: Path) -> None:
     proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--host", "0.0.0.0", "--start_timeout", "200")
     out, _ = proc.communicate(timeout=30)
