@@ -277,14 +277,15 @@ class MatchServer:
                 timer.cancel()  # was busy (an agent seated in memory thinks in it): the clock before the late line
                 self._on_timer()
             if len(lines) == 1:  # the usual case: the clocks follow once the reply's answer is out
-                self._handle(self.engine.receive(seat, lines[0]), follow_at=now)
+                out = self.engine.receive(seat, lines[0])
+                self._handle(out, follow_at=now)
             else:
-                out: list[Output] = []
+                out = []
                 for line in lines:
                     out += self._timed.receive(seat, line, now)
                 self._handle(out)
-            if acting == seat == self.engine.acting_seat:  # still waited for after what it sent: see ack_now
-                conn.ack_now()
+            if acting == seat == self.engine.acting_seat and not any(type(o) is Send and o.seat == seat for o in out):
+                conn.ack_now()  # still waited for, and told nothing that would carry the ACK: see ack_now
         except BaseException as exc:  # a bug: end the match visibly rather than hang
             self._fail(exc)
 
