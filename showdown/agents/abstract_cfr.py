@@ -401,7 +401,7 @@ class AbstractCFRAgent(Agent):
 
 
 SEARCH_OPTIONS = ("search", "budget_ms", "search_iterations", "gadget", "turn", "turn_budget_ms", "search_target", "gadget_margin", "search_min_pot",
-                  "search_sizes", "gadget_penalty", "defend", "hand_ms")
+                  "search_sizes", "gadget_penalty", "defend", "hand_ms", "response_ms")
 """Options of the hold'em ``cfr`` agent's search at decision time."""
 
 TRANSLATIONS = ("pseudo-harmonic", "legacy")
@@ -442,6 +442,7 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     searched by default in no-limit only, and there once the opponent has left the blueprint's tree
     (``turn=off-tree``; ``turn=on`` always): limit's full turn-and-river tree does not fit the budget.
     No-limit rivers on the tree are searched from a pot of ``NOLIMIT_MIN_POT_BB`` big blinds."""
+    from showdown.agents.clock import dealer_clock
     from showdown.agents.search import SearchSettings
 
     search = options.get("search", True)
@@ -475,10 +476,19 @@ def search_settings(options: dict[str, Any], game: GameDef | None = None) -> Any
     defend = str(options.get("defend", "on" if game is None or game.is_nolimit else "off")).lower()
     if defend not in ("true", "on", "1", "yes", "false", "off", "0", "no"):
         raise ConfigError(f"agent 'cfr': defend must be on or off (got {defend!r})")
+    clock = dealer_clock()  # the match's limits, which the protocol never sends (``showdown match`` sets them)
+    if "response_ms" in options:  # given by hand, for a dealer that is not ours (0: none)
+        response = float(options["response_ms"])
+        if response < 0:
+            raise ConfigError("agent 'cfr': response_ms (the dealer's time per decision) must be >= 0")
+        clock = replace(clock, response_ms=response or None)
+    if (mean := clock.mean_hand_ms()) is not None and hand_ms > 0:
+        hand_ms = min(hand_ms, mean)
     return replace(
         default, sizing=_river_sizing(options.get("search_sizes"), default.sizing), budget_ms=budget, iterations=iterations, gadget=gadget, turn=turn, turn_budget_ms=turn_budget, target=target,
         turn_off_tree=turn_option == "off-tree", gadget_margin=margin, min_pot_bb=min_pot, gadget_penalty=penalty,
         off_tree_only=str(search).lower() == "off-tree", defend=defend in ("true", "on", "1", "yes"), hand_ms=hand_ms,
+        decision_ms=clock.decision_ms(),
     )
 
 

@@ -54,6 +54,13 @@ from showdown.solvers.subgame import Subgame, SubgameSizing, SubgameSolver, coun
 MIN_ITERATIONS = 8
 """Fewer CFR+ iterations than this within the budget and the agent plays the blueprint instead."""
 
+MIN_DECISION_MS = 150.0
+"""Below this cap on a decision (the dealer's clock: ``clock.DealerClock.decision_ms``) nothing is
+searched: the ranges and the gadget's values alone may take it."""
+
+MIN_TURN_DECISION_MS = 1000.0
+"""Below this cap the turn is not searched: its gadget's exact values (50 to 400 ms) cannot be cut short."""
+
 ON_TREE = 0.98
 """An opponent's action the translation maps to one abstract action with at least this probability is
 the blueprint's own (a bet of the same pot fraction, rounded to whole chips)."""
@@ -81,7 +88,8 @@ class SearchSettings:
     ``gadget_penalty`` M > 0 keeps the opponent's whole range in the solve and charges M times each
     holding's excess over its alternative (``SubgameSolver``'s penalty gadget; 0: the resolve gadget);
     on the blueprint's tree a pot under ``min_pot_bb`` big blinds is left to the blueprint; ``hand_ms``
-    is the mean solve time per hand over the match that the time bank keeps to (``time_bank``; 0: none)."""
+    is the mean solve time per hand over the match that the time bank keeps to (``time_bank``; 0: none);
+    ``decision_ms`` caps a decision's whole search, the gadget's values included (the dealer's clock; None: none)."""
 
     budget_ms: float = 300.0
     iterations: int = 150
@@ -100,6 +108,7 @@ class SearchSettings:
     gadget_penalty: float = 0.0
     defend: bool = True
     hand_ms: float = 450.0
+    decision_ms: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,21 +208,27 @@ class Search:
         ours at once, or None when the budget runs out first; ``timed``: within the time bank's budget,
         debited what it took (else the configured budget)."""
         began = time.perf_counter()
+        cap = self.settings.decision_ms
         try:
-            return self._solve(steps, played, real, node, position, board, timed)
+            return self._solve(steps, played, real, node, position, board, timed, began + cap / 1000.0 if cap is not None else float("inf"))
         finally:
             if timed:
                 self.bank.spend(time.perf_counter() - began)
 
     def _solve(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, position: int, board: tuple[int, ...],
-        timed: bool,
+        timed: bool, hard: float,
     ) -> Solved | None:
+        """``solve``'s work; ``hard``: the time the whole decision must be over by (the dealer's clock)."""
         if self.settings.budget_ms <= 0:
             return None  # no thinking: the blueprint
         turn = real.round < real.game.num_rounds - 1
+        cap = self.settings.decision_ms
+        if cap is not None and cap < (MIN_TURN_DECISION_MS if turn else MIN_DECISION_MS):
+            return None  # too short a clock to search here: the blueprint
         budget = (self.settings.turn_budget_ms if turn else self.settings.budget_ms) / 1000.0
         budget = self.bank.budget(budget) if timed else budget
+        budget = min(budget, hard - time.perf_counter())
         if budget <= 0:
             return None
         deadline = time.perf_counter() + budget
@@ -221,7 +236,7 @@ class Search:
         if self._ready.is_alive():
             return None  # still loading: the blueprint this time
         if turn:
-            return self._solve_turn(steps, played, real, node, position, board, deadline)
+            return self._solve_turn(steps, played, real, node, position, board, deadline, hard)
         me, opp = position, 1 - position
         ranked = self._ranked_board(board)
         k = self._gadget_step(steps, real, opp)
@@ -257,7 +272,7 @@ class Search:
 
     def _solve_turn(
         self, steps: list[Step], played: dict[int, np.ndarray], real: State, node: int, me: int, board: tuple[int, ...],
-        deadline: float,
+        deadline: float, hard: float,
     ) -> Solved | None:
         """The turn re-solved to the end of the hand (``turn_subgame``), sampling river cards, with the
         resolve gadget at the last decision on the blueprint's tree: each opponent holding may take
@@ -276,7 +291,7 @@ class Search:
             at_real, at_node = (steps[k].real, steps[k].node) if k < len(steps) else (real, node)
             began = time.perf_counter()
             alternatives = self._turn_alternatives(at_real, at_node, opp, me, reach, board, turn)
-            deadline += time.perf_counter() - began  # the gadget's exact values come on top of the solve's budget
+            deadline = min(deadline + time.perf_counter() - began, hard)  # the gadget's values on top of the budget, not the clock
         if alternatives is None:
             reach = _floored(self.ranges(steps, played, board, blocked), me, blocked)
         if time.perf_counter() >= deadline:

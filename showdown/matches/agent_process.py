@@ -14,10 +14,14 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from showdown.matches.bot_errors import traceback_line
 from showdown.matches.config import AgentSpec
 from showdown.matches.sandbox import Jail
+
+if TYPE_CHECKING:
+    from showdown.server.timing import DealerSettings
 
 __all__ = [
     "AGENT_EXIT_GRACE", "HOST", "AgentProcess", "agent_command", "agent_environment", "exit_text", "package_environment", "reap",
@@ -71,9 +75,17 @@ def package_environment() -> dict[str, str]:
     return env
 
 
-def agent_environment(game_arg: str) -> dict[str, str]:
-    """The environment of every agent process: ours, the game named, this package importable."""
-    return {**package_environment(), "SHOWDOWN_GAME": game_arg}
+def agent_environment(game_arg: str, limits: DealerSettings | None = None) -> dict[str, str]:
+    """The environment of every agent process: ours, the game named, this package importable, and the
+    dealer's time limits (``limits``: its ``t_response_ms``, ``t_hand_ms`` and ``t_per_hand_ms``), which
+    the protocol never sends (``agents.clock``)."""
+    from showdown.agents.clock import CLOCK_ENV, clock_text
+
+    env = {**package_environment(), "SHOWDOWN_GAME": game_arg}
+    env.pop(CLOCK_ENV, None)  # (a runner started by a match of its own passes on no clock but its dealer's)
+    if limits is not None:
+        env[CLOCK_ENV] = clock_text(limits.t_response_ms, limits.t_hand_ms, limits.t_per_hand_ms)
+    return env
 
 
 @dataclass
@@ -104,7 +116,7 @@ class AgentProcess:
         jail = self.jail
         if jail is not None:
             paths = os.pathsep.join((_PACKAGE_ROOT, *jail.keep_paths))
-            env = jail.environment({**{k: env[k] for k in ("SHOWDOWN_GAME",) if k in env}, **self.env, "PYTHONPATH": paths})
+            env = jail.environment({**{k: env[k] for k in ("SHOWDOWN_GAME", "SHOWDOWN_TIME_LIMITS") if k in env}, **self.env, "PYTHONPATH": paths})
         # its output through a pipe of our own, read by a transport we hold (asyncio's own pipes
         # would be closed only through the process's private transport, and would make its exit
         # wait for a child the bot left holding them)

@@ -46,6 +46,7 @@ from showdown.matches.config import AgentSpec
 from showdown.matches.sandbox import SANDBOX_ENDS_LEFTOVERS, Jail, Limits, limit_hit
 from showdown.matches.seating import game_argument
 from showdown.protocol.matchstate import MAX_LINE, format_matchstate, parse_version, split_token, view_of
+from showdown.server.timing import DealerSettings
 
 __all__ = ["BotReport", "CheckResult", "check_bot", "run_check_bot"]
 
@@ -198,7 +199,7 @@ class BotProgram:
         return agent_command(self.spec, game_arg, seed, HOST, port)
 
 
-async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) -> tuple[AgentProcess, asyncio.StreamReader, asyncio.StreamWriter]:
+async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float, limits: DealerSettings) -> tuple[AgentProcess, asyncio.StreamReader, asyncio.StreamWriter]:
     loop = asyncio.get_running_loop()
     got: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = loop.create_future()
 
@@ -218,7 +219,7 @@ async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float) ->
     port = server.sockets[0].getsockname()[1]
     agent = AgentProcess(0, bot.label, bot.args(game_arg, seed, port), jail=jail)
     try:
-        await agent.start(agent_environment(game_arg))
+        await agent.start(agent_environment(game_arg, limits))  # the check's clock, as a match gives it
         assert agent.proc is not None
         ended: asyncio.Future[Any] = asyncio.ensure_future(wait_exit(agent.proc))
         deadline = loop.time() + start_s
@@ -295,7 +296,7 @@ async def run_one(check: Check, bot: BotProgram, game: GameDef, game_arg: str, s
     run = _Run(CheckResult(check.name, check.what))
     res = run.result
     try:
-        agent, reader, writer = await _connect(bot, game_arg, seed, start_s)
+        agent, reader, writer = await _connect(bot, game_arg, seed, start_s, DealerSettings(t_response_ms=t_response_ms, t_per_hand_ms=t_per_hand_ms))
     except BotGone as gone:
         res.problems.append(Problem("start", 0, "", "VERSION:2.0.0, then replies", f"the bot never connected: {gone}"))
         return run

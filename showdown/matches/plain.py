@@ -308,7 +308,7 @@ class MatchRun:
         config = self.config
         if not config.in_memory:
             return {}
-        from showdown.agents.registry import make_agent_here
+        from showdown.agents.registry import BUILTIN_AGENTS, make_agent_here
         from showdown.matches.memory_seat import agent_options, plays_in_memory
 
         seeds = seat_seeds(config)
@@ -317,8 +317,11 @@ class MatchRun:
             if seat in self.in_process or not plays_in_memory(spec.name, spec.command, config.sandbox or spec.limits is not None):
                 continue
             assert spec.name is not None
+            # no SHOWDOWN_TIME_LIMITS in this process: an agent that keeps to the dealer's clock is told it here
+            takes = "response_ms" in getattr(BUILTIN_AGENTS.get(spec.name), "options", ())
+            clock = {"response_ms": config.dealer.t_response_ms} if takes else {}
             try:
-                agents[seat] = make_agent_here(spec.name, self.game, {**agent_options(spec.options), "seed": seeds[seat]})
+                agents[seat] = make_agent_here(spec.name, self.game, {**clock, **agent_options(spec.options), "seed": seeds[seat]})
             except ConfigError as exc:
                 raise ConfigError(f"agent {self.labels[seat]} (seat {seat + 1}) refused its settings: {exc}") from None
         return agents
@@ -381,7 +384,7 @@ class MatchRun:
         started = time.monotonic()
         in_process_tasks: list[asyncio.Future[Any]] = []
         try:
-            env = agent_environment(game_argument(self.config.game))
+            env = agent_environment(game_argument(self.config.game), self.config.dealer)
             for agent in self.agents:
                 if agent.seat in self.in_process:
                     in_process_tasks.append(self._play_in_process(agent, ports))
