@@ -27,11 +27,14 @@ def check_match(config: MatchConfig, in_process: Mapping[int, Any]) -> GameDef:
     if len(config.agents) != n:
         raise ConfigError(f"{config.game} is a {n}-player game but {len(config.agents)} agents were given")
     _check_python_bots(config, in_process)
-    if config.out is not None and not config.force and not config.resume:
-        from showdown.matches.files import check_other_kind
+    if config.out is not None:
+        from showdown.matches.files import check_not_running, check_other_kind
         from showdown.matches.seating import match_name, seat_labels
 
-        check_other_kind(Path(config.out), match_name(config, seat_labels(config.agents)), config.duplicate)
+        name = match_name(config, seat_labels(config.agents))
+        check_not_running(Path(config.out), name, n, config.resume)  # before any file of the match is written
+        if not config.force and not config.resume:
+            check_other_kind(Path(config.out), name, config.duplicate)
     _check_agents([s for i, s in enumerate(config.agents) if i not in in_process], game)
     if config.duplicate and in_process:
         raise ConfigError("Agent objects play plain matches only: for duplicate=True name the class as module:Class or give its bot file")

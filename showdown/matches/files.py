@@ -17,7 +17,7 @@ from showdown.protocol.logfile import HandRecord, is_score_line
 from showdown.server.locks import hold
 
 __all__ = [
-    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "check_other_kind", "finished_summary", "hold_folder", "load_match_file", "replay_finished_hands", "save_match_file",
+    "MATCH_FILE_SUFFIX", "RESULT_FILE_SUFFIX", "check_not_running", "check_other_kind", "finished_summary", "hold_folder", "load_match_file", "replay_finished_hands", "save_match_file",
     "save_result_file",
 ]
 
@@ -53,6 +53,23 @@ def hold_folder(out: Path, what: str) -> IO[bytes]:
         raise ConfigError(f"{what}: another {what} is running in {out}: let it finish (or stop it: Ctrl-C), then run "
                           "this again to resume; or give this one another out folder")
     return f
+
+
+def check_not_running(out: Path, name: str, players: int, resume: bool = False) -> None:
+    """Refuse a match whose logs of the same name (a plain match's or a duplicate half's) another
+    process is writing: a duplicate ``--force`` run so refused had already written its settings over the
+    running match's ``.match.json``, whose ``--resume`` then failed ('the log of another match')."""
+    for log in [out / f"{name}.log", *(out / f"{name}.dup{k}.log" for k in range(players))]:
+        try:
+            f = open(log, "rb")
+        except OSError:
+            continue
+        with f:
+            free = hold(f)
+        if not free:
+            way = "then resume" if resume else "or give this match another --name or --out"
+            raise ConfigError(f"{log} is being written by a match still running: let it finish or stop it first "
+                              f"(Ctrl-C, or kill its process), {way}")
 
 
 def check_other_kind(out: Path, name: str, duplicate: bool) -> None:

@@ -189,3 +189,26 @@ def test_ctrl_c_after_the_halves_were_played_says_how_to_get_the_report(tmp_path
     monkeypatch.undo()
     done = showdown(tmp_path, "match", "--resume", str(match_file))
     assert done.returncode == 0 and "rules - call" in done.stdout, done.stderr
+
+
+@pytest.mark.parametrize("second", [["--duplicate", "--force"], ["--force"]])
+def test_a_duplicate_match_still_running_keeps_its_settings_when_another_run_of_its_name_is_refused(
+        tmp_path: Path, second: list[str]) -> None:
+    """A duplicate ``--force`` run of the same name, refused because the running match's halves hold
+    their logs, had first written its settings over the running match's ``.match.json``: ``--resume``
+    of the running match, once stopped, then failed ('the log of another match'). Now any run of that
+    name is refused in one line before a file is written."""
+    from showdown.server.locks import hold
+
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "d.match.json").write_text('{"duplicate": true, "agents": [{}, {}]}\n')
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    with open(out / "d.dup0.log", "ab") as running:  # a half of the running match holds its log
+        assert hold(running)
+        refused = showdown(tmp_path, "match", "kuhn", "rules", "call", "--hands", "10", "--name", "d", "--out", "out", *second)
+    assert refused.returncode == 2 and refused.stdout == "", refused.stderr
+    assert refused.stderr.splitlines() == [
+        "showdown match: error: out/d.dup0.log is being written by a match still running: let it finish or stop it "
+        "first (Ctrl-C, or kill its process), or give this match another --name or --out"]
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.name != "d.dup0.log"} == before
