@@ -264,7 +264,7 @@ def _all_played(jsonl: Path) -> bool:
 
 
 def _write_atomically(path: Path, text: str) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")  # one per writer: two runs may save at once
     try:
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, path)

@@ -315,7 +315,7 @@ class CFRSolver:
             # Stored in the tree's sequence numbering, which depends on the game only.
             arrays[f"regrets{q}"] = _to_tree_order(self.regrets[q], lays[q].to_tree)
             arrays[f"average{q}"] = _to_tree_order(self.average_sums[q], lays[q].to_tree)
-        tmp = p.with_name(p.name + ".tmp")
+        tmp = p.with_name(f"{p.name}.{os.getpid()}.tmp")  # one per writer: two runs may save at once
         with tmp.open("wb") as fh:
             np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]
         os.replace(tmp, p)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from functools import cache
@@ -348,7 +349,7 @@ def build_tables(
 
 def save_tables(tables: dict[str, np.ndarray], path: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npz")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")  # one per writer: two builds end together
     np.savez_compressed(tmp, format=np.frombuffer(TABLE_FORMAT.encode(), dtype=np.uint8), **tables)  # type: ignore[arg-type]
     tmp.replace(path)
     return path

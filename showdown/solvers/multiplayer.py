@@ -363,7 +363,7 @@ class MultiCFRSolver:
         p = Path(path)
         meta = checkpoint_meta(self, CHECKPOINT_FORMAT, CHECKPOINT_VERSION, extra)
         meta["infosets"] = list(self.tree.infoset_keys)
-        tmp = p.with_name(p.name + ".tmp")
+        tmp = p.with_name(f"{p.name}.{os.getpid()}.tmp")  # one per writer: two runs may save at once
         with tmp.open("wb") as fh:
             np.savez_compressed(fh, meta=np.array(json.dumps(meta)), regrets=self.regrets, average=self.average_sums)
         os.replace(tmp, p)

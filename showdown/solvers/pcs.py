@@ -16,6 +16,7 @@ strategy of such a file (``AbstractStrategy``).
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -309,7 +310,7 @@ _LOADED: dict[tuple[Any, ...], AbstractStrategy] = {}
 def _save(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     header = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
-    tmp = path.with_name(path.name + ".tmp.npz")
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp.npz")  # one per writer: two runs may save at once
     np.savez_compressed(tmp, header=header, **arrays)  # type: ignore[arg-type]
     tmp.replace(path)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -421,3 +422,25 @@ def test_profile_arrays_match_the_strategy() -> None:
     arrays = strategy_to_arrays(solver.tree, solver.average_strategy())
     for a, b in zip(arrays, solver.average_profile()):
         np.testing.assert_allclose(a, b, atol=1e-15)
+
+
+def test_two_runs_saving_one_checkpoint_at_once_each_write_their_own_temporary_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both wrote ``<checkpoint>.tmp``: the second's rename was a FileNotFoundError traceback."""
+    import os
+
+    solver = cfr_plus(get_game("kuhn"), 3)
+    path = tmp_path / "k.npz"
+    real = np.savez_compressed
+    other = [True]
+
+    def savez(file: Any, **arrays: Any) -> None:  # the other process saves just as this one has written its file
+        real(file, **arrays)
+        if other and other.pop():
+            with monkeypatch.context() as m:
+                m.setattr(os, "getpid", lambda: 1)
+                solver.save(path)
+
+    monkeypatch.setattr(np, "savez_compressed", savez)
+    solver.save(path)
+    assert CFRSolver.load(path)[0].iterations == 3
+    assert [p.name for p in tmp_path.iterdir()] == ["k.npz"]

@@ -188,3 +188,27 @@ def test_a_sigterm_while_the_flop_workers_run_shuts_them_down_and_says_one_line(
     monkeypatch.setattr(holdem_buckets, "build_tables", stopped)
     assert main(["solve", "buckets", "-o", str(tmp_path / "t.npz")]) == 143
     assert capsys.readouterr().err == "showdown solve: stopped (SIGTERM)\n"
+
+
+def test_two_builds_saving_the_tables_at_once_each_write_their_own_temporary_file(tmp_path, monkeypatch) -> None:
+    """Two ``showdown solve buckets`` started together end together: both wrote one ``.tmp.npz``, and
+    the second's rename was a FileNotFoundError traceback (the first had renamed their shared file)."""
+    import os
+
+    tables = {"flop": np.arange(6, dtype=np.uint16), "quantiles": np.ones((3, 4))}
+    path = tmp_path / "tables.npz"
+    real = np.savez_compressed
+    other = [True]
+
+    def savez(file, **arrays):  # the other process saves just as this one has written its file
+        real(file, **arrays)
+        if other and other.pop():
+            with monkeypatch.context() as m:
+                m.setattr(os, "getpid", lambda: 1)
+                holdem_buckets.save_tables(tables, path)
+
+    monkeypatch.setattr(np, "savez_compressed", savez)
+    holdem_buckets.save_tables(tables, path)
+    with np.load(path) as data:
+        assert np.array_equal(data["flop"], tables["flop"])
+    assert [p.name for p in tmp_path.iterdir()] == ["tables.npz"]
