@@ -378,7 +378,8 @@ def load_tables(path: Path | None = None) -> dict[str, np.ndarray]:
                 raise SolverError(f"{p}: not a showdown flop table")
             return {"flop": data["flop"], "quantiles": data["quantiles"]}
     except read_errors() as exc:
-        raise SolverError(f"{p}: cannot read the hold'em flop table ({exc}); rebuild it with 'showdown solve abstraction'") from None
+        raise SolverError(f"{p}: cannot read the hold'em flop table ({exc}); rebuild it with 'showdown solve buckets' "
+                          "(or delete it: the shipped table is used)") from None
 
 
 # ---------------------------------------------------------------------- the abstraction

@@ -212,3 +212,19 @@ def test_two_builds_saving_the_tables_at_once_each_write_their_own_temporary_fil
     with np.load(path) as data:
         assert np.array_equal(data["flop"], tables["flop"])
     assert [p.name for p in tmp_path.iterdir()] == ["tables.npz"]
+
+
+def test_a_damaged_table_names_the_command_that_rebuilds_it(tmp_path) -> None:
+    """It said "rebuild it with 'showdown solve abstraction'", a command that does not exist."""
+    import pytest
+
+    from showdown.cli.main import build_parser
+    from showdown.cli.pcs import buckets_handler
+    from showdown.errors import SolverError
+
+    path = tmp_path / "holdem-flop-ehs2.npz"
+    path.write_bytes(holdem_buckets.packaged_tables_path().read_bytes()[:1000])  # cut by a full disk
+    with pytest.raises(SolverError, match=r"rebuild it with 'showdown solve buckets' \(or delete it") as caught:
+        load_tables(path)
+    command = str(caught.value).split("rebuild it with 'showdown ")[1].split("'")[0].split()
+    assert build_parser(command[0], command[1]).parse_args(command).handler is buckets_handler
