@@ -51,7 +51,7 @@ from showdown.solvers.cfr_rules import (
     checkpoint_meta,
     kernel_rule,
 )
-from showdown.solvers.npz import RESTORE_ERRORS, counts, read_error_text, read_errors, unfit_checkpoint
+from showdown.solvers.npz import RESTORE_ERRORS, counts, load_npz, read_error_text, read_errors, unfit_checkpoint
 from showdown.solvers.strategy import Profile, Strategy, arrays_to_strategy
 from showdown.solvers.tree import GameTree, build_tree
 
@@ -329,7 +329,7 @@ class CFRSolver:
         """
         p = Path(path)
         try:
-            with np.load(p, allow_pickle=False) as data:
+            with load_npz(p) as data:
                 meta = json.loads(str(data["meta"]))
                 stored = {k: data[k] for k in ("regrets0", "regrets1", "average0", "average1")}
         except read_errors() as exc:
@@ -525,7 +525,7 @@ def load_solver(path: str | Path, game: GameDef | None = None) -> tuple[Solver, 
     from showdown.solvers.multiplayer import MultiCFRSolver
 
     try:
-        with np.load(Path(path), allow_pickle=False) as data:
+        with load_npz(Path(path)) as data:
             fmt = json.loads(str(data["meta"])).get("format") if "meta" in data else None
     except read_errors() + (AttributeError,) as exc:
         raise SolverError(f"{path}: not a CFR checkpoint ({read_error_text(exc)})") from None

@@ -51,7 +51,7 @@ import numpy as np
 from showdown.cache import cache_dir
 from showdown.solvers.equity_boards import BATCH_BOARDS, board_counts, canonical_boards
 from showdown.solvers.hand_classes import CLASS_NAMES, NUM_CLASSES, NUM_COMBOS, EquityError, pair_counts
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import load_npz, read_errors
 from showdown.workers import running_pool, terminate_as_exit
 
 __all__ = [
@@ -197,7 +197,7 @@ def save_equity_table(table: EquityTable, path: Path) -> None:
 def load_equity_table(path: Path) -> EquityTable:
     """Read and verify a table file (format, SHA-256 of the contents, consistency); ``EquityError`` if bad."""
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with load_npz(path) as data:
             if str(data["format"]) != TABLE_FORMAT or int(data["version"]) != TABLE_VERSION:
                 raise EquityError(f"{path}: not a version-{TABLE_VERSION} {TABLE_FORMAT} file")
             stored = str(data["sha256"])

@@ -35,7 +35,7 @@ from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.solvers import kernel_loader
 from showdown.solvers.hand_classes import combo_classes
 from showdown.solvers.holdings import Holdings, holdings_of
-from showdown.solvers.npz import read_errors
+from showdown.solvers.npz import load_npz, read_errors
 from showdown.workers import running_pool, terminate_as_exit
 
 TABLE_FORMAT = "showdown-flop-ehs2"
@@ -373,7 +373,7 @@ def load_tables(path: Path | None = None) -> dict[str, np.ndarray]:
         path = cached if cached.exists() else packaged_tables_path()
     p = path
     try:
-        with np.load(p, allow_pickle=False) as data:
+        with load_npz(p) as data:
             if bytes(data["format"]).decode() != TABLE_FORMAT:
                 raise SolverError(f"{p}: not a showdown flop table")
             return {"flop": data["flop"], "quantiles": data["quantiles"]}

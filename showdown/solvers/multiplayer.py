@@ -43,7 +43,7 @@ import numpy as np
 from showdown.errors import GameDefError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, how_games_differ, parse_gamedef
 from showdown.solvers.cfr_rules import NUMBA_IMPORT_SECONDS
-from showdown.solvers.npz import RESTORE_ERRORS, counts, read_error_text, read_errors, unfit_checkpoint
+from showdown.solvers.npz import RESTORE_ERRORS, counts, load_npz, read_error_text, read_errors, unfit_checkpoint
 from showdown.solvers.ntree import MAX_ACTIONS, NTree, build_ntree, check_multiplayer_solvable, count_deals
 from showdown.solvers.strategy import Strategy, ntree_strategy
 
@@ -376,7 +376,7 @@ class MultiCFRSolver:
 
         p = Path(path)
         try:
-            with np.load(p, allow_pickle=False) as data:
+            with load_npz(p) as data:
                 meta = json.loads(str(data["meta"]))
                 regrets, average = data["regrets"], data["average"]
         except read_errors() as exc:

@@ -6,6 +6,79 @@ what it should be."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from numpy.lib.npyio import NpzFile
+
+DEFLATE_RATIO = 1100
+"""Deflate's largest expansion is 1032 to 1: an array claiming more bytes than that times its compressed
+size (the zip's own figure, at most the file's) is a crafted or damaged archive, refused unread."""
+
+
+def load_npz(path: str | Path, expansion: float = 1.0) -> NpzFile:
+    """``numpy.load`` of a ``.npz`` without pickles, every array's declared size checked before any is read:
+    no object arrays, none claiming more than its compressed bytes can hold (a zip bomb), and all together,
+    times ``expansion`` (what the caller makes of each byte), within the memory this process may use.
+    Raises ``ValueError`` (one of ``read_errors``) for a file refused."""
+    import numpy as np
+
+    data = np.load(path, allow_pickle=False)
+    archive = getattr(data, "zip", None)
+    if archive is None:  # a plain .npy: np.load read it already (allow_pickle=False, so no objects)
+        raise ValueError("it is not a .npz archive")
+    try:
+        size, total = os.path.getsize(path), 0
+        for info in archive.infolist():
+            if not info.filename.endswith(".npy"):
+                continue
+            name = info.filename[:-4]
+            with archive.open(info) as fh:
+                version = np.lib.format.read_magic(fh)
+                read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, _, dtype = read_header(fh)
+            if dtype.hasobject:
+                raise ValueError(f"array {name!r} holds Python objects, which are never read")
+            nbytes = int(np.prod(shape, dtype=object)) * dtype.itemsize
+            if nbytes > DEFLATE_RATIO * min(info.compress_size, size) + 4096:
+                raise ValueError(f"array {name!r} claims shape {shape} of {dtype} ({_gb(nbytes)}), more than its "
+                                 f"{min(info.compress_size, size):,} compressed bytes can hold (a crafted or damaged archive)")
+            total += nbytes
+        if total * expansion > memory_limit():
+            raise ValueError(f"its arrays need {_gb(total * expansion)} of memory, more than the "
+                             f"{_gb(memory_limit())} available")
+    except BaseException:
+        data.close()
+        raise
+    result: NpzFile = data
+    return result
+
+
+def memory_limit() -> int:
+    """Bytes this process may still allocate: the system's available memory, or the address-space limit
+    (``ulimit -v``) when that is lower."""
+    limit = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            limit = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("MemAvailable:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            limit = min(limit, soft)
+    except (ImportError, OSError, ValueError):
+        pass
+    return limit
+
+
+def _gb(nbytes: float) -> str:
+    return f"{nbytes / 2**30:,.1f} GB" if nbytes >= 2**30 else f"{nbytes / 2**20:,.1f} MB"
+
 
 def read_errors() -> tuple[type[BaseException], ...]:
     """The exceptions of a damaged ``.npz``. A function, not a constant: an ``except`` clause
@@ -46,4 +119,4 @@ def counts(meta: dict[str, object]) -> tuple[int, float]:
     return iterations, seconds
 
 
-__all__ = ["RESTORE_ERRORS", "counts", "read_error_text", "read_errors", "unfit_checkpoint"]
+__all__ = ["DEFLATE_RATIO", "RESTORE_ERRORS", "counts", "load_npz", "memory_limit", "read_error_text", "read_errors", "unfit_checkpoint"]

@@ -31,7 +31,7 @@ from showdown.solvers.abstraction import CardAbstraction, abstraction_from_json
 from showdown.solvers.betting import BetSizing, BettingTree
 from showdown.solvers.cfr_rules import needs_abstraction
 from showdown.solvers.holdings import Holdings, board_strength, game_holdings
-from showdown.solvers.npz import RESTORE_ERRORS, counts, read_errors, unfit_checkpoint
+from showdown.solvers.npz import RESTORE_ERRORS, counts, load_npz, read_errors, unfit_checkpoint
 from showdown.solvers.tree_cache import betting_tree
 
 if TYPE_CHECKING:
@@ -317,7 +317,7 @@ def _save(path: Path, meta: dict[str, Any], **arrays: np.ndarray) -> None:
 
 def _load(path: Path) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with load_npz(path) as data:
             arrays = {k: data[k] for k in data.files}
     except read_errors() as exc:
         raise SolverError(f"{path}: cannot read a strategy file ({exc})") from None

@@ -38,7 +38,7 @@ from showdown.errors import GameDefError, SolverError
 from showdown.games.gamedef import GameDef, format_gamedef, how_games_differ, parse_gamedef
 from showdown.games.infoset import card_key_text, cards_key_text, infoset_key, state_infoset_key
 from showdown.games.state import Action, parse_action
-from showdown.solvers.npz import read_error_text, read_errors
+from showdown.solvers.npz import load_npz, read_error_text, read_errors
 
 if TYPE_CHECKING:
     from showdown.solvers.ntree import NTree
@@ -415,7 +415,7 @@ def _game_of(meta: Mapping[str, object], p: Path) -> GameDef | None:
 
 def _read_npz(p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
     try:
-        with np.load(p, allow_pickle=False) as data:
+        with load_npz(p, expansion=40) as data:  # each float64 becomes a Python float in a dict, ~40 times its bytes
             meta = json.loads(str(data["meta"]))
             keys = data["keys"].tolist()
             offsets = data["offsets"].tolist()

@@ -102,10 +102,10 @@ def _write(path: Path, tree: BettingTree) -> None:
 
 
 def _read(path: Path, game: GameDef, sizing: BetSizing | None) -> BettingTree | None:
-    from showdown.solvers.npz import read_errors
+    from showdown.solvers.npz import load_npz, read_errors
 
     try:
-        with np.load(path, allow_pickle=False) as data:
+        with load_npz(path) as data:
             arrays = {k: data[k] for k in _ARRAYS}
         bettings = arrays["bettings"].tobytes().decode().split("\n")
         kinds, sizes, children = arrays["action_kind"], arrays["action_size"], arrays["children"]

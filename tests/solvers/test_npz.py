@@ -52,3 +52,40 @@ def test_a_damaged_npz_is_one_error_naming_the_file(tmp_path: Path, loader: str)
         with pytest.raises(ShowdownError, match=path.name) as caught:
             LOADERS[loader](path)
         assert "\n" not in str(caught.value), (what, caught.value)
+
+
+def zip_bomb(path: Path, shape: tuple[int, ...], zero_bytes: int) -> Path:
+    """A .npz whose one array ``meta`` declares ``shape`` of float64 but holds ``zero_bytes`` zeros."""
+    import io
+    import zipfile
+
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f8", "fortran_order": False, "shape": shape})
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("meta.npy", header.getvalue() + bytes(zero_bytes))
+    return path
+
+
+@pytest.mark.parametrize("loader", sorted(LOADERS))
+def test_a_zip_bomb_is_refused_by_its_declared_shape_before_reading(tmp_path: Path, loader: str) -> None:
+    path = zip_bomb(tmp_path / "bomb.npz", (10**10,), 1 << 16)
+    with pytest.raises(ShowdownError, match=r"bomb.npz.*claims shape \(10000000000,\)") as caught:
+        LOADERS[loader](path)
+    assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("loader", sorted(LOADERS))
+def test_an_object_array_is_refused_without_unpickling(tmp_path: Path, loader: str) -> None:
+    path = tmp_path / "objects.npz"
+    np.savez(path, meta=np.array([{"a": 1}], dtype=object))
+    with pytest.raises(ShowdownError, match="objects.npz.*Python objects"):
+        LOADERS[loader](path)
+
+
+def test_arrays_needing_more_memory_than_there_is_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import showdown.solvers.npz as npz
+
+    monkeypatch.setattr(npz, "memory_limit", lambda: 1 << 20)
+    path = zip_bomb(tmp_path / "big.npz", (1 << 18,), 1 << 21)  # 2 MB of zeros, honestly compressed
+    with pytest.raises(ShowdownError, match=r"big.npz.*need 2.0 MB of memory, more than the 1.0 MB available"):
+        load_solver(path)
