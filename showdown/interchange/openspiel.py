@@ -281,7 +281,7 @@ def load_policy(path: str | Path, game: GameDef) -> Strategy:
     if p.exists() and not p.is_file() and not p.is_dir():  # a pipe no one writes to held the agent for ever
         raise ConfigError(f"OpenSpiel policy {p}: not a regular file; write one with showdown.interchange.openspiel.save_policy")
     try:
-        doc = json.loads(p.read_text(encoding="utf-8"))
+        doc = json.loads(p.read_text(encoding="utf-8-sig"))  # a byte-order mark (an editor's) is no error
         params, table = doc["universal_poker"], doc["policy"]
     except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise ConfigError(f"OpenSpiel policy {p}: cannot read it ({exc}); write it with showdown.interchange.openspiel.save_policy") from None

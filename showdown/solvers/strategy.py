@@ -372,7 +372,7 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
 def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
     """A JSON strategy file's fields and its table (information set -> action -> probability)."""
     try:
-        doc = json.loads(raw.decode("utf-8"))
+        doc = json.loads(raw.decode("utf-8-sig"))  # utf-8-sig: a byte-order mark (Notepad's) is no error
     except (UnicodeDecodeError, RecursionError) as exc:  # (arrays nested thousands deep)
         raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
     except ValueError as exc:  # json's errors, and int()'s of a number of more than 4,300 digits (Python's limit)

@@ -125,6 +125,14 @@ def test_a_policy_file_for_another_game_is_refused_in_one_line(tmp_path: Path) -
         load_policy(path, get_game("leduc"))
 
 
+def test_a_policy_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    game = get_game("kuhn")
+    os_game = openspiel_game(game)
+    path = save_policy(to_openspiel_policy(game, os_game, uniform_strategy(game)), os_game, game, tmp_path / "kuhn.json")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_policy(path, game) == uniform_strategy(game)
+
+
 def test_a_missing_policy_file_is_one_line_before_the_match(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["match", "leduc", f"openspiel:{tmp_path / 'none.json'}", "call", "--hands", "10", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip().splitlines()

@@ -184,6 +184,14 @@ def test_a_strategy_file_with_a_number_of_thousands_of_digits_is_one_line(tmp_pa
         load_strategy(path)
 
 
+def test_a_strategy_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """Notepad's UTF-8 starts with a byte-order mark: the file was refused ('Unexpected UTF-8 BOM')."""
+    game = get_game("kuhn")
+    path = save_strategy(uniform_strategy(game), tmp_path / "s.json")
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_strategy(path) == uniform_strategy(game)
+
+
 def test_probabilities_rounded_to_three_decimals_are_rescaled_to_one(tmp_path: Path) -> None:
     """A hand-written set (0.333 three times, or float32 output) was refused as not summing to 1."""
     path = _write(tmp_path, {"Qs:/": {"c": 0.333, "r": 0.666}, "Ks:/cr": {"f": 0.3333, "c": 0.6666}})
