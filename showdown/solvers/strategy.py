@@ -372,7 +372,7 @@ def load_strategy(path: str | Path, game: GameDef | None = None) -> Strategy:
 def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
     """A JSON strategy file's fields and its table (information set -> action -> probability)."""
     try:
-        doc = json.loads(raw.decode("utf-8-sig"))  # utf-8-sig: a byte-order mark (Notepad's) is no error
+        doc = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=_unique_keys)  # utf-8-sig: Notepad's byte-order mark
     except (UnicodeDecodeError, RecursionError) as exc:  # (arrays nested thousands deep)
         raise StrategyError(f"{p}: not a JSON strategy file ({exc})") from None
     except ValueError as exc:  # json's errors, and int()'s of a number of more than 4,300 digits (Python's limit)
@@ -388,6 +388,24 @@ def _read_json(raw: bytes, p: Path) -> tuple[dict[str, object], dict[str, dict[s
             if not isinstance(v, (int, float)) or isinstance(v, bool):
                 raise StrategyError(f"{p}: information set {key!r}: probability of {a!r} is not a number")
     return doc, infosets
+
+
+def _unique_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object whose keys are each given once: json keeps the last of two silently, another reader the first."""
+    doc = dict(pairs)
+    if len(doc) < len(pairs):
+        raise ValueError(f"{_repeated([k for k, _ in pairs])!r} is given twice in one object")
+    return doc
+
+
+def _repeated(items: Sequence[object]) -> object:
+    """The first item of ``items`` that came before (None if none did)."""
+    seen: set[object] = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    return None
 
 
 def _game_of(meta: Mapping[str, object], p: Path) -> GameDef | None:
@@ -426,6 +444,12 @@ def _read_npz(p: Path) -> tuple[dict[str, object], dict[str, dict[str, float]]]:
     if not isinstance(meta, dict) or len(offsets) != len(keys) + 1 or offsets[-1] != len(actions) or len(probs) != len(actions):
         raise StrategyError(f"{p}: inconsistent array lengths in the strategy .npz file")
     table = {k: dict(zip(actions[offsets[i] : offsets[i + 1]], probs[offsets[i] : offsets[i + 1]])) for i, k in enumerate(keys)}
+    if len(table) < len(keys):
+        raise StrategyError(f"{p}: information set {_repeated(keys)!r} is given twice in the strategy .npz file")
+    for i, k in enumerate(keys):
+        if len(table[k]) < offsets[i + 1] - offsets[i]:
+            raise StrategyError(f"{p}: information set {k!r}: action {_repeated(actions[offsets[i] : offsets[i + 1]])!r} "
+                                "is given twice in the strategy .npz file")
     return meta, table
 
 

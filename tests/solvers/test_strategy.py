@@ -192,6 +192,29 @@ def test_a_strategy_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) ->
     assert load_strategy(path) == uniform_strategy(game)
 
 
+def test_an_information_set_or_action_given_twice_is_refused_not_one_kept(tmp_path: Path) -> None:
+    """json kept the last of two copies of 'Ks:/' silently (another reader keeps the first): ambiguous, so refused."""
+    game = get_game("kuhn")
+    path = save_strategy(uniform_strategy(game), tmp_path / "s.json")
+    text = path.read_text(encoding="utf-8")
+    twice = text.replace('"infosets": {', '"infosets": {"Ks:/": {"c": 1.0, "r": 0.0},', 1)
+    for key, doc in {"Ks:/": twice, "c": text.replace('"c": 0.5', '"c": 1.0, "c": 0.5', 1)}.items():
+        path.write_text(doc, encoding="utf-8")
+        with pytest.raises(StrategyError, match=rf"s\.json: not a JSON strategy file \('{key}' is given twice in one object\)"):
+            load_strategy(path)
+    arrays = dict(np.load(save_strategy(uniform_strategy(game), tmp_path / "s.npz")))
+    keys = arrays["keys"].copy()
+    keys[1] = keys[0]
+    np.savez(tmp_path / "keys.npz", **{**arrays, "keys": keys})
+    with pytest.raises(StrategyError, match=rf"keys\.npz: information set '{keys[0]}' is given twice"):
+        load_strategy(tmp_path / "keys.npz")
+    actions = arrays["actions"].copy()
+    actions[1] = actions[0]
+    np.savez(tmp_path / "actions.npz", **{**arrays, "actions": actions})
+    with pytest.raises(StrategyError, match=rf"actions\.npz: information set '{keys[0]}': action '{actions[0]}' is given twice"):
+        load_strategy(tmp_path / "actions.npz")
+
+
 def test_probabilities_rounded_to_three_decimals_are_rescaled_to_one(tmp_path: Path) -> None:
     """A hand-written set (0.333 three times, or float32 output) was refused as not summing to 1."""
     path = _write(tmp_path, {"Qs:/": {"c": 0.333, "r": 0.666}, "Ks:/cr": {"f": 0.3333, "c": 0.6666}})
