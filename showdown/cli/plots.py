@@ -338,6 +338,26 @@ __all__ = [
 # ---------------------------------------------------------------------- a match's cumulative winnings
 
 
+MAX_DRAWN = 2000
+"""A cumulative chart's line is drawn from at most about twice this many points per player."""
+
+
+def _drawn_points(total: np.ndarray, buckets: int = MAX_DRAWN) -> np.ndarray:
+    """Indices of ``total`` to draw: all of a short series; of a long one, each of ``buckets``
+    stretches' lowest and highest point (in order) and the last, so the line looks as drawn from
+    every hand (a chart is some hundred pixels wide) while matplotlib holds a bounded number."""
+    n = len(total)
+    if n <= 2 * buckets:
+        return np.arange(n)
+    edges = np.linspace(0, n, buckets + 1).astype(np.int64)
+    picked = [0]
+    for start, end in zip(edges[:-1].tolist(), edges[1:].tolist()):
+        part = total[start:end]
+        picked += [start + int(np.argmin(part)), start + int(np.argmax(part))]
+    picked.append(n - 1)
+    return np.unique(np.asarray(picked, dtype=np.int64))
+
+
 def plot_cumulative(table: Any, path: str | Path, *, title: str | None = None, dpi: int = 100) -> Path:
     """Cumulative winnings per player against hands played, with the 95% band of the total.
 
@@ -356,9 +376,10 @@ def plot_cumulative(table: Any, path: str | Path, *, title: str | None = None, d
         v = (values * mask).sum(axis=1)[rows]
         if not len(v):
             continue
-        k = np.arange(1, len(v) + 1)
         total = np.cumsum(v)
         sd = float(v.std(ddof=1)) if len(v) > 1 else 0.0
+        at = _drawn_points(total)
+        k, total = at + 1, total[at]
         band = 1.959963984540054 * sd * np.sqrt(k)
         line = ax.plot(k, total, label=f"{name} ({100.0 * total[-1] / len(v):+.2f}/100)", linewidth=1.2)[0]
         ax.fill_between(k, total - band, total + band, color=line.get_color(), alpha=0.15, linewidth=0)
