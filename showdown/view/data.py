@@ -278,8 +278,10 @@ def _acpc_summary(files: MatchFiles) -> dict[str, Any]:
     a = analyze(logs.table, big_blind=g.big_blind, show_mbb=len(set(g.blind)) > 1)
     doc = analysis_json(a)
     series = WinningsSeries(logs.table.names)
-    for s, v in zip(logs.table.seats.tolist(), logs.table.values.tolist()):
-        series.add(s, v)
+    for start in range(0, logs.table.hands, _BATCH):  # (lists of every hand at once: twice the table's memory)
+        rows = slice(start, start + _BATCH)
+        for s, v in zip(logs.table.seats[rows].tolist(), logs.table.values[rows].tolist()):
+            series.add(s, v)
     doc.update(
         key=files.key, game=g.name, hands=logs.table.hands, estimator="plain", finished=True, series=series.to_json(),
         show_mbb=len(set(g.blind)) > 1, notes=list(logs.notes) + list(doc.get("notes", [])),
