@@ -144,9 +144,11 @@ class MatchServer:
         loop = asyncio.get_running_loop()
         self._loop = loop
         self._done = loop.create_future()
-        self._timed = TimedMatch(self.engine, self.limits, loop.time())
         await self._doors.bind(loop)
         self._open_logs()
+        # the clocks start once the logs are read: reading a long match's to resume it (23 s for a
+        # million hands) had used up the seats' start time, and every hand left was played for them
+        self._timed = TimedMatch(self.engine, self.limits, loop.time())
         await self._doors.start_serving()
         if self._trace:
             for line in self._logs.header.lines():

@@ -230,3 +230,33 @@ def test_resume_never_cuts_a_log_whose_jsonl_is_missing_or_far_behind(tmp_path: 
         assert r.returncode == 2 and r.stderr.count("\n") == 1 and "Traceback" not in r.stderr, r.stderr
         assert ("m.jsonl is missing" if records is None else "not one run's logs") in r.stderr
         assert {p.name: p.read_bytes() for p in folder.iterdir()} == before, case
+
+
+def test_a_long_read_of_the_logs_leaves_the_seats_their_start_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """The start clock ran while a resume read the logs (23 s for a million Kuhn hands, against the
+    15 s seats have to connect): every seat was 'out of this match' and every hand left was played
+    by the dealer, exit 3. Here the read is made slow instead of long."""
+    import json
+
+    import showdown.server.match_logs as match_logs
+    from showdown.cli import main
+
+    assert main(["match", "kuhn", "call", "call", "--hands", "200", "--in-memory", "--start-timeout", "500",
+                 "--out", str(tmp_path)]) == 0
+    name = "kuhn.call-1-call-2.seed0"
+    for suffix, keep in ((".log", 104), (".jsonl", 100)):  # killed after 100 hands (the .log has a 4-line header)
+        path = tmp_path / f"{name}{suffix}"
+        path.write_text("".join(path.read_text().splitlines(keepends=True)[:keep]))
+    (tmp_path / f"{name}.result.json").unlink()
+    read = match_logs.resume_point
+
+    def slow_read(*args: object) -> object:
+        time.sleep(1.0)  # twice the start time
+        return read(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(match_logs, "resume_point", slow_read)
+    capsys.readouterr()
+    assert main(["match", "--resume", str(tmp_path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["hands"] == 200 and not any(sum(c.values()) for c in doc["replacements"].values())
