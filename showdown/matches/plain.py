@@ -426,18 +426,23 @@ class MatchRun:
             self._open_jails()
         self.server = server = self._server()
         self._save_settings_first()
-        opened = asyncio.get_running_loop().time()  # the dealer's start limit runs from no earlier
+        loop = asyncio.get_running_loop()
+        opened = loop.time()  # the dealer's start limit runs from no earlier
+
+        def count_again(jsonl: Path, hands: int) -> None:
+            nonlocal opened
+            replay_finished_hands(jsonl, hands, self.hand_done)
+            if self.ticker is not None:
+                self.ticker.played_before = hands  # hands/s counts this run's hands only
+            opened = loop.time()  # (the dealer's clocks start after this)
+
         try:
-            ports: list[int] = await server.start()
+            ports: list[int] = await server.start(on_resumed=count_again)
         except BaseException:
             self._close_jails()
             raise
         if self.config.out is not None:
             save_match_file(self.config, self.name)
-        if server.resumed_at and server.jsonl_path is not None:
-            replay_finished_hands(server.jsonl_path, server.resumed_at, self.hand_done)
-            if self.ticker is not None:
-                self.ticker.played_before = server.resumed_at  # hands/s counts this run's hands only
         server.on_refused = self.refused
         return ports, opened
 

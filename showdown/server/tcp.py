@@ -137,8 +137,9 @@ class MatchServer:
         """Why the match had to stop (a log write failed: a full disk), for the one-line message."""
         return self._logs.error
 
-    async def start(self) -> list[int]:
-        """Bind one listener per seat and return the ports in seat order."""
+    async def start(self, on_resumed: Callable[[Path, int], None] | None = None) -> list[int]:
+        """Bind one listener per seat and return the ports in seat order. ``on_resumed(jsonl, hands)``
+        takes a resumed match's finished hands before the clocks start (a runner counts them again)."""
         if self._timed is not None:
             return self.ports
         loop = asyncio.get_running_loop()
@@ -146,8 +147,11 @@ class MatchServer:
         self._done = loop.create_future()
         await self._doors.bind(loop)
         self._open_logs()
+        if on_resumed is not None and self.resumed_at and self.jsonl_path is not None:
+            on_resumed(self.jsonl_path, self.resumed_at)
         # the clocks start once the logs are read: reading a long match's to resume it (23 s for a
-        # million hands) had used up the seats' start time, and every hand left was played for them
+        # million hands, then 40 s to count them again) had used up the seats' start time, and the
+        # dealer played every hand left for them
         self._timed = TimedMatch(self.engine, self.limits, loop.time())
         await self._doors.start_serving()
         if self._trace:

@@ -3,6 +3,8 @@ logs identical, line for line, to those of the same match never killed."""
 
 from __future__ import annotations
 
+import importlib
+import json
 import os
 import random
 import signal
@@ -13,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from showdown.cli import main
 from showdown.errors import ShowdownError
 from showdown.evaluation.verify import verify_log
 from showdown.protocol.lines import MAX_LOG_LINE
@@ -232,15 +235,13 @@ def test_resume_never_cuts_a_log_whose_jsonl_is_missing_or_far_behind(tmp_path: 
         assert {p.name: p.read_bytes() for p in folder.iterdir()} == before, case
 
 
+@pytest.mark.parametrize("slow", ["reading", "counting"])
 def test_a_long_read_of_the_logs_leaves_the_seats_their_start_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """The start clock ran while a resume read the logs (23 s for a million Kuhn hands, against the
-    15 s seats have to connect): every seat was 'out of this match' and every hand left was played
-    by the dealer, exit 3. Here the read is made slow instead of long."""
-    import json
-
-    import showdown.server.match_logs as match_logs
-    from showdown.cli import main
+                                                                  capsys: pytest.CaptureFixture[str], slow: str) -> None:
+    """The start clock ran while a resume read the logs (23 s for a million Kuhn hands) and counted
+    their hands again for the report (40 s), against the 15 s seats have to connect: every seat was
+    'out of this match' and the dealer played every hand left. Here either is made slow instead of long."""
+    plain, match_logs = (importlib.import_module(f"showdown.{m}") for m in ("matches.plain", "server.match_logs"))
 
     assert main(["match", "kuhn", "call", "call", "--hands", "200", "--in-memory", "--start-timeout", "500",
                  "--out", str(tmp_path)]) == 0
@@ -249,13 +250,14 @@ def test_a_long_read_of_the_logs_leaves_the_seats_their_start_time(tmp_path: Pat
         path = tmp_path / f"{name}{suffix}"
         path.write_text("".join(path.read_text().splitlines(keepends=True)[:keep]))
     (tmp_path / f"{name}.result.json").unlink()
-    read = match_logs.resume_point
+    module, attribute = (match_logs, "resume_point") if slow == "reading" else (plain, "replay_finished_hands")
+    fast = getattr(module, attribute)
 
-    def slow_read(*args: object) -> object:
+    def slowly(*args: object) -> object:
         time.sleep(1.0)  # twice the start time
-        return read(*args)  # type: ignore[arg-type]
+        return fast(*args)
 
-    monkeypatch.setattr(match_logs, "resume_point", slow_read)
+    monkeypatch.setattr(module, attribute, slowly)
     capsys.readouterr()
     assert main(["match", "--resume", str(tmp_path), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
