@@ -127,3 +127,18 @@ def test_a_pilot_whose_hands_all_came_out_alike_is_refused_not_planned_from_a_sp
     the pilot happened to show, not what it proved. Now one line saying why no plan can be made from it."""
     with pytest.raises(ShowdownError, match=r"the pilot's 100 hands all came out alike \(\+1 chips each\): they show no spread"):
         make_plan(np.ones(100), 10.0, (-2.0, 2.0), runs=10)
+
+
+def test_a_pilot_at_the_bounds_is_moved_to_the_win_rate_planned_not_below_it() -> None:
+    """The pilot was moved by delta - mean and then clipped to the game's bounds, so its results at
+    +2 (a quarter of Kuhn's) were cut back: a losing pilot planned for +0.5/100 simulated +0.12/100
+    and the anytime plan said 96,210,000 hands where about 5,000,000 do. Now its mean is the one planned."""
+    from showdown.evaluation.planning import shifted_to_mean
+
+    rng = np.random.default_rng(3)
+    losing = rng.choice([-2.0, -1.0, 1.0, 2.0], size=20_000, p=[0.3, 0.25, 0.25, 0.2])  # -0.2 a hand
+    for delta in (0.005, 0.1, -0.3, 1.5):
+        moved = shifted_to_mean(losing, delta, (-2.0, 2.0))
+        assert moved.min() >= -2.0 and moved.max() <= 2.0 and abs(moved.mean() - delta) < 1e-9
+    plan = make_plan(losing, 10.0, (-2.0, 2.0), runs=20, seed=2)
+    assert plan.anytime_median is not None and plan.anytime_median < 4 * plan.fixed_hands  # (was 16 times: 31,104)
