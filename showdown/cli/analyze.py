@@ -181,8 +181,17 @@ def _print(args: argparse.Namespace, logs: Any, analysis: Any) -> None:
         doc["game"] = g.name if g is not None else None
         print(json.dumps(doc, indent=2))
     else:
-        head = f"{', '.join(str(f) for f in logs.files)}: {counted(logs.table.hands)}" + (f" of {g.name}" if g is not None else "")
+        head = f"{_named(logs.files)}: {counted(logs.table.hands)}" + (f" of {g.name}" if g is not None else "")
         print(format_analysis(analysis, head))
+
+
+def _named(files: Any, shown: int = 3) -> str:
+    """The files read, for a line: a tournament's logs by their number and the first and the last
+    (every name, one after the other, made a line of 2,000 characters for 28 matches)."""
+    names = [str(f) for f in files]
+    if len(names) <= shown:
+        return ", ".join(names)
+    return f"{len(names):,} logs ({names[0]} ... {names[-1]})"
 
 
 def _check_read(logs: Any, estimator: str | None, want_aivat: bool) -> None:
@@ -195,7 +204,7 @@ def _check_read(logs: Any, estimator: str | None, want_aivat: bool) -> None:
     if want_aivat and logs.game is None:
         raise ConfigError("AIVAT needs the game: the log header does not name one this tool knows; pass --game")
     if logs.table.hands == 0:
-        raise ShowdownError("no hands in " + ", ".join(str(f) for f in logs.files))
+        raise ShowdownError(f"no hands in {_named(logs.files)}")
 
 
 def _set_known(aivat: Any, known_args: Any, game: Any, table: Any, notes: list[str]) -> None:

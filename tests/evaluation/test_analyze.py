@@ -312,3 +312,16 @@ def test_corrections_all_alike_are_no_evidence_against_the_strategies(tmp_path: 
     assert main(["match", "kuhn", "bluff", "call", "--hands", "2", "--seed", "1", "--in-memory", "--json", "--out", str(tmp_path)]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["consistency_p"] is None and not any("disagree" in n for n in doc.get("notes", []))
+
+
+def test_many_logs_are_named_by_their_number_on_the_first_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A tournament's 28 logs were named one after the other on the table's first line (2,000 characters)."""
+    logs = []
+    for k in range(12):
+        log = tmp_path / f"m{k:02}.log"
+        lines = (DATA / "kuhn.limit.2p.1000h.seed0.log").read_text().splitlines(keepends=True)
+        log.write_text("".join(line.replace("Alice", f"A{k}") for line in lines[:40 + k]))
+        logs.append(str(log))
+    assert main(["analyze", *logs]) == 0
+    head = capsys.readouterr().out.splitlines()[0]
+    assert head.startswith(f"12 logs ({logs[0]} ... {logs[-1]}): ") and len(head) < 300
