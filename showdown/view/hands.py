@@ -20,7 +20,7 @@ __all__ = ["MAX_PAGE", "MAX_SCAN_BYTES", "hand_list", "hand_replay"]
 MAX_PAGE = 200
 """Most hands one request of the hand list returns."""
 MAX_SCAN_BYTES = 512 * 1024 * 1024
-"""A filter scans at most this much of a log per request (then says where it stopped)."""
+"""A filter scans at most this much of a log per request (then ``next`` says where it stopped)."""
 
 
 def _records(path: Path, start: int = 0) -> Iterator[tuple[int, HandRecord]]:
@@ -34,7 +34,7 @@ def _records(path: Path, start: int = 0) -> Iterator[tuple[int, HandRecord]]:
             for _, raw in log_lines(f, str(path) if not start else f"{path}, from byte {start}"):
                 here = offset
                 offset += len(raw)
-                if not raw.endswith(b"\n") or offset - start > MAX_SCAN_BYTES:
+                if not raw.endswith(b"\n"):
                     return
                 try:
                     record = jsonl_record(raw.decode("utf-8", "replace"))
@@ -73,8 +73,8 @@ def hand_list(
     hands: list[dict[str, Any]] = []
     next_start: int | None = None
     for offset, rec in _records(files.jsonl, start):
-        if len(hands) >= limit:
-            next_start = offset
+        if len(hands) >= limit or offset - start > MAX_SCAN_BYTES:
+            next_start = offset  # (a scan stopped at its limit said "no more hands": the rest was never looked at)
             break
         players = list(rec.players)
         if agent is not None and agent not in players:

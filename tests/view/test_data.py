@@ -404,3 +404,24 @@ def test_a_long_reference_log_is_summarised_without_a_list_per_hand(tmp_path: Pa
         tracemalloc.stop()
     assert doc["hands"] == 10_000 and doc["series"]["points"][-1][0] == 10_000
     assert summary - reading < 100 * 10_000  # bytes a hand beyond reading the log (was 180; now 50)
+
+
+def test_a_filter_that_stops_at_its_scan_limit_says_where_to_go_on(played: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A filter matching nothing in a log's first 512 MB said there was no more ('next': null, 'no hand
+    matches these filters'), though the rest of a long log was never looked at. Here the limit is 4 KB."""
+    from showdown.view import hands as hand_pages
+
+    (_, files), = discover([played]).matches.items()
+    last = hand_list(files, limit=200, start=hand_list(files, limit=200)["next"])["hands"][-1]
+    assert last["hand"] == 399
+    monkeypatch.setattr(hand_pages, "MAX_SCAN_BYTES", 4096)
+    wanted = {"min_won": last["won"], "agent": last["players"][0], "position": 0}
+    found: list[int] = []
+    page = hand_list(files, **wanted)
+    pages = 1
+    while page["next"] is not None:
+        found += [h["hand"] for h in page["hands"]]
+        page = hand_list(files, start=page["next"], **wanted)
+        pages += 1
+    found += [h["hand"] for h in page["hands"]]
+    assert pages > 10 and 399 in found

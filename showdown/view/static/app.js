@@ -243,7 +243,7 @@ function renderHandList(doc, box, key) {
       }
       next = page.next;
       more.disabled = page.next === null || page.next === undefined;
-      if (!page.hands.length && reset) table.append(el("tr", {}, el("td", { colspan: 6, class: "muted", text: "no hand matches these filters" })));
+      if (!page.hands.length && reset) table.append(el("tr", {}, el("td", { colspan: 6, class: "muted", text: more.disabled ? "no hand matches these filters" : "no hand matches these filters in the first part of the log: 'more hands' looks further" })));
     } catch (e) { box.append(el("p", { class: "error", text: e.message })); }
   }
   for (const input of Object.values(f)) input.addEventListener("change", () => load(true));
