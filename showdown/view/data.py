@@ -127,6 +127,9 @@ class LogFollower:
             if not isinstance(record, HandRecord):
                 self.finished = record
                 continue
+            if self.finished is not None:  # (a log joined with itself was shown as one match of twice the hands)
+                raise ViewError(f"{self.path}: line {number + 1} past byte {self.offset}: hand {record.hand} after the match's "
+                                "summary record: two logs joined in one file? give each match's log on its own")
             self._start(record)
             seats.append(self._seats_of(record, number))
             values.append(list(record.values))

@@ -425,3 +425,15 @@ def test_a_filter_that_stops_at_its_scan_limit_says_where_to_go_on(played: Path,
         pages += 1
     found += [h["hand"] for h in page["hands"]]
     assert pages > 10 and 399 in found
+
+
+def test_a_log_joined_with_itself_is_refused_not_shown_as_twice_the_hands(tmp_path: Path, played: Path) -> None:
+    """'showdown report joined.jsonl' (a match's .jsonl twice in one file) showed 800 hands of
+    figures where analyze refuses the same match read twice."""
+    (_, files), = discover([played]).matches.items()
+    assert files.jsonl is not None
+    joined = tmp_path / "joined.jsonl"
+    joined.write_bytes(files.jsonl.read_bytes() * 2)
+    (_, twice), = discover([joined]).matches.items()
+    with pytest.raises(ViewError, match="hand 0 after the match's summary record: two logs joined in one file"):
+        match_summary(twice)
