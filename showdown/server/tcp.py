@@ -149,9 +149,7 @@ class MatchServer:
         self._open_logs()
         if on_resumed is not None and self.resumed_at and self.jsonl_path is not None:
             on_resumed(self.jsonl_path, self.resumed_at)
-        # the clocks start once the logs are read: reading a long match's to resume it (23 s for a
-        # million hands, then 40 s to count them again) had used up the seats' start time, and the
-        # dealer played every hand left for them
+        # the clocks start once the logs are read (a million hands to resume: a minute of the seats' start time)
         self._timed = TimedMatch(self.engine, self.limits, loop.time())
         await self._doors.start_serving()
         if self._trace:
@@ -176,8 +174,7 @@ class MatchServer:
         """Stop after the current hand (a second call: at once); logs and SCORE cover the hands played.
         ``why`` ends the line said when the match stops (the first call's: ``match stopped <why> after ...``)."""
         self._stop_requests += 1
-        if self._stop_requests == 1:
-            self._stop_why = why
+        self._stop_why = why if self._stop_requests == 1 else self._stop_why
         if self._timed is None or self._finished is not None:
             return
         now = self._loop.time()
@@ -283,13 +280,9 @@ class MatchServer:
                 timer.cancel()  # was busy (an agent seated in memory thinks in it): the clock before the late line
                 self._on_timer()
             if len(lines) == 1:  # the usual case: the clocks follow once the reply's answer is out
-                out = self.engine.receive(seat, lines[0])
-                self._handle(out, follow_at=now)
+                self._handle(out := self.engine.receive(seat, lines[0]), follow_at=now)
             else:
-                out = []
-                for line in lines:
-                    out += self._timed.receive(seat, line, now)
-                self._handle(out)
+                self._handle(out := [o for line in lines for o in self._timed.receive(seat, line, now)])
             if acting == seat == self.engine.acting_seat and not any(type(o) is Send and o.seat == seat for o in out):
                 conn.ack_now()  # still waited for, and told nothing that would carry the ACK: see ack_now
         except BaseException as exc:  # a bug: end the match visibly rather than hang
