@@ -181,6 +181,7 @@ def make_cfr(game: GameDef, options: dict[str, Any]) -> Agent:
     for key in ("translation", "blueprint"):
         if key in opts:
             raise ConfigError(f"agent 'cfr': {key} is for the abstract hold'em strategy; {game.name or 'this game'} is solved whole")
+    opts.pop("response_ms", None)  # the dealer's clock (a runner gives it to any cfr): an equilibrium plays at once
     searching = {k: opts.pop(k) for k in SEARCH_OPTIONS if k in opts}
     if searching and not (set(searching) == {"search"} and str(searching["search"]).lower() in ("false", "off", "0", "no")):
         raise ConfigError(

@@ -199,7 +199,7 @@ class BotProgram:
         return agent_command(self.spec, game_arg, seed, HOST, port)
 
 
-async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float, limits: DealerSettings) -> tuple[AgentProcess, asyncio.StreamReader, asyncio.StreamWriter]:
+async def _connect(bot: BotProgram, game_arg: str, seed: int, start_s: float, limits: DealerSettings | None = None) -> tuple[AgentProcess, asyncio.StreamReader, asyncio.StreamWriter]:
     loop = asyncio.get_running_loop()
     got: asyncio.Future[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = loop.create_future()
 

@@ -89,3 +89,10 @@ def test_a_match_with_a_short_clock_is_not_played_by_the_dealer(tmp_path: Path) 
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["replaced_hands"]["cfr"] == 0, run.stderr
+
+
+def test_a_game_solved_whole_takes_the_clock_and_plays_at_once() -> None:
+    """A runner gives every in-memory ``cfr`` the dealer's time per decision: in Leduc, which it plays as an
+    equilibrium of the whole game, the option was refused as a search option and stopped the match."""
+    agent = make_agent("cfr", get_game("kuhn"), {"seed": 1, "response_ms": 10_000})
+    assert agent.game is not None
