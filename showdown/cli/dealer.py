@@ -128,9 +128,7 @@ def seat_tokens(args: argparse.Namespace, seats: int) -> tuple[str | None, ...] 
         raise ShowdownError("--no-tokens contradicts --tokens and --tokens-file")
     if not loopback and not args.no_tokens:
         args.tokens = True
-    if not loopback and args.no_tokens:
-        print(f"WARNING: listening on {args.host} without seat tokens: anyone who reaches a port first plays that seat",
-              file=sys.stderr)
+    args.open_seats = not loopback and args.no_tokens  # said once it listens (an unusable host: its error alone)
     if not (args.tokens or args.tokens_file):
         return None
     tokens = tuple(secrets.token_hex(16) for _ in range(seats))
@@ -190,6 +188,9 @@ def run_dealer(args: argparse.Namespace) -> int:
         except (NotImplementedError, RuntimeError):  # not on this platform or thread
             pass
         ports = await server.start()
+        if args.open_seats:
+            print(f"WARNING: listening on {args.host} without seat tokens: anyone who reaches a port first plays that seat",
+                  file=sys.stderr)
         if options.start_timeout_ms is not None:
             loop.call_later(options.start_timeout_ms / 1000 - 0.05, _missing_at_start, server, options.start_timeout_ms)
         for sig in kept:  # received after the ports were printed early

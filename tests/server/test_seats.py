@@ -200,6 +200,9 @@ def test_listening_beyond_loopback_needs_tokens_or_an_explicit_no(tmp_path: Path
     proc = dealer("m", "kuhn", "5", "1", "a", "b", "-l", "--host", "0.0.0.0", "--no-tokens", "--start_timeout", "200")
     out, err = proc.communicate(timeout=30)
     assert "without seat tokens" in err
+    proc = dealer("m", "kuhn", "5", "1", "a", "b", "--host", "[::1]", "--no-tokens")
+    _, err = proc.communicate(timeout=30)  # was: the warning, then the error saying it cannot listen there
+    assert "without seat tokens" not in err and "cannot listen on host '[::1]'" in err
 
 
 async def test_the_seat_holder_reconnecting_at_once_is_taken_back(tmp_path: Path) -> None:
