@@ -22,6 +22,7 @@ from showdown.games.catalog import CATALOG, get_game
 from showdown.games.gamedef import GameDef, format_gamedef
 from showdown.protocol.logfile import (
     HandRecord,
+    LoggedHand,
     LogHeader,
     MatchSummary,
     Score,
@@ -94,11 +95,17 @@ def export_phh(log: str | Path, out_dir: str | Path, game: GameDef | None = None
         hands.header = _jsonl_header(src)
     count = skipped = 0
     first_skipped = ""
+    last = -1
     tmp = _temp_beside(target)
     torn: list[str] = []
     try:
         with os.fdopen(tmp[0], "w", encoding="utf-8", newline="\n") as out:
             for number, record in read_records(_open_text(src, torn), source=str(src), jsonl=src.suffix == ".jsonl"):
+                if isinstance(record, (HandRecord, LoggedHand)):  # PHH keys each hand by its number: a key twice is no TOML at all
+                    if record.hand <= last:
+                        raise ShowdownError(f"{src}:{number}: hand {record.hand} comes after hand {last}: the file holds more "
+                                            "than one match (logs joined?); export each match's log on its own")
+                    last = record.hand
                 try:
                     text = hands.phh(number, record)
                 except NoPhhForm as exc:

@@ -117,6 +117,19 @@ def test_export_of_a_game_phh_cannot_state_is_one_line(tmp_path: Path) -> None:
     assert "cannot be written as PHH" in run.stderr and not list(tmp_path.iterdir())
 
 
+def test_a_log_holding_two_matches_is_refused_not_exported_with_each_hand_key_twice(tmp_path: Path) -> None:
+    """Two logs joined: every hand number came twice, written as a table key twice: a .phhs that no TOML
+    reader takes (tomllib: "Cannot declare ('0',) twice"), exported without a word."""
+    log = tmp_path / "joined.log"
+    text = NOLIMIT_LOG.read_text()
+    log.write_text(text + text)
+    out = tmp_path / "hands"
+    out.mkdir()
+    with pytest.raises(ShowdownError, match=r"joined.log:\d+: hand 0 comes after hand 999: the file holds more than one match"):
+        export_phh(log, out)
+    assert not list(out.iterdir())
+
+
 @pytest.mark.parametrize("lines", [0, 4])  # an empty file; a header with no hand (a match stopped before its first)
 def test_a_log_with_no_hands_exports_no_file_and_says_so(tmp_path: Path, lines: int) -> None:
     log = tmp_path / "m.log"
