@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 from showdown.games.dealing import CardDealer
 from showdown.games.gamedef import GameDef
@@ -98,3 +101,30 @@ class FakeDealer:
                 self.totals[seat_of[p]] += v
         for c in conns:
             c.close()
+
+
+def one_shot_dealer(stream: bytes, *, delay: float = 0.0, got: list[bytes] | None = None) -> tuple[int, threading.Thread]:
+    """A port whose one connection is sent ``stream`` ``delay`` seconds after its VERSION line (with ``got``,
+    the reply to it is read into that list), then closed."""
+    server = socket.create_server(("127.0.0.1", 0))
+
+    def dealer() -> None:
+        conn, _ = server.accept()
+        conn.recv(100)  # VERSION
+        time.sleep(delay)
+        conn.sendall(stream)
+        if got is not None:
+            got.append(conn.recv(100))
+        conn.close()
+        server.close()
+
+    thread = threading.Thread(target=dealer)
+    thread.start()
+    return server.getsockname()[1], thread
+
+
+def play_by(driver: str, agent: Any, port: int, game: str = "kuhn") -> Any:
+    """``play`` or ``play_async`` (``driver``) of ``agent`` at ``port`` on 127.0.0.1."""
+    from showdown.agents.client import play, play_async
+
+    return play(agent, "127.0.0.1", port, game) if driver == "play" else asyncio.run(play_async(agent, "127.0.0.1", port, game))

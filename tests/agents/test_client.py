@@ -16,7 +16,7 @@ from showdown.errors import ConfigError, IllegalActionError, ProtocolError
 from showdown.games.catalog import get_game
 from showdown.games.state import FOLD, Action, parse_action
 from showdown.protocol.matchstate import read_action
-from tests.agents.fake_dealer import FakeDealer
+from tests.agents.fake_dealer import FakeDealer, one_shot_dealer, play_by
 from tests.conftest import DATA
 
 
@@ -402,10 +402,8 @@ def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str
     """The dealer's stream ends on 'MATCHSTATE:0:0::As' (no newline): one warning that it was cut short,
     not 'has 1 players' cards but holdem-nolimit has 2 players'; a whole last state is still read."""
     for tail, hands in ((b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:0:0::As", 0), (b"MATCHSTATE:0:0:cc:Ks|Qd", 1)):
-        port, thread = _one_shot_dealer(tail)
-        agent = make_agent("call", get_game("kuhn"))
-        result = play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
-            asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+        port, thread = one_shot_dealer(tail)
+        result = play_by(driver, make_agent("call", get_game("kuhn")), port)
         thread.join()
         err = capsys.readouterr().err
         if hands:
@@ -415,24 +413,6 @@ def test_a_connection_closed_in_the_middle_of_a_line_is_said_as_such(driver: str
                           "'MATCHSTATE:0:0::As' is not read\n" \
                           f"showdown client: warning: the dealer at 127.0.0.1:{port} closed the connection in the middle " \
                           "of hand 0 (0 hands finished): the match was cut short\n"
-
-
-def _one_shot_dealer(stream: bytes) -> tuple[int, threading.Thread]:
-    """A port whose one connection is sent ``stream`` after the VERSION line, then closed."""
-    import socket
-
-    server = socket.create_server(("127.0.0.1", 0))
-
-    def dealer() -> None:
-        conn, _ = server.accept()
-        conn.recv(100)  # VERSION
-        conn.sendall(stream)
-        conn.close()
-        server.close()
-
-    thread = threading.Thread(target=dealer)
-    thread.start()
-    return server.getsockname()[1], thread
 
 
 @pytest.mark.parametrize("driver", ["play", "play_async"])
@@ -447,19 +427,15 @@ def test_a_stream_without_any_state_is_an_error_that_quotes_the_dealer(driver: s
     as if it had played the match; now one ``ShowdownError`` says why."""
     from showdown.errors import ShowdownError
 
-    port, thread = _one_shot_dealer(stream)
-    agent = make_agent("call", get_game("kuhn"))
+    port, thread = one_shot_dealer(stream)
     with pytest.raises(ShowdownError) as caught:
-        if driver == "play":
-            play(agent, "127.0.0.1", port, "kuhn")
-        else:
-            asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+        play_by(driver, make_agent("call", get_game("kuhn")), port)
     thread.join()
     assert says in str(caught.value) and str(caught.value).count("game right?") <= 1
 
 
 def test_a_reason_the_dealer_gives_in_the_match_is_said(capsys: pytest.CaptureFixture[str]) -> None:
-    port, thread = _one_shot_dealer(b"MATCHSTATE:1:0::|Ks\r\n# ERROR: your seat was taken over by a new connection\r\n")
+    port, thread = one_shot_dealer(b"MATCHSTATE:1:0::|Ks\r\n# ERROR: your seat was taken over by a new connection\r\n")
     result = play(make_agent("call", get_game("kuhn")), "127.0.0.1", port, "kuhn")
     thread.join()
     assert result.hands == 0
@@ -475,10 +451,8 @@ def test_a_match_cut_short_in_a_hand_is_said_at_the_end(driver: str, capsys: pyt
     of a hand: the agent ended with status 0 and not a word; a hand's final state before the end says nothing."""
     for stream, says in ((b"MATCHSTATE:0:0:cc:Ks|Qs\r\nMATCHSTATE:1:1::|Ks\r\n", "in the middle of hand 1 (1 hand finished)"),
                          (b"MATCHSTATE:0:0:cc:Ks|Qs\r\n", "")):
-        port, thread = _one_shot_dealer(stream)
-        agent = make_agent("call", get_game("kuhn"))
-        result = play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
-            asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+        port, thread = one_shot_dealer(stream)
+        result = play_by(driver, make_agent("call", get_game("kuhn")), port)
         thread.join()
         err = capsys.readouterr().err
         assert result.hands == 1
@@ -502,26 +476,8 @@ def test_state_lines_of_another_game_are_summed_up_at_the_end_with_the_game(caps
 def test_a_byte_over_127_in_a_state_line_is_echoed_as_it_came(driver: str) -> None:
     """Read as ASCII with replacement, a dealer's byte over 127 in the fields after the cards came back as
     U+FFFD, which the reply could not encode: a UnicodeEncodeError traceback ended the agent."""
-    import socket
-
-    server = socket.create_server(("127.0.0.1", 0))
     got: list[bytes] = []
-
-    def dealer() -> None:
-        conn, _ = server.accept()
-        conn.recv(100)  # VERSION
-        conn.sendall(b"MATCHSTATE:0:0::Ks|:t\xe9\r\n")
-        got.append(conn.recv(100))
-        conn.close()
-        server.close()
-
-    thread = threading.Thread(target=dealer)
-    thread.start()
-    agent = make_agent("call", get_game("kuhn"))
-    port = server.getsockname()[1]
-    if driver == "play":
-        play(agent, "127.0.0.1", port, "kuhn")
-    else:
-        asyncio.run(play_async(agent, "127.0.0.1", port, "kuhn"))
+    port, thread = one_shot_dealer(b"MATCHSTATE:0:0::Ks|:t\xe9\r\n", got=got)
+    play_by(driver, make_agent("call", get_game("kuhn")), port)
     thread.join()
     assert got == [b"MATCHSTATE:0:0::Ks|:t\xe9:c\r\n"]

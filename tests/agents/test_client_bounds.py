@@ -15,6 +15,7 @@ import pytest
 from showdown.agents.baseline import RandomAgent
 from showdown.agents.client import MAX_LINE_BYTES, play, play_async
 from showdown.errors import ProtocolError
+from tests.agents.fake_dealer import one_shot_dealer, play_by
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -125,29 +126,14 @@ def test_a_dealer_silent_before_its_first_state_is_said_once(
 ) -> None:
     """A dealer that accepts the seat and says nothing (waiting for its other seats, or no dealer at all):
     the agent waited without a word, as if hung; after ``WAIT_NOTICE_S`` it says once that it waits."""
-    import time
 
     from showdown.agents import client
     from showdown.agents.registry import make_agent
     from showdown.games.catalog import get_game
 
     monkeypatch.setattr(client, "WAIT_NOTICE_S", 0.2)
-    server = socket.create_server(("127.0.0.1", 0))
-
-    def dealer() -> None:
-        conn, _ = server.accept()
-        conn.recv(100)  # VERSION
-        time.sleep(0.6)
-        conn.sendall(b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:1:0:cc:Qs|Ks\r\n")
-        conn.close()
-        server.close()
-
-    thread = threading.Thread(target=dealer)
-    thread.start()
-    agent = make_agent("call", get_game("kuhn"))
-    port = server.getsockname()[1]
-    result = client.play(agent, "127.0.0.1", port, "kuhn") if driver == "play" else \
-        asyncio.run(client.play_async(agent, "127.0.0.1", port, "kuhn"))
+    port, thread = one_shot_dealer(b"MATCHSTATE:1:0::|Ks\r\nMATCHSTATE:1:0:cc:Qs|Ks\r\n", delay=0.6)
+    result = play_by(driver, make_agent("call", get_game("kuhn")), port)
     thread.join()
     err = capsys.readouterr().err
     assert result.hands == 1

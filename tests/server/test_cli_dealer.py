@@ -28,6 +28,17 @@ def dealer_process(args: list[str], cwd: Path) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
+async def called_through(args: list[str], cwd: Path) -> tuple[int | None, str, str]:
+    """``showdown dealer ARGS`` played to its end by two calling clients: its exit status, stdout and stderr."""
+    proc = dealer_process(args, cwd)
+    assert proc.stdout is not None
+    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
+    game = get_game("kuhn")
+    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
+    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
+    return proc.returncode, out, err
+
+
 async def test_dealer_prints_ports_then_score_and_writes_logs(tmp_path: Path) -> None:
     proc = dealer_process(["cli", "kuhn", "20", "5", "Alice", "Bob", "-q"], tmp_path)
     assert proc.stdout is not None
@@ -47,35 +58,20 @@ async def test_dealer_prints_ports_then_score_and_writes_logs(tmp_path: Path) ->
 
 
 async def test_a_match_name_with_a_folder_writes_the_logs_there_as_the_reference(tmp_path: Path) -> None:
-    proc = dealer_process(["logs/m1", "kuhn", "3", "5", "a", "b", "-q"], tmp_path)  # as bm_server runs it
-    assert proc.stdout is not None
-    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
-    game = get_game("kuhn")
-    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
-    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
-    assert proc.returncode == 0, err
+    status, out, err = await called_through(["logs/m1", "kuhn", "3", "5", "a", "b", "-q"], tmp_path)  # as bm_server runs it
+    assert status == 0, err
     assert verify_log(tmp_path / "logs" / "m1.log").ok and (tmp_path / "logs" / "m1.jsonl").is_file()
 
 
 async def test_asking_for_a_transaction_file_says_none_is_written(tmp_path: Path) -> None:
-    proc = dealer_process(["tl", "kuhn", "1", "5", "a", "b", "-q", "-T"], tmp_path)
-    assert proc.stdout is not None
-    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
-    game = get_game("kuhn")
-    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
-    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
-    assert proc.returncode == 0, err
+    status, out, err = await called_through(["tl", "kuhn", "1", "5", "a", "b", "-q", "-T"], tmp_path)
+    assert status == 0, err
     assert "-T writes no .tlog" in err and not (tmp_path / "tl.tlog").exists()
 
 
 async def test_trace_is_on_by_default_like_the_reference(tmp_path: Path) -> None:
-    proc = dealer_process(["tr", "kuhn", "1", "5", "a", "b", "-l"], tmp_path)
-    assert proc.stdout is not None
-    ports = [int(p) for p in (await asyncio.to_thread(proc.stdout.readline)).split()]
-    game = get_game("kuhn")
-    await asyncio.gather(*(Client(game, p, call_policy).run() for p in ports))
-    out, err = await asyncio.to_thread(proc.communicate, timeout=20)
-    assert proc.returncode == 0
+    status, out, err = await called_through(["tr", "kuhn", "1", "5", "a", "b", "-l"], tmp_path)
+    assert status == 0
     assert "TO 1 at " in err and "FROM 1 at " in err and "# name/game/hands/seed tr kuhn 1 5" in err
     assert not (tmp_path / "tr.log").exists()  # -l: no log files
 
